@@ -1,0 +1,123 @@
+/**
+ * The card catalogue model (contract §1) and its two file formats: the project's own and the
+ * kards.com card API's. Pure: turns parsed JSON into a Catalogue, or throws CatalogueFormatError.
+ */
+import * as v from 'valibot';
+import { FACTION_BY_NATION, FACTION_IDS, type CardFaction, type FactionId } from './factions.ts';
+
+export const CARD_TYPES = [
+  'infantry',
+  'tank',
+  'artillery',
+  'fighter',
+  'bomber',
+  'order',
+  'countermeasure',
+  'headquarters',
+] as const;
+export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;
+export type CardType = (typeof CARD_TYPES)[number];
+export type Rarity = (typeof RARITIES)[number];
+
+export interface Card {
+  card_id: string;
+  name: string;
+  faction: CardFaction;
+  type: CardType;
+  rarity: Rarity;
+  kredits: number;
+  set: string;
+  /** Spawned by other cards; never deckable. */
+  derived: boolean;
+  /** The card may also serve decks of this faction (see the deck rules). */
+  exile: FactionId | null;
+}
+
+export interface Catalogue {
+  readonly cards: readonly Card[];
+  get(cardId: string): Card | undefined;
+}
+
+export class CatalogueFormatError extends Error {
+  override readonly name = 'CatalogueFormatError';
+}
+
+export function makeCatalogue(cards: readonly Card[]): Catalogue {
+  const byId = new Map<string, Card>();
+  for (const card of cards) {
+    if (byId.has(card.card_id)) throw new CatalogueFormatError(`card_id ${card.card_id} appears twice`);
+    byId.set(card.card_id, card);
+  }
+  return { cards, get: (id) => byId.get(id) };
+}
+
+const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
+const CARD_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
+
+/** The project's own card format: exactly the Card model. */
+const ProjectCardSchema = v.strictObject({
+  card_id: v.pipe(v.string(), v.regex(CARD_ID)),
+  name: v.pipe(v.string(), v.nonEmpty()),
+  faction: v.picklist([...FACTION_IDS, 'neutral'] as CardFaction[]),
+  type: v.picklist(CARD_TYPES),
+  rarity: v.picklist(RARITIES),
+  kredits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  set: v.string(),
+  derived: v.boolean(),
+  exile: v.nullable(FactionIdSchema),
+});
+
+const nation = v.pipe(
+  v.string(),
+  v.check((s) => s in FACTION_BY_NATION, 'unknown nation'),
+  v.transform((s) => FACTION_BY_NATION[s] as CardFaction),
+);
+const lower = <T extends readonly string[]>(values: T) =>
+  v.pipe(v.string(), v.toLowerCase(), v.transform((s) => (s === 'location' || s === 'hq' ? 'headquarters' : s)), v.picklist(values));
+
+/** The kards.com card API format (extra fields ignored; `reserved` does not affect legality). */
+const KardsCardSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    importId: v.string(),
+    name: v.string(),
+    nation,
+    type: lower(CARD_TYPES),
+    rarity: lower(RARITIES),
+    set: v.string(),
+    kredits: v.optional(v.pipe(v.number(), v.integer()), 0),
+    exile: v.nullish(nation, null),
+  }),
+  v.transform(
+    (c): Card => ({
+      // A card that can never stand in a deck code has no importId; its longer id stands in.
+      card_id: c.importId !== '' ? c.importId : c.id,
+      name: c.name,
+      faction: c.nation,
+      type: c.type as CardType,
+      rarity: c.rarity as Rarity,
+      kredits: c.kredits,
+      set: c.set,
+      derived: c.set === 'OnlySpawnable',
+      exile: c.exile === null || c.exile === 'neutral' ? null : c.exile,
+    }),
+  ),
+);
+
+/** Parses a catalogue file's JSON: an array of cards in either format (or `{ cards: [...] }`). */
+export function parseCatalogue(json: unknown): Catalogue {
+  const records = Array.isArray(json) ? json : (json as { cards?: unknown } | null)?.cards;
+  if (!Array.isArray(records)) throw new CatalogueFormatError('a catalogue is a JSON array of cards');
+  const kards = records.some((r) => typeof r === 'object' && r !== null && 'importId' in r);
+  const schema = kards ? KardsCardSchema : ProjectCardSchema;
+  const cards = records.map((record, i) => {
+    const result = v.safeParse(schema, record);
+    if (!result.success) {
+      const issue = result.issues[0];
+      const where = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+      throw new CatalogueFormatError(`card [${i}]${where ? `.${where}` : ''}: ${issue.message}`);
+    }
+    return result.output as Card;
+  });
+  return makeCatalogue(cards);
+}

@@ -1,0 +1,48 @@
+/** The shapes of a deck's content: what a write produces and a store keeps (contract §3). */
+import type { CardCount } from './deck-code.ts';
+import type { FactionId } from './factions.ts';
+import type { AlternativesOut, ChartSettingsOut, GuideOut, KeyComponentsOut, Visibility } from './schemas.ts';
+
+export type Guide = GuideOut;
+export type KeyComponents = KeyComponentsOut;
+export type Alternatives = AlternativesOut;
+export type ChartSettings = ChartSettingsOut;
+
+/** Sections may be null in old records (requirement §2 rule 3); the service never writes null. */
+export interface Archive {
+  key_components: KeyComponents | null;
+  alternatives: Alternatives | null;
+  chart_settings: ChartSettings | null;
+}
+
+export interface Display {
+  featured_card_id: string | null;
+  card_back_id: string | null;
+}
+
+/** Fields derived from the deck code: never writable. */
+export interface Derived {
+  deck_code: string;
+  name: string;
+  main_faction: FactionId;
+  ally_faction: FactionId;
+  cards_snapshot: CardCount[];
+}
+
+export interface DeckContent extends Derived {
+  tags: string[];
+  visibility: Visibility;
+  sort_order: number;
+  guide: Guide | null;
+  archive: Archive;
+  display: Display;
+}
+
+export const emptyKeyComponents = (): KeyComponents => ({ enabled: false, items: [] });
+export const emptyAlternatives = (): Alternatives => ({ enabled: false, items: [] });
+export const emptyChartSettings = (): ChartSettings => ({ otkConfig: { items: [] } });
+export const defaultArchive = (): Archive => ({
+  key_components: emptyKeyComponents(),
+  alternatives: emptyAlternatives(),
+  chart_settings: emptyChartSettings(),
+});
