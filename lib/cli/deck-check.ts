@@ -1,0 +1,32 @@
+/** `deckctl deck check CODE`: the deck rules applied to one code (contract §7). */
+import type { Catalogue } from '#rules/catalogue.ts';
+import { checkDeck } from '#rules/deck-rules.ts';
+import { derive, readDeckCode } from '#rules/deck-write.ts';
+import type { Detail } from '#rules/details.ts';
+
+export interface DeckCheck {
+  valid: boolean;
+  deck_code: string;
+  name: string | null;
+  main_faction: string | null;
+  ally_faction: string | null;
+  cards_snapshot: { card_id: string; count: number }[] | null;
+  errors: Detail[];
+}
+
+export function deckCheck(code: string, catalogue: Catalogue): DeckCheck {
+  const deck = readDeckCode(code);
+  if ('path' in deck) {
+    return { valid: false, deck_code: code.trim(), name: null, main_faction: null, ally_faction: null, cards_snapshot: null, errors: [deck] };
+  }
+  const errors = checkDeck(deck, catalogue);
+  // A code whose counts cannot be re-encoded never parses, so derive() is safe here.
+  return { valid: errors.length === 0, ...derive(deck), errors };
+}
+
+export function formatDeckCheck(r: DeckCheck): string {
+  const head = r.valid ? `valid: ${r.name}` : `invalid${r.name ? `: ${r.name}` : ''}`;
+  const lines = [head, `code: ${r.deck_code}`];
+  for (const e of r.errors) lines.push(`  ${e.code} (${e.path}): ${e.message}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,65 @@
+/**
+ * Real KARDS deck codes (and, when present, the real May 2026 catalogue) from ../shared. Skipped, and
+ * saying so, when ../shared is absent.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadCatalogueFile } from '#catalogue/load.ts';
+import { DeckCodeError, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { checkDeck } from '#rules/deck-rules.ts';
+import { FACTION_BY_NATION } from '#rules/factions.ts';
+import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
+
+const codes = realCodes();
+const share = codes.filter((c) => c.format === 'share');
+
+describe.skipIf(!hasRealCodes)('real deck codes (../shared/reference/kards/real_deck_codes.json)', () => {
+  it('holds share codes to test', () => {
+    expect(share.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(share.map((c) => [c.key, c] as const))('%s parses to the factions and cards recorded beside it', (_key, real) => {
+    const deck = parseDeckCode(real.code);
+    expect(deck.main).toBe(FACTION_BY_NATION[real.main]);
+    expect(deck.ally).toBe(FACTION_BY_NATION[real.ally]);
+    const expected = new Map(real.cards.map((c) => [c.code, c.copies]));
+    expect(new Map(deck.cards.map((c) => [c.card_id, c.count]))).toEqual(expected);
+    expect(encodeDeckCode(parseDeckCode(encodeDeckCode(deck)))).toBe(encodeDeckCode(deck));
+  });
+
+  it('client-storage codes (with "~" and an HQ segment) are not share codes and are refused with an offset', () => {
+    for (const real of codes.filter((c) => c.format === 'client-storage')) {
+      const error = (() => {
+        try {
+          parseDeckCode(real.code);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(DeckCodeError);
+      expect(real.code[(error as DeckCodeError).offset]).toBe('~');
+    }
+  });
+});
+
+describe.skipIf(!hasRealCodes || !hasRealCatalogue)('real deck codes against the real catalogue (cards.json)', () => {
+  const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : undefined;
+
+  it('every code is valid, or invalid exactly for the ids the catalogue lacks', () => {
+    if (!catalogue) throw new Error('no catalogue');
+    const rows: string[] = [];
+    for (const real of share) {
+      const deck = parseDeckCode(real.code);
+      const details = checkDeck(deck, catalogue);
+      const missing = deck.cards.map((c) => c.card_id).filter((id) => catalogue.get(id) === undefined);
+      const unknown = details.filter((d) => d.code === 'unknown_card').map((d) => d.message.split(' ')[0]);
+      expect(unknown.sort(), real.key).toEqual(missing.sort());
+      const others = details.filter((d) => d.code !== 'unknown_card').map((d) => d.code);
+      expect(others, real.key).toEqual(deck.cards.length === 0 ? ['deck_size'] : []);
+      rows.push(`${real.key.padEnd(26)} ${details.length === 0 ? 'valid' : `invalid: ${details.map((d) => (d.code === 'unknown_card' ? d.message.split(' ')[0] : d.code)).join(' ')}`}`);
+    }
+    console.log(`real codes against cards.json:\n${rows.join('\n')}`);
+    // The reference README finds these three share codes fully resolved and legal.
+    const valid = rows.filter((r) => r.endsWith(' valid')).map((r) => r.split(' ')[0]);
+    expect(valid.sort()).toEqual(['bri-fin', 'jp-usa', 'wc-deck-socialist-tokens']);
+  });
+});

@@ -1,0 +1,64 @@
+/** Test helpers: legal decks built from any catalogue, and a tiny hand-made catalogue. */
+import { type Card, type Catalogue, makeCatalogue } from '#rules/catalogue.ts';
+import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
+import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
+import type { FactionId } from '#rules/factions.ts';
+
+const deckable = (c: Card) => !c.derived && c.type !== 'headquarters';
+
+/**
+ * A legal deck for main/ally: `allyCopies` copies of ally cards, the rest main cards, each card at
+ * its rarity's copy limit at most. `offset` rotates the choice so different calls give different decks.
+ */
+export function legalDeck(cat: Catalogue, main: FactionId, ally: FactionId, allyCopies = ALLY_LIMIT, offset = 0): CardCount[] {
+  const pick = (faction: FactionId, copies: number): CardCount[] => {
+    const pool = cat.cards.filter((c) => c.faction === faction && deckable(c));
+    const out: CardCount[] = [];
+    let left = copies;
+    for (let i = 0; left > 0 && i < pool.length; i++) {
+      const card = pool[(i + offset) % pool.length] as Card;
+      const n = Math.min(COPY_LIMIT[card.rarity], left);
+      out.push({ card_id: card.card_id, count: n });
+      left -= n;
+    }
+    if (left > 0) throw new Error(`not enough ${faction} cards for ${copies} copies`);
+    return out;
+  };
+  return [...pick(main, DECK_SIZE - allyCopies), ...pick(ally, allyCopies)];
+}
+
+export const legalCode = (cat: Catalogue, main: FactionId, ally: FactionId, allyCopies?: number, offset?: number): string =>
+  encodeDeckCode({ main, ally, cards: legalDeck(cat, main, ally, allyCopies, offset) });
+
+const card = (card_id: string, faction: Card['faction'], rarity: Card['rarity'], extra: Partial<Card> = {}): Card => ({
+  card_id, name: `Card ${card_id}`, faction, type: 'infantry', rarity, kredits: 1, set: 'Test', derived: false, exile: null, ...extra,
+});
+
+/**
+ * A tiny catalogue for rule tests. Soviet: s1..s9 standard (4 copies each = 36), sL limited, sS special,
+ * sE elite. USA: u1..u4 standard. Germany: g1. Neutral: n1. Derived: sd. HQ: sh. Exile: p1 (Poland,
+ * exile USA), p2 (Poland, exile Germany).
+ */
+export const tiny: Catalogue = makeCatalogue([
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => card(`s${i}`, 'soviet', 'standard')),
+  card('sL', 'soviet', 'limited'),
+  card('sS', 'soviet', 'special'),
+  card('sE', 'soviet', 'elite'),
+  ...[1, 2, 3, 4].map((i) => card(`u${i}`, 'usa', 'standard')),
+  card('g1', 'germany', 'standard'),
+  card('n1', 'neutral', 'standard'),
+  card('sd', 'soviet', 'standard', { derived: true }),
+  card('sh', 'soviet', 'standard', { type: 'headquarters' }),
+  card('p1', 'poland', 'standard', { exile: 'usa' }),
+  card('p2', 'poland', 'standard', { exile: 'germany' }),
+  card('soviet_long_token', 'soviet', 'standard', { derived: true }),
+]);
+
+/** Soviet/USA, 39 cards: s1..s6 ×4 (24), sL ×3, u1..u3 ×4 (12 ally). */
+export const TINY_CODE = '%%45|;;sL;s1s2s3s4s5s6u1u2u3';
+/** The same deck's cards, for tests that edit it. */
+export const tinyCards = (): CardCount[] => [
+  ...['s1', 's2', 's3', 's4', 's5', 's6'].map((card_id) => ({ card_id, count: 4 })),
+  { card_id: 'sL', count: 3 },
+  ...['u1', 'u2', 'u3'].map((card_id) => ({ card_id, count: 4 })),
+];

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { isCodeCardId } from '#rules/base62.ts';
+import { CARD_TYPES, CatalogueFormatError, parseCatalogue, RARITIES } from '#rules/catalogue.ts';
+import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { checkDeck } from '#rules/deck-rules.ts';
+import { FACTIONS, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { legalDeck } from '../support/decks.ts';
+
+describe('catalogue formats', () => {
+  const kardsRecord = {
+    id: 'some_card', importId: 'fy', slug: 'x', name: 'SOME CARD', nation: 'Poland', type: 'fighter', rarity: 'Limited',
+    set: 'Legions', kredits: 3, exile: 'Britain', reserved: true, spawnable: false, attack: 2,
+  };
+
+  it('reads the kards.com card API format', () => {
+    const cat = parseCatalogue([kardsRecord, { ...kardsRecord, id: 'token_x', importId: '', set: 'OnlySpawnable', nation: 'Neutral', exile: null }]);
+    expect(cat.get('fy')).toEqual({ card_id: 'fy', name: 'SOME CARD', faction: 'poland', type: 'fighter', rarity: 'limited', kredits: 3, set: 'Legions', derived: false, exile: 'britain' });
+    // No importId: the longer id stands in; OnlySpawnable means derived.
+    expect(cat.get('token_x')).toMatchObject({ faction: 'neutral', derived: true, exile: null });
+  });
+
+  it('reads the project format and a { cards } wrapper', () => {
+    const card = { card_id: 'a1', name: 'A', faction: 'usa', type: 'headquarters', rarity: 'standard', kredits: 0, set: 's', derived: false, exile: null };
+    expect(parseCatalogue([card]).get('a1')).toEqual(card);
+    expect(parseCatalogue({ cards: [card] }).cards).toHaveLength(1);
+  });
+
+  it('refuses malformed files with the record named', () => {
+    expect(() => parseCatalogue({})).toThrow(CatalogueFormatError);
+    expect(() => parseCatalogue([{ ...kardsRecord, nation: 'Atlantis' }])).toThrow(/card \[0\]\.nation/);
+    expect(() => parseCatalogue([kardsRecord, kardsRecord])).toThrow(/twice/);
+    expect(() => parseCatalogue([{ card_id: 'a1' }])).toThrow(CatalogueFormatError);
+  });
+});
+
+describe('the demo catalogue', () => {
+  const cat = demoCatalogue();
+
+  it('has all ten factions and neutral cards, every type and rarity, derived cards and exiles', () => {
+    const factions = new Set(cat.cards.map((c) => c.faction));
+    for (const f of FACTIONS) expect(factions).toContain(f.id);
+    expect(factions).toContain('neutral');
+    expect(new Set(cat.cards.map((c) => c.type))).toEqual(new Set(CARD_TYPES));
+    expect(new Set(cat.cards.map((c) => c.rarity))).toEqual(new Set(RARITIES));
+    expect(cat.cards.some((c) => c.derived && isCodeCardId(c.card_id))).toBe(true);
+    expect(cat.cards.some((c) => c.derived && !isCodeCardId(c.card_id))).toBe(true);
+    expect(cat.cards.some((c) => c.exile !== null)).toBe(true);
+  });
+
+  it('has at least 25 deckable cards per faction, each with a code id', () => {
+    for (const f of FACTIONS) {
+      const deckable = cat.cards.filter((c) => c.faction === f.id && !c.derived && c.type !== 'headquarters');
+      expect(deckable.length, f.id).toBeGreaterThanOrEqual(25);
+      expect(deckable.every((c) => isCodeCardId(c.card_id))).toBe(true);
+    }
+  });
+
+  it('for every main/ally pair a generated legal deck passes every rule', () => {
+    let pairs = 0;
+    for (const main of MAIN_FACTION_IDS) {
+      for (const ally of FACTIONS.map((f) => f.id)) {
+        if (ally === main) continue;
+        for (const allyCopies of [0, 12]) {
+          const code = encodeDeckCode({ main, ally, cards: legalDeck(cat, main, ally, allyCopies, pairs) });
+          expect(checkDeck(parseDeckCode(code), cat), `${main}/${ally}`).toEqual([]);
+        }
+        pairs++;
+      }
+    }
+    expect(pairs).toBe(45);
+  });
+});
