@@ -1,16 +1,28 @@
 /** deckctl: the project's admin command (contract §5–§7). Exit 0 ok, 1 a negative answer, 2 usage. */
 import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
+import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
+import { UsageError } from './usage.ts';
 
 const USAGE = `usage:
-  deckctl deck check CODE [--json]          check a deck code against the catalogue (CATALOGUE_FILE or the demo)`;
+  deckctl users create --display-name NAME [--json] [--aws]
+  deckctl keys create --user-id ID --scopes decks:read,decks:write,decks:delete [--json] [--aws]
+  deckctl keys revoke --key-id ID [--json] [--aws]
+  deckctl keys list --user-id ID [--json] [--aws]
+  deckctl deck check CODE [--json]
 
-export class UsageError extends Error {}
+Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
+--aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
+Catalogue: CATALOGUE_FILE, else the demo catalogue.`;
 
 type Command = (args: string[]) => Promise<number> | number;
 
 const commands: Record<string, Command> = {
+  'users create': usersCreate,
+  'keys create': keysCreate,
+  'keys revoke': keysRevoke,
+  'keys list': keysList,
   'deck check': (args) => {
     const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError('deck check takes exactly one deck code');

@@ -102,3 +102,7 @@ const factionDigit = (id: FactionId): string => {
 
 /** Total number of cards (copies counted). */
 export const cardTotal = (cards: readonly CardCount[]): number => cards.reduce((n, c) => n + c.count, 0);
+
+/** The cards as the API shows them (`cards_snapshot`): sorted by card_id in plain string order. */
+export const cardsSnapshot = (cards: readonly CardCount[]): CardCount[] =>
+  [...cards].sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : 0));

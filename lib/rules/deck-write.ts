@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
 import { checkAlternatives, checkChartSettings, checkDisplay, checkGuide, checkKeyComponents, type DeckContext, deckContext } from './content-rules.ts';
-import { type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
+import { cardsSnapshot, type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
 import { type Archive, type DeckContent, type Derived, defaultArchive, type Guide } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
 import { type Detail, detail } from './details.ts';
@@ -86,7 +86,7 @@ export function derive(deck: Deck): Derived {
     name: deckName(deck.main, deck.ally),
     main_faction: deck.main,
     ally_faction: deck.ally,
-    cards_snapshot: [...deck.cards].sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : 0)),
+    cards_snapshot: cardsSnapshot(deck.cards),
   };
 }
 
@@ -186,9 +186,3 @@ export function checkPatch(body: Record<string, unknown>, current: DeckContent, 
   const keptGuide = 'deck_code' in values && !('guide' in body);
   return judge(draft, read, catalogue, keptGuide);
 }
-
-/** A delete body must be exactly `{}` (requirement §4 Delete). */
-export function checkEmptyObject(body: Record<string, unknown>): Detail[] {
-  return Object.keys(body).map((key) => detail(key, 'must_be_empty_object', 'the body of a delete is exactly {}'));
-}
-

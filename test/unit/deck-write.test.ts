@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeckContent } from '#rules/deck-model.ts';
-import { checkCreate, checkEmptyObject, checkPatch } from '#rules/deck-write.ts';
+import { checkCreate, checkPatch } from '#rules/deck-write.ts';
+import { checkEmptyObject } from '#rules/empty-body.ts';
 import type { Detail } from '#rules/details.ts';
 import { TINY_CODE, tiny } from '../support/decks.ts';
 

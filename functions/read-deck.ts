@@ -1,0 +1,4 @@
+import { readOwnerDeck } from '#decks/read.ts';
+import { route } from '#http/route.ts';
+
+export const handler = route('readDeck', readOwnerDeck);

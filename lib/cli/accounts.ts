@@ -1,0 +1,78 @@
+/** `deckctl users …` and `deckctl keys …` (contract §5–§6): against the local store, or AWS with --aws. */
+import { parseArgs } from 'node:util';
+import { createAccount, issueKey } from '#auth/accounts.ts';
+import { isScope, type Scope, SCOPES } from '#auth/keys.ts';
+import { listKeys, revokeKey } from '#store/accounts.ts';
+import { UsageError } from './usage.ts';
+
+const COMMON = { json: { type: 'boolean' }, aws: { type: 'boolean' } } as const;
+
+/**
+ * Where deckctl's store is: DYNAMODB_ENDPOINT, else the local store of `npm start`
+ * (127.0.0.1:DYNAMODB_PORT); with --aws the credential chain and the deployed table names.
+ */
+export function useStore(aws: boolean | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (aws) {
+    if (!env.ACCOUNTS_TABLE) throw new UsageError('--aws needs ACCOUNTS_TABLE (and DECKS_TABLE) set to the stack outputs');
+    delete env.DYNAMODB_ENDPOINT;
+    return;
+  }
+  env.DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${env.DYNAMODB_PORT || 8000}`;
+}
+
+const print = (json: boolean | undefined, value: unknown, text: string) => console.log(json ? JSON.stringify(value, null, 2) : text);
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+export async function usersCreate(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMMON, 'display-name': { type: 'string' } } });
+  useStore(values.aws);
+  const name = required(values['display-name'], '--display-name');
+  const account = await createAccount(name).catch((e: unknown) => {
+    throw e instanceof RangeError ? new UsageError(e.message) : e;
+  });
+  const out = { user_id: account.user_id, display_name: account.display_name };
+  print(values.json, out, `created user ${out.user_id} (${out.display_name})`);
+  return 0;
+}
+
+export async function keysCreate(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' }, scopes: { type: 'string' } } });
+  useStore(values.aws);
+  const userId = required(values['user-id'], '--user-id');
+  const scopes = required(values.scopes, '--scopes').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = scopes.filter((s) => !isScope(s));
+  if (bad.length || scopes.length === 0) throw new UsageError(`--scopes is a comma-separated list of ${SCOPES.join(', ')}`);
+  try {
+    const { key, apiKey } = await issueKey(userId, scopes as Scope[]);
+    const out = { key_id: key.key_id, api_key: apiKey, user_id: key.user_id, scopes: key.scopes };
+    print(values.json, out, `key ${out.key_id} for ${out.user_id} (${out.scopes.join(',')})\n${apiKey}\nThe key is shown only now.`);
+    return 0;
+  } catch (e) {
+    if (e instanceof RangeError) {
+      console.error(`deckctl: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+export async function keysRevoke(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMMON, 'key-id': { type: 'string' } } });
+  useStore(values.aws);
+  const keyId = required(values['key-id'], '--key-id');
+  const revoked = await revokeKey(keyId);
+  print(values.json, { key_id: keyId, revoked }, revoked ? `revoked ${keyId}` : `no key ${keyId}`);
+  return revoked ? 0 : 1;
+}
+
+export async function keysList(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' } } });
+  useStore(values.aws);
+  const keys = await listKeys(required(values['user-id'], '--user-id'));
+  print(values.json, keys, keys.map((k) => `${k.key_id}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'no keys');
+  return 0;
+}

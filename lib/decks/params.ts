@@ -1,0 +1,59 @@
+/** Path, header and query parameters of the owner routes. */
+import { deckNotFound, invalidParameter, preconditionFailed } from '#http/errors.ts';
+import type { ApiRequest } from '#http/types.ts';
+import type { ListPosition } from '#store/decks.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The caller's user id (auth has matched it to the key) and the deck id; a malformed id is no deck. */
+export function deckPath(req: ApiRequest): { userId: string; deckId: string } {
+  const deckId = req.params.deck_id ?? '';
+  if (!UUID.test(deckId)) throw deckNotFound();
+  return { userId: ownerId(req), deckId };
+}
+
+export function ownerId(req: ApiRequest): string {
+  if (!req.key) throw new Error('owner route without an authenticated key');
+  return req.key.user_id;
+}
+
+/** `If-Match: "<version>"` (weak or strong; `*` matches any). A value naming no version matches none. */
+export function ifMatch(req: ApiRequest): number | undefined {
+  const raw = req.headers['if-match']?.trim();
+  if (raw === undefined || raw === '*') return undefined;
+  const m = /^(?:W\/)?"(\d{1,15})"$/.exec(raw);
+  if (!m) throw preconditionFailed();
+  return Number(m[1]);
+}
+
+export const etag = (version: number) => `"${version}"`;
+
+/** `limit` (1..max, default) from the query. */
+export function limitParam(req: ApiRequest, fallback: number, max: number): number {
+  const raw = req.query.limit;
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw invalidParameter(`limit is an integer from 1 to ${max}`);
+  return Number(raw);
+}
+
+interface OwnerCursor extends ListPosition {
+  page: number;
+}
+
+/** Owner list cursors: page number and list position, base64url JSON. Shape-checked; within the owner's own partition. */
+export function encodeOwnerCursor(c: OwnerCursor): string {
+  return Buffer.from(JSON.stringify([c.page, c.owner_order, c.id])).toString('base64url');
+}
+
+export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const [page, order, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (Number.isInteger(page) && (page as number) > 1 && typeof order === 'string' && /^\d{10}#\d{13}#/.test(order) && typeof id === 'string' && UUID.test(id)) {
+      return { page: page as number, owner_order: order, id };
+    }
+  } catch {
+    // fall through: any undecodable cursor is a bad parameter
+  }
+  throw invalidParameter('cursor is not one this API issued');
+}

@@ -1,0 +1,43 @@
+/**
+ * Owner authentication (requirement §5, contract §2/§5): a Bearer API key, looked up by its id with a
+ * consistent read (revocation is immediate) and compared in constant time; then the route's scope
+ * and the path's user_id. A missing, malformed, unknown or revoked key are all the same 401.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { NO_KEY_HASH, parseApiKey, type Scope, secretMatches } from '#auth/keys.ts';
+import { getKey, type KeyRecord } from '#store/accounts.ts';
+import { forbidden, unauthorized } from './errors.ts';
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+export async function authenticate(authorization: string | undefined): Promise<KeyRecord> {
+  if (!authorization) throw unauthorized('an API key is required: Authorization: Bearer <API_KEY>');
+  const presented = BEARER.exec(authorization)?.[1];
+  const parsed = presented ? parseApiKey(presented) : undefined;
+  if (!parsed) throw unauthorized('the Authorization header does not hold a Deck Library API key');
+  const key = await getKey(parsed.keyId);
+  // Compare even for an unknown id, so that response time does not tell which ids exist.
+  const matches = secretMatches(parsed.secret, key?.secret_hash ?? NO_KEY_HASH);
+  if (!key || !matches || key.status !== 'active') throw unauthorized('the API key is unknown or revoked');
+  return key;
+}
+
+export function authorize(key: KeyRecord, scope: Scope, userId: string | undefined): void {
+  if (!key.scopes.includes(scope)) throw forbidden('insufficient_scope', `this route needs the ${scope} scope`);
+  if (userId !== key.user_id) throw forbidden('user_mismatch', 'the user_id in the path is not the account of this key');
+}
+
+/** The Lambda context of an owner route carries the caller's key once authenticated. */
+export interface AuthContext {
+  key?: KeyRecord;
+}
+
+/** Middy middleware: authenticates and authorises, and leaves the key in `context.key`. */
+export const ownerAuth = (scope: Scope): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: async (request) => {
+    const key = await authenticate(request.event.headers?.authorization);
+    authorize(key, scope, request.event.pathParameters?.user_id);
+    (request.context as AuthContext).key = key;
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
+ * Order: envelope (outermost: ids, logs, errors) → Powertools context → header normalisation →
+ * JSON body → owner auth → the endpoint.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { type RouteName, routeByName } from '#routes';
+import { type AuthContext, ownerAuth } from './auth.ts';
+import { jsonBody } from './body.ts';
+import { envelope, requestIdOf, success } from './envelope.ts';
+import { logger } from './logger.ts';
+import type { ApiRequest, Endpoint } from './types.ts';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+export function route(name: RouteName, endpoint: Endpoint) {
+  const spec = routeByName(name);
+  const handler = middy<Event, Result, Error, Context>()
+    .use(envelope())
+    .use(injectLambdaContext(logger, { resetKeys: false }))
+    .use(httpHeaderNormalizer());
+  if (spec.body) handler.use(jsonBody());
+  if (spec.scope) handler.use(ownerAuth(spec.scope));
+  return handler.handler(async (event, context) => {
+    const requestId = requestIdOf(event, context.awsRequestId);
+    const request: ApiRequest = {
+      params: (event.pathParameters ?? {}) as Record<string, string>,
+      query: (event.queryStringParameters ?? {}) as Record<string, string>,
+      headers: (event.headers ?? {}) as Record<string, string>,
+      body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
+      key: (context as AuthContext).key,
+      requestId,
+    };
+    return success(await endpoint(request), requestId);
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * The DynamoDB tables and indexes: the one definition that both the local runtime (CreateTable) and
+ * the CDK stack read. Key design and access patterns: docs/data-model.md.
+ */
+export type KeyAttr = { name: string; type: 'S' | 'N' };
+export type Projection = { type: 'ALL' } | { type: 'KEYS_ONLY' } | { type: 'INCLUDE'; attributes: string[] };
+export interface IndexDef {
+  indexName: string;
+  partitionKey: KeyAttr;
+  sortKey?: KeyAttr;
+  projection: Projection;
+}
+export interface TableDef {
+  /** Logical name; the physical name comes from `envVar` (default: the logical name). */
+  id: 'decks' | 'accounts';
+  envVar: 'DECKS_TABLE' | 'ACCOUNTS_TABLE';
+  partitionKey: KeyAttr;
+  sortKey: KeyAttr;
+  globalIndexes: IndexDef[];
+  localIndexes: IndexDef[];
+}
+
+const S = (name: string): KeyAttr => ({ name, type: 'S' });
+
+/** Attributes an owner list item needs: the deck without guide_description and archive. */
+export const OWNER_LIST_ATTRIBUTES = [
+  'deck_id', 'share_slug', 'name', 'main_faction', 'ally_faction', 'deck_code', 'tags', 'visibility',
+  'sort_order', 'guide', 'display', 'views', 'likes', 'created_at', 'updated_at', 'version',
+];
+
+export const DECKS: TableDef = {
+  id: 'decks',
+  envVar: 'DECKS_TABLE',
+  partitionKey: S('pk'),
+  sortKey: S('sk'),
+  globalIndexes: [
+    // Public and unlisted reads by share slug (one item per slug).
+    { indexName: 'by_share_slug', partitionKey: S('share_slug'), projection: { type: 'ALL' } },
+    // Sparse: only public decks carry public_pk, so search never reads a private or unlisted deck.
+    { indexName: 'public_by_date', partitionKey: S('public_pk'), sortKey: S('public_sk'), projection: { type: 'ALL' } },
+  ],
+  localIndexes: [
+    // The owner's list: sort_order ascending, then updated_at descending, read consistently.
+    { indexName: 'by_owner_order', partitionKey: S('pk'), sortKey: S('owner_order'), projection: { type: 'INCLUDE', attributes: OWNER_LIST_ATTRIBUTES } },
+  ],
+};
+
+export const ACCOUNTS: TableDef = {
+  id: 'accounts',
+  envVar: 'ACCOUNTS_TABLE',
+  partitionKey: S('pk'),
+  sortKey: S('sk'),
+  globalIndexes: [
+    // deckctl keys list: a user's keys, oldest first (never their hashes).
+    { indexName: 'keys_by_user', partitionKey: S('key_user_id'), sortKey: S('created_at'), projection: { type: 'INCLUDE', attributes: ['key_id', 'display_name', 'scopes', 'status'] } },
+  ],
+  localIndexes: [],
+};
+
+export const TABLES = [DECKS, ACCOUNTS] as const;
+
+export const tableName = (def: TableDef, env: NodeJS.ProcessEnv = process.env): string => env[def.envVar] || def.id;

@@ -1,0 +1,75 @@
+/** HTTP helpers for the API tests: requests against the run's local runtime, owners with keys. */
+import { inject } from 'vitest';
+import { createAccount, issueKey } from '#auth/accounts.ts';
+import { type Scope, SCOPES } from '#auth/keys.ts';
+import { demoCatalogue } from '#catalogue/load.ts';
+import type { FactionId } from '#rules/factions.ts';
+import { legalCode } from './decks.ts';
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
+  body: any;
+  text: string;
+}
+
+export interface Call {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON.stringify(body). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(method: string, path: string, opts: Call = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export interface Owner {
+  userId: string;
+  key: string;
+  keyId: string;
+  displayName: string;
+  decks: string;
+}
+
+let owners = 0;
+export async function newOwner(scopes: readonly Scope[] = SCOPES, name = `Player ${++owners}`): Promise<Owner> {
+  const account = await createAccount(name);
+  const { key, apiKey } = await issueKey(account.user_id, [...scopes]);
+  return { userId: account.user_id, key: apiKey, keyId: key.key_id, displayName: name, decks: `/api/v1/users/${account.user_id}/decks` };
+}
+
+export const demo = demoCatalogue();
+/** A legal demo-catalogue code; `offset` varies the cards. */
+export const code = (main: FactionId = 'soviet', ally: FactionId = 'usa', offset = 0, allyCopies = 12) => legalCode(demo, main, ally, allyCopies, offset);
+
+/** Demo cards of a faction that can stand in decks. */
+export const deckable = (faction: string) => demo.cards.filter((c) => c.faction === faction && !c.derived && c.type !== 'headquarters');
+
+export async function createDeck(owner: Owner, body: Record<string, unknown> = {}): Promise<Reply> {
+  const reply = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'Tempo' }, ...body } });
+  if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.text}`);
+  return reply;
+}
+
+/** Paths and codes of a 422's details. */
+export const details = (r: Reply): [string, string][] => (r.body?.error?.details ?? []).map((d: { path: string; code: string }) => [d.path, d.code]);

@@ -1,0 +1,24 @@
+/** One local runtime (DynamoDB Local in a temporary directory + the API) for the HTTP tests of a run. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startRuntime } from './runtime.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dynamoEndpoint: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'deck-library-test-'));
+  const runtime = await startRuntime(dir);
+  project.provide('baseUrl', runtime.baseUrl);
+  project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
+  return async () => {
+    await runtime.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

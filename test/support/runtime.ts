@@ -1,0 +1,57 @@
+/** Starts and stops the local runtime (`npm start`'s program) as a child process, as a user would. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { PROJECT_ROOT } from './shared.ts';
+
+export interface Runtime {
+  baseUrl: string;
+  dynamoEndpoint: string;
+  demo?: { userId: string; apiKey: string };
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+
+export async function startRuntime(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Runtime> {
+  const [port, dynamoPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', CATALOGUE_FILE: '', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d));
+  child.stderr?.on('data', (d: Buffer) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 90_000;
+  while (!/Ctrl-C stops it/.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`local runtime did not start:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const userId = /user_id: (\S+)/.exec(out)?.[1];
+  const apiKey = /api_key: (\S+)/.exec(out)?.[1];
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
+    demo: userId && apiKey ? { userId, apiKey } : undefined,
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
