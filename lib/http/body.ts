@@ -1,5 +1,5 @@
 /**
- * JSON bodies: at most 128 KiB (checked before parsing), parsed by middy's parser, and a JSON object.
+ * JSON bodies: at most 128 KiB (checked first), parsed by middy's parser, and a JSON object.
  * middy answers a malformed body with its own 415; the envelope maps that to 400 invalid_json.
  */
 import type { MiddlewareObj } from '@middy/core';
@@ -12,9 +12,15 @@ export const MAX_BODY_BYTES = 128 * 1024;
 const bodyBytes = (e: APIGatewayProxyEventV2) =>
   e.body === undefined ? 0 : e.isBase64Encoded ? Math.floor((e.body.length * 3) / 4) : Buffer.byteLength(e.body);
 
-const present: MiddlewareObj<APIGatewayProxyEventV2> = {
+/** The size limit, checked before any other work (auth included). */
+export const bodyLimit = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: async ({ event }) => {
     if (bodyBytes(event) > MAX_BODY_BYTES) throw new ApiError(413, 'payload_too_large', `the body is over ${MAX_BODY_BYTES / 1024} KiB`);
+  },
+});
+
+const present: MiddlewareObj<APIGatewayProxyEventV2> = {
+  before: async ({ event }) => {
     if (event.body === undefined || event.body === '') throw invalidJson('a JSON object body is required');
   },
 };

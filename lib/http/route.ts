@@ -1,7 +1,7 @@
 /**
  * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
  * Order: envelope (outermost: ids, logs, errors) → Powertools context → header normalisation →
- * JSON body → owner auth → the endpoint.
+ * body size limit → owner auth → JSON body → the endpoint. Nothing is parsed for a caller without a key.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -9,7 +9,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type RouteName, routeByName } from '#routes';
 import { type AuthContext, ownerAuth } from './auth.ts';
-import { jsonBody } from './body.ts';
+import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { logger } from './logger.ts';
 import type { ApiRequest, Endpoint } from './types.ts';
@@ -23,8 +23,9 @@ export function route(name: RouteName, endpoint: Endpoint) {
     .use(envelope())
     .use(injectLambdaContext(logger, { resetKeys: false }))
     .use(httpHeaderNormalizer());
-  if (spec.body) handler.use(jsonBody());
+  if (spec.body) handler.use(bodyLimit());
   if (spec.scope) handler.use(ownerAuth(spec.scope));
+  if (spec.body) handler.use(jsonBody());
   return handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
     const request: ApiRequest = {

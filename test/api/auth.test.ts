@@ -1,0 +1,95 @@
+/** Every owner route × every way a key can be wrong, and one owner against another's decks (BOLA). */
+import { describe, expect, it } from 'vitest';
+import { SCOPES } from '#auth/keys.ts';
+import { revokeKey } from '#store/accounts.ts';
+import { ROUTES } from '#routes';
+import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
+
+const ownerRoutes = ROUTES.filter((r) => 'scope' in r);
+
+/** A concrete request for a route, as `owner` would make it against `deckId`. */
+function request(route: (typeof ownerRoutes)[number], userId: string, deckId: string) {
+  const path = route.path.replace('{user_id}', userId).replace('{deck_id}', deckId);
+  const body = route.method === 'DELETE' ? {} : route.name === 'replaceCards' ? { deck_code: code(), replacements: [{ remove_card_id: 'aa', add_card_id: 'ab', count: 1 }] } : route.body ? { deck_code: code(), guide: { system: 'x' } } : undefined;
+  return { method: route.method, path, body };
+}
+
+describe('auth matrix', async () => {
+  const owner = await newOwner();
+  const other = await newOwner();
+  const revoked = await newOwner();
+  await revokeKey(revoked.keyId);
+  const deckId = (await createDeck(owner)).body.data.id;
+  const malformed = ['Bearer', 'Bearer nonsense', `Basic ${owner.key}`, `Bearer ${owner.key.slice(0, -1)}`, `Bearer ${owner.key}x`];
+  const unknown = `dlk_${'A'.repeat(16)}_${'b'.repeat(40)}`;
+  const wrongSecret = `${owner.key.slice(0, 21)}${'z'.repeat(40)}`;
+
+  it.each(ownerRoutes.map((r) => [r.name, r] as const))('%s', async (_name, route) => {
+    const { method, path, body } = request(route, owner.userId, deckId);
+    const expect401 = async (headers: Record<string, string>) => {
+      const r = await call(method, path, { headers, body });
+      expect(r.status, JSON.stringify(headers)).toBe(401);
+      expect(r.body.error.code).toBe('unauthorized');
+      expect(r.headers.get('www-authenticate')).toBe('Bearer');
+    };
+    await expect401({});
+    for (const authorization of malformed) await expect401({ authorization });
+    await expect401({ authorization: `Bearer ${unknown}` });
+    await expect401({ authorization: `Bearer ${wrongSecret}` });
+    await expect401({ authorization: `Bearer ${revoked.key}` });
+
+    for (const missing of SCOPES.filter((s) => s === route.scope)) {
+      const limited = await newOwner(SCOPES.filter((s) => s !== missing));
+      const mine = request(route, limited.userId, deckId);
+      const r = await call(mine.method, mine.path, { key: limited.key, body: mine.body });
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('insufficient_scope');
+    }
+
+    const mismatch = await call(method, path, { key: other.key, body });
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.error.code).toBe('user_mismatch');
+  });
+
+  it('delete needs decks:delete explicitly: read and write together do not do', async () => {
+    const rw = await newOwner(['decks:read', 'decks:write']);
+    const { id } = (await createDeck(rw)).body.data;
+    const r = await call('DELETE', `${rw.decks}/${id}`, { key: rw.key, body: {} });
+    expect([r.status, r.body.error.code]).toEqual([403, 'insufficient_scope']);
+  });
+
+  it('revocation takes effect at once', async () => {
+    const o = await newOwner();
+    expect((await call('GET', o.decks, { key: o.key })).status).toBe(200);
+    await revokeKey(o.keyId);
+    expect((await call('GET', o.decks, { key: o.key })).status).toBe(401);
+  });
+});
+
+describe('one owner can never touch another owner\'s decks', async () => {
+  const a: Owner = await newOwner();
+  const b: Owner = await newOwner();
+  const bDeck = (await createDeck(b)).body.data;
+
+  it('A, on A\'s own paths, cannot read, change or delete B\'s deck: it does not exist there', async () => {
+    const path = `${a.decks}/${bDeck.id}`;
+    for (const [method, body] of [['GET', undefined], ['PATCH', { tags: ['mine'] }], ['DELETE', {}]] as const) {
+      const r = await call(method, path, { key: a.key, body });
+      expect([method, r.status, r.body.error.code]).toEqual([method, 404, 'deck_not_found']);
+    }
+    expect((await call('GET', a.decks, { key: a.key })).body.data).toEqual([]);
+  });
+
+  it('A, on B\'s paths, is refused for every route', async () => {
+    for (const route of ownerRoutes) {
+      const { method, path, body } = request(route, b.userId, bDeck.id);
+      const r = await call(method, path, { key: a.key, body });
+      expect([route.name, r.status, r.body.error.code]).toEqual([route.name, 403, 'user_mismatch']);
+    }
+  });
+
+  it('B\'s deck is untouched', async () => {
+    const r = await call('GET', `${b.decks}/${bDeck.id}`, { key: b.key });
+    expect(r.body.data).toEqual(bDeck);
+  });
+});

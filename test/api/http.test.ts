@@ -1,0 +1,72 @@
+/** The HTTP surface: bodies, media types, sizes, unknown routes, request ids — all in the contract's envelope. */
+import { describe, expect, it } from 'vitest';
+import { call, code, newOwner } from '../support/api.ts';
+
+const envelope = (r: { body: { error: unknown; meta: unknown }; headers: Headers }) => {
+  expect(r.body.meta).toEqual({ api_version: 'v1', request_id: r.headers.get('x-request-id') });
+  expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts|Error:|stack/);
+};
+
+describe('bodies', async () => {
+  const owner = await newOwner();
+
+  it.each([
+    ['malformed JSON', '{"deck_code": '],
+    ['an array', '[]'],
+    ['a string', '"deck"'],
+    ['null', 'null'],
+    ['empty', ''],
+  ])('%s is 400 invalid_json', async (_name, raw) => {
+    const r = await call('POST', owner.decks, { key: owner.key, raw, headers: { 'content-type': 'application/json' } });
+    expect([r.status, r.body.error.code]).toEqual([400, 'invalid_json']);
+    envelope(r);
+  });
+
+  it('a non-JSON content type is 415 unsupported_media_type', async () => {
+    const r = await call('POST', owner.decks, { key: owner.key, raw: 'deck_code=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([r.status, r.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    envelope(r);
+  });
+
+  it('application/json with a charset is JSON', async () => {
+    const r = await call('POST', `${owner.decks}/validate`, { key: owner.key, body: { deck_code: code(), guide: { system: 'x' } }, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(r.status).toBe(200);
+  });
+
+  it('a body over 128 KiB is 413 payload_too_large, before anything else', async () => {
+    const r = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'x', description: 'd'.repeat(130 * 1024) } } });
+    expect([r.status, r.body.error.code]).toEqual([413, 'payload_too_large']);
+    envelope(r);
+  });
+});
+
+describe('routes and ids', () => {
+  it('an unknown route or method is 404 not_found', async () => {
+    for (const [method, path] of [['GET', '/'], ['GET', '/api/v1/nothing'], ['PUT', '/api/v1/users/x/decks'], ['POST', '/api/v1/users/x/decks/y']]) {
+      const r = await call(method as string, path as string);
+      expect([method, path, r.status, r.body.error.code]).toEqual([method, path, 404, 'not_found']);
+      envelope(r);
+    }
+  });
+
+  it('every response carries a distinct X-Request-Id', async () => {
+    const owner = await newOwner();
+    const ids = new Set<string>();
+    for (const r of [await call('GET', owner.decks, { key: owner.key }), await call('GET', owner.decks), await call('GET', '/x')]) {
+      const id = r.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(id as string);
+    }
+    expect(ids.size).toBe(3);
+  });
+});
+
+describe('order of checks', () => {
+  it('a caller without a key gets 401 whatever the body; the size limit comes first', async () => {
+    const owner = await newOwner();
+    const bad = await call('POST', owner.decks, { raw: '{', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(401);
+    const huge = await call('POST', owner.decks, { raw: 'x'.repeat(129 * 1024), headers: { 'content-type': 'application/json' } });
+    expect(huge.status).toBe(413);
+  });
+});
