@@ -1,0 +1,61 @@
+/** `npm start`'s runtime: first start prints a demo key; data survives a restart; Ctrl-C stops Java too. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { code } from '../support/api.ts';
+import { startRuntime } from '../support/runtime.ts';
+
+const childrenOf = (pid: number): number[] => {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('local runtime', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'deck-library-runtime-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('start, create a deck with the demo key, stop, start again: the deck is still there', async () => {
+    const first = await startRuntime(dir);
+    const demo = first.demo;
+    expect(demo).toBeDefined();
+    if (!demo) return;
+    const auth = { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' };
+    const decks = `${first.baseUrl}/api/v1/users/${demo.userId}/decks`;
+    const created = await fetch(decks, { method: 'POST', headers: auth, body: JSON.stringify({ deck_code: code(), guide: { system: 'Persisted' } }) });
+    expect(created.status).toBe(201);
+    const deck = (await created.json()).data;
+
+    // The request id of the answer is in the structured log line of that request.
+    const requestId = created.headers.get('x-request-id') as string;
+    const line = first.output().split('\n').find((l) => l.includes(requestId));
+    expect(line && JSON.parse(line)).toMatchObject({ level: 'INFO', message: 'request', request_id: requestId, status: 201 });
+
+    const java = childrenOf(first.child.pid as number);
+    expect(java.length).toBeGreaterThan(0);
+    expect(await first.stop()).toBe(0);
+    expect(java.filter(alive)).toEqual([]);
+
+    const second = await startRuntime(dir);
+    try {
+      expect(second.demo).toBeUndefined();
+      const read = await fetch(`${second.baseUrl}/api/v1/users/${demo.userId}/decks/${deck.id}`, { headers: auth });
+      expect(read.status).toBe(200);
+      expect((await read.json()).data).toEqual(deck);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 180_000);
+});
