@@ -36,7 +36,7 @@ describe('local runtime', () => {
     const decks = `${first.baseUrl}/api/v1/users/${demo.userId}/decks`;
     const created = await fetch(decks, { method: 'POST', headers: auth, body: JSON.stringify({ deck_code: code(), guide: { system: 'Persisted' } }) });
     expect(created.status).toBe(201);
-    const deck = (await created.json()).data;
+    const deck = ((await created.json()) as { data: { id: string } }).data;
 
     // The request id of the answer is in the structured log line of that request.
     const requestId = created.headers.get('x-request-id') as string;
@@ -53,7 +53,7 @@ describe('local runtime', () => {
       expect(second.demo).toBeUndefined();
       const read = await fetch(`${second.baseUrl}/api/v1/users/${demo.userId}/decks/${deck.id}`, { headers: auth });
       expect(read.status).toBe(200);
-      expect((await read.json()).data).toEqual(deck);
+      expect(((await read.json()) as { data: unknown }).data).toEqual(deck);
     } finally {
       expect(await second.stop()).toBe(0);
     }
