@@ -8,16 +8,13 @@ import { deckNotFound, preconditionFailed, unavailable, validationFailed } from 
 import type { Endpoint } from '#http/types.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { getDeck, replaceDeck } from '#store/decks.ts';
-import { deckPath, etag, ifMatch } from './params.ts';
+import { deckPath, etag, ifMatch, retryPause, WRITE_ATTEMPTS } from './params.ts';
 import { ownerView, withSnapshot } from './views.ts';
-
-const MAX_ATTEMPTS = 12;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
 
 export const updateOwnerDeck: Endpoint = async (req) => {
   const { userId, deckId } = deckPath(req);
   const expected = ifMatch(req);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getDeck(userId, deckId);
     if (!current) throw deckNotFound();
     if (expected !== undefined && expected !== current.version) throw preconditionFailed();
@@ -25,11 +22,11 @@ export const updateOwnerDeck: Endpoint = async (req) => {
     if (!result.ok) throw validationFailed(result.details);
     const { cards_snapshot: _derivedOnRead, ...content } = result.content;
     const next = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
-    if (await replaceDeck(next, current.version)) {
+    if (await replaceDeck(next, current)) {
       return { data: ownerView(next), headers: { etag: etag(next.version) } };
     }
     if (expected !== undefined) throw preconditionFailed();
-    await pause(attempt);
+    await retryPause(attempt);
   }
   throw unavailable('the deck is being changed by many requests at once; retry');
 };

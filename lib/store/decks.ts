@@ -2,11 +2,14 @@
  * Decks in the decks table: one item per deck, keyed by its owner, so that an owner path can only
  * ever reach the caller's own decks.
  *   pk USER#<user_id>  sk DECK#<deck_id>
- * Writes are conditional on `version` (optimistic concurrency): no update is lost.
+ * Every write is one transaction with the deck's search entries (search.ts), conditional on the
+ * deck's `version` (optimistic concurrency): no update is lost and search never disagrees with a deck.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeckContent, Guide } from '#rules/deck-model.ts';
-import { documentClient } from './client.ts';
+import { documentClient, type TransactItem, transact } from './client.ts';
+import { counterKey, deckKey, entryKey } from './keys.ts';
+import { entryItem, facetsOf } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
 /** A deck as stored: its content (snapshot excluded: derived from the code on read) and server fields. */
@@ -15,6 +18,7 @@ export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
   user_id: string;
   share_slug: string;
   author_name: string;
+  /** Folded counts (counters.ts): exact while small, within 10% after. */
   views: number;
   likes: number;
   created_at: string;
@@ -25,8 +29,6 @@ export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
 export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;
 
 const table = () => tableName(DECKS);
-const key = (userId: string, deckId: string) => ({ pk: `USER#${userId}`, sk: `DECK#${deckId}` });
-const isConditionFailure = (e: unknown) => (e as Error).name === 'ConditionalCheckFailedException';
 
 const INT32_OFFSET = 2 ** 31;
 const MAX_MILLIS = 9_999_999_999_999;
@@ -34,22 +36,21 @@ const MAX_MILLIS = 9_999_999_999_999;
 export const ownerOrder = (d: Pick<StoredDeck, 'sort_order' | 'updated_at' | 'id'>): string =>
   `${String(d.sort_order + INT32_OFFSET).padStart(10, '0')}#${String(MAX_MILLIS - Date.parse(d.updated_at)).padStart(13, '0')}#${d.id}`;
 
-function toItem(d: StoredDeck): Record<string, unknown> {
+/** The deck item without its keys; views and likes are written only by create and by folds. */
+function attributes(d: StoredDeck): Record<string, unknown> {
   const { id, guide, ...rest } = d;
   return {
-    ...key(d.user_id, id),
     deck_id: id,
     ...rest,
     owner_order: ownerOrder(d),
     // The description is kept apart so that lists (which project without it) stay small.
     guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
     guide_description: guide?.description ?? '',
-    ...(d.visibility === 'public' ? { public_pk: 'PUBLIC', public_sk: `${d.created_at}#${id}` } : {}),
   };
 }
 
-function fromItem(item: Record<string, unknown>): StoredDeck {
-  const { pk: _pk, sk: _sk, deck_id, owner_order: _o, public_pk: _pp, public_sk: _ps, guide, guide_description, ...rest } = item;
+export function fromItem(item: Record<string, unknown>): StoredDeck {
+  const { pk: _pk, sk: _sk, deck_id, owner_order: _o, guide, guide_description, ...rest } = item;
   const g = guide as Omit<Guide, 'description'> | null | undefined;
   return {
     ...(rest as Omit<StoredDeck, 'id' | 'guide'>),
@@ -58,50 +59,73 @@ function fromItem(item: Record<string, unknown>): StoredDeck {
   };
 }
 
+/** Entry writes that take the search index from `before`'s facets to `after`'s. */
+function entryWrites(before: StoredDeck | undefined, after: StoredDeck | undefined): TransactItem[] {
+  const next = after ? facetsOf(after) : [];
+  const gone = (before ? facetsOf(before) : []).filter((f) => !next.includes(f));
+  return [
+    ...gone.map((f) => ({ Delete: { TableName: table(), Key: entryKey((before as StoredDeck).id, f) } })),
+    ...next.map((f) => ({ Put: { TableName: table(), Item: entryItem(after as StoredDeck, f) } })),
+  ];
+}
+
 export async function getDeck(userId: string, deckId: string): Promise<StoredDeck | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: key(userId, deckId), ConsistentRead: true }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: deckKey(userId, deckId), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
 }
 
 export async function createDeck(deck: StoredDeck): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: table(), Item: toItem(deck), ConditionExpression: 'attribute_not_exists(pk)' }));
+  const outcome = await transact([
+    { Put: { TableName: table(), Item: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...entryWrites(undefined, deck),
+  ]);
+  if (outcome !== 'ok') throw new Error(`deck ${deck.id} could not be created (${outcome})`);
 }
 
-/** Stores `deck` if the stored version is still `expected`; false when someone changed it first. */
-export async function replaceDeck(deck: StoredDeck, expected: number): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new PutCommand({
+/** Stores `next` over `current` if the stored version is still current's; false when someone changed it first. */
+export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promise<boolean> {
+  return (await transact(replaceWrites(next, current))) === 'ok';
+}
+
+function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
+  const { views: _v, likes: _l, ...attrs } = attributes(next);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':expected': current.version };
+  const sets = Object.entries(attrs).map(([name, value], i) => {
+    names[`#a${i}`] = name;
+    values[`:a${i}`] = value;
+    return `#a${i} = :a${i}`;
+  });
+  return [
+    {
+      Update: {
         TableName: table(),
-        Item: toItem(deck),
+        Key: deckKey(next.user_id, next.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: 'version = :expected',
-        ExpressionAttributeValues: { ':expected': expected },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionFailure(e)) return false;
-    throw e;
-  }
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...entryWrites(current, next),
+  ];
 }
 
-/** Deletes a deck (at `expected` version when given): 'deleted', 'missing' or 'changed'. */
-export async function deleteDeck(userId: string, deckId: string, expected?: number): Promise<'deleted' | 'missing' | 'changed'> {
-  try {
-    await documentClient().send(
-      new DeleteCommand({
+/** Deletes a deck read at `deck.version`, its search entries and its counters; false when it changed meanwhile. */
+export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
+  const outcome = await transact([
+    {
+      Delete: {
         TableName: table(),
-        Key: key(userId, deckId),
-        ConditionExpression: expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND version = :expected',
-        ExpressionAttributeValues: expected === undefined ? undefined : { ':expected': expected },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 'deleted';
-  } catch (e) {
-    if (isConditionFailure(e)) return (e as { Item?: unknown }).Item ? 'changed' : 'missing';
-    throw e;
-  }
+        Key: deckKey(deck.user_id, deck.id),
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: { ':expected': deck.version },
+      },
+    },
+    ...entryWrites(deck, undefined),
+    { Delete: { TableName: table(), Key: counterKey(deck.share_slug) } },
+  ]);
+  return outcome === 'ok';
 }
 
 export interface ListPosition {
@@ -117,11 +141,25 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
       IndexName: 'by_owner_order',
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `USER#${userId}` },
-      ExclusiveStartKey: after && { ...key(userId, after.id), owner_order: after.owner_order },
+      ExclusiveStartKey: after && { ...deckKey(userId, after.id), owner_order: after.owner_order },
       ConsistentRead: true,
       // One more than asked: has_more is then exact.
       Limit: limit + 1,
     }),
   );
   return { items: Items.slice(0, limit).map((i) => fromItem(i) as ListedDeck), more: Items.length > limit };
+}
+
+/** A deck by its share slug (any visibility: the caller decides what may be shown). */
+export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'by_share_slug',
+      KeyConditionExpression: 'share_slug = :s',
+      ExpressionAttributeValues: { ':s': slug },
+      Limit: 1,
+    }),
+  );
+  return Items[0] ? fromItem(Items[0]) : undefined;
 }

@@ -1,0 +1,79 @@
+/**
+ * Search entries: for each public deck, one small item per facet it can be found by — `all`,
+ * `main:<faction>`, `ally:<faction>` and `tag:<tag>` (≤ 13) — each carrying the search item and a
+ * sort key per order. A search page is then one Query of one facet on one sort's index, reading
+ * limit + 1 items, whatever the library's size. Entries exist only while a deck is public.
+ *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, …search item }
+ * views and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
+ */
+import type { StoredDeck } from './decks.ts';
+import { entryKey } from './keys.ts';
+
+export const SORTS = ['date', 'views', 'likes'] as const;
+export type Sort = (typeof SORTS)[number];
+export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
+  date: { index: 'search_by_date', key: 'by_date' },
+  views: { index: 'search_by_views', key: 'by_views' },
+  likes: { index: 'search_by_likes', key: 'by_likes' },
+};
+
+export const facetsOf = (d: Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags'>): string[] =>
+  d.visibility === 'public' ? ['all', `main:${d.main_faction}`, `ally:${d.ally_faction}`, ...d.tags.map((t) => `tag:${t}`)] : [];
+
+const MAX_MILLIS = 9_999_999_999_999;
+const MAX_COUNT = 999_999_999_999_999;
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/** Ascending keys for descending orders; ties by id ascending. */
+export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'likes'>) => ({
+  by_date: `${pad(MAX_MILLIS - Date.parse(d.created_at), 13)}#${d.id}`,
+  by_views: `${pad(MAX_COUNT - d.views, 15)}#${d.id}`,
+  by_likes: `${pad(MAX_COUNT - d.likes, 15)}#${d.id}`,
+});
+
+/** The text `q` matches: name and guide.system, lower-cased, kept apart so a match cannot span both. */
+export const searchText = (name: string, system: string) => `${name}\u0000${system}`.toLowerCase();
+
+export function entryItem(d: StoredDeck, facet: string): Record<string, unknown> {
+  const system = d.guide?.system ?? '';
+  return {
+    ...entryKey(d.id, facet),
+    facet,
+    ...sortKeys(d),
+    deck_id: d.id,
+    share_slug: d.share_slug,
+    name: d.name,
+    main_faction: d.main_faction,
+    ally_faction: d.ally_faction,
+    tags: d.tags,
+    system,
+    display: d.display,
+    author_name: d.author_name,
+    views: d.views,
+    likes: d.likes,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    search_text: searchText(d.name, system),
+  };
+}
+
+export interface SearchEntry {
+  deck_id: string;
+  share_slug: string;
+  name: string;
+  main_faction: string;
+  ally_faction: string;
+  tags: string[];
+  system: string;
+  display: StoredDeck['display'];
+  author_name: string;
+  views: number;
+  likes: number;
+  created_at: string;
+  updated_at: string;
+  facet: string;
+  by_date: string;
+  by_views: string;
+  by_likes: string;
+  pk: string;
+  sk: string;
+}
