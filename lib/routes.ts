@@ -29,6 +29,12 @@ export const ROUTES = [
   { name: 'validateDeck', method: 'POST', path: `${owner}/validate`, entry: 'functions/validate-deck.ts', scope: 'decks:write', body: true },
   { name: 'replaceCards', method: 'POST', path: `${owner}/replace`, entry: 'functions/replace-cards.ts', scope: 'decks:write', body: true },
   { name: 'deleteDeck', method: 'DELETE', path: `${owner}/{deck_id}`, entry: 'functions/delete-deck.ts', scope: 'decks:delete', body: true },
+  { name: 'likeDeck', method: 'PUT', path: '/api/v1/users/{user_id}/likes/{share_slug}', entry: 'functions/like-deck.ts', scope: 'decks:write', body: false },
+  { name: 'unlikeDeck', method: 'DELETE', path: '/api/v1/users/{user_id}/likes/{share_slug}', entry: 'functions/unlike-deck.ts', scope: 'decks:write', body: false },
+  { name: 'searchDecks', method: 'GET', path: '/api/v1/decks', entry: 'functions/search-decks.ts', body: false },
+  { name: 'readSharedDeck', method: 'GET', path: '/api/v1/decks/{share_slug}', entry: 'functions/read-shared-deck.ts', body: false },
+  { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false },
+  { name: 'readCard', method: 'GET', path: '/api/v1/cards/{card_id}', entry: 'functions/read-card.ts', body: false },
   { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false },
 ] as const satisfies readonly Route[];
 

@@ -65,9 +65,20 @@ function joinValues(pairs: [string, string][]): Record<string, string> {
   return out;
 }
 
-export function toEvent(req: IncomingMessage, body: Buffer, route: Route, params: Record<string, string>): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
-  const method = req.method ?? 'GET';
+export interface RawRequest {
+  method: string;
+  /** Path and query string. */
+  url: string;
+  /** Lower-case names; repeated headers as arrays. */
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  sourceIp?: string;
+}
+
+/** The API Gateway HTTP API (payload v2) event for a request on a route. */
+export function toEvent(req: RawRequest, route: Route, params: Record<string, string>): APIGatewayProxyEventV2 {
+  const url = new URL(req.url, 'http://local');
+  const { method, body } = req;
   const headers = joinValues(Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : v === undefined ? [] : [[k, v] as [string, string]])));
   const query = joinValues([...url.searchParams.entries()]);
   const now = new Date();
@@ -87,7 +98,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: Route, params
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'local',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
       requestId: randomUUID(),
       routeKey,
       stage: '$default',
@@ -97,7 +108,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, route: Route, params
   };
 }
 
-function lambdaContext(route: Route): Context {
+export function lambdaContext(route: Route): Context {
   const deadline = Date.now() + 10_000;
   return {
     callbackWaitsForEmptyEventLoop: true,
@@ -123,13 +134,18 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('error', fail);
   });
 
+/** Routes a request to its handler module and returns the handler's answer. */
+export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructuredResultV2> {
+  const { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname);
+  const handler = await load(route.entry);
+  return handler(toEvent(raw, route, params), lambdaContext(route));
+}
+
 /** The node:http request listener of the local API. */
 export async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const body = await readBody(req);
-    const { route, params } = matchRoute(req.method ?? 'GET', new URL(req.url ?? '/', 'http://local').pathname);
-    const handler = await load(route.entry);
-    const result = await handler(toEvent(req, body, route, params), lambdaContext(route));
+    const raw: RawRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: await readBody(req), sourceIp: req.socket.remoteAddress };
+    const result = await invoke(raw);
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
     res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), 'content-length': Buffer.byteLength(payload) });
     res.end(payload);

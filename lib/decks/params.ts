@@ -28,14 +28,6 @@ export function ifMatch(req: ApiRequest): number | undefined {
 
 export const etag = (version: number) => `"${version}"`;
 
-/** `limit` (1..max, default) from the query. */
-export function limitParam(req: ApiRequest, fallback: number, max: number): number {
-  const raw = req.query.limit;
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw invalidParameter(`limit is an integer from 1 to ${max}`);
-  return Number(raw);
-}
-
 interface OwnerCursor extends ListPosition {
   page: number;
 }

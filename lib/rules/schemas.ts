@@ -4,6 +4,9 @@
  */
 import * as v from 'valibot';
 import { coded } from './issues.ts';
+import { LIMITS } from './limits.ts';
+
+export { LIMITS };
 
 /** Length in characters (code points), as a client counts them. */
 const chars = (s: string) => [...s].length;
@@ -13,23 +16,6 @@ export const maxChars = (n: number) =>
 export const VISIBILITIES = ['public', 'private', 'unlisted'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export const LIMITS = {
-  deckCodeChars: 400,
-  systemChars: 40,
-  descriptionChars: 20_000,
-  coreCards: 30,
-  reserveRecommendations: 30,
-  keyComponents: 8,
-  alternatives: 10,
-  reasonChars: 1_000,
-  otkItems: 10,
-  otkCards: 39,
-  labelChars: 60,
-  tags: 10,
-  tagChars: 32,
-  replacements: 20,
-  replaceCount: 4,
-} as const;
 
 export const CardId = v.pipe(
   v.string(),

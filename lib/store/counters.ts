@@ -14,6 +14,8 @@ import { facetsOf, sortKeys } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export const FOLD_RATIO = 0.1;
+// "views" is one of DynamoDB's reserved words: name both counts through placeholders.
+const COUNT_NAMES = { '#views': 'views', '#likes': 'likes' };
 
 export interface Counts {
   views: number;
@@ -62,7 +64,8 @@ export async function setLike(slug: string, userId: string, liked: boolean): Pro
     Update: {
       TableName: table(),
       Key: counterKey(slug),
-      UpdateExpression: 'ADD likes :d',
+      UpdateExpression: 'ADD #likes :d',
+      ExpressionAttributeNames: { '#likes': 'likes' },
       ExpressionAttributeValues: { ':d': liked ? 1 : -1 },
     },
   };
@@ -86,7 +89,7 @@ export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boole
   const { views, likes } = counts;
   const keys = sortKeys({ ...deck, views, likes });
   const update = (Key: Record<string, string>, extra: Record<string, string> = {}) => {
-    const sets = ['views = :v', 'likes = :l', ...Object.keys(extra).map((k) => `${k} = :${k}`)];
+    const sets = ['#views = :v', '#likes = :l', ...Object.keys(extra).map((k) => `${k} = :${k}`)];
     const values = Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v]));
     return documentClient()
       .send(
@@ -95,6 +98,7 @@ export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boole
           Key,
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: COUNT_NAMES,
           ExpressionAttributeValues: { ':v': views, ':l': likes, ...values },
         }),
       )

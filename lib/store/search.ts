@@ -40,7 +40,8 @@ export function entryItem(d: StoredDeck, facet: string): Record<string, unknown>
     facet,
     ...sortKeys(d),
     deck_id: d.id,
-    share_slug: d.share_slug,
+    // Not `share_slug`: that name would put every entry into the by_share_slug index.
+    slug: d.share_slug,
     name: d.name,
     main_faction: d.main_faction,
     ally_faction: d.ally_faction,
@@ -58,7 +59,7 @@ export function entryItem(d: StoredDeck, facet: string): Record<string, unknown>
 
 export interface SearchEntry {
   deck_id: string;
-  share_slug: string;
+  slug: string;
   name: string;
   main_faction: string;
   ally_faction: string;

@@ -1,5 +1,5 @@
 /** One local runtime (DynamoDB Local in a temporary directory + the API) for the HTTP tests of a run. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -19,6 +19,8 @@ export default async function setup(project: TestProject) {
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
   return async () => {
     await runtime.stop();
+    // The runtime's structured logs, for a look after a failing run.
+    writeFileSync(join(tmpdir(), 'deck-library-test-runtime.log'), runtime.output());
     rmSync(dir, { recursive: true, force: true });
   };
 }

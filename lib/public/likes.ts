@@ -1,0 +1,19 @@
+/**
+ * PUT / DELETE /api/v1/users/:user_id/likes/:share_slug — one like per account per public or unlisted
+ * deck; both idempotent. Answers the deck's like count after the change.
+ */
+import type { ApiRequest, Endpoint } from '#http/types.ts';
+import { ownerId } from '#decks/params.ts';
+import { foldIfDue, getCounts, setLike } from '#store/counters.ts';
+import { sharedDeck } from './shared-read.ts';
+
+async function like(req: ApiRequest, liked: boolean) {
+  const deck = await sharedDeck(req.params.share_slug);
+  await setLike(deck.share_slug, ownerId(req), liked);
+  const counts = await getCounts(deck.share_slug, true);
+  await foldIfDue(deck, counts);
+  return { data: { share_slug: deck.share_slug, liked, likes: counts.likes } };
+}
+
+export const likeDeck: Endpoint = (req) => like(req, true);
+export const unlikeDeck: Endpoint = (req) => like(req, false);

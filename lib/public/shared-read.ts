@@ -1,0 +1,29 @@
+/**
+ * GET /api/v1/decks/:share_slug — a public or unlisted deck, and one view counted. A private or
+ * unknown slug gets the same 404, so nothing tells them apart.
+ */
+import { deckNotFound } from '#http/errors.ts';
+import type { Endpoint } from '#http/types.ts';
+import { getCounts } from '#store/counters.ts';
+import { deckBySlug, type StoredDeck } from '#store/decks.ts';
+import { countView } from './view-counter.ts';
+import { publicDeck } from './views.ts';
+
+const SLUG = /^[A-Za-z0-9]{12}$/;
+
+/** The deck behind a share slug when the public may see it. */
+export async function sharedDeck(slug: string | undefined): Promise<StoredDeck> {
+  if (!slug || !SLUG.test(slug)) throw deckNotFound();
+  const deck = await deckBySlug(slug);
+  if (!deck || deck.visibility === 'private') throw deckNotFound();
+  return deck;
+}
+
+export const readSharedDeck: Endpoint = async (req) => {
+  const slug = req.params.share_slug ?? '';
+  if (!SLUG.test(slug)) throw deckNotFound();
+  // The deck and its counts are read side by side: one index item and one counter item.
+  const [deck, counts] = await Promise.all([sharedDeck(slug), getCounts(slug)]);
+  const shown = await countView(deck, counts);
+  return { data: publicDeck(deck, shown), headers: { 'cache-control': 'no-store' } };
+};

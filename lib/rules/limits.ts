@@ -1,0 +1,18 @@
+/** The limits of requirement §8 and contract §3, in one place. */
+export const LIMITS = {
+  deckCodeChars: 400,
+  systemChars: 40,
+  descriptionChars: 20_000,
+  coreCards: 30,
+  reserveRecommendations: 30,
+  keyComponents: 8,
+  alternatives: 10,
+  reasonChars: 1_000,
+  otkItems: 10,
+  otkCards: 39,
+  labelChars: 60,
+  tags: 10,
+  tagChars: 32,
+  replacements: 20,
+  replaceCount: 4,
+} as const;

@@ -1,0 +1,91 @@
+/**
+ * Reading the search index: one facet's partition of one sort's index, read in order. Without
+ * extra filters a page reads exactly what it returns, plus one item to know whether more follow.
+ * Extra filters (a second facet, q) are applied by DynamoDB on a bounded read budget: a page may then
+ * come back short, with a cursor to go on from where the budget ran out.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './client.ts';
+import { SORT_INDEX, type SearchEntry, type Sort } from './search.ts';
+import { DECKS, tableName } from './tables.ts';
+
+export interface Filters {
+  main?: string;
+  ally?: string;
+  tag?: string;
+  q?: string;
+}
+
+export interface SearchQuery {
+  facet: string;
+  sort: Sort;
+  /** Filters not already implied by the facet. */
+  filters: Filters;
+  limit: number;
+  /** Matches to pass over first (page numbers). */
+  skip: number;
+  /** Where to go on from (a cursor's position). */
+  start?: Record<string, string>;
+  /** Most index items one request may read. */
+  budget: number;
+}
+
+export interface SearchPage {
+  items: SearchEntry[];
+  /** Position after the page, when more may follow. */
+  next?: Record<string, string>;
+  /** False when the budget ran out before `skip` matches were passed. */
+  reachedPage: boolean;
+  /** Index items read (ScannedCount summed over the queries). */
+  scanned: number;
+}
+
+function filterExpression(f: Filters): { expression?: string; values: Record<string, string> } {
+  const parts: string[] = [];
+  const values: Record<string, string> = {};
+  if (f.main) (parts.push('main_faction = :main'), (values[':main'] = f.main));
+  if (f.ally) (parts.push('ally_faction = :ally'), (values[':ally'] = f.ally));
+  if (f.tag) (parts.push('contains(tags, :tag)'), (values[':tag'] = f.tag));
+  if (f.q) (parts.push('contains(search_text, :q)'), (values[':q'] = f.q));
+  return { expression: parts.length ? parts.join(' AND ') : undefined, values };
+}
+
+/** The index position of an entry: what DynamoDB's LastEvaluatedKey would be after it. */
+export const positionOf = (e: SearchEntry, sort: Sort): Record<string, string> => {
+  const key = SORT_INDEX[sort].key as 'by_date' | 'by_views' | 'by_likes';
+  return { facet: e.facet, [key]: e[key], pk: e.pk, sk: e.sk };
+};
+
+export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
+  const { index } = SORT_INDEX[q.sort];
+  const filter = filterExpression(q.filters);
+  const want = q.skip + q.limit + 1;
+  const matched: SearchEntry[] = [];
+  let scanned = 0;
+  let start = q.start;
+  do {
+    const room = q.budget - scanned;
+    if (room <= 0) break;
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        IndexName: index,
+        KeyConditionExpression: 'facet = :facet',
+        FilterExpression: filter.expression,
+        ExpressionAttributeValues: { ':facet': q.facet, ...filter.values },
+        ExclusiveStartKey: start,
+        // Without a filter every item read is a match: read exactly what is wanted.
+        Limit: filter.expression ? room : Math.min(room, want - matched.length),
+      }),
+    );
+    scanned += page.ScannedCount ?? 0;
+    matched.push(...((page.Items ?? []) as SearchEntry[]));
+    start = page.LastEvaluatedKey as Record<string, string> | undefined;
+  } while (start && matched.length < want);
+
+  const items = matched.slice(q.skip, q.skip + q.limit);
+  const last = items.at(-1);
+  if (matched.length > q.skip + q.limit && last) return { items, next: positionOf(last, q.sort), reachedPage: true, scanned };
+  // Not all read: the budget ran out. Go on from the last item read (a match or not).
+  return { items, next: start, reachedPage: matched.length >= q.skip || !start, scanned };
+}

@@ -1,0 +1,190 @@
+/** Shared reads by slug, visibility and its transitions, likes, and the card catalogue. */
+import { describe, expect, it } from 'vitest';
+import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
+
+const PUBLIC_KEYS = ['id', 'name', 'main_faction', 'ally_faction', 'deck_code', 'cards_snapshot', 'tags', 'display', 'guide', 'archive', 'author', 'views', 'likes', 'created_at', 'updated_at'].sort();
+const tagOf = () => `t${Math.random().toString(36).slice(2, 12)}`;
+const searchTag = async (tag: string) => (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data.map((d: { share_slug: string }) => d.share_slug);
+const setVisibility = (o: Owner, id: string, visibility: string) => call('PATCH', `${o.decks}/${id}`, { key: o.key, body: { visibility } });
+
+describe('shared read', () => {
+  it('a public deck: { data, meta.api_version v1 } in the public shape, with no owner-only field', async () => {
+    const owner = await newOwner(undefined, 'Shared Author');
+    const deck = (await createDeck(owner, { visibility: 'public', guide: { system: 'Tempo', description: 'how' }, archive: { key_components: { enabled: false, items: [] } } })).body.data;
+    const r = await call('GET', `/api/v1/decks/${deck.share_slug}`);
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toEqual({ api_version: 'v1' });
+    expect(Object.keys(r.body.data).sort()).toEqual(PUBLIC_KEYS);
+    expect(r.body.data).toMatchObject({
+      id: deck.id, name: deck.name, deck_code: deck.deck_code, cards_snapshot: deck.cards_snapshot, tags: deck.tags, display: deck.display,
+      guide: deck.guide, archive: deck.archive, author: { display_name: 'Shared Author' }, created_at: deck.created_at,
+    });
+    // No owner-only field at any depth, and the owner's id nowhere.
+    const keys = new Set<string>();
+    JSON.parse(JSON.stringify(r.body.data), (k, v) => (keys.add(k), v));
+    for (const hidden of ['visibility', 'sort_order', 'version', 'share_slug', 'user_id', 'owner_id']) expect(keys.has(hidden), hidden).toBe(false);
+    expect(r.text).not.toContain(owner.userId);
+  });
+
+  it('visibility matrix: public is searchable and readable, unlisted only readable, private neither (same 404 as unknown)', async () => {
+    const owner = await newOwner();
+    const tag = tagOf();
+    const made: Record<string, { share_slug: string }> = {};
+    for (const visibility of ['public', 'unlisted', 'private']) made[visibility] = (await createDeck(owner, { visibility, tags: [tag] })).body.data;
+    expect(await searchTag(tag)).toEqual([made.public?.share_slug]);
+    expect((await call('GET', `/api/v1/decks/${made.public?.share_slug}`)).status).toBe(200);
+    expect((await call('GET', `/api/v1/decks/${made.unlisted?.share_slug}`)).status).toBe(200);
+    const hidden = await call('GET', `/api/v1/decks/${made.private?.share_slug}`);
+    const unknown = await call('GET', '/api/v1/decks/AAAAAAAAAAAA');
+    const malformed = await call('GET', '/api/v1/decks/x');
+    for (const r of [hidden, unknown, malformed]) {
+      expect([r.status, r.body.error.code, r.body.error.message]).toEqual([404, 'deck_not_found', 'no such deck']);
+    }
+  });
+
+  it('transitions take effect at once: private and unlisted leave search, public enters, delete leaves both', async () => {
+    const owner = await newOwner();
+    const tag = tagOf();
+    const deck = (await createDeck(owner, { tags: [tag] })).body.data;
+    const path = `/api/v1/decks/${deck.share_slug}`;
+    expect(await searchTag(tag)).toEqual([]);
+    expect((await call('GET', path)).status).toBe(404);
+    await setVisibility(owner, deck.id, 'public');
+    expect(await searchTag(tag)).toEqual([deck.share_slug]);
+    await setVisibility(owner, deck.id, 'unlisted');
+    expect(await searchTag(tag)).toEqual([]);
+    expect((await call('GET', path)).status).toBe(200);
+    await setVisibility(owner, deck.id, 'private');
+    expect((await call('GET', path)).status).toBe(404);
+    await setVisibility(owner, deck.id, 'public');
+    // A tag change moves the deck between tag facets.
+    const other = tagOf();
+    await call('PATCH', `${owner.decks}/${deck.id}`, { key: owner.key, body: { tags: [other] } });
+    expect([await searchTag(tag), await searchTag(other)]).toEqual([[], [deck.share_slug]]);
+    expect((await call('DELETE', `${owner.decks}/${deck.id}`, { key: owner.key, body: {} })).status).toBe(200);
+    expect(await searchTag(other)).toEqual([]);
+    expect((await call('GET', path)).status).toBe(404);
+  });
+
+  it('each read counts a view', async () => {
+    const owner = await newOwner();
+    const { share_slug } = (await createDeck(owner, { visibility: 'unlisted' })).body.data;
+    const views = [];
+    for (let i = 0; i < 3; i++) views.push((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.views);
+    expect(views).toEqual([1, 2, 3]);
+  });
+});
+
+describe('likes', () => {
+  const likes = (o: Owner, slug: string, method: 'PUT' | 'DELETE') => call(method, `/api/v1/users/${o.userId}/likes/${slug}`, { key: o.key });
+
+  it('one like per account, idempotent both ways; shown on the deck', async () => {
+    const owner = await newOwner();
+    const fan = await newOwner();
+    const { share_slug } = (await createDeck(owner, { visibility: 'public' })).body.data;
+    const first = await likes(fan, share_slug, 'PUT');
+    expect([first.status, first.body.data]).toEqual([200, { share_slug, liked: true, likes: 1 }]);
+    expect((await likes(fan, share_slug, 'PUT')).body.data.likes).toBe(1);
+    expect((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.likes).toBe(1);
+    expect((await likes(owner, share_slug, 'PUT')).body.data.likes).toBe(2);
+    expect((await likes(fan, share_slug, 'DELETE')).body.data).toEqual({ share_slug, liked: false, likes: 1 });
+    expect((await likes(fan, share_slug, 'DELETE')).body.data.likes).toBe(1);
+  });
+
+  it('unlisted decks can be liked; private and unknown ones are 404', async () => {
+    const owner = await newOwner();
+    const unlisted = (await createDeck(owner, { visibility: 'unlisted' })).body.data;
+    const hidden = (await createDeck(owner)).body.data;
+    expect((await likes(owner, unlisted.share_slug, 'PUT')).status).toBe(200);
+    for (const slug of [hidden.share_slug, 'AAAAAAAAAAAA']) {
+      const r = await likes(owner, slug, 'PUT');
+      expect([r.status, r.body.error.code]).toEqual([404, 'deck_not_found']);
+    }
+  });
+
+  it('needs a key with decks:write, for the caller\'s own user_id', async () => {
+    const owner = await newOwner();
+    const reader = await newOwner(['decks:read']);
+    const { share_slug } = (await createDeck(owner, { visibility: 'public' })).body.data;
+    expect((await call('PUT', `/api/v1/users/${owner.userId}/likes/${share_slug}`)).status).toBe(401);
+    expect((await likes(reader, share_slug, 'PUT')).body.error.code).toBe('insufficient_scope');
+    expect((await call('PUT', `/api/v1/users/${reader.userId}/likes/${share_slug}`, { key: owner.key })).body.error.code).toBe('user_mismatch');
+  });
+
+  it('20 accounts liking at once: 20 likes, and the search index shows them', async () => {
+    const owner = await newOwner();
+    const tag = tagOf();
+    const { share_slug } = (await createDeck(owner, { visibility: 'public', tags: [tag] })).body.data;
+    const fans = await Promise.all(Array.from({ length: 20 }, () => newOwner()));
+    const replies = await Promise.all(fans.map((f) => likes(f, share_slug, 'PUT')));
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.likes).toBe(20);
+    const listed = (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data[0];
+    // Folded: within 10% of the exact count.
+    expect(listed.likes).toBeGreaterThanOrEqual(18);
+    expect(listed.likes).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('card catalogue', () => {
+  it('lists with filters, paging and total; cacheable with ETag and 304', async () => {
+    const all = await call('GET', '/api/v1/cards?limit=200');
+    expect(all.status).toBe(200);
+    expect(all.body.meta).toMatchObject({ api_version: 'v1', page: 1, limit: 200, total: expect.any(Number), has_more: true });
+    expect(all.headers.get('cache-control')).toContain('max-age');
+    const etag = all.headers.get('etag') as string;
+    expect(etag).toMatch(/^"/);
+    const again = await call('GET', '/api/v1/cards?limit=200', { headers: { 'if-none-match': etag } });
+    expect([again.status, again.text]).toEqual([304, '']);
+    const second = await call('GET', `/api/v1/cards?limit=200&cursor=${all.body.meta.next_cursor}`);
+    expect(second.body.meta.page).toBe(2);
+    expect(all.body.data.length + second.body.data.length).toBe(all.body.meta.total);
+
+    const soviet = await call('GET', '/api/v1/cards?faction=soviet&type=headquarters');
+    expect(soviet.body.data.map((c: { faction: string; type: string }) => [c.faction, c.type])).toEqual([['soviet', 'headquarters']]);
+    const derived = await call('GET', '/api/v1/cards?derived=true&rarity=standard');
+    expect(derived.body.data.length).toBeGreaterThan(0);
+    expect(derived.body.data.every((c: { derived: boolean; rarity: string }) => c.derived && c.rarity === 'standard')).toBe(true);
+    const named = await call('GET', '/api/v1/cards?q=VOLGA%20grey');
+    expect(named.body.data.map((c: { name: string }) => c.name)).toEqual(['Volga Grey Rifles']);
+  });
+
+  it('one card, or 404 card_not_found; bad parameters are 400 invalid_parameter', async () => {
+    const r = await call('GET', '/api/v1/cards/2B');
+    expect(r.body.data).toEqual({ card_id: '2B', name: 'Volga Grey Rifles', faction: 'soviet', type: 'infantry', rarity: 'standard', kredits: 1, set: 'Demo Core', derived: false, exile: null });
+    expect(r.headers.get('etag')).toBeTruthy();
+    const missing = await call('GET', '/api/v1/cards/zz');
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'card_not_found']);
+    for (const q of ['faction=prussia', 'type=ship', 'rarity=rare', 'derived=maybe', 'limit=201', 'page=0', 'cursor=abc']) {
+      const bad = await call('GET', `/api/v1/cards?${q}`);
+      expect([q, bad.status, bad.body.error.code]).toEqual([q, 400, 'invalid_parameter']);
+    }
+  });
+});
+
+describe('bad search parameters', () => {
+  it.each(['limit=51', 'limit=0', 'page=0', 'page=-1', 'sort=rating', 'main_faction=france', 'main_faction=prussia', 'ally_faction=prussia', 'cursor=forged', 'page=999999&limit=50'])('%s is 400 invalid_parameter', async (q) => {
+    const r = await call('GET', `/api/v1/decks?${q}`);
+    expect([r.status, r.body.error.code]).toEqual([400, 'invalid_parameter']);
+  });
+
+  it('an edited cursor is refused, and a cursor of another query too', async () => {
+    const owner = await newOwner();
+    const tag = tagOf();
+    for (let i = 0; i < 3; i++) await createDeck(owner, { visibility: 'public', tags: [tag], deck_code: code('soviet', 'usa', i) });
+    const first = await call('GET', `/api/v1/decks?tag=${tag}&limit=1`);
+    const cursor: string = first.body.meta.next_cursor;
+    expect(cursor).toBeTruthy();
+    const [payload, mac] = cursor.split('.') as [string, string];
+    const edited = Buffer.from(Buffer.from(payload, 'base64url').toString().replace('"p":2', '"p":9')).toString('base64url');
+    for (const bad of [`${edited}.${mac}`, `${payload}.${mac.slice(1)}x`, `${payload}`]) {
+      const r = await call('GET', `/api/v1/decks?tag=${tag}&limit=1&cursor=${bad}`);
+      expect([r.status, r.body.error.code]).toEqual([400, 'invalid_parameter']);
+    }
+    for (const other of [`tag=${tag}&limit=2`, `tag=${tag}&limit=1&sort=views`, `limit=1`]) {
+      const r = await call('GET', `/api/v1/decks?${other}&cursor=${cursor}`);
+      expect([other, r.status]).toEqual([other, 400]);
+    }
+    expect((await call('GET', `/api/v1/decks?tag=${tag}&limit=1&cursor=${cursor}`)).status).toBe(200);
+  });
+});
