@@ -6,7 +6,8 @@ import { demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { legalCode } from './decks.ts';
 
-export const baseUrl = () => inject('baseUrl');
+/** The API under test: the run's shared runtime, unless a test file started its own (API_BASE_URL). */
+export const baseUrl = () => process.env.API_BASE_URL ?? inject('baseUrl');
 
 export interface Reply {
   status: number;

@@ -1,0 +1,150 @@
+/**
+ * Public search on a runtime of its own (so the library holds exactly the decks made here): every
+ * parameter alone and combined, each sort with its ties, limits, and pages against cursors. The
+ * expected answers come from a plain model of the decks made.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FactionId } from '#rules/factions.ts';
+import { call, code, newOwner } from '../support/api.ts';
+import { type Runtime, startRuntime } from '../support/runtime.ts';
+
+interface Model {
+  id: string;
+  slug: string;
+  name: string;
+  system: string;
+  main: string;
+  ally: string;
+  tags: string[];
+  views: number;
+  likes: number;
+  created_at: string;
+}
+
+const PAIRS: [FactionId, FactionId][] = [['soviet', 'usa'], ['germany', 'italy'], ['japan', 'usa'], ['britain', 'france'], ['usa', 'britain']];
+const SYSTEMS = ['Blitz Tempo', 'Slow Control', 'Air Superiority', 'Tempo Swarm'];
+const TAGS = [['aggro'], ['control', 'meta'], ['aggro', 'meta'], []];
+let runtime: Runtime;
+let dir: string;
+const decks: Model[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'deck-library-search-'));
+  runtime = await startRuntime(dir, { VIEW_FLUSH_MS: '0' });
+  process.env.API_BASE_URL = runtime.baseUrl;
+  process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
+  const owner = await newOwner(undefined, 'Searcher');
+  const fans = await Promise.all([1, 2, 3].map(() => newOwner()));
+  for (let i = 0; i < 14; i++) {
+    const [main, ally] = PAIRS[i % PAIRS.length] as [FactionId, FactionId];
+    const system = SYSTEMS[i % SYSTEMS.length] as string;
+    const tags = TAGS[i % TAGS.length] as string[];
+    const r = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(main, ally, i), guide: { system }, tags, visibility: 'public' } });
+    const d = r.body.data;
+    const m: Model = { id: d.id, slug: d.share_slug, name: d.name, system, main, ally, tags, views: i % 3, likes: i % 4 === 0 ? 0 : (i * 7) % 4, created_at: d.created_at };
+    for (let v = 0; v < m.views; v++) await call('GET', `/api/v1/decks/${m.slug}`);
+    for (const fan of fans.slice(0, m.likes)) await call('PUT', `/api/v1/users/${fan.userId}/likes/${m.slug}`, { key: fan.key });
+    decks.push(m);
+  }
+  // Decks that must never be found.
+  for (const visibility of ['private', 'unlisted']) {
+    await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'Blitz Tempo' }, tags: ['aggro'], visibility } });
+  }
+}, 120_000);
+
+afterAll(async () => {
+  delete process.env.API_BASE_URL;
+  await runtime?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Sort = 'date' | 'views' | 'likes';
+function expected(params: Record<string, string>): string[] {
+  const q = params.q?.toLowerCase();
+  const sort = (params.sort ?? 'date') as Sort;
+  const key = (d: Model): string | number => (sort === 'date' ? d.created_at : d[sort]);
+  return decks
+    .filter((d) => (!params.main_faction || d.main === params.main_faction) && (!params.ally_faction || d.ally === params.ally_faction))
+    .filter((d) => (!params.tag || d.tags.includes(params.tag.trim().toLowerCase())) && (!q || d.name.toLowerCase().includes(q) || d.system.toLowerCase().includes(q)))
+    .sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : a.id < b.id ? -1 : 1))
+    .map((d) => d.slug);
+}
+
+async function walk(params: Record<string, string>, limit: number) {
+  const slugs: string[] = [];
+  const metas = [];
+  let cursor: string | null = null;
+  do {
+    const qs = new URLSearchParams({ ...params, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const r = await call('GET', `/api/v1/decks?${qs}`);
+    expect(r.status).toBe(200);
+    slugs.push(...r.body.data.map((d: { share_slug: string }) => d.share_slug));
+    metas.push(r.body.meta);
+    cursor = r.body.meta.next_cursor;
+  } while (cursor);
+  return { slugs, metas };
+}
+
+const queries: Record<string, string>[] = [
+  {},
+  { sort: 'date' },
+  { sort: 'views' },
+  { sort: 'likes' },
+  { main_faction: 'usa' },
+  { ally_faction: 'usa' },
+  { tag: 'aggro' },
+  { tag: ' META ' },
+  { q: 'tempo' },
+  { q: 'UNION' },
+  { main_faction: 'soviet', ally_faction: 'usa' },
+  { main_faction: 'japan', tag: 'meta', sort: 'likes' },
+  { ally_faction: 'usa', q: 'control', sort: 'views' },
+  { tag: 'aggro', q: 'blitz', sort: 'views' },
+  { main_faction: 'germany', ally_faction: 'italy', tag: 'control', q: 'slow', sort: 'likes' },
+  { tag: 'nothing-has-this' },
+];
+
+describe('search', () => {
+  it.each(queries.map((q) => [JSON.stringify(q), q] as const))('%s: every page in order, ties by id, nothing private', async (_name, params) => {
+    const want = expected(params);
+    const { slugs, metas } = await walk(params, 3);
+    expect(slugs).toEqual(want);
+    const last = metas.at(-1);
+    expect(last).toMatchObject({ has_more: false, next_cursor: null });
+    metas.forEach((m, i) => expect(m.page).toBe(i + 1));
+  });
+
+  it('items are the contract\'s search item, with folded counts equal to the exact ones while small', async () => {
+    const r = await call('GET', '/api/v1/decks?sort=likes&limit=1');
+    const item = r.body.data[0];
+    expect(Object.keys(item).sort()).toEqual(['ally_faction', 'author', 'created_at', 'display', 'id', 'likes', 'main_faction', 'name', 'share_slug', 'system', 'tags', 'updated_at', 'views'].sort());
+    const model = decks.find((d) => d.slug === item.share_slug) as Model;
+    expect(item).toMatchObject({ id: model.id, system: model.system, tags: model.tags, author: { display_name: 'Searcher' }, views: model.views, likes: model.likes });
+  });
+
+  it('page numbers 1..n give the same decks as walking the cursor; the last page has next_cursor null', async () => {
+    for (const params of [{}, { sort: 'views' }, { tag: 'meta' }, { ally_faction: 'usa', q: 'tempo' }]) {
+      const { slugs } = await walk(params, 4);
+      const pages: string[] = [];
+      for (let page = 1; page <= Math.ceil(slugs.length / 4); page++) {
+        const r = await call('GET', `/api/v1/decks?${new URLSearchParams({ ...params, limit: '4', page: String(page) })}`);
+        expect(r.body.meta).toMatchObject({ page, limit: 4, has_more: page * 4 < slugs.length });
+        if (page * 4 >= slugs.length) expect(r.body.meta.next_cursor).toBeNull();
+        pages.push(...r.body.data.map((d: { share_slug: string }) => d.share_slug));
+      }
+      expect(pages).toEqual(slugs);
+      const beyond = await call('GET', `/api/v1/decks?${new URLSearchParams({ ...params, limit: '4', page: '99' })}`);
+      expect(beyond.body).toMatchObject({ data: [], meta: { has_more: false, next_cursor: null } });
+    }
+  });
+
+  it('limit: default 20, at most 50', async () => {
+    expect((await call('GET', '/api/v1/decks')).body.meta.limit).toBe(20);
+    expect((await call('GET', '/api/v1/decks?limit=50')).body.data).toHaveLength(14);
+    expect((await call('GET', '/api/v1/decks?limit=1')).body.data).toHaveLength(1);
+    expect((await call('GET', '/api/v1/decks?limit=51')).status).toBe(400);
+  });
+});
