@@ -7,7 +7,8 @@ export interface Call {
   scanned?: number;
 }
 
-const WRITES = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand', 'TransactWriteCommand', 'BatchWriteCommand']);
+// The document client's commands run as the base client's: these are their names.
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 export function recordDynamo() {
   const calls: Call[] = [];
