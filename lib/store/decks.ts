@@ -74,10 +74,16 @@ export async function getDeck(userId: string, deckId: string): Promise<StoredDec
   return Item ? fromItem(Item) : undefined;
 }
 
+/** The items a deck is stored as: the deck item and, while public, its search entries. */
+export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; entries: Record<string, unknown>[] } {
+  return { deck: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, entries: facetsOf(deck).map((f) => entryItem(deck, f)) };
+}
+
 export async function createDeck(deck: StoredDeck): Promise<void> {
+  const items = deckItems(deck);
   const outcome = await transact([
-    { Put: { TableName: table(), Item: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...entryWrites(undefined, deck),
+    { Put: { TableName: table(), Item: items.deck, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...items.entries.map((Item) => ({ Put: { TableName: table(), Item } })),
   ]);
   if (outcome !== 'ok') throw new Error(`deck ${deck.id} could not be created (${outcome})`);
 }

@@ -74,8 +74,9 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
         FilterExpression: filter.expression,
         ExpressionAttributeValues: { ':facet': q.facet, ...filter.values },
         ExclusiveStartKey: start,
-        // Without a filter every item read is a match: read exactly what is wanted.
-        Limit: filter.expression ? room : Math.min(room, want - matched.length),
+        // Without a filter every item read is a match: read exactly what is wanted. With one, read
+        // twice what is still wanted (at least 25) per call, so a common match stops early.
+        Limit: Math.min(room, filter.expression ? Math.max(25, 2 * (want - matched.length)) : want - matched.length),
       }),
     );
     scanned += page.ScannedCount ?? 0;

@@ -126,7 +126,8 @@ describe('search', () => {
   });
 
   it('page numbers 1..n give the same decks as walking the cursor; the last page has next_cursor null', async () => {
-    for (const params of [{}, { sort: 'views' }, { tag: 'meta' }, { ally_faction: 'usa', q: 'tempo' }]) {
+    const pageQueries: Record<string, string>[] = [{}, { sort: 'views' }, { tag: 'meta' }, { ally_faction: 'usa', q: 'tempo' }];
+    for (const params of pageQueries) {
       const { slugs } = await walk(params, 4);
       const pages: string[] = [];
       for (let page = 1; page <= Math.ceil(slugs.length / 4); page++) {

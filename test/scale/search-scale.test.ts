@@ -1,0 +1,142 @@
+/**
+ * Search cost as the library grows: 10,000 public decks in DynamoDB Local, and the index items each
+ * search request reads (ScannedCount summed over its queries, recorded at the client) held to
+ * bounds: no filter ≤ limit + 1; one main_faction, ally_faction or tag filter ≤ 2 × limit; each sort.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { defaultArchive } from '#rules/deck-model.ts';
+import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { documentClient, dynamoClient } from '#store/client.ts';
+import { deckItems, type StoredDeck } from '#store/decks.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { ensureTables, type LocalDynamo, startDynamoLocal } from '../../infra/local/dynamodb.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
+import { legalCode } from '../support/decks.ts';
+import { recordDynamo } from '../support/dynamo-recorder.ts';
+import { freePort } from '../support/runtime.ts';
+
+const DECK_COUNT = Number(process.env.SCALE_DECKS ?? 10_000);
+const TAGS = Array.from({ length: 40 }, (_, i) => `tag${i}`);
+let dynamo: LocalDynamo;
+let search: (query: string) => Promise<{ status: number; body: { data: unknown[]; meta: { next_cursor: string | null } } }>;
+
+function seedDeck(i: number, cat = demoCatalogue()): StoredDeck {
+  const main = MAIN_FACTION_IDS[i % MAIN_FACTION_IDS.length] as FactionId;
+  const allies = FACTION_IDS.filter((f) => f !== main);
+  const ally = allies[Math.floor(i / 5) % allies.length] as FactionId;
+  const created = new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+  return {
+    id: randomUUID(),
+    user_id: randomUUID(),
+    share_slug: `s${String(i).padStart(11, '0')}`,
+    author_name: `Author ${i % 97}`,
+    name: deckName(main, ally),
+    main_faction: main,
+    ally_faction: ally,
+    deck_code: legalCode(cat, main, ally),
+    tags: [TAGS[i % TAGS.length] as string, TAGS[(i * 7) % TAGS.length] as string].filter((t, j, a) => a.indexOf(t) === j),
+    visibility: 'public',
+    sort_order: 0,
+    guide: { system: ['Blitz', 'Control', 'Tempo', 'Ramp'][i % 4] as string, description: '', core_cards: [], reserve_recommendations: [] },
+    archive: defaultArchive(),
+    display: { featured_card_id: null, card_back_id: null },
+    views: (i * 7919) % 5000,
+    likes: (i * 104_729) % 300,
+    created_at: created,
+    updated_at: created,
+    version: 1,
+  };
+}
+
+beforeAll(async () => {
+  dynamo = await startDynamoLocal(await freePort());
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  const client = dynamoClient();
+  await ensureTables(client);
+  client.destroy();
+
+  const started = Date.now();
+  const items = Array.from({ length: DECK_COUNT }, (_, i) => deckItems(seedDeck(i))).flatMap((d) => [d.deck, ...d.entries]);
+  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, b) => items.slice(b * 25, b * 25 + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let pending = (batches[next++] as Record<string, unknown>[]).map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length) {
+        const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName(DECKS)]: pending } }));
+        pending = (out.UnprocessedItems?.[tableName(DECKS)] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  console.log(`seeded ${DECK_COUNT} public decks (${items.length} items) in ${Date.now() - started} ms`);
+
+  const { handler } = await import('../../functions/search-decks.ts');
+  search = async (query) => {
+    const url = `/api/v1/decks?${query}`;
+    const { route, params } = matchRoute('GET', '/api/v1/decks');
+    const r = await handler(toEvent({ method: 'GET', url, headers: {}, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+    return { status: r.statusCode ?? 0, body: JSON.parse(r.body as string) };
+  };
+});
+
+afterAll(async () => {
+  await dynamo?.stop();
+});
+
+const rows: string[] = [];
+async function measure(query: string, limit: number) {
+  const recorder = recordDynamo();
+  const r = await search(`${query}${query ? '&' : ''}limit=${limit}`);
+  recorder.stop();
+  expect(r.status).toBe(200);
+  const read = recorder.scanned();
+  rows.push(`${(query || '(no filter)').padEnd(44)} limit ${String(limit).padStart(2)}  returned ${String(r.body.data.length).padStart(2)}  items read ${read}`);
+  return { read, returned: r.body.data.length, cursor: r.body.meta.next_cursor };
+}
+
+describe(`search over ${DECK_COUNT} public decks`, () => {
+  afterAll(() => console.log(`items read per search request:\n${rows.join('\n')}`));
+
+  it.each(['date', 'views', 'likes'])('no filter, sort=%s: at most limit + 1 items read', async (sort) => {
+    for (const limit of [20, 50]) {
+      const { read, returned } = await measure(`sort=${sort}`, limit);
+      expect(returned).toBe(limit);
+      expect(read).toBeLessThanOrEqual(limit + 1);
+    }
+  });
+
+  it.each(['date', 'views', 'likes'])('one filter (main, ally or tag), sort=%s: at most 2 × limit', async (sort) => {
+    for (const filter of ['main_faction=japan', 'ally_faction=finland', 'tag=tag7']) {
+      const { read, returned } = await measure(`${filter}&sort=${sort}`, 20);
+      expect(returned).toBe(20);
+      expect(read).toBeLessThanOrEqual(2 * 20);
+    }
+  });
+
+  it('walking far by cursor costs the same per page', async () => {
+    let cursor: string | null = null;
+    let read = 0;
+    for (let page = 1; page <= 6; page++) {
+      const recorder = recordDynamo();
+      const r = await search(`sort=views&limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+      recorder.stop();
+      read = recorder.scanned();
+      cursor = r.body.meta.next_cursor;
+      expect(read).toBeLessThanOrEqual(51);
+    }
+    rows.push(`${'sort=views, 6th page by cursor'.padEnd(44)} limit 50  items read ${read}`);
+  });
+
+  it('combined filters and q stay within their read budget', async () => {
+    for (const query of ['main_faction=soviet&tag=tag3', 'q=tempo', 'q=union&sort=likes', 'ally_faction=usa&q=ramp', 'q=nothing-matches']) {
+      const { read } = await measure(query, 20);
+      expect(read).toBeLessThanOrEqual(200);
+    }
+    await measure('page=5', 20);
+  });
+});
