@@ -1,10 +1,23 @@
 /**
  * The route table: every route of the API, its Lambda entry and what it needs. The local server and
- * the CDK stack are both built from it, so they cannot drift.
+ * the CDK stack are both built from it, so they cannot drift. `grants` are the DynamoDB actions a
+ * route's function may take, on which indexes or on which item kinds (leading key prefixes of
+ * lib/store/keys.ts); CDK turns them into the function's only permissions. Owner routes also read
+ * API keys (`KEY#*` in accounts), and only they.
  */
 import type { Scope } from '#auth/keys.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+export interface Grant {
+  table: 'decks' | 'accounts';
+  actions: TableAction[];
+  /** Query: the indexes it may read (and nothing else). */
+  indexes?: string[];
+  /** Item actions: the leading keys (pk prefixes) of the items it may touch. */
+  keys?: string[];
+}
 
 export interface Route {
   name: string;
@@ -17,25 +30,39 @@ export interface Route {
   scope?: Scope;
   /** Whether the route reads a JSON body. */
   body: boolean;
+  /** Whether the function needs the card catalogue (it ships only with those that do). */
+  catalogue: boolean;
+  grants: Grant[];
 }
 
 const owner = '/api/v1/users/{user_id}/decks';
+const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
+const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
+const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
+// Reading a counter and folding counts into the deck item and its search entries (counters.ts).
+const counting = [decks(['GetItem', 'UpdateItem'], ['COUNT#*']), decks(['UpdateItem'], ['USER#*', 'SEARCH#*'])];
 
 export const ROUTES = [
-  { name: 'listDecks', method: 'GET', path: owner, entry: 'functions/list-decks.ts', scope: 'decks:read', body: false },
-  { name: 'readDeck', method: 'GET', path: `${owner}/{deck_id}`, entry: 'functions/read-deck.ts', scope: 'decks:read', body: false },
-  { name: 'createDeck', method: 'POST', path: owner, entry: 'functions/create-deck.ts', scope: 'decks:write', body: true },
-  { name: 'updateDeck', method: 'PATCH', path: `${owner}/{deck_id}`, entry: 'functions/update-deck.ts', scope: 'decks:write', body: true },
-  { name: 'validateDeck', method: 'POST', path: `${owner}/validate`, entry: 'functions/validate-deck.ts', scope: 'decks:write', body: true },
-  { name: 'replaceCards', method: 'POST', path: `${owner}/replace`, entry: 'functions/replace-cards.ts', scope: 'decks:write', body: true },
-  { name: 'deleteDeck', method: 'DELETE', path: `${owner}/{deck_id}`, entry: 'functions/delete-deck.ts', scope: 'decks:delete', body: true },
-  { name: 'likeDeck', method: 'PUT', path: '/api/v1/users/{user_id}/likes/{share_slug}', entry: 'functions/like-deck.ts', scope: 'decks:write', body: false },
-  { name: 'unlikeDeck', method: 'DELETE', path: '/api/v1/users/{user_id}/likes/{share_slug}', entry: 'functions/unlike-deck.ts', scope: 'decks:write', body: false },
-  { name: 'searchDecks', method: 'GET', path: '/api/v1/decks', entry: 'functions/search-decks.ts', body: false },
-  { name: 'readSharedDeck', method: 'GET', path: '/api/v1/decks/{share_slug}', entry: 'functions/read-shared-deck.ts', body: false },
-  { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false },
-  { name: 'readCard', method: 'GET', path: '/api/v1/cards/{card_id}', entry: 'functions/read-card.ts', body: false },
-  { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false },
+  { name: 'listDecks', method: 'GET', path: owner, entry: 'functions/list-decks.ts', scope: 'decks:read', body: false, catalogue: false, grants: [query('by_owner_order')] },
+  { name: 'readDeck', method: 'GET', path: `${owner}/{deck_id}`, entry: 'functions/read-deck.ts', scope: 'decks:read', body: false, catalogue: false, grants: [decks(['GetItem'], ['USER#*'])] },
+  { name: 'createDeck', method: 'POST', path: owner, entry: 'functions/create-deck.ts', scope: 'decks:write', body: true, catalogue: true, grants: [decks(['PutItem'], ['USER#*', 'SEARCH#*'])] },
+  {
+    name: 'updateDeck', method: 'PATCH', path: `${owner}/{deck_id}`, entry: 'functions/update-deck.ts', scope: 'decks:write', body: true, catalogue: true,
+    grants: [decks(['GetItem', 'UpdateItem'], ['USER#*']), decks(['PutItem', 'DeleteItem'], ['SEARCH#*'])],
+  },
+  { name: 'validateDeck', method: 'POST', path: `${owner}/validate`, entry: 'functions/validate-deck.ts', scope: 'decks:write', body: true, catalogue: true, grants: [] },
+  { name: 'replaceCards', method: 'POST', path: `${owner}/replace`, entry: 'functions/replace-cards.ts', scope: 'decks:write', body: true, catalogue: true, grants: [] },
+  {
+    name: 'deleteDeck', method: 'DELETE', path: `${owner}/{deck_id}`, entry: 'functions/delete-deck.ts', scope: 'decks:delete', body: true, catalogue: false,
+    grants: [decks(['GetItem'], ['USER#*']), decks(['DeleteItem'], ['USER#*', 'SEARCH#*', 'COUNT#*'])],
+  },
+  { name: 'likeDeck', method: 'PUT', path: likes, entry: 'functions/like-deck.ts', scope: 'decks:write', body: false, catalogue: false, grants: [query('by_share_slug'), decks(['PutItem'], ['LIKE#*']), ...counting] },
+  { name: 'unlikeDeck', method: 'DELETE', path: likes, entry: 'functions/unlike-deck.ts', scope: 'decks:write', body: false, catalogue: false, grants: [query('by_share_slug'), decks(['DeleteItem'], ['LIKE#*']), ...counting] },
+  { name: 'searchDecks', method: 'GET', path: '/api/v1/decks', entry: 'functions/search-decks.ts', body: false, catalogue: false, grants: [query('search_by_date', 'search_by_views', 'search_by_likes')] },
+  { name: 'readSharedDeck', method: 'GET', path: '/api/v1/decks/{share_slug}', entry: 'functions/read-shared-deck.ts', body: false, catalogue: false, grants: [query('by_share_slug'), ...counting] },
+  { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false, catalogue: true, grants: [] },
+  { name: 'readCard', method: 'GET', path: '/api/v1/cards/{card_id}', entry: 'functions/read-card.ts', body: false, catalogue: true, grants: [] },
+  { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false, catalogue: false, grants: [] },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];
@@ -43,3 +70,8 @@ export type RouteName = (typeof ROUTES)[number]['name'];
 export function routeByName(name: RouteName): Route {
   return ROUTES.find((r) => r.name === name) as Route;
 }
+
+/** The grant every owner route has: reading API keys (auth). */
+export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: ['KEY#*'] };
+
+export const grantsOf = (route: Route): Grant[] => (route.scope ? [AUTH_GRANT, ...route.grants] : route.grants);

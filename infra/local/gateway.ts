@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ROUTES, type Route } from '#routes';
+import { asRoute } from './grants-guard.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -138,7 +139,7 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructuredResultV2> {
   const { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname);
   const handler = await load(route.entry);
-  return handler(toEvent(raw, route, params), lambdaContext(route));
+  return asRoute(route, () => handler(toEvent(raw, route, params), lambdaContext(route)));
 }
 
 /** The node:http request listener of the local API. */

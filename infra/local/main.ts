@@ -9,6 +9,7 @@ import { SCOPES } from '#auth/keys.ts';
 import { dynamoClient } from '#store/client.ts';
 import { ensureTables, startDynamoLocal } from './dynamodb.ts';
 import { serve } from './gateway.ts';
+import { installGrantsGuard } from './grants-guard.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
@@ -34,6 +35,8 @@ dynamo.process.once('exit', (code) => {
   }
 });
 
+// Each handler may use only its route's grants, as in AWS (grants-guard.ts).
+installGrantsGuard();
 const server = createServer((req, res) => void serve(req, res));
 try {
   const client = dynamoClient();
