@@ -1,4 +1,4 @@
 import { createOwnerDeck } from '#decks/create.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('createDeck', createOwnerDeck);
+export const handler = ownerRoute('createDeck', createOwnerDeck);

@@ -1,4 +1,4 @@
 import { deleteOwnerDeck } from '#decks/delete.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('deleteDeck', deleteOwnerDeck);
+export const handler = ownerRoute('deleteDeck', deleteOwnerDeck);

@@ -1,4 +1,4 @@
 import { likeDeck } from '#public/likes.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('likeDeck', likeDeck);
+export const handler = ownerRoute('likeDeck', likeDeck);

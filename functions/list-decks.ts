@@ -1,4 +1,4 @@
 import { listOwnerDecks } from '#decks/list.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('listDecks', listOwnerDecks);
+export const handler = ownerRoute('listDecks', listOwnerDecks);

@@ -1,4 +1,4 @@
 import { readOwnerDeck } from '#decks/read.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('readDeck', readOwnerDeck);
+export const handler = ownerRoute('readDeck', readOwnerDeck);

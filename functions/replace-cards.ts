@@ -1,4 +1,4 @@
 import { replaceDeckCards } from '#decks/replace.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('replaceCards', replaceDeckCards);
+export const handler = ownerRoute('replaceCards', replaceDeckCards);

@@ -1,4 +1,4 @@
 import { unlikeDeck } from '#public/likes.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('unlikeDeck', unlikeDeck);
+export const handler = ownerRoute('unlikeDeck', unlikeDeck);

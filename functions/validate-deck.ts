@@ -1,4 +1,4 @@
 import { validateOwnerDeck } from '#decks/validate.ts';
-import { route } from '#http/route.ts';
+import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = route('validateDeck', validateOwnerDeck);
+export const handler = ownerRoute('validateDeck', validateOwnerDeck);

@@ -32,6 +32,8 @@ export interface Route {
   body: boolean;
   /** Whether the function needs the card catalogue (it ships only with those that do). */
   catalogue: boolean;
+  /** Whether it signs or opens list cursors (it then gets CURSOR_SECRET). */
+  cursors?: boolean;
   grants: Grant[];
 }
 
@@ -58,9 +60,9 @@ export const ROUTES = [
   },
   { name: 'likeDeck', method: 'PUT', path: likes, entry: 'functions/like-deck.ts', scope: 'decks:write', body: false, catalogue: false, grants: [query('by_share_slug'), decks(['PutItem'], ['LIKE#*']), ...counting] },
   { name: 'unlikeDeck', method: 'DELETE', path: likes, entry: 'functions/unlike-deck.ts', scope: 'decks:write', body: false, catalogue: false, grants: [query('by_share_slug'), decks(['DeleteItem'], ['LIKE#*']), ...counting] },
-  { name: 'searchDecks', method: 'GET', path: '/api/v1/decks', entry: 'functions/search-decks.ts', body: false, catalogue: false, grants: [query('search_by_date', 'search_by_views', 'search_by_likes')] },
+  { name: 'searchDecks', method: 'GET', path: '/api/v1/decks', entry: 'functions/search-decks.ts', body: false, catalogue: false, cursors: true, grants: [query('search_by_date', 'search_by_views', 'search_by_likes')] },
   { name: 'readSharedDeck', method: 'GET', path: '/api/v1/decks/{share_slug}', entry: 'functions/read-shared-deck.ts', body: false, catalogue: false, grants: [query('by_share_slug'), ...counting] },
-  { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false, catalogue: true, grants: [] },
+  { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false, catalogue: true, cursors: true, grants: [] },
   { name: 'readCard', method: 'GET', path: '/api/v1/cards/{card_id}', entry: 'functions/read-card.ts', body: false, catalogue: true, grants: [] },
   { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false, catalogue: false, grants: [] },
 ] as const satisfies readonly Route[];

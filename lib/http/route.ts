@@ -2,13 +2,17 @@
  * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
  * Order: envelope (outermost: ids, logs, errors) → Powertools context → header normalisation →
  * body size limit → owner auth → JSON body → the endpoint. Nothing is parsed for a caller without a key.
+ * Public routes use `route`; owner routes `ownerRoute` (owner-route.ts), so that only they bundle auth
+ * and its store.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type RouteName, routeByName } from '#routes';
-import { type AuthContext, ownerAuth } from './auth.ts';
+import type { MiddlewareObj } from '@middy/core';
+import type { Scope } from '#auth/keys.ts';
+import type { KeyRecord } from '#store/accounts.ts';
 import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { logger } from './logger.ts';
@@ -17,14 +21,17 @@ import type { ApiRequest, Endpoint } from './types.ts';
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-export function route(name: RouteName, endpoint: Endpoint) {
+type Auth = (scope: Scope) => MiddlewareObj<Event>;
+
+export function route(name: RouteName, endpoint: Endpoint, auth?: Auth) {
   const spec = routeByName(name);
+  if (Boolean(spec.scope) !== Boolean(auth)) throw new Error(`${name}: owner routes (with a scope) need ownerRoute, public ones route`);
   const handler = middy<Event, Result, Error, Context>()
     .use(envelope())
     .use(injectLambdaContext(logger, { resetKeys: false }))
     .use(httpHeaderNormalizer());
   if (spec.body) handler.use(bodyLimit());
-  if (spec.scope) handler.use(ownerAuth(spec.scope));
+  if (spec.scope && auth) handler.use(auth(spec.scope));
   if (spec.body) handler.use(jsonBody());
   return handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
@@ -33,7 +40,7 @@ export function route(name: RouteName, endpoint: Endpoint) {
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       headers: (event.headers ?? {}) as Record<string, string>,
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
-      key: (context as AuthContext).key,
+      key: (context as { key?: KeyRecord }).key,
       requestId,
     };
     return success(await endpoint(request), requestId);

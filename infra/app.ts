@@ -1,0 +1,29 @@
+/**
+ * The CDK app (`npx cdk synth | deploy`). Synthesises offline: no credentials, no Docker (the local
+ * esbuild bundles). cdk-nag's AwsSolutions checks run on every synth.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '#catalogue/load.ts';
+import { DeckLibraryStack } from './stack.ts';
+
+export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack } {
+  const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : DEMO_CATALOGUE_FILE.pathname;
+  if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
+  // Refuse a bad catalogue at synth, not at the first request.
+  loadCatalogueFile(catalogueFile);
+  const number = (key: string, fallback: number) => Number(app.node.tryGetContext(key) ?? fallback);
+  const stack = new DeckLibraryStack(app, app.node.tryGetContext('deck-library:stackName') ?? 'DeckLibrary', {
+    description: 'Deck Library: a KARDS deck API',
+    catalogueFile,
+    throttle: { rateLimit: number('deck-library:throttleRateLimit', 100), burstLimit: number('deck-library:throttleBurstLimit', 200) },
+    logRetention: RetentionDays.ONE_MONTH,
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) buildApp().app.synth();

@@ -1,0 +1,69 @@
+/**
+ * One API route's Lambda function, with the defaults every function shares: ARM64, the newest Node.js
+ * runtime, an ESM bundle built by the local esbuild (no Docker) with the AWS SDK inside, minified with
+ * source maps, a log group with a retention period — and the catalogue file only where it is needed.
+ */
+import { resolve } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Route } from '#routes';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const RUNTIME = Runtime.NODEJS_24_X;
+/** Where a catalogue function finds its file in the deployed bundle. */
+export const BUNDLED_CATALOGUE = 'catalogue.json';
+
+export interface ApiFunctionProps {
+  route: Route;
+  role: IRole;
+  environment: Record<string, string>;
+  /** The catalogue file to ship with the function when its route needs one. */
+  catalogueFile: string;
+  logRetention: RetentionDays;
+}
+
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, { route, role, environment, catalogueFile, logRetention }: ApiFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    super(scope, id, {
+      entry: resolve(ROOT, route.entry),
+      depsLockFilePath: resolve(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      handler: 'handler',
+      role,
+      runtime: RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: route.catalogue ? 512 : 256,
+      timeout: Duration.seconds(10),
+      logGroup,
+      description: `Deck Library: ${route.method} ${route.path}`,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'deck-library',
+        ...environment,
+        ...(route.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: the function runs the versions it was tested with.
+        externalModules: [],
+        // Some CommonJS dependencies call require(); give the ESM bundle one.
+        banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_input: string, output: string) => (route.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
+ * route table, the tables of the shared definition, and each function's own least-privilege role.
+ */
+import { type CfnElement, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { grantsOf, ROUTES, type Route } from '#routes';
+import { ACCOUNTS, DECKS } from '#store/tables.ts';
+import { ApiFunction } from './constructs/api-function.ts';
+import { tableFrom } from './constructs/tables.ts';
+import { grantStatements } from './grants.ts';
+
+export interface DeckLibraryProps extends StackProps {
+  /** The catalogue file shipped with the functions that need one (contract §7). */
+  catalogueFile: string;
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetention: RetentionDays;
+}
+
+const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+
+export class DeckLibraryStack extends Stack {
+  readonly functions = new Map<string, ApiFunction>();
+
+  constructor(scope: Construct, id: string, props: DeckLibraryProps) {
+    super(scope, id, props);
+    const decks = tableFrom(this, DECKS);
+    const accounts = tableFrom(this, ACCOUNTS);
+    const tableArn = (t: 'decks' | 'accounts') => (t === 'decks' ? decks.tableArn : accounts.tableArn);
+
+    // The key that signs list cursors (tamper evidence, not secrecy of data).
+    const cursorSecret = new Secret(this, 'CursorSecret', {
+      description: 'Deck Library: HMAC key of list cursors',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-SMG4',
+      reason: 'Rotating the cursor key only invalidates outstanding list cursors; it is rotated by hand (redeploy) when needed.',
+    });
+
+    for (const route of ROUTES as readonly Route[]) {
+      const name = pascal(route.name);
+      // Each function's own role: logs to its own group and its route's grants, nothing more.
+      const role = new Role(this, `${name}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `Deck Library ${route.name}` });
+      const fn = new ApiFunction(this, `${name}Function`, {
+        route,
+        role,
+        catalogueFile: props.catalogueFile,
+        logRetention: props.logRetention,
+        environment: {
+          DECKS_TABLE: decks.tableName,
+          ACCOUNTS_TABLE: accounts.tableName,
+          ...(route.cursors ? { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() } : {}),
+        },
+      });
+      role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${fn.logGroup.logGroupArn}:*`] }));
+      const logGroupId = this.getLogicalId(fn.logGroup.node.defaultChild as CfnElement);
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
+        reason: 'Log stream names are made at run time: the only wildcard is the streams of the function\'s own log group.',
+      });
+      for (const statement of grantStatements(grantsOf(route), tableArn)) role.addToPolicy(statement);
+      this.functions.set(route.name, fn);
+    }
+
+    const fallback = this.functions.get('notFound') as ApiFunction;
+    const api = new HttpApi(this, 'Api', {
+      apiName: 'deck-library',
+      description: 'Deck Library API',
+      createDefaultStage: false,
+      // What no route matches gets the contract's 404 envelope from the not-found function.
+      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', fallback),
+      corsPreflight: {
+        allowOrigins: ['*'],
+        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.HEAD, CorsHttpMethod.OPTIONS],
+        allowHeaders: ['content-type', 'if-none-match'],
+        exposeHeaders: ['etag', 'x-request-id', 'cache-control'],
+      },
+    });
+    for (const route of ROUTES as readonly Route[]) {
+      if (route.path === '$default') continue;
+      api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ApiFunction),
+      });
+    }
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    new HttpStage(this, 'Stage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: AccessLogFormat.jsonWithStandardFields() },
+    });
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason: 'Owner routes authenticate in the function (API keys hashed in DynamoDB, contract §5); public routes are public by the requirement.',
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
+    new CfnOutput(this, 'DecksTableName', { value: decks.tableName, description: 'DECKS_TABLE for deckctl --aws' });
+    new CfnOutput(this, 'AccountsTableName', { value: accounts.tableName, description: 'ACCOUNTS_TABLE for deckctl --aws' });
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The CDK app, proved by synthesis (offline, no Docker): routes and functions from the route table,
+ * tables from the shared definition, least-privilege IAM per function, cdk-nag clean, and a bundle
+ * report with budgets.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantsOf, ROUTES, type Route } from '#routes';
+import { ACCOUNTS, DECKS, type TableDef } from '#store/tables.ts';
+import { buildApp } from '../../infra/app.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
+
+const routes = ROUTES as readonly Route[];
+const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+let outdir: string;
+let template: Template;
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+let resources: Record<string, any>;
+
+/** Synthesises the app into a fresh directory, with cdk-nag: any unacknowledged finding throws. */
+function synth(env: Record<string, string | undefined> = {}) {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'deck-library-cdk-'));
+    const { app, stack } = buildApp(new App({ outdir: dir, context: { 'deck-library:throttleRateLimit': 42, 'aws:cdk:enable-asset-metadata': true } }));
+    app.synth();
+    return { dir, stack };
+  } finally {
+    process.env = saved;
+  }
+}
+
+const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const functionId = (route: Route) => Object.keys(resources).find((id) => resources[id].Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(route.name)}Function`)) as string;
+const assetDir = (route: Route) => join(outdir, resources[functionId(route)].Metadata['aws:asset:path']);
+/** All statements of a route's role. */
+function statements(route: Route) {
+  const roleId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::IAM::Role' && id.startsWith(`${pascal(route.name)}Role`));
+  return byType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+const tableRef = (def: TableDef) => Object.keys(resources).find((id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' && id.startsWith(`${pascal(def.id)}Table`));
+const dynamo = (route: Route) => statements(route).filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+const onTable = (s: { Resource: unknown }, def: TableDef) => JSON.stringify(s.Resource).includes(`"${tableRef(def)}"`);
+
+beforeAll(() => {
+  ({ dir: outdir } = synth());
+  template = Template.fromJSON(JSON.parse(readFileSync(join(outdir, 'DeckLibrary.template.json'), 'utf8')));
+  resources = template.toJSON().Resources;
+}, 300_000);
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('API and functions', () => {
+  it('one route per route-table entry, each to its own function', () => {
+    const apiRoutes = byType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
+    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(routes.map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`)).sort());
+    const targets = apiRoutes.map((r) => JSON.stringify(resources[r.Target['Fn::Join'][1][1].Ref].Properties.IntegrationUri));
+    expect(new Set(targets).size).toBe(routes.length);
+    for (const route of routes) expect(functionId(route), route.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length);
+  });
+
+  it('functions: ARM64, Node.js 24, source maps, bundled, log groups with retention', () => {
+    for (const [, fn] of byType('AWS::Lambda::Function')) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 10 });
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
+    }
+    for (const [, lg] of byType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('stage: throttling from context (with defaults), access logs; CORS for GET', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 42, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: { AllowMethods: Match.arrayWith(['GET']) } });
+    for (const output of ['ApiUrl', 'DecksTableName', 'AccountsTableName']) template.hasOutput(output, {});
+  });
+});
+
+describe('tables', () => {
+  it.each([DECKS, ACCOUNTS])('$id: keys, indexes and billing from the shared definition; PITR, retained, protected, encrypted', (def) => {
+    const [, table] = byType('AWS::DynamoDB::GlobalTable').find(([id]) => id === tableRef(def)) ?? [];
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    const p = table.Properties;
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.KeySchema).toEqual([{ AttributeName: def.partitionKey.name, KeyType: 'HASH' }, { AttributeName: def.sortKey.name, KeyType: 'RANGE' }]);
+    const key = (pk: { name: string }, sk?: { name: string }) => [{ AttributeName: pk.name, KeyType: 'HASH' }, ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : [])];
+    const projection = (i: TableDef['globalIndexes'][number]) =>
+      i.projection.type === 'INCLUDE' ? { ProjectionType: 'INCLUDE', NonKeyAttributes: i.projection.attributes } : { ProjectionType: i.projection.type };
+    expect(p.GlobalSecondaryIndexes ?? []).toEqual(def.globalIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })));
+    expect(p.LocalSecondaryIndexes ?? []).toEqual(def.localIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })));
+    expect(p.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+    expect(p.Replicas[0]).toMatchObject({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true });
+  });
+});
+
+describe('least privilege', () => {
+  it('each function has exactly its route\'s grants: no wildcard actions, no Scan', () => {
+    for (const route of routes) {
+      const actions = dynamo(route).flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort();
+      expect(actions, route.name).toEqual(grantsOf(route).flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)).sort());
+      expect(JSON.stringify(statements(route))).not.toMatch(/dynamodb:\*|Scan|"\*"/);
+    }
+  });
+
+  it('only owner routes (auth) read the accounts table, and only API keys', () => {
+    for (const route of routes) {
+      const onAccounts = dynamo(route).filter((s: { Resource: unknown }) => onTable(s, ACCOUNTS));
+      if (route.scope) {
+        expect(onAccounts, route.name).toEqual([expect.objectContaining({ Action: 'dynamodb:GetItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] } } })]);
+      } else expect(onAccounts, route.name).toEqual([]);
+    }
+  });
+
+  it('the public read cannot touch accounts; search reads only its indexes', () => {
+    const shared = routes.find((r) => r.name === 'readSharedDeck') as Route;
+    expect(dynamo(shared).some((s: { Resource: unknown }) => onTable(s, ACCOUNTS))).toBe(false);
+    const search = dynamo(routes.find((r) => r.name === 'searchDecks') as Route);
+    expect(search).toHaveLength(1);
+    expect(search[0].Action).toBe('dynamodb:Query');
+    expect(JSON.stringify(search[0].Resource)).toMatch(/index\/search_by_date.*index\/search_by_views.*index\/search_by_likes/);
+  });
+
+  it('only delete may delete decks: any other DeleteItem is held to search entries or like items', () => {
+    for (const route of routes) {
+      for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
+        const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+        if (route.name === 'deleteDeck') expect(keys).toContain('USER#*');
+        else expect(keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*'), route.name).toBe(true);
+      }
+    }
+  });
+
+  it('every item-level grant is held to leading keys; every query to named indexes', () => {
+    for (const route of routes) {
+      for (const s of dynamo(route)) {
+        const queryOnly = [s.Action].flat().every((a: string) => a === 'dynamodb:Query');
+        if (queryOnly) expect(JSON.stringify(s.Resource)).toMatch(/\/index\//);
+        else expect(s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+describe('bundles', () => {
+  // Budgets (minified bytes): functions on the store carry the AWS SDK; the others must not.
+  const BUDGET = { store: 450_000, plain: 80_000 };
+  const DEMO_CARD_NAME = 'Volga Grey Rifles';
+
+  it('report: size and cold import time of each bundle; within budget; catalogue only where needed', () => {
+    const rows: string[] = [];
+    for (const route of routes) {
+      const dir = assetDir(route);
+      const bundle = join(dir, 'index.mjs');
+      const size = statSync(bundle).size;
+      const code = readFileSync(bundle, 'utf8');
+      const usesStore = grantsOf(route).length > 0;
+      const ms = Number(
+        execFileSync(process.execPath, ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(bundle)});console.log((performance.now()-t).toFixed(0))`], {
+          env: { ...process.env, NODE_NO_WARNINGS: '1', AWS_REGION: 'eu-west-1' },
+          encoding: 'utf8',
+        }).trim(),
+      );
+      rows.push(`${route.name.padEnd(15)} ${String(Math.round(size / 1024)).padStart(4)} KiB  import ${String(ms).padStart(4)} ms  ${route.catalogue ? 'catalogue' : ''}`);
+      expect(size, route.name).toBeLessThanOrEqual(usesStore ? BUDGET.store : BUDGET.plain);
+      expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue);
+      // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
+      expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
+      if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
+    }
+    console.log(`bundle report (minified index.mjs):\n${rows.join('\n')}`);
+  });
+});
+
+describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
+  it('ships the chosen catalogue to exactly the functions that need it', () => {
+    const { dir } = synth({ CATALOGUE_FILE: REAL_CATALOGUE_FILE });
+    try {
+      const tpl = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+      const real = readFileSync(REAL_CATALOGUE_FILE, 'utf8');
+      for (const route of routes) {
+        const id = Object.keys(tpl).find((k) => tpl[k].Type === 'AWS::Lambda::Function' && k.startsWith(`${pascal(route.name)}Function`)) as string;
+        const file = join(dir, tpl[id].Metadata['aws:asset:path'], 'catalogue.json');
+        expect(existsSync(file) && readFileSync(file, 'utf8') === real, route.name).toBe(route.catalogue);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
