@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { grantsOf, ROUTES, type Route } from '#routes';
 import { ACCOUNTS, DECKS, type TableDef } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
@@ -181,6 +182,45 @@ describe('bundles', () => {
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
     }
     console.log(`bundle report (minified index.mjs):\n${rows.join('\n')}`);
+  });
+});
+
+describe('the built bundles run as Lambda runs them', () => {
+  /** Invokes a bundle's handler in a fresh Node process, with the function's own environment. */
+  function run(route: Route, url: string, method = 'GET') {
+    const { route: matched, params } = matchRoute(method, new URL(url, 'http://x').pathname);
+    expect(matched.name).toBe(route.name);
+    const event = toEvent({ method, url, headers: {}, body: Buffer.alloc(0) }, matched, params);
+    const dir = assetDir(route);
+    const script = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
+      const r = await handler(JSON.parse(process.env.EVENT), { ...JSON.parse(process.env.CONTEXT), getRemainingTimeInMillis: () => 9000 });
+      console.log(JSON.stringify(r));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        NODE_NO_WARNINGS: '1',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        EVENT: JSON.stringify(event),
+        CONTEXT: JSON.stringify(lambdaContext(matched)),
+        ...(route.catalogue ? { CATALOGUE_FILE: join(dir, 'catalogue.json') } : { CATALOGUE_FILE: '' }),
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      },
+      encoding: 'utf8',
+    });
+    const r = JSON.parse(out.trim().split('\n').at(-1) as string);
+    return { status: r.statusCode, headers: r.headers, body: JSON.parse(r.body) };
+  }
+  const named = (name: string) => routes.find((r) => r.name === name) as Route;
+
+  it('not found, the catalogue from its shipped file, and a search on DynamoDB', () => {
+    const missing = run(named('notFound'), '/api/v1/nowhere');
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+    const card = run(named('readCard'), '/api/v1/cards/2B');
+    expect([card.status, card.body.data.name]).toEqual([200, 'Volga Grey Rifles']);
+    const search = run(named('searchDecks'), '/api/v1/decks?limit=1');
+    expect(search.status).toBe(200);
+    expect(search.headers['x-request-id']).toBeTruthy();
   });
 });
 
