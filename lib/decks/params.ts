@@ -50,6 +50,3 @@ export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefi
   throw invalidParameter('cursor is not one this API issued');
 }
 
-/** Optimistic writes: attempts before giving up with 503, and a jittered pause between them. */
-export const WRITE_ATTEMPTS = 12;
-export const retryPause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));

@@ -1,16 +1,11 @@
 /** What the public sees of a deck (contract §3): never visibility, sort_order, version or the owner. */
-import { cardsSnapshot, parseDeckCode } from '#rules/deck-code.ts';
+import { deckIdentity } from '#decks/views.ts';
 import type { StoredDeck } from '#store/decks.ts';
 import type { SearchEntry } from '#store/search.ts';
 
 export function publicDeck(d: StoredDeck, counts: { views: number; likes: number }) {
   return {
-    id: d.id,
-    name: d.name,
-    main_faction: d.main_faction,
-    ally_faction: d.ally_faction,
-    deck_code: d.deck_code,
-    cards_snapshot: cardsSnapshot(parseDeckCode(d.deck_code).cards),
+    ...deckIdentity(d),
     tags: d.tags,
     display: d.display,
     guide: d.guide,

@@ -1,21 +1,9 @@
 /** deckctl users / keys against the run's DynamoDB Local, and the keys it makes used on the API. */
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { call } from '../support/api.ts';
-import { PROJECT_ROOT } from '../support/shared.ts';
+import { deckctl as run } from '../support/deckctl.ts';
 
-async function deckctl(args: string[], env: Record<string, string | undefined> = {}) {
-  const full = { ...process.env, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), NODE_NO_WARNINGS: '1', ...env };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [resolve(PROJECT_ROOT, 'bin/deckctl.js'), ...args], { env: full as NodeJS.ProcessEnv });
-    return { status: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { status: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const deckctl = (args: string[], env: Record<string, string | undefined> = {}) => run(args, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ...env });
 
 describe('deckctl users and keys', () => {
   it('creates a user and a key that works; lists it without its hash; revokes it at once', async () => {

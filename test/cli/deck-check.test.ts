@@ -1,22 +1,10 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { hasRealCatalogue, PROJECT_ROOT, REAL_CATALOGUE_FILE } from '../support/shared.ts';
+import { deckctl as run } from '../support/deckctl.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 import { legalCode } from '../support/decks.ts';
 
-const BIN = resolve(PROJECT_ROOT, 'bin/deckctl.js');
-
-async function deckctl(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { ...process.env, CATALOGUE_FILE: '', ...env } });
-    return { status: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { status: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const deckctl = (args: string[], env: Record<string, string> = {}) => run(args, { CATALOGUE_FILE: '', ...env });
 
 describe('deckctl deck check', () => {
   it('a legal demo deck: exit 0 and the contract fields', async () => {

@@ -1,0 +1,27 @@
+/**
+ * Optimistic concurrency on the caller's deck: read it, then try a write conditional on the version
+ * read. A lost race reads again and retries, so no update is lost; with If-Match the fresh read no
+ * longer matches and the answer is 412.
+ */
+import { deckNotFound, preconditionFailed, unavailable } from '#http/errors.ts';
+import type { ApiRequest } from '#http/types.ts';
+import { getDeck, type StoredDeck } from '#store/decks.ts';
+import { deckPath, ifMatch } from './params.ts';
+
+export const WRITE_ATTEMPTS = 12;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+
+/** Runs `write` on the latest deck until it lands (`write` answers undefined when it lost the race). */
+export async function onLatestDeck<T>(req: ApiRequest, write: (current: StoredDeck) => Promise<T | undefined>): Promise<T> {
+  const { userId, deckId } = deckPath(req);
+  const expected = ifMatch(req);
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const current = await getDeck(userId, deckId);
+    if (!current) throw deckNotFound();
+    if (expected !== undefined && expected !== current.version) throw preconditionFailed();
+    const done = await write(current);
+    if (done !== undefined) return done;
+    await pause(attempt);
+  }
+  throw unavailable('the deck is being changed by many requests at once; retry');
+}
