@@ -64,6 +64,7 @@ export const ROUTES = [
   { name: 'readSharedDeck', method: 'GET', path: '/api/v1/decks/{share_slug}', entry: 'functions/read-shared-deck.ts', body: false, catalogue: false, grants: [query('by_share_slug'), ...counting] },
   { name: 'listCards', method: 'GET', path: '/api/v1/cards', entry: 'functions/list-cards.ts', body: false, catalogue: true, cursors: true, grants: [] },
   { name: 'readCard', method: 'GET', path: '/api/v1/cards/{card_id}', entry: 'functions/read-card.ts', body: false, catalogue: true, grants: [] },
+  { name: 'openApi', method: 'GET', path: '/api/v1/openapi.json', entry: 'functions/openapi.ts', body: false, catalogue: false, grants: [] },
   { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false, catalogue: false, grants: [] },
 ] as const satisfies readonly Route[];
 

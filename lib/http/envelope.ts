@@ -17,7 +17,7 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
   return {
     statusCode: status,
     headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...result.headers },
-    body: status === 304 ? '' : JSON.stringify({ data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
+    body: status === 304 ? '' : JSON.stringify(result.bare ? result.data : { data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
   };
 }
 

@@ -19,6 +19,8 @@ export interface ApiResult {
   data: unknown;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Send `data` as the whole body, without the envelope (a document such as openapi.json). */
+  bare?: boolean;
 }
 
 export type Endpoint = (request: ApiRequest) => Promise<ApiResult>;

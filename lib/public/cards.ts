@@ -2,28 +2,17 @@
  * GET /api/v1/cards and /api/v1/cards/:card_id — the catalogue, cacheable: it changes only with a
  * deployment, so answers carry Cache-Control and an ETag, and If-None-Match gets a 304.
  */
-import { createHash } from 'node:crypto';
 import { catalogue } from '#catalogue/load.ts';
+import { cacheable } from '#http/cache.ts';
 import { ApiError, invalidParameter } from '#http/errors.ts';
 import { limitParam, oneOf, pageParam, textParam } from '#http/query.ts';
-import type { ApiRequest, ApiResult, Endpoint } from '#http/types.ts';
-import { CARD_TYPES, type Card, RARITIES } from '#rules/catalogue.ts';
+import type { Endpoint } from '#http/types.ts';
+import { CARD_TYPES, type Card, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS } from '#rules/factions.ts';
 import { openCursor, queryDigest, signCursor } from './cursor.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
-const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
-
-/** A cacheable answer: a strong ETag over the body; 304 when the client holds it already. */
-function cacheable(req: ApiRequest, data: unknown, meta?: Record<string, unknown>): ApiResult {
-  const tag = `"${createHash('sha256').update(JSON.stringify({ data, meta })).digest('base64url').slice(0, 27)}"`;
-  const headers = { etag: tag, 'cache-control': CACHE };
-  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (held?.includes(tag) || held?.includes('*')) return { status: 304, data: undefined, headers };
-  return { data, meta, headers };
-}
-
 export const listCards: Endpoint = async (req) => {
   const faction = oneOf(req, 'faction', [...FACTION_IDS, 'neutral']);
   const type = oneOf(req, 'type', CARD_TYPES);

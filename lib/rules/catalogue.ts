@@ -3,35 +3,10 @@
  * kards.com card API's. Pure: turns parsed JSON into a Catalogue, or throws CatalogueFormatError.
  */
 import * as v from 'valibot';
+import { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { FACTION_BY_NATION, FACTION_IDS, type CardFaction, type FactionId } from './factions.ts';
 
-export const CARD_TYPES = [
-  'infantry',
-  'tank',
-  'artillery',
-  'fighter',
-  'bomber',
-  'order',
-  'countermeasure',
-  'headquarters',
-] as const;
-export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;
-export type CardType = (typeof CARD_TYPES)[number];
-export type Rarity = (typeof RARITIES)[number];
-
-export interface Card {
-  card_id: string;
-  name: string;
-  faction: CardFaction;
-  type: CardType;
-  rarity: Rarity;
-  kredits: number;
-  set: string;
-  /** Spawned by other cards; never deckable. */
-  derived: boolean;
-  /** The card may also serve decks of this faction (see the deck rules). */
-  exile: FactionId | null;
-}
+export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
 
 export interface Catalogue {
   readonly cards: readonly Card[];

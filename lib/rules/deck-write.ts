@@ -14,7 +14,8 @@ import { deckName } from './factions.ts';
 import { issuesToDetails } from './issues.ts';
 import * as S from './schemas.ts';
 
-const FIELDS = {
+/** The writable fields of a deck and their shapes (create, validate and PATCH bodies). */
+export const FIELDS = {
   deck_code: S.DeckCode,
   guide: S.Guide,
   archive: S.Archive,

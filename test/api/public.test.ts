@@ -188,3 +188,26 @@ describe('bad search parameters', () => {
     expect((await call('GET', `/api/v1/decks?tag=${tag}&limit=1&cursor=${cursor}`)).status).toBe(200);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with every route of the route table, owner routes behind the bearer key, bodies from the schemas', async () => {
+    const { ROUTES } = await import('#routes');
+    const r = await call('GET', '/api/v1/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('etag')).toBeTruthy();
+    const doc = r.body;
+    expect(doc.openapi).toBe('3.1.0');
+    for (const route of ROUTES.filter((x) => x.path !== '$default')) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op, route.name).toBeDefined();
+      expect(op.security, route.name).toEqual('scope' in route ? [{ apiKey: [route.scope] }] : []);
+    }
+    const create = doc.paths['/api/v1/users/{user_id}/decks'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(['deck_code', 'guide']);
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties.guide.properties.system.maxLength).toBe(40);
+    const replace = doc.paths['/api/v1/users/{user_id}/decks/replace'].post.requestBody.content['application/json'].schema;
+    expect(replace.properties.replacements).toMatchObject({ minItems: 1, maxItems: 20 });
+    expect((await call('GET', '/api/v1/openapi.json', { headers: { 'if-none-match': r.headers.get('etag') as string } })).status).toBe(304);
+  });
+});
