@@ -40,7 +40,10 @@ describe('local runtime', () => {
 
     // The request id of the answer is in the structured log line of that request.
     const requestId = created.headers.get('x-request-id') as string;
-    const line = first.output().split('\n').find((l) => l.includes(requestId));
+    // The log line may reach this process a moment after the answer: wait for it (2 s at most).
+    const logLine = () => first.output().split('\n').find((l) => l.includes(requestId));
+    for (let i = 0; i < 40 && !logLine(); i++) await new Promise((r) => setTimeout(r, 50));
+    const line = logLine();
     expect(line && JSON.parse(line)).toMatchObject({ level: 'INFO', message: 'request', request_id: requestId, status: 201 });
 
     const java = childrenOf(first.child.pid as number);
