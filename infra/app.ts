@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -11,7 +12,7 @@ import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '#catalogue/load.ts';
 import { DeckLibraryStack } from './stack.ts';
 
 export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack } {
-  const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : DEMO_CATALOGUE_FILE.pathname;
+  const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : fileURLToPath(DEMO_CATALOGUE_FILE);
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
   // Refuse a bad catalogue at synth, not at the first request.
   loadCatalogueFile(catalogueFile);
@@ -26,4 +27,4 @@ export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack }
   return { app, stack };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) buildApp().app.synth();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) buildApp().app.synth();

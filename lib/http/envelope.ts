@@ -36,7 +36,7 @@ export function failure(error: ApiError, requestId: string): APIGatewayProxyStru
 const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable']);
 
 /** Any thrown value as an ApiError: known ones as they are, the store's throttling as 503, else 500. */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, requestId?: string): ApiError {
   if (error instanceof ApiError) return error;
   const parser = parserError(error);
   if (parser) {
@@ -44,33 +44,44 @@ export function toApiError(error: unknown): ApiError {
   }
   const name = (error as Error | undefined)?.name ?? '';
   if (THROTTLED.has(name) || (error as { code?: string })?.code === 'ECONNREFUSED') {
-    logger.warn('store unavailable', { error: error as Error });
+    logger.warn('store unavailable', { error: error as Error, request_id: requestId });
     return unavailable('the deck store is busy or unreachable; retry shortly');
   }
-  logger.error('unexpected error', { error: error as Error });
+  logger.error('unexpected error', { error: error as Error, request_id: requestId });
   return new ApiError(500, 'internal_error', 'something went wrong on our side; the request id identifies it');
 }
 
 export const requestIdOf = (event: APIGatewayProxyEventV2, awsRequestId?: string): string =>
   event.requestContext?.requestId ?? awsRequestId ?? 'unknown';
 
-/** Outermost middleware: request id in every log line and in `X-Request-Id`, errors as envelopes, one access log line. */
+/**
+ * Outermost middleware: request id in every log line and in `X-Request-Id`, errors as envelopes, one
+ * access log line. Per-request state lives on the request (the local runtime runs requests side by
+ * side in one process), and the request id is named in each line this writes.
+ */
 export const envelope = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
-  let started = 0;
-  const access = (event: APIGatewayProxyEventV2, status: number) =>
-    logger.info('request', { method: event.requestContext?.http?.method, path: event.rawPath, status, duration_ms: Date.now() - started });
+  type Internal = { started?: number };
+  const access = (request: { event: APIGatewayProxyEventV2; internal: unknown; context: { awsRequestId?: string } }, status: number) =>
+    logger.info('request', {
+      request_id: requestIdOf(request.event, request.context.awsRequestId),
+      method: request.event.requestContext?.http?.method,
+      path: request.event.rawPath,
+      status,
+      duration_ms: Date.now() - ((request.internal as Internal).started ?? Date.now()),
+    });
   return {
     before: async (request) => {
-      started = Date.now();
+      (request.internal as Internal).started = Date.now();
       logger.appendKeys({ request_id: requestIdOf(request.event, request.context.awsRequestId) });
     },
     after: async (request) => {
-      access(request.event, request.response?.statusCode ?? 200);
+      access(request, request.response?.statusCode ?? 200);
     },
     onError: async (request) => {
-      const response = failure(toApiError(request.error), requestIdOf(request.event, request.context.awsRequestId));
+      const requestId = requestIdOf(request.event, request.context.awsRequestId);
+      const response = failure(toApiError(request.error, requestId), requestId);
       request.response = response;
-      access(request.event, response.statusCode ?? 500);
+      access(request, response.statusCode ?? 500);
     },
   };
 };
