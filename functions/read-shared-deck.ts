@@ -1,4 +1,4 @@
-import { readSharedDeck } from '#public/shared-read.ts';
 import { route } from '#http/route.ts';
+import { readSharedDeck } from '#public/shared-read.ts';
 
 export const handler = route('readSharedDeck', readSharedDeck);

@@ -1,4 +1,4 @@
-import { searchPublicDecks } from '#public/search.ts';
 import { route } from '#http/route.ts';
+import { searchPublicDecks } from '#public/search.ts';
 
 export const handler = route('searchDecks', searchPublicDecks);

@@ -7,7 +7,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { grantsOf, ROUTES, type Route } from '#routes';
@@ -47,7 +47,10 @@ export class DeckLibraryStack extends Stack {
     for (const route of ROUTES as readonly Route[]) {
       const name = pascal(route.name);
       // Each function's own role: logs to its own group and its route's grants, nothing more.
-      const role = new Role(this, `${name}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `Deck Library ${route.name}` });
+      const role = new Role(this, `${name}Role`, {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `Deck Library ${route.name}`,
+      });
       const fn = new ApiFunction(this, `${name}Function`, {
         route,
         role,
@@ -59,11 +62,13 @@ export class DeckLibraryStack extends Stack {
           ...(route.cursors ? { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() } : {}),
         },
       });
-      role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${fn.logGroup.logGroupArn}:*`] }));
+      role.addToPolicy(
+        new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${fn.logGroup.logGroupArn}:*`] }),
+      );
       const logGroupId = this.getLogicalId(fn.logGroup.node.defaultChild as CfnElement);
       Validations.of(role).acknowledge({
         id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
-        reason: 'Log stream names are made at run time: the only wildcard is the streams of the function\'s own log group.',
+        reason: "Log stream names are made at run time: the only wildcard is the streams of the function's own log group.",
       });
       for (const statement of grantStatements(grantsOf(route), tableArn)) role.addToPolicy(statement);
       this.functions.set(route.name, fn);
@@ -101,7 +106,8 @@ export class DeckLibraryStack extends Stack {
     });
     Validations.of(api).acknowledge({
       id: 'AwsSolutions::AwsSolutions-APIG4',
-      reason: 'Owner routes authenticate in the function (API keys hashed in DynamoDB, contract §5); public routes are public by the requirement.',
+      reason:
+        'Owner routes authenticate in the function (API keys hashed in DynamoDB, contract §5); public routes are public by the requirement.',
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });

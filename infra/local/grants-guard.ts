@@ -28,15 +28,27 @@ const ITEM_ACTIONS: Record<string, TableAction> = {
 };
 const TRANSACT_ACTIONS: Record<string, TableAction> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem' };
 
-type Input = { TableName?: string; IndexName?: string; Key?: { pk?: string }; Item?: { pk?: string }; TransactItems?: Record<string, Input>[] };
+type Input = {
+  TableName?: string;
+  IndexName?: string;
+  Key?: { pk?: string };
+  Item?: { pk?: string };
+  TransactItems?: Record<string, Input>[];
+};
 
 function accesses(command: string, input: Input): Access[] {
   if (command === 'TransactWriteItemsCommand') {
     return (input.TransactItems ?? []).flatMap((item) =>
-      Object.entries(item).map(([op, inner]) => ({ action: TRANSACT_ACTIONS[op] ?? op, table: inner.TableName ?? '', pk: inner.Key?.pk ?? inner.Item?.pk })),
+      Object.entries(item).map(([op, inner]) => ({
+        action: TRANSACT_ACTIONS[op] ?? op,
+        table: inner.TableName ?? '',
+        pk: inner.Key?.pk ?? inner.Item?.pk,
+      })),
     );
   }
-  return [{ action: ITEM_ACTIONS[command] ?? command, table: input.TableName ?? '', index: input.IndexName, pk: input.Key?.pk ?? input.Item?.pk }];
+  return [
+    { action: ITEM_ACTIONS[command] ?? command, table: input.TableName ?? '', index: input.IndexName, pk: input.Key?.pk ?? input.Item?.pk },
+  ];
 }
 
 export function allowed(route: Route, a: Access): boolean {
@@ -45,7 +57,9 @@ export function allowed(route: Route, a: Access): boolean {
     (g) =>
       g.table === table &&
       (g.actions as string[]).includes(a.action) &&
-      (a.action === 'Query' ? a.index !== undefined && (g.indexes ?? []).includes(a.index) : (g.keys ?? []).some((k) => a.pk?.startsWith(k.replace(/\*$/, '')))),
+      (a.action === 'Query'
+        ? a.index !== undefined && (g.indexes ?? []).includes(a.index)
+        : (g.keys ?? []).some((k) => a.pk?.startsWith(k.replace(/\*$/, '')))),
   );
 }
 
@@ -60,7 +74,10 @@ export function installGrantsGuard(): void {
       if (route) {
         for (const a of accesses(command, args.input as Input)) {
           if (!allowed(route, a)) {
-            throw Object.assign(new Error(`${route.name} may not ${a.action} ${a.table}${a.index ? `/index/${a.index}` : ''} ${a.pk ?? ''}`), { name: 'AccessDeniedException' });
+            throw Object.assign(
+              new Error(`${route.name} may not ${a.action} ${a.table}${a.index ? `/index/${a.index}` : ''} ${a.pk ?? ''}`),
+              { name: 'AccessDeniedException' },
+            );
           }
         }
       }

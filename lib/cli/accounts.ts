@@ -1,7 +1,7 @@
 /** `deckctl users …` and `deckctl keys …` (contract §5–§6): against the local store, or AWS with --aws. */
 import { parseArgs } from 'node:util';
 import { createAccount, issueKey } from '#auth/accounts.ts';
-import { isScope, type Scope, SCOPES } from '#auth/keys.ts';
+import { isScope, SCOPES, type Scope } from '#auth/keys.ts';
 import { listKeys, revokeKey } from '#store/accounts.ts';
 import { UsageError } from './usage.ts';
 
@@ -43,7 +43,10 @@ export async function keysCreate(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' }, scopes: { type: 'string' } } });
   useStore(values.aws);
   const userId = required(values['user-id'], '--user-id');
-  const scopes = required(values.scopes, '--scopes').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = required(values.scopes, '--scopes')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !isScope(s));
   if (bad.length || scopes.length === 0) throw new UsageError(`--scopes is a comma-separated list of ${SCOPES.join(', ')}`);
   try {
@@ -73,6 +76,10 @@ export async function keysList(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' } } });
   useStore(values.aws);
   const keys = await listKeys(required(values['user-id'], '--user-id'));
-  print(values.json, keys, keys.map((k) => `${k.key_id}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'no keys');
+  print(
+    values.json,
+    keys,
+    keys.map((k) => `${k.key_id}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'no keys',
+  );
   return 0;
 }

@@ -17,7 +17,15 @@ export interface DeckCheck {
 export function deckCheck(code: string, catalogue: Catalogue): DeckCheck {
   const deck = readDeckCode(code);
   if ('path' in deck) {
-    return { valid: false, deck_code: code.trim(), name: null, main_faction: null, ally_faction: null, cards_snapshot: null, errors: [deck] };
+    return {
+      valid: false,
+      deck_code: code.trim(),
+      name: null,
+      main_faction: null,
+      ally_faction: null,
+      cards_snapshot: null,
+      errors: [deck],
+    };
   }
   const errors = checkDeck(deck, catalogue);
   // A code whose counts cannot be re-encoded never parses, so derive() is safe here.

@@ -5,7 +5,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import type { Endpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
-import { createDeck as storeDeck, type StoredDeck } from '#store/decks.ts';
+import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
 import { etag, ownerId } from './params.ts';
 import { ownerView } from './views.ts';
 

@@ -1,7 +1,8 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
+
+import { limitParam } from '#http/query.ts';
 import type { Endpoint } from '#http/types.ts';
 import { listDecks, ownerOrder } from '#store/decks.ts';
-import { limitParam } from '#http/query.ts';
 import { decodeOwnerCursor, encodeOwnerCursor, ownerId } from './params.ts';
 import { ownerListItem } from './views.ts';
 

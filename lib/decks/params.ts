@@ -41,7 +41,14 @@ export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefi
   if (raw === undefined) return undefined;
   try {
     const [page, order, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
-    if (Number.isInteger(page) && (page as number) > 1 && typeof order === 'string' && /^\d{10}#\d{13}#/.test(order) && typeof id === 'string' && UUID.test(id)) {
+    if (
+      Number.isInteger(page) &&
+      (page as number) > 1 &&
+      typeof order === 'string' &&
+      /^\d{10}#\d{13}#/.test(order) &&
+      typeof id === 'string' &&
+      UUID.test(id)
+    ) {
       return { page: page as number, owner_order: order, id };
     }
   } catch {
@@ -49,4 +56,3 @@ export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefi
   }
   throw invalidParameter('cursor is not one this API issued');
 }
-

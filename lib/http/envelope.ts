@@ -17,7 +17,10 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
   return {
     statusCode: status,
     headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...result.headers },
-    body: status === 304 ? '' : JSON.stringify(result.bare ? result.data : { data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
+    body:
+      status === 304
+        ? ''
+        : JSON.stringify(result.bare ? result.data : { data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
   };
 }
 
@@ -33,14 +36,22 @@ export function failure(error: ApiError, requestId: string): APIGatewayProxyStru
   };
 }
 
-const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable']);
+const THROTTLED = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+]);
 
 /** Any thrown value as an ApiError: known ones as they are, the store's throttling as 503, else 500. */
 export function toApiError(error: unknown, requestId?: string): ApiError {
   if (error instanceof ApiError) return error;
   const parser = parserError(error);
   if (parser) {
-    return parser.malformed ? invalidJson('the body is not valid JSON') : new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
+    return parser.malformed
+      ? invalidJson('the body is not valid JSON')
+      : new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
   }
   const name = (error as Error | undefined)?.name ?? '';
   if (THROTTLED.has(name) || (error as { code?: string })?.code === 'ECONNREFUSED') {

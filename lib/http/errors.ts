@@ -15,12 +15,16 @@ export class ApiError extends Error {
 }
 
 export const validationFailed = (details: Detail[]) =>
-  new ApiError(422, 'validation_failed', `the request breaks ${details.length} rule${details.length === 1 ? '' : 's'}; see details`, details);
+  new ApiError(
+    422,
+    'validation_failed',
+    `the request breaks ${details.length} rule${details.length === 1 ? '' : 's'}; see details`,
+    details,
+  );
 export const invalidJson = (message = 'the body must be a JSON object') => new ApiError(400, 'invalid_json', message);
 export const invalidParameter = (message: string) => new ApiError(400, 'invalid_parameter', message);
 export const deckNotFound = () => new ApiError(404, 'deck_not_found', 'no such deck');
-export const unauthorized = (message: string) =>
-  new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
 export const forbidden = (code: 'insufficient_scope' | 'user_mismatch', message: string) => new ApiError(403, code, message);
 export const preconditionFailed = () => new ApiError(412, 'precondition_failed', 'the deck has changed since that version (If-Match)');
 export const unavailable = (message: string) => new ApiError(503, 'service_unavailable', message, undefined, { 'retry-after': '1' });

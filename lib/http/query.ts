@@ -27,6 +27,7 @@ export function oneOf<T extends string>(req: ApiRequest, name: string, values: r
 export function textParam(req: ApiRequest, name: string, max: number): string | undefined {
   const raw = req.query[name]?.trim();
   if (!raw) return undefined;
-  if ([...raw].length > max || /\p{Cc}/u.test(raw)) throw invalidParameter(`${name} is at most ${max} characters, without control characters`);
+  if ([...raw].length > max || /\p{Cc}/u.test(raw))
+    throw invalidParameter(`${name} is at most ${max} characters, without control characters`);
   return raw.toLowerCase();
 }

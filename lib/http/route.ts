@@ -6,12 +6,12 @@
  * and its store.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type RouteName, routeByName } from '#routes';
-import type { MiddlewareObj } from '@middy/core';
 import type { Scope } from '#auth/keys.ts';
+import { type RouteName, routeByName } from '#routes';
 import type { KeyRecord } from '#store/accounts.ts';
 import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';

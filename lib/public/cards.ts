@@ -36,7 +36,13 @@ export const listCards: Endpoint = async (req) => {
   const all = catalogue().cards.filter(match);
   const items = all.slice((page - 1) * limit, page * limit);
   const more = page * limit < all.length;
-  return cacheable(req, items, { page, limit, total: all.length, has_more: more, next_cursor: more ? signCursor({ d: digest, p: page + 1 }) : null });
+  return cacheable(req, items, {
+    page,
+    limit,
+    total: all.length,
+    has_more: more,
+    next_cursor: more ? signCursor({ d: digest, p: page + 1 }) : null,
+  });
 };
 
 export const readCard: Endpoint = async (req) => {

@@ -2,8 +2,9 @@
  * PUT / DELETE /api/v1/users/:user_id/likes/:share_slug — one like per account per public or unlisted
  * deck; both idempotent. Answers the deck's like count after the change.
  */
-import type { ApiRequest, Endpoint } from '#http/types.ts';
+
 import { ownerId } from '#decks/params.ts';
+import type { ApiRequest, Endpoint } from '#http/types.ts';
 import { foldIfDue, getCounts, setLike } from '#store/counters.ts';
 import { sharedDeck } from './shared-read.ts';
 

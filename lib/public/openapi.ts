@@ -8,11 +8,11 @@ import * as v from 'valibot';
 import { SCOPES } from '#auth/keys.ts';
 import { cacheable } from '#http/cache.ts';
 import type { Endpoint } from '#http/types.ts';
+import { ROUTES, type Route } from '#routes';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { FIELDS } from '#rules/deck-write.ts';
 import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { ReplaceBody } from '#rules/schemas.ts';
-import { ROUTES, type Route } from '#routes';
 
 const SUMMARY: Record<string, string> = {
   listDecks: "List the caller's decks",
@@ -31,7 +31,13 @@ const SUMMARY: Record<string, string> = {
   openApi: 'This document',
 };
 
-const q = (name: string, schema: Record<string, unknown>, description?: string) => ({ name, in: 'query', required: false, schema, ...(description ? { description } : {}) });
+const q = (name: string, schema: Record<string, unknown>, description?: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  ...(description ? { description } : {}),
+});
 const limit = (fallback: number, max: number) => q('limit', { type: 'integer', minimum: 1, maximum: max, default: fallback });
 const page = q('page', { type: 'integer', minimum: 1, default: 1 });
 const cursor = q('cursor', { type: 'string' }, 'meta.next_cursor of the previous page');
@@ -96,17 +102,29 @@ const ERROR_STATUSES: Record<string, string> = {
 };
 
 function operation(route: Route) {
-  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const body = BODY[route.name];
-  const errors = Object.keys(ERROR_STATUSES).filter((s) => (route.scope || !['401', '403', '412'].includes(s)) && (body || !['413', '415', '422'].includes(s)));
+  const errors = Object.keys(ERROR_STATUSES).filter(
+    (s) => (route.scope || !['401', '403', '412'].includes(s)) && (body || !['413', '415', '422'].includes(s)),
+  );
   return {
     operationId: route.name,
     summary: SUMMARY[route.name] ?? route.name,
-    ...(route.scope ? { security: [{ apiKey: [route.scope] }], description: `Needs an API key with the ${route.scope} scope, for the path's user_id.` } : { security: [] }),
+    ...(route.scope
+      ? { security: [{ apiKey: [route.scope] }], description: `Needs an API key with the ${route.scope} scope, for the path's user_id.` }
+      : { security: [] }),
     parameters: [...params, ...(QUERY[route.name] ?? [])],
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } } } : {}),
     responses: {
-      [route.name === 'createDeck' ? '201' : '200']: { description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } } },
+      [route.name === 'createDeck' ? '201' : '200']: {
+        description: 'Success',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Success' } } },
+      },
       ...Object.fromEntries(errors.map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };
@@ -122,11 +140,17 @@ export function openApiDocument() {
   const meta = { type: 'object', properties: { api_version: { const: 'v1' } }, required: ['api_version'] };
   return {
     openapi: '3.1.0',
-    info: { title: 'Deck Library API', version: 'v1', description: 'KARDS decks: owners manage them with API keys; anyone reads and searches public ones.' },
+    info: {
+      title: 'Deck Library API',
+      version: 'v1',
+      description: 'KARDS decks: owners manage them with API keys; anyone reads and searches public ones.',
+    },
     servers: [{ url: '/' }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'dlk_<key_id>_<secret>', description: `Scopes: ${SCOPES.join(', ')}` } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'dlk_<key_id>_<secret>', description: `Scopes: ${SCOPES.join(', ')}` },
+      },
       schemas: {
         Success: { type: 'object', properties: { data: {}, meta }, required: ['data', 'meta'] },
         Error: {
@@ -139,7 +163,14 @@ export function openApiDocument() {
               properties: {
                 code: { type: 'string' },
                 message: { type: 'string' },
-                details: { type: 'array', items: { type: 'object', required: ['path', 'code', 'message'], properties: { path: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } } },
+                details: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['path', 'code', 'message'],
+                    properties: { path: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
+                  },
+                },
               },
             },
             meta: { ...meta, properties: { ...meta.properties, request_id: { type: 'string' } } },
@@ -147,7 +178,10 @@ export function openApiDocument() {
         },
       },
       responses: Object.fromEntries(
-        Object.entries(ERROR_STATUSES).map(([s, d]) => [`E${s}`, { description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        Object.entries(ERROR_STATUSES).map(([s, d]) => [
+          `E${s}`,
+          { description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ]),
       ),
     },
   };
@@ -155,4 +189,7 @@ export function openApiDocument() {
 
 let document: ReturnType<typeof openApiDocument> | undefined;
 /** The document itself is the body (not enveloped): OpenAPI tools read it as it is. */
-export const readOpenApi: Endpoint = async (req) => ({ ...cacheable(req, (document ??= openApiDocument())), bare: true });
+export const readOpenApi: Endpoint = async (req) => {
+  document ??= openApiDocument();
+  return { ...cacheable(req, document), bare: true };
+};

@@ -50,7 +50,13 @@ export const searchPublicDecks: Endpoint = async (req) => {
   let start: Record<string, string> | undefined;
   if (req.query.cursor !== undefined) {
     const c = openCursor(req.query.cursor) as SearchCursor;
-    const fits = c?.d === digest && Number.isInteger(c.p) && Array.isArray(c.k) && c.k.every((x) => typeof x === 'string') && c.k[1]?.startsWith('SEARCH#') && c.k[2] === facet;
+    const fits =
+      c?.d === digest &&
+      Number.isInteger(c.p) &&
+      Array.isArray(c.k) &&
+      c.k.every((x) => typeof x === 'string') &&
+      c.k[1]?.startsWith('SEARCH#') &&
+      c.k[2] === facet;
     if (!fits) throw invalidParameter('cursor belongs to another query');
     start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
     page = c.p;
@@ -78,4 +84,3 @@ export const searchPublicDecks: Endpoint = async (req) => {
     meta: { page, limit, has_more: next !== undefined, next_cursor: next ? signCursor(next) : null },
   };
 };
-

@@ -36,4 +36,3 @@ export async function countView(deck: StoredDeck, counts: Counts): Promise<Count
   await foldIfDue(deck, stored).catch((error: Error) => logger.warn('counts not folded', { error, share_slug: deck.share_slug }));
   return { ...stored, views: stored.views + state.count };
 }
-

@@ -17,7 +17,6 @@ export function base62Value(s: string): number {
 }
 
 /** True for a card id that can stand in a deck code: exactly two base-62 characters. */
-export const isCodeCardId = (id: string): boolean =>
-  id.length === 2 && digitValue.has(id[0] as string) && digitValue.has(id[1] as string);
+export const isCodeCardId = (id: string): boolean => id.length === 2 && digitValue.has(id[0] as string) && digitValue.has(id[1] as string);
 
 export const compareBase62 = (a: string, b: string): number => base62Value(a) - base62Value(b);

@@ -1,16 +1,7 @@
 /** The card model (contract §1). */
 import type { CardFaction, FactionId } from './factions.ts';
 
-export const CARD_TYPES = [
-  'infantry',
-  'tank',
-  'artillery',
-  'fighter',
-  'bomber',
-  'order',
-  'countermeasure',
-  'headquarters',
-] as const;
+export const CARD_TYPES = ['infantry', 'tank', 'artillery', 'fighter', 'bomber', 'order', 'countermeasure', 'headquarters'] as const;
 export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;
 export type CardType = (typeof CARD_TYPES)[number];
 export type Rarity = (typeof RARITIES)[number];

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
-import { FACTION_BY_NATION, FACTION_IDS, type CardFaction, type FactionId } from './factions.ts';
+import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
 
@@ -48,7 +48,12 @@ const nation = v.pipe(
   v.transform((s) => FACTION_BY_NATION[s] as CardFaction),
 );
 const lower = <T extends readonly string[]>(values: T) =>
-  v.pipe(v.string(), v.toLowerCase(), v.transform((s) => (s === 'location' || s === 'hq' ? 'headquarters' : s)), v.picklist(values));
+  v.pipe(
+    v.string(),
+    v.toLowerCase(),
+    v.transform((s) => (s === 'location' || s === 'hq' ? 'headquarters' : s)),
+    v.picklist(values),
+  );
 
 /** The kards.com card API format (extra fields ignored; `reserved` does not affect legality). */
 const KardsCardSchema = v.pipe(

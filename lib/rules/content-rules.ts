@@ -48,11 +48,16 @@ type Section = KeyComponents | Alternatives;
 /** Rules every enabled section shares: items required, reasons not blank; card ids unique. */
 function checkSection(section: Section, base: string): Detail[] {
   const items = at(base, 'items');
-  const out = duplicates(section.items.map((i) => i.card_id), (i) => at(at(items, i), 'card_id'), items);
+  const out = duplicates(
+    section.items.map((i) => i.card_id),
+    (i) => at(at(items, i), 'card_id'),
+    items,
+  );
   if (!section.enabled) return out;
   if (section.items.length === 0) out.push(detail(items, 'items_required', `an enabled section needs at least 1 item`));
   section.items.forEach((item, i) => {
-    if (item.reason.trim() === '') out.push(detail(at(at(items, i), 'reason'), 'blank_reason', `a reason is required while the section is enabled`));
+    if (item.reason.trim() === '')
+      out.push(detail(at(at(items, i), 'reason'), 'blank_reason', `a reason is required while the section is enabled`));
   });
   return out;
 }
@@ -72,7 +77,9 @@ export function checkAlternatives(section: Alternatives, ctx: DeckContext, base 
     const bad = undeckable(at(path, 'card_id'), item.card_id, card);
     if (bad) out.push(bad);
     else if (card && ctx.main && ctx.ally && countsAs(card, ctx.main, ctx.ally) === undefined) {
-      out.push(detail(at(path, 'card_id'), 'wrong_faction', `${item.card_id} (${card.name}) is not available to this deck's main or ally faction`));
+      out.push(
+        detail(at(path, 'card_id'), 'wrong_faction', `${item.card_id} (${card.name}) is not available to this deck's main or ally faction`),
+      );
     }
     if (item.replaces_card_id !== undefined) out.push(...notInDeck(ctx, at(path, 'replaces_card_id'), item.replaces_card_id));
   });

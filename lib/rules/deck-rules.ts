@@ -58,21 +58,34 @@ export function checkDeck(deck: Deck, catalogue: Catalogue, options: DeckRuleOpt
     }
     const as = countsAs(card, deck.main, deck.ally);
     if (as === undefined) {
-      out.push(detail(pathFor(id), 'wrong_faction', `${id} (${card.name}) belongs to ${factionById(card.faction)?.name}, which is neither ${mainName} nor ${allyName}`));
+      out.push(
+        detail(
+          pathFor(id),
+          'wrong_faction',
+          `${id} (${card.name}) belongs to ${factionById(card.faction)?.name}, which is neither ${mainName} nor ${allyName}`,
+        ),
+      );
     } else if (as === deck.ally) {
       allyCopies += count;
     }
     const limit = COPY_LIMIT[card.rarity];
     if (count > limit) {
-      out.push(detail(pathFor(id), 'copy_limit', `${id} (${card.name}) is ${card.rarity}: at most ${limit} ${limit === 1 ? 'copy' : 'copies'}, found ${count}`));
+      out.push(
+        detail(
+          pathFor(id),
+          'copy_limit',
+          `${id} (${card.name}) is ${card.rarity}: at most ${limit} ${limit === 1 ? 'copy' : 'copies'}, found ${count}`,
+        ),
+      );
     }
   }
   if (allyCopies > ALLY_LIMIT) {
-    out.push(detail(deckPath, 'ally_limit', `at most ${ALLY_LIMIT} cards may count as the ally faction (${allyName}); found ${allyCopies}`));
+    out.push(
+      detail(deckPath, 'ally_limit', `at most ${ALLY_LIMIT} cards may count as the ally faction (${allyName}); found ${allyCopies}`),
+    );
   }
   return out;
 }
 
 /** Copies of each card in a deck, for membership checks. */
-export const copiesById = (cards: readonly CardCount[]): ReadonlyMap<string, number> =>
-  new Map(cards.map((c) => [c.card_id, c.count]));
+export const copiesById = (cards: readonly CardCount[]): ReadonlyMap<string, number> => new Map(cards.map((c) => [c.card_id, c.count]));

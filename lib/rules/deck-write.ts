@@ -5,7 +5,15 @@
  */
 import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
-import { checkAlternatives, checkChartSettings, checkDisplay, checkGuide, checkKeyComponents, type DeckContext, deckContext } from './content-rules.ts';
+import {
+  checkAlternatives,
+  checkChartSettings,
+  checkDisplay,
+  checkGuide,
+  checkKeyComponents,
+  type DeckContext,
+  deckContext,
+} from './content-rules.ts';
 import { cardsSnapshot, type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
 import { type Archive, type DeckContent, type Derived, defaultArchive, type Guide } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
@@ -30,8 +38,21 @@ const SECTIONS = ['key_components', 'alternatives', 'chart_settings'] as const;
 
 /** Fields the service derives or owns: a client may never submit them. */
 export const NOT_WRITABLE = new Set([
-  'id', 'name', 'main_faction', 'ally_faction', 'cards_snapshot', 'share_slug', 'display', 'author',
-  'views', 'likes', 'created_at', 'updated_at', 'version', 'user_id', 'owner_id',
+  'id',
+  'name',
+  'main_faction',
+  'ally_faction',
+  'cards_snapshot',
+  'share_slug',
+  'display',
+  'author',
+  'views',
+  'likes',
+  'created_at',
+  'updated_at',
+  'version',
+  'user_id',
+  'owner_id',
 ]);
 
 export type WriteResult = { ok: true; content: DeckContent } | { ok: false; details: Detail[] };
@@ -73,7 +94,13 @@ function readFields(body: Record<string, unknown>): Read {
   // Sections written as null: each must be an object (requirement §2, archive write rule 1).
   for (const name of SECTIONS) {
     if (read.values.archive?.[name] === null) {
-      read.details.push(detail(`archive.${name}`, 'null_section', `archive.${name} must be an object; to disable it send { "enabled": false, "items": [] }`));
+      read.details.push(
+        detail(
+          `archive.${name}`,
+          'null_section',
+          `archive.${name} must be an object; to disable it send { "enabled": false, "items": [] }`,
+        ),
+      );
       read.broken.add(`archive.${name}`);
     }
   }
@@ -129,7 +156,13 @@ function judge(draft: Draft, read: Read, catalogue: Catalogue, keptGuide: boolea
   if (!read.broken.has('guide')) {
     const guideDetails = draft.guide ? checkGuide(draft.guide, ctx) : [];
     if (keptGuide && (draft.guide === null || guideDetails.length > 0)) {
-      details.push(detail('guide', 'guide_required', 'the new deck_code leaves the current guide unusable (its core cards are not all in the new deck); submit a guide with it'));
+      details.push(
+        detail(
+          'guide',
+          'guide_required',
+          'the new deck_code leaves the current guide unusable (its core cards are not all in the new deck); submit a guide with it',
+        ),
+      );
     } else details.push(...guideDetails);
   }
   const { key_components: kc, alternatives: alt, chart_settings: chart } = draft.archive;

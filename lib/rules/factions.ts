@@ -30,8 +30,7 @@ export const isFactionId = (id: string): id is FactionId => byId.has(id);
 export const isMainFactionId = (id: string): id is FactionId => byId.get(id)?.main === true;
 
 /** The derived deck name: "<main display name> / <ally display name>". */
-export const deckName = (main: FactionId, ally: FactionId): string =>
-  `${byId.get(main)?.name} / ${byId.get(ally)?.name}`;
+export const deckName = (main: FactionId, ally: FactionId): string => `${byId.get(main)?.name} / ${byId.get(ally)?.name}`;
 
 /** Faction ids by the nation names of the kards.com card API. */
 export const FACTION_BY_NATION: Readonly<Record<string, CardFaction>> = {

@@ -7,8 +7,8 @@ import type { Catalogue } from './catalogue.ts';
 import { MAX_GROUP } from './deck-code.ts';
 import type { Derived } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
-import { at, type Detail, detail } from './details.ts';
 import { derive, readDeckCode } from './deck-write.ts';
+import { at, type Detail, detail } from './details.ts';
 import { issuesToDetails } from './issues.ts';
 import { ReplaceBody } from './schemas.ts';
 
@@ -27,7 +27,13 @@ export function checkReplace(body: Record<string, unknown>, catalogue: Catalogue
   replacements.forEach(({ remove_card_id: out, add_card_id: inn, count }, i) => {
     const have = copies.get(out) ?? 0;
     if (have < count) {
-      shortfalls.push(detail(at(at('replacements', i), 'remove_card_id'), 'not_enough_copies', `the deck holds ${have} ${have === 1 ? 'copy' : 'copies'} of ${out}; cannot remove ${count}`));
+      shortfalls.push(
+        detail(
+          at(at('replacements', i), 'remove_card_id'),
+          'not_enough_copies',
+          `the deck holds ${have} ${have === 1 ? 'copy' : 'copies'} of ${out}; cannot remove ${count}`,
+        ),
+      );
       return;
     }
     if (have === count) copies.delete(out);

@@ -10,12 +10,10 @@ export { LIMITS };
 
 /** Length in characters (code points), as a client counts them. */
 const chars = (s: string) => [...s].length;
-export const maxChars = (n: number) =>
-  v.check<string, string>((s) => chars(s) <= n, coded('too_long', `at most ${n} characters`));
+export const maxChars = (n: number) => v.check<string, string>((s) => chars(s) <= n, coded('too_long', `at most ${n} characters`));
 
 export const VISIBILITIES = ['public', 'private', 'unlisted'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
-
 
 export const CardId = v.pipe(
   v.string(),

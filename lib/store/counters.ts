@@ -58,7 +58,13 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random(
 /** Adds (or takes back) one account's like; false when there was nothing to change. */
 export async function setLike(slug: string, userId: string, liked: boolean): Promise<boolean> {
   const mark = liked
-    ? { Put: { TableName: table(), Item: { ...likeKey(slug, userId), created_at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(pk)' } }
+    ? {
+        Put: {
+          TableName: table(),
+          Item: { ...likeKey(slug, userId), created_at: new Date().toISOString() },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      }
     : { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } };
   const count = {
     Update: {

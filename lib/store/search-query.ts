@@ -6,7 +6,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
-import { SORT_INDEX, type SearchEntry, type Sort } from './search.ts';
+import { type SearchEntry, SORT_INDEX, type Sort } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export interface Filters {
@@ -40,14 +40,19 @@ export interface SearchPage {
   scanned: number;
 }
 
+const CONDITIONS: Record<keyof Filters, string> = {
+  main: 'main_faction = :main',
+  ally: 'ally_faction = :ally',
+  tag: 'contains(tags, :tag)',
+  q: 'contains(search_text, :q)',
+};
+
 function filterExpression(f: Filters): { expression?: string; values: Record<string, string> } {
-  const parts: string[] = [];
-  const values: Record<string, string> = {};
-  if (f.main) (parts.push('main_faction = :main'), (values[':main'] = f.main));
-  if (f.ally) (parts.push('ally_faction = :ally'), (values[':ally'] = f.ally));
-  if (f.tag) (parts.push('contains(tags, :tag)'), (values[':tag'] = f.tag));
-  if (f.q) (parts.push('contains(search_text, :q)'), (values[':q'] = f.q));
-  return { expression: parts.length ? parts.join(' AND ') : undefined, values };
+  const given = (Object.keys(CONDITIONS) as (keyof Filters)[]).filter((k) => f[k]);
+  return {
+    expression: given.length ? given.map((k) => CONDITIONS[k]).join(' AND ') : undefined,
+    values: Object.fromEntries(given.map((k) => [`:${k}`, f[k] as string])),
+  };
 }
 
 /** The index position of an entry: what DynamoDB's LastEvaluatedKey would be after it. */

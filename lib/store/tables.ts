@@ -24,8 +24,22 @@ const S = (name: string): KeyAttr => ({ name, type: 'S' });
 
 /** Attributes an owner list item needs: the deck without guide_description and archive. */
 export const OWNER_LIST_ATTRIBUTES = [
-  'deck_id', 'share_slug', 'name', 'main_faction', 'ally_faction', 'deck_code', 'tags', 'visibility',
-  'sort_order', 'guide', 'display', 'views', 'likes', 'created_at', 'updated_at', 'version',
+  'deck_id',
+  'share_slug',
+  'name',
+  'main_faction',
+  'ally_faction',
+  'deck_code',
+  'tags',
+  'visibility',
+  'sort_order',
+  'guide',
+  'display',
+  'views',
+  'likes',
+  'created_at',
+  'updated_at',
+  'version',
 ];
 
 export const DECKS: TableDef = {
@@ -44,7 +58,12 @@ export const DECKS: TableDef = {
   ],
   localIndexes: [
     // The owner's list: sort_order ascending, then updated_at descending, read consistently.
-    { indexName: 'by_owner_order', partitionKey: S('pk'), sortKey: S('owner_order'), projection: { type: 'INCLUDE', attributes: OWNER_LIST_ATTRIBUTES } },
+    {
+      indexName: 'by_owner_order',
+      partitionKey: S('pk'),
+      sortKey: S('owner_order'),
+      projection: { type: 'INCLUDE', attributes: OWNER_LIST_ATTRIBUTES },
+    },
   ],
 };
 
@@ -55,7 +74,12 @@ export const ACCOUNTS: TableDef = {
   sortKey: S('sk'),
   globalIndexes: [
     // deckctl keys list: a user's keys, oldest first (never their hashes).
-    { indexName: 'keys_by_user', partitionKey: S('key_user_id'), sortKey: S('created_at'), projection: { type: 'INCLUDE', attributes: ['key_id', 'display_name', 'scopes', 'status'] } },
+    {
+      indexName: 'keys_by_user',
+      partitionKey: S('key_user_id'),
+      sortKey: S('created_at'),
+      projection: { type: 'INCLUDE', attributes: ['key_id', 'display_name', 'scopes', 'status'] },
+    },
   ],
   localIndexes: [],
 };

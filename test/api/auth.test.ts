@@ -1,8 +1,8 @@
 /** Every owner route × every way a key can be wrong, and one owner against another's decks (BOLA). */
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#auth/keys.ts';
-import { revokeKey } from '#store/accounts.ts';
 import { ROUTES } from '#routes';
+import { revokeKey } from '#store/accounts.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 
 const ownerRoutes = ROUTES.filter((r) => 'scope' in r);
@@ -10,7 +10,14 @@ const ownerRoutes = ROUTES.filter((r) => 'scope' in r);
 /** A concrete request for a route, as `owner` would make it against `deckId`. */
 function request(route: (typeof ownerRoutes)[number], userId: string, deckId: string) {
   const path = route.path.replace('{user_id}', userId).replace('{deck_id}', deckId);
-  const body = route.method === 'DELETE' ? {} : route.name === 'replaceCards' ? { deck_code: code(), replacements: [{ remove_card_id: 'aa', add_card_id: 'ab', count: 1 }] } : route.body ? { deck_code: code(), guide: { system: 'x' } } : undefined;
+  const body =
+    route.method === 'DELETE'
+      ? {}
+      : route.name === 'replaceCards'
+        ? { deck_code: code(), replacements: [{ remove_card_id: 'aa', add_card_id: 'ab', count: 1 }] }
+        : route.body
+          ? { deck_code: code(), guide: { system: 'x' } }
+          : undefined;
   return { method: route.method, path, body };
 }
 
@@ -66,21 +73,25 @@ describe('auth matrix', async () => {
   });
 });
 
-describe('one owner can never touch another owner\'s decks', async () => {
+describe("one owner can never touch another owner's decks", async () => {
   const a: Owner = await newOwner();
   const b: Owner = await newOwner();
   const bDeck = (await createDeck(b)).body.data;
 
-  it('A, on A\'s own paths, cannot read, change or delete B\'s deck: it does not exist there', async () => {
+  it("A, on A's own paths, cannot read, change or delete B's deck: it does not exist there", async () => {
     const path = `${a.decks}/${bDeck.id}`;
-    for (const [method, body] of [['GET', undefined], ['PATCH', { tags: ['mine'] }], ['DELETE', {}]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { tags: ['mine'] }],
+      ['DELETE', {}],
+    ] as const) {
       const r = await call(method, path, { key: a.key, body });
       expect([method, r.status, r.body.error.code]).toEqual([method, 404, 'deck_not_found']);
     }
     expect((await call('GET', a.decks, { key: a.key })).body.data).toEqual([]);
   });
 
-  it('A, on B\'s paths, is refused for every route', async () => {
+  it("A, on B's paths, is refused for every route", async () => {
     for (const route of ownerRoutes) {
       const { method, path, body } = request(route, b.userId, bDeck.id);
       const r = await call(method, path, { key: a.key, body });
@@ -88,7 +99,7 @@ describe('one owner can never touch another owner\'s decks', async () => {
     }
   });
 
-  it('B\'s deck is untouched', async () => {
+  it("B's deck is untouched", async () => {
     const r = await call('GET', `${b.decks}/${bDeck.id}`, { key: b.key });
     expect(r.body.data).toEqual(bDeck);
   });

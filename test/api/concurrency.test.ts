@@ -8,7 +8,9 @@ describe('concurrent writes', () => {
     const { id } = (await createDeck(owner)).body.data;
     const path = `${owner.decks}/${id}`;
     // Requests alternate between two fields, each with its own value.
-    const bodies: Record<string, unknown>[] = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { sort_order: i } : { card_back_id: `back_${i}` }));
+    const bodies: Record<string, unknown>[] = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? { sort_order: i } : { card_back_id: `back_${i}` },
+    );
     const replies = await Promise.all(bodies.map((body) => call('PATCH', path, { key: owner.key, body })));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
 
@@ -46,7 +48,9 @@ describe('concurrent writes', () => {
     const owner = await newOwner();
     const { id } = (await createDeck(owner)).body.data;
     const replies = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { sort_order: i }, headers: { 'if-match': '"1"' } })),
+      Array.from({ length: 8 }, (_, i) =>
+        call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { sort_order: i }, headers: { 'if-match': '"1"' } }),
+      ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(412)]);
   });

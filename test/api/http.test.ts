@@ -23,18 +23,29 @@ describe('bodies', async () => {
   });
 
   it('a non-JSON content type is 415 unsupported_media_type', async () => {
-    const r = await call('POST', owner.decks, { key: owner.key, raw: 'deck_code=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await call('POST', owner.decks, {
+      key: owner.key,
+      raw: 'deck_code=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([r.status, r.body.error.code]).toEqual([415, 'unsupported_media_type']);
     envelope(r);
   });
 
   it('application/json with a charset is JSON', async () => {
-    const r = await call('POST', `${owner.decks}/validate`, { key: owner.key, body: { deck_code: code(), guide: { system: 'x' } }, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const r = await call('POST', `${owner.decks}/validate`, {
+      key: owner.key,
+      body: { deck_code: code(), guide: { system: 'x' } },
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(r.status).toBe(200);
   });
 
   it('a body over 128 KiB is 413 payload_too_large, before anything else', async () => {
-    const r = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'x', description: 'd'.repeat(130 * 1024) } } });
+    const r = await call('POST', owner.decks, {
+      key: owner.key,
+      body: { deck_code: code(), guide: { system: 'x', description: 'd'.repeat(130 * 1024) } },
+    });
     expect([r.status, r.body.error.code]).toEqual([413, 'payload_too_large']);
     envelope(r);
   });
@@ -42,7 +53,12 @@ describe('bodies', async () => {
 
 describe('routes and ids', () => {
   it('an unknown route or method is 404 not_found', async () => {
-    for (const [method, path] of [['GET', '/'], ['GET', '/api/v1/nothing'], ['PUT', '/api/v1/users/x/decks'], ['POST', '/api/v1/users/x/decks/y']]) {
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/api/v1/nothing'],
+      ['PUT', '/api/v1/users/x/decks'],
+      ['POST', '/api/v1/users/x/decks/y'],
+    ]) {
       const r = await call(method as string, path as string);
       expect([method, path, r.status, r.body.error.code]).toEqual([method, path, 404, 'not_found']);
       envelope(r);

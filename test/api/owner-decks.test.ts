@@ -3,8 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { call, code, createDeck, deckable, newOwner } from '../support/api.ts';
 
 const OWNER_DECK_KEYS = [
-  'id', 'name', 'main_faction', 'ally_faction', 'deck_code', 'cards_snapshot', 'tags', 'visibility', 'sort_order',
-  'share_slug', 'guide', 'archive', 'display', 'views', 'likes', 'created_at', 'updated_at', 'version',
+  'id',
+  'name',
+  'main_faction',
+  'ally_faction',
+  'deck_code',
+  'cards_snapshot',
+  'tags',
+  'visibility',
+  'sort_order',
+  'share_slug',
+  'guide',
+  'archive',
+  'display',
+  'views',
+  'likes',
+  'created_at',
+  'updated_at',
+  'version',
 ].sort();
 
 describe('create', () => {
@@ -14,7 +30,15 @@ describe('create', () => {
     const featured = deckable('japan')[3]?.card_id;
     const r = await call('POST', owner.decks, {
       key: owner.key,
-      body: { deck_code: ` ${deckCode} `, guide: { system: 'Ramp', description: 'slow', core_cards: [featured] }, tags: ['Aggro', 'aggro ', 'OTK'], visibility: 'unlisted', featured_card_id: featured, card_back_id: 'gold_back', sort_order: 2 },
+      body: {
+        deck_code: ` ${deckCode} `,
+        guide: { system: 'Ramp', description: 'slow', core_cards: [featured] },
+        tags: ['Aggro', 'aggro ', 'OTK'],
+        visibility: 'unlisted',
+        featured_card_id: featured,
+        card_back_id: 'gold_back',
+        sort_order: 2,
+      },
     });
     expect(r.status).toBe(201);
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -25,10 +49,22 @@ describe('create', () => {
     expect(r.headers.get('location')).toBe(`${owner.decks}/${deck.id}`);
     expect(r.headers.get('etag')).toBe('"1"');
     expect(deck).toMatchObject({
-      name: 'Japan / ANZAC', main_faction: 'japan', ally_faction: 'anzac', deck_code: deckCode, tags: ['aggro', 'otk'],
-      visibility: 'unlisted', sort_order: 2, views: 0, likes: 0, version: 1,
+      name: 'Japan / ANZAC',
+      main_faction: 'japan',
+      ally_faction: 'anzac',
+      deck_code: deckCode,
+      tags: ['aggro', 'otk'],
+      visibility: 'unlisted',
+      sort_order: 2,
+      views: 0,
+      likes: 0,
+      version: 1,
       guide: { system: 'Ramp', description: 'slow', core_cards: [featured], reserve_recommendations: [] },
-      archive: { key_components: { enabled: false, items: [] }, alternatives: { enabled: false, items: [] }, chart_settings: { otkConfig: { items: [] } } },
+      archive: {
+        key_components: { enabled: false, items: [] },
+        alternatives: { enabled: false, items: [] },
+        chart_settings: { otkConfig: { items: [] } },
+      },
       display: { featured_card_id: featured, card_back_id: 'gold_back' },
     });
     expect(deck.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -97,7 +133,10 @@ describe('update', () => {
   it('200 with the changed deck, version and ETag grown by one; guide replaced whole', async () => {
     const owner = await newOwner();
     const created = (await createDeck(owner, { guide: { system: 'Old', description: 'keep?' }, tags: ['a'] })).body.data;
-    const r = await call('PATCH', `${owner.decks}/${created.id}`, { key: owner.key, body: { guide: { system: 'New' }, visibility: 'public' } });
+    const r = await call('PATCH', `${owner.decks}/${created.id}`, {
+      key: owner.key,
+      body: { guide: { system: 'New' }, visibility: 'public' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ version: 2, visibility: 'public', tags: ['a'], guide: { system: 'New', description: '' } });
     expect(r.headers.get('etag')).toBe('"2"');
@@ -110,7 +149,12 @@ describe('update', () => {
     const created = (await createDeck(owner)).body.data;
     const r = await call('PATCH', `${owner.decks}/${created.id}`, { key: owner.key, body: { deck_code: code('germany', 'italy') } });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ name: 'Germany / Italy', main_faction: 'germany', ally_faction: 'italy', deck_code: code('germany', 'italy') });
+    expect(r.body.data).toMatchObject({
+      name: 'Germany / Italy',
+      main_faction: 'germany',
+      ally_faction: 'italy',
+      deck_code: code('germany', 'italy'),
+    });
     expect(r.body.data.cards_snapshot).not.toEqual(created.cards_snapshot);
   });
 });
@@ -118,10 +162,19 @@ describe('update', () => {
 describe('validate', () => {
   it('200 { valid: true, deck } with the normalised deck, and writes nothing', async () => {
     const owner = await newOwner();
-    const r = await call('POST', `${owner.decks}/validate`, { key: owner.key, body: { deck_code: ` ${code()}`, guide: { system: 'x' }, tags: ['B', 'b'] } });
+    const r = await call('POST', `${owner.decks}/validate`, {
+      key: owner.key,
+      body: { deck_code: ` ${code()}`, guide: { system: 'x' }, tags: ['B', 'b'] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.data.valid).toBe(true);
-    expect(r.body.data.deck).toMatchObject({ deck_code: code(), name: 'Soviet Union / United States', tags: ['b'], visibility: 'private', sort_order: 0 });
+    expect(r.body.data.deck).toMatchObject({
+      deck_code: code(),
+      name: 'Soviet Union / United States',
+      tags: ['b'],
+      visibility: 'private',
+      sort_order: 0,
+    });
     expect(r.body.data.deck.archive.alternatives).toEqual({ enabled: false, items: [] });
     expect((await call('GET', owner.decks, { key: owner.key })).body.data).toEqual([]);
   });

@@ -2,27 +2,62 @@
 import { describe, expect, it } from 'vitest';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 
-const PUBLIC_KEYS = ['id', 'name', 'main_faction', 'ally_faction', 'deck_code', 'cards_snapshot', 'tags', 'display', 'guide', 'archive', 'author', 'views', 'likes', 'created_at', 'updated_at'].sort();
+const PUBLIC_KEYS = [
+  'id',
+  'name',
+  'main_faction',
+  'ally_faction',
+  'deck_code',
+  'cards_snapshot',
+  'tags',
+  'display',
+  'guide',
+  'archive',
+  'author',
+  'views',
+  'likes',
+  'created_at',
+  'updated_at',
+].sort();
 const tagOf = () => `t${Math.random().toString(36).slice(2, 12)}`;
-const searchTag = async (tag: string) => (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data.map((d: { share_slug: string }) => d.share_slug);
+const searchTag = async (tag: string) =>
+  (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data.map((d: { share_slug: string }) => d.share_slug);
 const setVisibility = (o: Owner, id: string, visibility: string) => call('PATCH', `${o.decks}/${id}`, { key: o.key, body: { visibility } });
 
 describe('shared read', () => {
   it('a public deck: { data, meta.api_version v1 } in the public shape, with no owner-only field', async () => {
     const owner = await newOwner(undefined, 'Shared Author');
-    const deck = (await createDeck(owner, { visibility: 'public', guide: { system: 'Tempo', description: 'how' }, archive: { key_components: { enabled: false, items: [] } } })).body.data;
+    const deck = (
+      await createDeck(owner, {
+        visibility: 'public',
+        guide: { system: 'Tempo', description: 'how' },
+        archive: { key_components: { enabled: false, items: [] } },
+      })
+    ).body.data;
     const r = await call('GET', `/api/v1/decks/${deck.share_slug}`);
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ api_version: 'v1' });
     expect(Object.keys(r.body.data).sort()).toEqual(PUBLIC_KEYS);
     expect(r.body.data).toMatchObject({
-      id: deck.id, name: deck.name, deck_code: deck.deck_code, cards_snapshot: deck.cards_snapshot, tags: deck.tags, display: deck.display,
-      guide: deck.guide, archive: deck.archive, author: { display_name: 'Shared Author' }, created_at: deck.created_at,
+      id: deck.id,
+      name: deck.name,
+      deck_code: deck.deck_code,
+      cards_snapshot: deck.cards_snapshot,
+      tags: deck.tags,
+      display: deck.display,
+      guide: deck.guide,
+      archive: deck.archive,
+      author: { display_name: 'Shared Author' },
+      created_at: deck.created_at,
     });
     // No owner-only field at any depth, and the owner's id nowhere.
     const keys = new Set<string>();
-    JSON.parse(JSON.stringify(r.body.data), (k, v) => (keys.add(k), v));
-    for (const hidden of ['visibility', 'sort_order', 'version', 'share_slug', 'user_id', 'owner_id']) expect(keys.has(hidden), hidden).toBe(false);
+    JSON.parse(JSON.stringify(r.body.data), (k, v) => {
+      keys.add(k);
+      return v;
+    });
+    for (const hidden of ['visibility', 'sort_order', 'version', 'share_slug', 'user_id', 'owner_id'])
+      expect(keys.has(hidden), hidden).toBe(false);
     expect(r.text).not.toContain(owner.userId);
   });
 
@@ -30,7 +65,8 @@ describe('shared read', () => {
     const owner = await newOwner();
     const tag = tagOf();
     const made: Record<string, { share_slug: string }> = {};
-    for (const visibility of ['public', 'unlisted', 'private']) made[visibility] = (await createDeck(owner, { visibility, tags: [tag] })).body.data;
+    for (const visibility of ['public', 'unlisted', 'private'])
+      made[visibility] = (await createDeck(owner, { visibility, tags: [tag] })).body.data;
     expect(await searchTag(tag)).toEqual([made.public?.share_slug]);
     expect((await call('GET', `/api/v1/decks/${made.public?.share_slug}`)).status).toBe(200);
     expect((await call('GET', `/api/v1/decks/${made.unlisted?.share_slug}`)).status).toBe(200);
@@ -76,7 +112,8 @@ describe('shared read', () => {
 });
 
 describe('likes', () => {
-  const likes = (o: Owner, slug: string, method: 'PUT' | 'DELETE') => call(method, `/api/v1/users/${o.userId}/likes/${slug}`, { key: o.key });
+  const likes = (o: Owner, slug: string, method: 'PUT' | 'DELETE') =>
+    call(method, `/api/v1/users/${o.userId}/likes/${slug}`, { key: o.key });
 
   it('one like per account, idempotent both ways; shown on the deck', async () => {
     const owner = await newOwner();
@@ -102,13 +139,15 @@ describe('likes', () => {
     }
   });
 
-  it('needs a key with decks:write, for the caller\'s own user_id', async () => {
+  it("needs a key with decks:write, for the caller's own user_id", async () => {
     const owner = await newOwner();
     const reader = await newOwner(['decks:read']);
     const { share_slug } = (await createDeck(owner, { visibility: 'public' })).body.data;
     expect((await call('PUT', `/api/v1/users/${owner.userId}/likes/${share_slug}`)).status).toBe(401);
     expect((await likes(reader, share_slug, 'PUT')).body.error.code).toBe('insufficient_scope');
-    expect((await call('PUT', `/api/v1/users/${reader.userId}/likes/${share_slug}`, { key: owner.key })).body.error.code).toBe('user_mismatch');
+    expect((await call('PUT', `/api/v1/users/${reader.userId}/likes/${share_slug}`, { key: owner.key })).body.error.code).toBe(
+      'user_mismatch',
+    );
   });
 
   it('20 accounts liking at once: 20 likes, and the search index shows them', async () => {
@@ -151,7 +190,17 @@ describe('card catalogue', () => {
 
   it('one card, or 404 card_not_found; bad parameters are 400 invalid_parameter', async () => {
     const r = await call('GET', '/api/v1/cards/2B');
-    expect(r.body.data).toEqual({ card_id: '2B', name: 'Volga Grey Rifles', faction: 'soviet', type: 'infantry', rarity: 'standard', kredits: 1, set: 'Demo Core', derived: false, exile: null });
+    expect(r.body.data).toEqual({
+      card_id: '2B',
+      name: 'Volga Grey Rifles',
+      faction: 'soviet',
+      type: 'infantry',
+      rarity: 'standard',
+      kredits: 1,
+      set: 'Demo Core',
+      derived: false,
+      exile: null,
+    });
     expect(r.headers.get('etag')).toBeTruthy();
     const missing = await call('GET', '/api/v1/cards/zz');
     expect([missing.status, missing.body.error.code]).toEqual([404, 'card_not_found']);
@@ -163,7 +212,18 @@ describe('card catalogue', () => {
 });
 
 describe('bad search parameters', () => {
-  it.each(['limit=51', 'limit=0', 'page=0', 'page=-1', 'sort=rating', 'main_faction=france', 'main_faction=prussia', 'ally_faction=prussia', 'cursor=forged', 'page=999999&limit=50'])('%s is 400 invalid_parameter', async (q) => {
+  it.each([
+    'limit=51',
+    'limit=0',
+    'page=0',
+    'page=-1',
+    'sort=rating',
+    'main_faction=france',
+    'main_faction=prussia',
+    'ally_faction=prussia',
+    'cursor=forged',
+    'page=999999&limit=50',
+  ])('%s is 400 invalid_parameter', async (q) => {
     const r = await call('GET', `/api/v1/decks?${q}`);
     expect([r.status, r.body.error.code]).toEqual([400, 'invalid_parameter']);
   });

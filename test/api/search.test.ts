@@ -24,7 +24,13 @@ interface Model {
   created_at: string;
 }
 
-const PAIRS: [FactionId, FactionId][] = [['soviet', 'usa'], ['germany', 'italy'], ['japan', 'usa'], ['britain', 'france'], ['usa', 'britain']];
+const PAIRS: [FactionId, FactionId][] = [
+  ['soviet', 'usa'],
+  ['germany', 'italy'],
+  ['japan', 'usa'],
+  ['britain', 'france'],
+  ['usa', 'britain'],
+];
 const SYSTEMS = ['Blitz Tempo', 'Slow Control', 'Air Superiority', 'Tempo Swarm'];
 const TAGS = [['aggro'], ['control', 'meta'], ['aggro', 'meta'], []];
 let runtime: Runtime;
@@ -42,16 +48,33 @@ beforeAll(async () => {
     const [main, ally] = PAIRS[i % PAIRS.length] as [FactionId, FactionId];
     const system = SYSTEMS[i % SYSTEMS.length] as string;
     const tags = TAGS[i % TAGS.length] as string[];
-    const r = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(main, ally, i), guide: { system }, tags, visibility: 'public' } });
+    const r = await call('POST', owner.decks, {
+      key: owner.key,
+      body: { deck_code: code(main, ally, i), guide: { system }, tags, visibility: 'public' },
+    });
     const d = r.body.data;
-    const m: Model = { id: d.id, slug: d.share_slug, name: d.name, system, main, ally, tags, views: i % 3, likes: i % 4 === 0 ? 0 : (i * 7) % 4, created_at: d.created_at };
+    const m: Model = {
+      id: d.id,
+      slug: d.share_slug,
+      name: d.name,
+      system,
+      main,
+      ally,
+      tags,
+      views: i % 3,
+      likes: i % 4 === 0 ? 0 : (i * 7) % 4,
+      created_at: d.created_at,
+    };
     for (let v = 0; v < m.views; v++) await call('GET', `/api/v1/decks/${m.slug}`);
     for (const fan of fans.slice(0, m.likes)) await call('PUT', `/api/v1/users/${fan.userId}/likes/${m.slug}`, { key: fan.key });
     decks.push(m);
   }
   // Decks that must never be found.
   for (const visibility of ['private', 'unlisted']) {
-    await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'Blitz Tempo' }, tags: ['aggro'], visibility } });
+    await call('POST', owner.decks, {
+      key: owner.key,
+      body: { deck_code: code(), guide: { system: 'Blitz Tempo' }, tags: ['aggro'], visibility },
+    });
   }
 }, 120_000);
 
@@ -68,7 +91,11 @@ function expected(params: Record<string, string>): string[] {
   const key = (d: Model): string | number => (sort === 'date' ? d.created_at : d[sort]);
   return decks
     .filter((d) => (!params.main_faction || d.main === params.main_faction) && (!params.ally_faction || d.ally === params.ally_faction))
-    .filter((d) => (!params.tag || d.tags.includes(params.tag.trim().toLowerCase())) && (!q || d.name.toLowerCase().includes(q) || d.system.toLowerCase().includes(q)))
+    .filter(
+      (d) =>
+        (!params.tag || d.tags.includes(params.tag.trim().toLowerCase())) &&
+        (!q || d.name.toLowerCase().includes(q) || d.system.toLowerCase().includes(q)),
+    )
     .sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : a.id < b.id ? -1 : 1))
     .map((d) => d.slug);
 }
@@ -108,21 +135,47 @@ const queries: Record<string, string>[] = [
 ];
 
 describe('search', () => {
-  it.each(queries.map((q) => [JSON.stringify(q), q] as const))('%s: every page in order, ties by id, nothing private', async (_name, params) => {
-    const want = expected(params);
-    const { slugs, metas } = await walk(params, 3);
-    expect(slugs).toEqual(want);
-    const last = metas.at(-1);
-    expect(last).toMatchObject({ has_more: false, next_cursor: null });
-    metas.forEach((m, i) => expect(m.page).toBe(i + 1));
-  });
+  it.each(queries.map((q) => [JSON.stringify(q), q] as const))(
+    '%s: every page in order, ties by id, nothing private',
+    async (_name, params) => {
+      const want = expected(params);
+      const { slugs, metas } = await walk(params, 3);
+      expect(slugs).toEqual(want);
+      const last = metas.at(-1);
+      expect(last).toMatchObject({ has_more: false, next_cursor: null });
+      expect(metas.map((m) => m.page)).toEqual(metas.map((_, i) => i + 1));
+    },
+  );
 
-  it('items are the contract\'s search item, with folded counts equal to the exact ones while small', async () => {
+  it("items are the contract's search item, with folded counts equal to the exact ones while small", async () => {
     const r = await call('GET', '/api/v1/decks?sort=likes&limit=1');
     const item = r.body.data[0];
-    expect(Object.keys(item).sort()).toEqual(['ally_faction', 'author', 'created_at', 'display', 'id', 'likes', 'main_faction', 'name', 'share_slug', 'system', 'tags', 'updated_at', 'views'].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      [
+        'ally_faction',
+        'author',
+        'created_at',
+        'display',
+        'id',
+        'likes',
+        'main_faction',
+        'name',
+        'share_slug',
+        'system',
+        'tags',
+        'updated_at',
+        'views',
+      ].sort(),
+    );
     const model = decks.find((d) => d.slug === item.share_slug) as Model;
-    expect(item).toMatchObject({ id: model.id, system: model.system, tags: model.tags, author: { display_name: 'Searcher' }, views: model.views, likes: model.likes });
+    expect(item).toMatchObject({
+      id: model.id,
+      system: model.system,
+      tags: model.tags,
+      author: { display_name: 'Searcher' },
+      views: model.views,
+      likes: model.likes,
+    });
   });
 
   it('page numbers 1..n give the same decks as walking the cursor; the last page has next_cursor null', async () => {

@@ -41,7 +41,14 @@ const cases: Case[] = [
   ['wrong faction', { deck_code: swapped(german) }, [['deck_code', 'wrong_faction']]],
   ['13 ally cards', { deck_code: swapped(usaOut) }, [['deck_code', 'ally_limit']]],
   ['2 elite copies', { deck_code: swapped(elite, 2) }, [['deck_code', 'copy_limit']]],
-  ['derived field', { name: 'Mine', cards_snapshot: [] }, [['name', 'not_writable'], ['cards_snapshot', 'not_writable']]],
+  [
+    'derived field',
+    { name: 'Mine', cards_snapshot: [] },
+    [
+      ['name', 'not_writable'],
+      ['cards_snapshot', 'not_writable'],
+    ],
+  ],
   ['unknown field', { colour: 'red' }, [['colour', 'unknown_field']]],
   ['core card not in deck', { guide: { system: 'x', core_cards: [s1, sovietOut] } }, [['guide.core_cards[1]', 'not_in_deck']]],
   ['core card derived', { guide: { system: 'x', core_cards: [derived] } }, [['guide.core_cards[0]', 'derived_card']]],
@@ -50,15 +57,51 @@ const cases: Case[] = [
   ['archive null', { archive: null }, [['archive', 'null_section']]],
   ['section null', { archive: { key_components: null } }, [['archive.key_components', 'null_section']]],
   ['enabled without items', { archive: { alternatives: section([]) } }, [['archive.alternatives.items', 'items_required']]],
-  ['blank reason', { archive: { key_components: section([{ card_id: s1, reason: '  ' }]) } }, [['archive.key_components.items[0].reason', 'blank_reason']]],
-  ['key component not in deck', { archive: { key_components: section([{ card_id: sovietOut, reason: 'r' }]) } }, [['archive.key_components.items[0].card_id', 'not_in_deck']]],
-  ['9 key components', { archive: { key_components: section(Array(9).fill({ card_id: s1, reason: 'r' })) } }, [['archive.key_components.items', 'too_many']]],
-  ['alternative of another faction', { archive: { alternatives: section([{ card_id: german, reason: 'r' }]) } }, [['archive.alternatives.items[0].card_id', 'wrong_faction']]],
-  ['alternative HQ', { archive: { alternatives: section([{ card_id: hq, reason: 'r' }]) } }, [['archive.alternatives.items[0].card_id', 'headquarters_card']]],
-  ['alternative derived', { archive: { alternatives: section([{ card_id: derived, reason: 'r' }]) } }, [['archive.alternatives.items[0].card_id', 'derived_card']]],
-  ['substitution original not in deck', { archive: { alternatives: section([{ card_id: usaOut, reason: 'r', replaces_card_id: sovietOut }]) } }, [['archive.alternatives.items[0].replaces_card_id', 'not_in_deck']]],
-  ['otk card not in deck', { archive: { chart_settings: { otkConfig: { items: [{ card_ids: [sovietOut], required: 1 }] } } } }, [['archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck']]],
-  ['otk required above copies', { archive: { chart_settings: { otkConfig: { items: [{ card_ids: [s1], required: 5 }] } } } }, [['archive.chart_settings.otkConfig.items[0].required', 'invalid_value']]],
+  [
+    'blank reason',
+    { archive: { key_components: section([{ card_id: s1, reason: '  ' }]) } },
+    [['archive.key_components.items[0].reason', 'blank_reason']],
+  ],
+  [
+    'key component not in deck',
+    { archive: { key_components: section([{ card_id: sovietOut, reason: 'r' }]) } },
+    [['archive.key_components.items[0].card_id', 'not_in_deck']],
+  ],
+  [
+    '9 key components',
+    { archive: { key_components: section(Array(9).fill({ card_id: s1, reason: 'r' })) } },
+    [['archive.key_components.items', 'too_many']],
+  ],
+  [
+    'alternative of another faction',
+    { archive: { alternatives: section([{ card_id: german, reason: 'r' }]) } },
+    [['archive.alternatives.items[0].card_id', 'wrong_faction']],
+  ],
+  [
+    'alternative HQ',
+    { archive: { alternatives: section([{ card_id: hq, reason: 'r' }]) } },
+    [['archive.alternatives.items[0].card_id', 'headquarters_card']],
+  ],
+  [
+    'alternative derived',
+    { archive: { alternatives: section([{ card_id: derived, reason: 'r' }]) } },
+    [['archive.alternatives.items[0].card_id', 'derived_card']],
+  ],
+  [
+    'substitution original not in deck',
+    { archive: { alternatives: section([{ card_id: usaOut, reason: 'r', replaces_card_id: sovietOut }]) } },
+    [['archive.alternatives.items[0].replaces_card_id', 'not_in_deck']],
+  ],
+  [
+    'otk card not in deck',
+    { archive: { chart_settings: { otkConfig: { items: [{ card_ids: [sovietOut], required: 1 }] } } } },
+    [['archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck']],
+  ],
+  [
+    'otk required above copies',
+    { archive: { chart_settings: { otkConfig: { items: [{ card_ids: [s1], required: 5 }] } } } },
+    [['archive.chart_settings.otkConfig.items[0].required', 'invalid_value']],
+  ],
   ['featured card not in deck', { featured_card_id: sovietOut }, [['featured_card_id', 'not_in_deck']]],
   ['card back malformed', { card_back_id: 'a b' }, [['card_back_id', 'invalid_value']]],
   ['visibility unknown', { visibility: 'secret' }, [['visibility', 'invalid_value']]],
@@ -82,12 +125,25 @@ describe('create and validate', async () => {
 
   it('missing deck_code and guide on create', async () => {
     const r = await call('POST', owner.decks, { key: owner.key, body: {} });
-    expect(details(r)).toEqual([['deck_code', 'required'], ['guide', 'required']]);
+    expect(details(r)).toEqual([
+      ['deck_code', 'required'],
+      ['guide', 'required'],
+    ]);
   });
 
   it('every failure at once, and nothing stored', async () => {
-    const r = await call('POST', owner.decks, { key: owner.key, body: { deck_code: short, guide: { system: 'x'.repeat(41) }, id: 'mine', featured_card_id: sovietOut } });
-    expect(details(r)).toEqual(expect.arrayContaining([['id', 'not_writable'], ['guide.system', 'too_long'], ['deck_code', 'deck_size'], ['featured_card_id', 'not_in_deck']]));
+    const r = await call('POST', owner.decks, {
+      key: owner.key,
+      body: { deck_code: short, guide: { system: 'x'.repeat(41) }, id: 'mine', featured_card_id: sovietOut },
+    });
+    expect(details(r)).toEqual(
+      expect.arrayContaining([
+        ['id', 'not_writable'],
+        ['guide.system', 'too_long'],
+        ['deck_code', 'deck_size'],
+        ['featured_card_id', 'not_in_deck'],
+      ]),
+    );
     expect((await call('GET', owner.decks, { key: owner.key })).body.data).toEqual([]);
   });
 
@@ -135,7 +191,12 @@ describe('patch', async () => {
         chart_settings: { otkConfig: { items: [{ card_ids: [s0], required: 1 }] } },
       },
     };
-    const without = (id: string) => encodeDeckCode({ main: 'soviet', ally: 'usa', cards: [...cards.filter((c) => c.card_id !== id), { card_id: sovietOut, count: cards.find((c) => c.card_id === id)?.count ?? 0 }] });
+    const without = (id: string) =>
+      encodeDeckCode({
+        main: 'soviet',
+        ally: 'usa',
+        cards: [...cards.filter((c) => c.card_id !== id), { card_id: sovietOut, count: cards.find((c) => c.card_id === id)?.count ?? 0 }],
+      });
     const patch = async (body: Record<string, unknown>) => {
       const { id } = (await createDeck(owner, full)).body.data;
       return call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body });
@@ -149,14 +210,19 @@ describe('patch', async () => {
 
     it('dropping a core card is guide_required (and the key component on its path); a new guide and archive fix it', async () => {
       const r = await patch({ deck_code: without(s1) });
-      expect(details(r)).toEqual([['guide', 'guide_required'], ['archive.key_components.items[0].card_id', 'not_in_deck']]);
+      expect(details(r)).toEqual([
+        ['guide', 'guide_required'],
+        ['archive.key_components.items[0].card_id', 'not_in_deck'],
+      ]);
       const fixed = await patch({ deck_code: without(s1), guide: { system: 'New' }, archive: { key_components: section([], false) } });
       expect(fixed.status).toBe(200);
     });
 
     it('a substitution original or chart card that leaves the deck is named on its path', async () => {
       expect(details(await patch({ deck_code: without(s2) }))).toEqual([['archive.alternatives.items[0].replaces_card_id', 'not_in_deck']]);
-      expect(details(await patch({ deck_code: without(s0) }))).toEqual([['archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck']]);
+      expect(details(await patch({ deck_code: without(s0) }))).toEqual([
+        ['archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck'],
+      ]);
     });
 
     it('alternatives outside the new factions are errors until a corrected archive comes with the code', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { call } from '../support/api.ts';
 import { deckctl as run } from '../support/deckctl.ts';
 
-const deckctl = (args: string[], env: Record<string, string | undefined> = {}) => run(args, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ...env });
+const deckctl = (args: string[], env: Record<string, string | undefined> = {}) =>
+  run(args, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ...env });
 
 describe('deckctl users and keys', () => {
   it('creates a user and a key that works; lists it without its hash; revokes it at once', async () => {
@@ -15,14 +16,28 @@ describe('deckctl users and keys', () => {
     const created = await deckctl(['keys', 'create', '--user-id', account.user_id, '--scopes', 'decks:read,decks:write', '--json']);
     expect(created.status).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(key).toEqual({ key_id: expect.any(String), api_key: expect.stringMatching(/^dlk_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/), user_id: account.user_id, scopes: ['decks:read', 'decks:write'] });
+    expect(key).toEqual({
+      key_id: expect.any(String),
+      api_key: expect.stringMatching(/^dlk_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/),
+      user_id: account.user_id,
+      scopes: ['decks:read', 'decks:write'],
+    });
     expect(key.api_key).toContain(key.key_id);
 
     const decks = `/api/v1/users/${account.user_id}/decks`;
     expect((await call('GET', decks, { key: key.api_key })).status).toBe(200);
 
     const listed = JSON.parse((await deckctl(['keys', 'list', '--user-id', account.user_id, '--json'])).stdout);
-    expect(listed).toEqual([{ key_id: key.key_id, user_id: account.user_id, display_name: 'Ops Tester', scopes: ['decks:read', 'decks:write'], status: 'active', created_at: expect.any(String) }]);
+    expect(listed).toEqual([
+      {
+        key_id: key.key_id,
+        user_id: account.user_id,
+        display_name: 'Ops Tester',
+        scopes: ['decks:read', 'decks:write'],
+        status: 'active',
+        created_at: expect.any(String),
+      },
+    ]);
     expect(JSON.stringify(listed)).not.toMatch(/hash|dlk_/);
 
     expect((await deckctl(['keys', 'revoke', '--key-id', key.key_id])).status).toBe(0);
@@ -36,6 +51,8 @@ describe('deckctl users and keys', () => {
     expect((await deckctl(['users', 'create', '--display-name', '   '])).status).toBe(2);
     expect((await deckctl(['keys', 'create', '--user-id', 'x', '--scopes', 'decks:admin'])).status).toBe(2);
     expect((await deckctl(['keys', 'list', '--user-id', 'x', '--aws'], { ACCOUNTS_TABLE: '' })).status).toBe(2);
-    expect((await deckctl(['keys', 'create', '--user-id', '00000000-0000-4000-8000-000000000000', '--scopes', 'decks:read'])).status).toBe(1);
+    expect((await deckctl(['keys', 'create', '--user-id', '00000000-0000-4000-8000-000000000000', '--scopes', 'decks:read'])).status).toBe(
+      1,
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { deckctl as run } from '../support/deckctl.ts';
-import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 import { legalCode } from '../support/decks.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 const deckctl = (args: string[], env: Record<string, string> = {}) => run(args, { CATALOGUE_FILE: '', ...env });
 
@@ -12,8 +12,13 @@ describe('deckctl deck check', () => {
     const r = await deckctl(['deck', 'check', code, '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      valid: true, deck_code: code, name: 'Japan / ANZAC', main_faction: 'japan', ally_faction: 'anzac',
-      cards_snapshot: expect.any(Array), errors: [],
+      valid: true,
+      deck_code: code,
+      name: 'Japan / ANZAC',
+      main_faction: 'japan',
+      ally_faction: 'anzac',
+      cards_snapshot: expect.any(Array),
+      errors: [],
     });
   });
 

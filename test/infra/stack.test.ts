@@ -29,7 +29,9 @@ function synth(env: Record<string, string | undefined> = {}) {
   Object.assign(process.env, env);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'deck-library-cdk-'));
-    const { app, stack } = buildApp(new App({ outdir: dir, context: { 'deck-library:throttleRateLimit': 42, 'aws:cdk:enable-asset-metadata': true } }));
+    const { app, stack } = buildApp(
+      new App({ outdir: dir, context: { 'deck-library:throttleRateLimit': 42, 'aws:cdk:enable-asset-metadata': true } }),
+    );
     app.synth();
     return { dir, stack };
   } finally {
@@ -38,7 +40,10 @@ function synth(env: Record<string, string | undefined> = {}) {
 }
 
 const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const functionId = (route: Route) => Object.keys(resources).find((id) => resources[id].Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(route.name)}Function`)) as string;
+const functionId = (route: Route) =>
+  Object.keys(resources).find(
+    (id) => resources[id].Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(route.name)}Function`),
+  ) as string;
 const assetDir = (route: Route) => join(outdir, resources[functionId(route)].Metadata['aws:asset:path']);
 /** All statements of a route's role. */
 function statements(route: Route) {
@@ -47,8 +52,10 @@ function statements(route: Route) {
     .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
 }
-const tableRef = (def: TableDef) => Object.keys(resources).find((id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' && id.startsWith(`${pascal(def.id)}Table`));
-const dynamo = (route: Route) => statements(route).filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+const tableRef = (def: TableDef) =>
+  Object.keys(resources).find((id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' && id.startsWith(`${pascal(def.id)}Table`));
+const dynamo = (route: Route) =>
+  statements(route).filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
 const onTable = (s: { Resource: unknown }, def: TableDef) => JSON.stringify(s.Resource).includes(`"${tableRef(def)}"`);
 
 beforeAll(() => {
@@ -61,7 +68,9 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 describe('API and functions', () => {
   it('one route per route-table entry, each to its own function', () => {
     const apiRoutes = byType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
-    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(routes.map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`)).sort());
+    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(
+      routes.map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`)).sort(),
+    );
     const targets = apiRoutes.map((r) => JSON.stringify(resources[r.Target['Fn::Join'][1][1].Ref].Properties.IntegrationUri));
     expect(new Set(targets).size).toBe(routes.length);
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
@@ -84,7 +93,10 @@ describe('API and functions', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 42, ThrottlingBurstLimit: 200 },
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
     });
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: { AllowMethods: Match.arrayWith(['GET']) } });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: { AllowMethods: Match.arrayWith(['GET']) },
+    });
     for (const output of ['ApiUrl', 'DecksTableName', 'AccountsTableName']) template.hasOutput(output, {});
   });
 });
@@ -96,22 +108,43 @@ describe('tables', () => {
     expect(table.UpdateReplacePolicy).toBe('Retain');
     const p = table.Properties;
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
-    expect(p.KeySchema).toEqual([{ AttributeName: def.partitionKey.name, KeyType: 'HASH' }, { AttributeName: def.sortKey.name, KeyType: 'RANGE' }]);
-    const key = (pk: { name: string }, sk?: { name: string }) => [{ AttributeName: pk.name, KeyType: 'HASH' }, ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : [])];
+    expect(p.KeySchema).toEqual([
+      { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
+    ]);
+    const key = (pk: { name: string }, sk?: { name: string }) => [
+      { AttributeName: pk.name, KeyType: 'HASH' },
+      ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : []),
+    ];
     const projection = (i: TableDef['globalIndexes'][number]) =>
-      i.projection.type === 'INCLUDE' ? { ProjectionType: 'INCLUDE', NonKeyAttributes: i.projection.attributes } : { ProjectionType: i.projection.type };
-    expect(p.GlobalSecondaryIndexes ?? []).toEqual(def.globalIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })));
-    expect(p.LocalSecondaryIndexes ?? []).toEqual(def.localIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })));
+      i.projection.type === 'INCLUDE'
+        ? { ProjectionType: 'INCLUDE', NonKeyAttributes: i.projection.attributes }
+        : { ProjectionType: i.projection.type };
+    expect(p.GlobalSecondaryIndexes ?? []).toEqual(
+      def.globalIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })),
+    );
+    expect(p.LocalSecondaryIndexes ?? []).toEqual(
+      def.localIndexes.map((i) => ({ IndexName: i.indexName, KeySchema: key(i.partitionKey, i.sortKey), Projection: projection(i) })),
+    );
     expect(p.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
-    expect(p.Replicas[0]).toMatchObject({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true });
+    expect(p.Replicas[0]).toMatchObject({
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
   });
 });
 
 describe('least privilege', () => {
-  it('each function has exactly its route\'s grants: no wildcard actions, no Scan', () => {
+  it("each function has exactly its route's grants: no wildcard actions, no Scan", () => {
     for (const route of routes) {
-      const actions = dynamo(route).flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort();
-      expect(actions, route.name).toEqual(grantsOf(route).flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)).sort());
+      const actions = dynamo(route)
+        .flatMap((s: { Action: string | string[] }) => [s.Action].flat())
+        .sort();
+      expect(actions, route.name).toEqual(
+        grantsOf(route)
+          .flatMap((g) => g.actions.map((a) => `dynamodb:${a}`))
+          .sort(),
+      );
       expect(JSON.stringify(statements(route))).not.toMatch(/dynamodb:\*|Scan|"\*"/);
     }
   });
@@ -120,7 +153,12 @@ describe('least privilege', () => {
     for (const route of routes) {
       const onAccounts = dynamo(route).filter((s: { Resource: unknown }) => onTable(s, ACCOUNTS));
       if (route.scope) {
-        expect(onAccounts, route.name).toEqual([expect.objectContaining({ Action: 'dynamodb:GetItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] } } })]);
+        expect(onAccounts, route.name).toEqual([
+          expect.objectContaining({
+            Action: 'dynamodb:GetItem',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] } },
+          }),
+        ]);
       } else expect(onAccounts, route.name).toEqual([]);
     }
   });
@@ -139,7 +177,11 @@ describe('least privilege', () => {
       for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
         const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
         if (route.name === 'deleteDeck') expect(keys).toContain('USER#*');
-        else expect(keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*'), route.name).toBe(true);
+        else
+          expect(
+            keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*'),
+            route.name,
+          ).toBe(true);
       }
     }
   });
@@ -169,12 +211,22 @@ describe('bundles', () => {
       const code = readFileSync(bundle, 'utf8');
       const usesStore = grantsOf(route).length > 0;
       const ms = Number(
-        execFileSync(process.execPath, ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(bundle)});console.log((performance.now()-t).toFixed(0))`], {
-          env: { ...process.env, NODE_NO_WARNINGS: '1', AWS_REGION: 'eu-west-1' },
-          encoding: 'utf8',
-        }).trim(),
+        execFileSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const t=performance.now();await import(${JSON.stringify(bundle)});console.log((performance.now()-t).toFixed(0))`,
+          ],
+          {
+            env: { ...process.env, NODE_NO_WARNINGS: '1', AWS_REGION: 'eu-west-1' },
+            encoding: 'utf8',
+          },
+        ).trim(),
       );
-      rows.push(`${route.name.padEnd(15)} ${String(Math.round(size / 1024)).padStart(4)} KiB  import ${String(ms).padStart(4)} ms  ${route.catalogue ? 'catalogue' : ''}`);
+      rows.push(
+        `${route.name.padEnd(15)} ${String(Math.round(size / 1024)).padStart(4)} KiB  import ${String(ms).padStart(4)} ms  ${route.catalogue ? 'catalogue' : ''}`,
+      );
       expect(size, route.name).toBeLessThanOrEqual(usesStore ? BUDGET.store : BUDGET.plain);
       expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue);
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
@@ -231,7 +283,9 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
       const tpl = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
       const real = readFileSync(REAL_CATALOGUE_FILE, 'utf8');
       for (const route of routes) {
-        const id = Object.keys(tpl).find((k) => tpl[k].Type === 'AWS::Lambda::Function' && k.startsWith(`${pascal(route.name)}Function`)) as string;
+        const id = Object.keys(tpl).find(
+          (k) => tpl[k].Type === 'AWS::Lambda::Function' && k.startsWith(`${pascal(route.name)}Function`),
+        ) as string;
         const file = join(dir, tpl[id].Metadata['aws:asset:path'], 'catalogue.json');
         expect(existsSync(file) && readFileSync(file, 'utf8') === real, route.name).toBe(route.catalogue);
       }

@@ -55,7 +55,9 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('real deck codes against the
       expect(unknown.sort(), real.key).toEqual(missing.sort());
       const others = details.filter((d) => d.code !== 'unknown_card').map((d) => d.code);
       expect(others, real.key).toEqual(deck.cards.length === 0 ? ['deck_size'] : []);
-      rows.push(`${real.key.padEnd(26)} ${details.length === 0 ? 'valid' : `invalid: ${details.map((d) => (d.code === 'unknown_card' ? d.message.split(' ')[0] : d.code)).join(' ')}`}`);
+      rows.push(
+        `${real.key.padEnd(26)} ${details.length === 0 ? 'valid' : `invalid: ${details.map((d) => (d.code === 'unknown_card' ? d.message.split(' ')[0] : d.code)).join(' ')}`}`,
+      );
     }
     console.log(`real codes against cards.json:\n${rows.join('\n')}`);
     // The reference README finds these three share codes fully resolved and legal.

@@ -9,7 +9,10 @@ import { startRuntime } from '../support/runtime.ts';
 
 const childrenOf = (pid: number): number[] => {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter(Boolean);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -34,14 +37,22 @@ describe('local runtime', () => {
     if (!demo) return;
     const auth = { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' };
     const decks = `${first.baseUrl}/api/v1/users/${demo.userId}/decks`;
-    const created = await fetch(decks, { method: 'POST', headers: auth, body: JSON.stringify({ deck_code: code(), guide: { system: 'Persisted' } }) });
+    const created = await fetch(decks, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ deck_code: code(), guide: { system: 'Persisted' } }),
+    });
     expect(created.status).toBe(201);
     const deck = ((await created.json()) as { data: { id: string } }).data;
 
     // The request id of the answer is in the structured log line of that request.
     const requestId = created.headers.get('x-request-id') as string;
     // The log line may reach this process a moment after the answer: wait for it (2 s at most).
-    const logLine = () => first.output().split('\n').find((l) => l.includes(requestId));
+    const logLine = () =>
+      first
+        .output()
+        .split('\n')
+        .find((l) => l.includes(requestId));
     for (let i = 0; i < 40 && !logLine(); i++) await new Promise((r) => setTimeout(r, 50));
     const line = logLine();
     expect(line && JSON.parse(line)).toMatchObject({ level: 'INFO', message: 'request', request_id: requestId, status: 201 });

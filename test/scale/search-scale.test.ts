@@ -4,8 +4,8 @@
  * bounds: no filter ≤ limit + 1; one main_faction, ally_faction or tag filter ≤ 2 × limit; each sort.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
@@ -95,7 +95,9 @@ async function measure(query: string, limit: number) {
   recorder.stop();
   expect(r.status).toBe(200);
   const read = recorder.scanned();
-  rows.push(`${(query || '(no filter)').padEnd(44)} limit ${String(limit).padStart(2)}  returned ${String(r.body.data.length).padStart(2)}  items read ${read}`);
+  rows.push(
+    `${(query || '(no filter)').padEnd(44)} limit ${String(limit).padStart(2)}  returned ${String(r.body.data.length).padStart(2)}  items read ${read}`,
+  );
   return { read, returned: r.body.data.length, cursor: r.body.meta.next_cursor };
 }
 

@@ -1,7 +1,7 @@
 /** HTTP helpers for the API tests: requests against the run's local runtime, owners with keys. */
 import { inject } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
-import { type Scope, SCOPES } from '#auth/keys.ts';
+import { SCOPES, type Scope } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { legalCode } from './decks.ts';
@@ -61,7 +61,8 @@ export async function newOwner(scopes: readonly Scope[] = SCOPES, name = `Player
 
 export const demo = demoCatalogue();
 /** A legal demo-catalogue code; `offset` varies the cards. */
-export const code = (main: FactionId = 'soviet', ally: FactionId = 'usa', offset = 0, allyCopies = 12) => legalCode(demo, main, ally, allyCopies, offset);
+export const code = (main: FactionId = 'soviet', ally: FactionId = 'usa', offset = 0, allyCopies = 12) =>
+  legalCode(demo, main, ally, allyCopies, offset);
 
 /** Demo cards of a faction that can stand in decks. */
 export const deckable = (faction: string) => demo.cards.filter((c) => c.faction === faction && !c.derived && c.type !== 'headquarters');
@@ -73,4 +74,5 @@ export async function createDeck(owner: Owner, body: Record<string, unknown> = {
 }
 
 /** Paths and codes of a 422's details. */
-export const details = (r: Reply): [string, string][] => (r.body?.error?.details ?? []).map((d: { path: string; code: string }) => [d.path, d.code]);
+export const details = (r: Reply): [string, string][] =>
+  (r.body?.error?.details ?? []).map((d: { path: string; code: string }) => [d.path, d.code]);

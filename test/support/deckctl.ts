@@ -7,7 +7,9 @@ import { PROJECT_ROOT } from './shared.ts';
 export async function deckctl(args: string[], env: Record<string, string | undefined> = {}) {
   const full = { ...process.env, NODE_NO_WARNINGS: '1', ...env } as NodeJS.ProcessEnv;
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [resolve(PROJECT_ROOT, 'bin/deckctl.js'), ...args], { env: full });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [resolve(PROJECT_ROOT, 'bin/deckctl.js'), ...args], {
+      env: full,
+    });
     return { status: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

@@ -31,7 +31,16 @@ export const legalCode = (cat: Catalogue, main: FactionId, ally: FactionId, ally
   encodeDeckCode({ main, ally, cards: legalDeck(cat, main, ally, allyCopies, offset) });
 
 const card = (card_id: string, faction: Card['faction'], rarity: Card['rarity'], extra: Partial<Card> = {}): Card => ({
-  card_id, name: `Card ${card_id}`, faction, type: 'infantry', rarity, kredits: 1, set: 'Test', derived: false, exile: null, ...extra,
+  card_id,
+  name: `Card ${card_id}`,
+  faction,
+  type: 'infantry',
+  rarity,
+  kredits: 1,
+  set: 'Test',
+  derived: false,
+  exile: null,
+  ...extra,
 });
 
 /**

@@ -17,7 +17,11 @@ export function recordDynamo() {
     (next, context) => async (args) => {
       const result = await next(args);
       const output = (result as { output?: { ScannedCount?: number } }).output;
-      calls.push({ command: (context as { commandName?: string }).commandName ?? '?', input: args.input as Record<string, unknown>, scanned: output?.ScannedCount });
+      calls.push({
+        command: (context as { commandName?: string }).commandName ?? '?',
+        input: args.input as Record<string, unknown>,
+        scanned: output?.ScannedCount,
+      });
       return result;
     },
     { step: 'initialize', name },

@@ -26,7 +26,15 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
   const [port, dynamoPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, NODE_NO_WARNINGS: '1', CATALOGUE_FILE: '', ...extraEnv },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DYNAMODB_PORT: String(dynamoPort),
+      DATA_DIR: dataDir,
+      NODE_NO_WARNINGS: '1',
+      CATALOGUE_FILE: '',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

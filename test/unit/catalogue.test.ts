@@ -9,19 +9,53 @@ import { legalDeck } from '../support/decks.ts';
 
 describe('catalogue formats', () => {
   const kardsRecord = {
-    id: 'some_card', importId: 'fy', slug: 'x', name: 'SOME CARD', nation: 'Poland', type: 'fighter', rarity: 'Limited',
-    set: 'Legions', kredits: 3, exile: 'Britain', reserved: true, spawnable: false, attack: 2,
+    id: 'some_card',
+    importId: 'fy',
+    slug: 'x',
+    name: 'SOME CARD',
+    nation: 'Poland',
+    type: 'fighter',
+    rarity: 'Limited',
+    set: 'Legions',
+    kredits: 3,
+    exile: 'Britain',
+    reserved: true,
+    spawnable: false,
+    attack: 2,
   };
 
   it('reads the kards.com card API format', () => {
-    const cat = parseCatalogue([kardsRecord, { ...kardsRecord, id: 'token_x', importId: '', set: 'OnlySpawnable', nation: 'Neutral', exile: null }]);
-    expect(cat.get('fy')).toEqual({ card_id: 'fy', name: 'SOME CARD', faction: 'poland', type: 'fighter', rarity: 'limited', kredits: 3, set: 'Legions', derived: false, exile: 'britain' });
+    const cat = parseCatalogue([
+      kardsRecord,
+      { ...kardsRecord, id: 'token_x', importId: '', set: 'OnlySpawnable', nation: 'Neutral', exile: null },
+    ]);
+    expect(cat.get('fy')).toEqual({
+      card_id: 'fy',
+      name: 'SOME CARD',
+      faction: 'poland',
+      type: 'fighter',
+      rarity: 'limited',
+      kredits: 3,
+      set: 'Legions',
+      derived: false,
+      exile: 'britain',
+    });
     // No importId: the longer id stands in; OnlySpawnable means derived.
     expect(cat.get('token_x')).toMatchObject({ faction: 'neutral', derived: true, exile: null });
   });
 
   it('reads the project format and a { cards } wrapper', () => {
-    const card = { card_id: 'a1', name: 'A', faction: 'usa', type: 'headquarters', rarity: 'standard', kredits: 0, set: 's', derived: false, exile: null };
+    const card = {
+      card_id: 'a1',
+      name: 'A',
+      faction: 'usa',
+      type: 'headquarters',
+      rarity: 'standard',
+      kredits: 0,
+      set: 's',
+      derived: false,
+      exile: null,
+    };
     expect(parseCatalogue([card]).get('a1')).toEqual(card);
     expect(parseCatalogue({ cards: [card] }).cards).toHaveLength(1);
   });

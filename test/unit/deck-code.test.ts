@@ -88,7 +88,11 @@ const factionPair = fc
   .filter(([main, ally]) => main !== ally);
 const deckArb: fc.Arbitrary<Deck> = fc
   .tuple(factionPair, fc.uniqueArray(fc.tuple(cardId, fc.integer({ min: 1, max: 4 })), { selector: ([id]) => id, maxLength: 40 }))
-  .map(([[main, ally], cards]) => ({ main: main as FactionId, ally: ally as FactionId, cards: cards.map(([card_id, count]) => ({ card_id, count })) }));
+  .map(([[main, ally], cards]) => ({
+    main: main as FactionId,
+    ally: ally as FactionId,
+    cards: cards.map(([card_id, count]) => ({ card_id, count })),
+  }));
 
 /** A non-canonical spelling of a deck: groups shuffled by a seed. */
 const spell = (deck: Deck, seed: number): string => {
@@ -119,16 +123,24 @@ describe('deck code properties', () => {
   it('for any string the parser returns a deck or a DeckCodeError, nothing else', () => {
     const near = fc.string({ unit: fc.constantFrom('%', '|', ';', '~', ' ', '1', '4', '5', 'a', 'Z', '0', '-', 'é') });
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), near, near.map((s) => `%%45|${s}`)), (s) => {
-        try {
-          const deck = parseDeckCode(s);
-          expect(deck.cards.every((c) => c.count >= 1 && c.count <= 4)).toBe(true);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DeckCodeError);
-          expect((e as DeckCodeError).offset).toBeGreaterThanOrEqual(0);
-          expect((e as DeckCodeError).offset).toBeLessThanOrEqual(s.length);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'grapheme' }),
+          near,
+          near.map((s) => `%%45|${s}`),
+        ),
+        (s) => {
+          try {
+            const deck = parseDeckCode(s);
+            expect(deck.cards.every((c) => c.count >= 1 && c.count <= 4)).toBe(true);
+          } catch (e) {
+            expect(e).toBeInstanceOf(DeckCodeError);
+            expect((e as DeckCodeError).offset).toBeGreaterThanOrEqual(0);
+            expect((e as DeckCodeError).offset).toBeLessThanOrEqual(s.length);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -6,7 +6,9 @@ import { TINY_CODE, tiny, tinyCards } from '../support/decks.ts';
 const check = (cards: { card_id: string; count: number }[], main = 'soviet' as const, ally = 'usa' as const) =>
   checkDeck({ main, ally, cards }, tiny);
 const swap = (from: string, to: string, count = 1) => {
-  const cards = tinyCards().map((c) => (c.card_id === from ? { ...c, count: c.count - count } : c)).filter((c) => c.count > 0);
+  const cards = tinyCards()
+    .map((c) => (c.card_id === from ? { ...c, count: c.count - count } : c))
+    .filter((c) => c.count > 0);
   const existing = cards.find((c) => c.card_id === to);
   if (existing) existing.count += count;
   else cards.push({ card_id: to, count });
@@ -25,7 +27,11 @@ describe('deck rules', () => {
   });
 
   it('unknown_card, derived_card, headquarters_card name the card', () => {
-    for (const [id, code] of [['zz', 'unknown_card'], ['sd', 'derived_card'], ['sh', 'headquarters_card']] as const) {
+    for (const [id, code] of [
+      ['zz', 'unknown_card'],
+      ['sd', 'derived_card'],
+      ['sh', 'headquarters_card'],
+    ] as const) {
       const details = check(swap('s1', id));
       expect(details).toEqual([{ path: 'deck_code', code, message: expect.stringContaining(id) }]);
     }
@@ -63,7 +69,11 @@ describe('deck rules', () => {
 
   it('reports every failure, not just the first', () => {
     const cards = [...swap('s1', 'u4', 2), { card_id: 'zz', count: 1 }, { card_id: 'g1', count: 1 }];
-    expect(check(cards).map((d) => d.code).sort()).toEqual(['ally_limit', 'deck_size', 'unknown_card', 'wrong_faction']);
+    expect(
+      check(cards)
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(['ally_limit', 'deck_size', 'unknown_card', 'wrong_faction']);
   });
 
   it('a card path callback places card failures', () => {

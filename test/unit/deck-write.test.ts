@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DeckContent } from '#rules/deck-model.ts';
 import { checkCreate, checkPatch } from '#rules/deck-write.ts';
-import { checkEmptyObject } from '#rules/empty-body.ts';
 import type { Detail } from '#rules/details.ts';
+import { checkEmptyObject } from '#rules/empty-body.ts';
 import { TINY_CODE, tiny } from '../support/decks.ts';
 
 const base = () => ({ deck_code: TINY_CODE, guide: { system: 'Tempo' } });
@@ -28,7 +28,11 @@ describe('create: normalisation', () => {
       visibility: 'private',
       sort_order: 0,
       guide: { system: 'Tempo', description: '', core_cards: [], reserve_recommendations: [] },
-      archive: { key_components: { enabled: false, items: [] }, alternatives: { enabled: false, items: [] }, chart_settings: { otkConfig: { items: [] } } },
+      archive: {
+        key_components: { enabled: false, items: [] },
+        alternatives: { enabled: false, items: [] },
+        chart_settings: { otkConfig: { items: [] } },
+      },
       display: { featured_card_id: null, card_back_id: null },
     });
     const ids = deck.cards_snapshot.map((c) => c.card_id);
@@ -44,7 +48,11 @@ describe('create: every rule, with its path and code', () => {
     ['guide.system missing', { deck_code: TINY_CODE, guide: {} }, one('guide.system', 'required')],
     ['guide.system blank', { deck_code: TINY_CODE, guide: { system: '   ' } }, one('guide.system', 'required')],
     ['guide.system 41 chars', { deck_code: TINY_CODE, guide: { system: 'x'.repeat(41) } }, one('guide.system', 'too_long')],
-    ['guide.description over 20,000', { ...base(), guide: { system: 'x', description: 'd'.repeat(20_001) } }, one('guide.description', 'too_long')],
+    [
+      'guide.description over 20,000',
+      { ...base(), guide: { system: 'x', description: 'd'.repeat(20_001) } },
+      one('guide.description', 'too_long'),
+    ],
     ['deck_code not a string', { ...base(), deck_code: 5 }, one('deck_code', 'invalid_type')],
     ['deck_code malformed', { ...base(), deck_code: '%%45|s1;' }, one('deck_code', 'invalid_deck_code')],
     ['deck_code too long', { ...base(), deck_code: `${TINY_CODE}${' '.repeat(400)}` }, one('deck_code', 'too_long')],
@@ -52,7 +60,12 @@ describe('create: every rule, with its path and code', () => {
     ['unknown field', { ...base(), colour: 'red' }, one('colour', 'unknown_field')],
     ['nested unknown field', { ...base(), guide: { system: 'x', notes: 'n' } }, one('guide.notes', 'unknown_field')],
     ...['name', 'main_faction', 'ally_faction', 'cards_snapshot', 'id', 'share_slug', 'version', 'display'].map(
-      (f) => [`${f} is derived`, { ...base(), [f]: 'x' }, one(f, 'not_writable')] as [string, Record<string, unknown>, { path: string; code: Detail['code'] }[]],
+      (f) =>
+        [`${f} is derived`, { ...base(), [f]: 'x' }, one(f, 'not_writable')] as [
+          string,
+          Record<string, unknown>,
+          { path: string; code: Detail['code'] }[],
+        ],
     ),
     ['core card not in deck', { ...base(), guide: { system: 'x', core_cards: ['s1', 's9'] } }, one('guide.core_cards[1]', 'not_in_deck')],
     ['core card derived', { ...base(), guide: { system: 'x', core_cards: ['sd'] } }, one('guide.core_cards[0]', 'derived_card')],
@@ -60,36 +73,155 @@ describe('create: every rule, with its path and code', () => {
     ['core card duplicate', { ...base(), guide: { system: 'x', core_cards: ['s1', 's1'] } }, one('guide.core_cards[1]', 'duplicate')],
     ['31 core cards', { ...base(), guide: { system: 'x', core_cards: Array(31).fill('s1') } }, one('guide.core_cards', 'too_many')],
     ['core card id malformed', { ...base(), guide: { system: 'x', core_cards: ['s 1'] } }, one('guide.core_cards[0]', 'invalid_value')],
-    ['reserve unknown', { ...base(), guide: { system: 'x', reserve_recommendations: ['g1', 'zz'] } }, one('guide.reserve_recommendations[1]', 'unknown_card')],
-    ['reserve derived', { ...base(), guide: { system: 'x', reserve_recommendations: ['soviet_long_token'] } }, one('guide.reserve_recommendations[0]', 'derived_card')],
-    ['31 reserve', { ...base(), guide: { system: 'x', reserve_recommendations: Array(31).fill('g1') } }, one('guide.reserve_recommendations', 'too_many')],
+    [
+      'reserve unknown',
+      { ...base(), guide: { system: 'x', reserve_recommendations: ['g1', 'zz'] } },
+      one('guide.reserve_recommendations[1]', 'unknown_card'),
+    ],
+    [
+      'reserve derived',
+      { ...base(), guide: { system: 'x', reserve_recommendations: ['soviet_long_token'] } },
+      one('guide.reserve_recommendations[0]', 'derived_card'),
+    ],
+    [
+      '31 reserve',
+      { ...base(), guide: { system: 'x', reserve_recommendations: Array(31).fill('g1') } },
+      one('guide.reserve_recommendations', 'too_many'),
+    ],
     ['archive null', { ...base(), archive: null }, one('archive', 'null_section')],
     ['section null', { ...base(), archive: { alternatives: null } }, one('archive.alternatives', 'null_section')],
     ['chart null', { ...base(), archive: { chart_settings: null } }, one('archive.chart_settings', 'null_section')],
-    ['enabled, no items', { ...base(), archive: { key_components: { enabled: true, items: [] } } }, one('archive.key_components.items', 'items_required')],
-    ['enabled, blank reason', { ...base(), archive: { key_components: { enabled: true, items: [{ card_id: 's1', reason: ' \t' }] } } }, one('archive.key_components.items[0].reason', 'blank_reason')],
-    ['enabled, missing reason', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4' }] } } }, one('archive.alternatives.items[0].reason', 'blank_reason')],
-    ['key component not in deck', { ...base(), archive: { key_components: { enabled: true, items: [{ card_id: 's9', reason: 'r' }] } } }, one('archive.key_components.items[0].card_id', 'not_in_deck')],
-    ['9 key components', { ...base(), archive: { key_components: { enabled: false, items: Array(9).fill({ card_id: 's1' }) } } }, one('archive.key_components.items', 'too_many')],
-    ['section enabled missing', { ...base(), archive: { key_components: { items: [] } } }, one('archive.key_components.enabled', 'required')],
-    ['alternative unknown', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'zz', reason: 'r' }] } } }, one('archive.alternatives.items[0].card_id', 'unknown_card')],
-    ['alternative HQ', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'sh', reason: 'r' }] } } }, one('archive.alternatives.items[0].card_id', 'headquarters_card')],
-    ['alternative derived', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'sd', reason: 'r' }] } } }, one('archive.alternatives.items[0].card_id', 'derived_card')],
-    ['alternative other faction', { ...base(), archive: { alternatives: { enabled: false, items: [{ card_id: 'g1' }] } } }, one('archive.alternatives.items[0].card_id', 'wrong_faction')],
-    ['substitution original not in deck', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4', reason: 'r', replaces_card_id: 's9' }] } } }, one('archive.alternatives.items[0].replaces_card_id', 'not_in_deck')],
-    ['alternative duplicate', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4', reason: 'r' }, { card_id: 'u4', reason: 'r' }] } } }, one('archive.alternatives.items[1].card_id', 'duplicate')],
-    ['11 alternatives', { ...base(), archive: { alternatives: { enabled: false, items: Array(11).fill({ card_id: 'u4' }) } } }, one('archive.alternatives.items', 'too_many')],
-    ['reason over 1,000', { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4', reason: 'r'.repeat(1001) }] } } }, one('archive.alternatives.items[0].reason', 'too_long')],
-    ['otk card not in deck', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 's9'], required: 1 }] } } } }, one('archive.chart_settings.otkConfig.items[0].card_ids[1]', 'not_in_deck')],
-    ['otk no cards', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: [], required: 1 }] } } } }, one('archive.chart_settings.otkConfig.items[0].card_ids', 'too_few')],
-    ['otk 40 cards', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: Array(40).fill('s1'), required: 1 }] } } } }, one('archive.chart_settings.otkConfig.items[0].card_ids', 'too_many')],
-    ['otk duplicate', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 's1'], required: 1 }] } } } }, one('archive.chart_settings.otkConfig.items[0].card_ids[1]', 'duplicate')],
-    ['otk required above copies', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 'sL'], required: 8 }] } } } }, one('archive.chart_settings.otkConfig.items[0].required', 'invalid_value')],
-    ['otk required 0', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 0 }] } } } }, one('archive.chart_settings.otkConfig.items[0].required', 'invalid_value')],
-    ['otk required 1.5', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1.5 }] } } } }, one('archive.chart_settings.otkConfig.items[0].required', 'invalid_type')],
-    ['otk label over 60', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1, label: 'l'.repeat(61) }] } } } }, one('archive.chart_settings.otkConfig.items[0].label', 'too_long')],
-    ['otk unknown field', { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1, colour: 'x' }] } } } }, one('archive.chart_settings.otkConfig.items[0].colour', 'unknown_field')],
-    ['11 otk items', { ...base(), archive: { chart_settings: { otkConfig: { items: Array(11).fill({ card_ids: ['s1'], required: 1 }) } } } }, one('archive.chart_settings.otkConfig.items', 'too_many')],
+    [
+      'enabled, no items',
+      { ...base(), archive: { key_components: { enabled: true, items: [] } } },
+      one('archive.key_components.items', 'items_required'),
+    ],
+    [
+      'enabled, blank reason',
+      { ...base(), archive: { key_components: { enabled: true, items: [{ card_id: 's1', reason: ' \t' }] } } },
+      one('archive.key_components.items[0].reason', 'blank_reason'),
+    ],
+    [
+      'enabled, missing reason',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4' }] } } },
+      one('archive.alternatives.items[0].reason', 'blank_reason'),
+    ],
+    [
+      'key component not in deck',
+      { ...base(), archive: { key_components: { enabled: true, items: [{ card_id: 's9', reason: 'r' }] } } },
+      one('archive.key_components.items[0].card_id', 'not_in_deck'),
+    ],
+    [
+      '9 key components',
+      { ...base(), archive: { key_components: { enabled: false, items: Array(9).fill({ card_id: 's1' }) } } },
+      one('archive.key_components.items', 'too_many'),
+    ],
+    [
+      'section enabled missing',
+      { ...base(), archive: { key_components: { items: [] } } },
+      one('archive.key_components.enabled', 'required'),
+    ],
+    [
+      'alternative unknown',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'zz', reason: 'r' }] } } },
+      one('archive.alternatives.items[0].card_id', 'unknown_card'),
+    ],
+    [
+      'alternative HQ',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'sh', reason: 'r' }] } } },
+      one('archive.alternatives.items[0].card_id', 'headquarters_card'),
+    ],
+    [
+      'alternative derived',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'sd', reason: 'r' }] } } },
+      one('archive.alternatives.items[0].card_id', 'derived_card'),
+    ],
+    [
+      'alternative other faction',
+      { ...base(), archive: { alternatives: { enabled: false, items: [{ card_id: 'g1' }] } } },
+      one('archive.alternatives.items[0].card_id', 'wrong_faction'),
+    ],
+    [
+      'substitution original not in deck',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4', reason: 'r', replaces_card_id: 's9' }] } } },
+      one('archive.alternatives.items[0].replaces_card_id', 'not_in_deck'),
+    ],
+    [
+      'alternative duplicate',
+      {
+        ...base(),
+        archive: {
+          alternatives: {
+            enabled: true,
+            items: [
+              { card_id: 'u4', reason: 'r' },
+              { card_id: 'u4', reason: 'r' },
+            ],
+          },
+        },
+      },
+      one('archive.alternatives.items[1].card_id', 'duplicate'),
+    ],
+    [
+      '11 alternatives',
+      { ...base(), archive: { alternatives: { enabled: false, items: Array(11).fill({ card_id: 'u4' }) } } },
+      one('archive.alternatives.items', 'too_many'),
+    ],
+    [
+      'reason over 1,000',
+      { ...base(), archive: { alternatives: { enabled: true, items: [{ card_id: 'u4', reason: 'r'.repeat(1001) }] } } },
+      one('archive.alternatives.items[0].reason', 'too_long'),
+    ],
+    [
+      'otk card not in deck',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 's9'], required: 1 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].card_ids[1]', 'not_in_deck'),
+    ],
+    [
+      'otk no cards',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: [], required: 1 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].card_ids', 'too_few'),
+    ],
+    [
+      'otk 40 cards',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: Array(40).fill('s1'), required: 1 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].card_ids', 'too_many'),
+    ],
+    [
+      'otk duplicate',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 's1'], required: 1 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].card_ids[1]', 'duplicate'),
+    ],
+    [
+      'otk required above copies',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 'sL'], required: 8 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].required', 'invalid_value'),
+    ],
+    [
+      'otk required 0',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 0 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].required', 'invalid_value'),
+    ],
+    [
+      'otk required 1.5',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1.5 }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].required', 'invalid_type'),
+    ],
+    [
+      'otk label over 60',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1, label: 'l'.repeat(61) }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].label', 'too_long'),
+    ],
+    [
+      'otk unknown field',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: [{ card_ids: ['s1'], required: 1, colour: 'x' }] } } } },
+      one('archive.chart_settings.otkConfig.items[0].colour', 'unknown_field'),
+    ],
+    [
+      '11 otk items',
+      { ...base(), archive: { chart_settings: { otkConfig: { items: Array(11).fill({ card_ids: ['s1'], required: 1 }) } } } },
+      one('archive.chart_settings.otkConfig.items', 'too_many'),
+    ],
     ['featured card not in deck', { ...base(), featured_card_id: 's9' }, one('featured_card_id', 'not_in_deck')],
     ['card back malformed', { ...base(), card_back_id: 'back id!' }, one('card_back_id', 'invalid_value')],
     ['card back too long', { ...base(), card_back_id: 'b'.repeat(65) }, one('card_back_id', 'invalid_value')],
@@ -110,7 +242,13 @@ describe('create: every rule, with its path and code', () => {
       guide: { system: 'x'.repeat(40), description: 'long', core_cards: ['s1', 'sL'], reserve_recommendations: ['g1', 'sh'] },
       archive: {
         key_components: { enabled: true, items: [{ card_id: 's1', reason: 'wins' }] },
-        alternatives: { enabled: true, items: [{ card_id: 'p1', reason: 'exile serves the USA', replaces_card_id: 'u1' }, { card_id: 'n1', reason: 'neutral' }] },
+        alternatives: {
+          enabled: true,
+          items: [
+            { card_id: 'p1', reason: 'exile serves the USA', replaces_card_id: 'u1' },
+            { card_id: 'n1', reason: 'neutral' },
+          ],
+        },
         chart_settings: { otkConfig: { items: [{ card_ids: ['s1', 'sL'], required: 7, label: 'burst' }] } },
       },
       tags: Array.from({ length: 10 }, (_, i) => `t${i}`),
@@ -191,7 +329,9 @@ describe('patch', () => {
     const code = codeWithout('s6', 's7');
     expect(failures(patch({ deck_code: code }))).toEqual(one('guide', 'guide_required'));
     expect(patch({ deck_code: code, guide: { system: 'Tempo' } }).ok).toBe(true);
-    expect(failures(patch({ deck_code: code, guide: { system: 'Tempo', core_cards: ['s6'] } }))).toEqual(one('guide.core_cards[0]', 'not_in_deck'));
+    expect(failures(patch({ deck_code: code, guide: { system: 'Tempo', core_cards: ['s6'] } }))).toEqual(
+      one('guide.core_cards[0]', 'not_in_deck'),
+    );
   });
 
   it('a new code with no usable current guide needs a guide', () => {
@@ -202,8 +342,12 @@ describe('patch', () => {
 
   it('archive and featured card are re-validated against a new code, on their own paths', () => {
     expect(failures(patch({ deck_code: codeWithout('s5', 's7') }))).toEqual(one('archive.key_components.items[0].card_id', 'not_in_deck'));
-    expect(failures(patch({ deck_code: codeWithout('s4', 's7') }))).toEqual(one('archive.alternatives.items[0].replaces_card_id', 'not_in_deck'));
-    expect(failures(patch({ deck_code: codeWithout('s3', 's7') }))).toEqual(one('archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck'));
+    expect(failures(patch({ deck_code: codeWithout('s4', 's7') }))).toEqual(
+      one('archive.alternatives.items[0].replaces_card_id', 'not_in_deck'),
+    );
+    expect(failures(patch({ deck_code: codeWithout('s3', 's7') }))).toEqual(
+      one('archive.chart_settings.otkConfig.items[0].card_ids[0]', 'not_in_deck'),
+    );
     expect(failures(patch({ deck_code: codeWithout('s2', 's7') }))).toEqual(one('featured_card_id', 'not_in_deck'));
   });
 

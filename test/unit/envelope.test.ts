@@ -11,7 +11,10 @@ describe('error mapping', () => {
     expect([e.status, e.code]).toEqual([500, 'internal_error']);
     const body = failure(e, 'rid').body as string;
     expect(body).not.toContain('secret_hash');
-    expect(JSON.parse(body)).toEqual({ error: { code: 'internal_error', message: expect.any(String) }, meta: { api_version: 'v1', request_id: 'rid' } });
+    expect(JSON.parse(body)).toEqual({
+      error: { code: 'internal_error', message: expect.any(String) },
+      meta: { api_version: 'v1', request_id: 'rid' },
+    });
   });
 
   it('store throttling is a 503 with Retry-After', () => {

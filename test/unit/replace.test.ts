@@ -18,22 +18,39 @@ describe('replace', () => {
   });
 
   it('not_enough_copies when the deck holds fewer copies than it should remove', () => {
-    expect(codes(replace([{ remove_card_id: 'sL', add_card_id: 's7', count: 4 }]))).toEqual([['replacements[0].remove_card_id', 'not_enough_copies']]);
-    expect(codes(replace([{ remove_card_id: 's9', add_card_id: 's7', count: 1 }]))).toEqual([['replacements[0].remove_card_id', 'not_enough_copies']]);
+    expect(codes(replace([{ remove_card_id: 'sL', add_card_id: 's7', count: 4 }]))).toEqual([
+      ['replacements[0].remove_card_id', 'not_enough_copies'],
+    ]);
+    expect(codes(replace([{ remove_card_id: 's9', add_card_id: 's7', count: 1 }]))).toEqual([
+      ['replacements[0].remove_card_id', 'not_enough_copies'],
+    ]);
   });
 
   it('re-validates the allied limit, copy limits and cards on the replacement that caused them', () => {
     expect(codes(replace([{ remove_card_id: 's1', add_card_id: 'u4', count: 1 }]))).toEqual([['deck_code', 'ally_limit']]);
-    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 'sE', count: 2 }]))).toEqual([['replacements[0].add_card_id', 'copy_limit']]);
-    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 's2', count: 1 }]))).toEqual([['replacements[0].add_card_id', 'copy_limit']]);
-    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 'g1', count: 1 }, { remove_card_id: 's2', add_card_id: 'zz', count: 1 }]))).toEqual([
+    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 'sE', count: 2 }]))).toEqual([
+      ['replacements[0].add_card_id', 'copy_limit'],
+    ]);
+    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 's2', count: 1 }]))).toEqual([
+      ['replacements[0].add_card_id', 'copy_limit'],
+    ]);
+    expect(
+      codes(
+        replace([
+          { remove_card_id: 's1', add_card_id: 'g1', count: 1 },
+          { remove_card_id: 's2', add_card_id: 'zz', count: 1 },
+        ]),
+      ),
+    ).toEqual([
       ['replacements[0].add_card_id', 'wrong_faction'],
       ['replacements[1].add_card_id', 'unknown_card'],
     ]);
   });
 
   it('the 39-card rule still applies (a replacement keeps the size)', () => {
-    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 's7', count: 1 }], '%%45|;;sL;s1s2s3s4s5s6u1u2'))).toEqual([['deck_code', 'deck_size']]);
+    expect(codes(replace([{ remove_card_id: 's1', add_card_id: 's7', count: 1 }], '%%45|;;sL;s1s2s3s4s5s6u1u2'))).toEqual([
+      ['deck_code', 'deck_size'],
+    ]);
   });
 
   it('shape: 1-20 replacements, count 1-4, 2-character ids, no other fields', () => {
