@@ -8,8 +8,8 @@ import type { ApiRequest } from '#http/types.ts';
 import { getDeck, type StoredDeck } from '#store/decks.ts';
 import { deckPath, ifMatch } from './params.ts';
 
-export const WRITE_ATTEMPTS = 12;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+export const WRITE_ATTEMPTS = 20;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
 
 /** Runs `write` on the latest deck until it lands (`write` answers undefined when it lost the race). */
 export async function onLatestDeck<T>(req: ApiRequest, write: (current: StoredDeck) => Promise<T | undefined>): Promise<T> {

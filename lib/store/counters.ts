@@ -52,8 +52,8 @@ export async function addViews(slug: string, n: number): Promise<Counts> {
   return toCounts(Attributes);
 }
 
-const MAX_ATTEMPTS = 8;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+const MAX_ATTEMPTS = 16;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
 
 /** Adds (or takes back) one account's like; false when there was nothing to change. */
 export async function setLike(slug: string, userId: string, liked: boolean): Promise<boolean> {
