@@ -18,6 +18,8 @@ export const MAX_LIMIT = 50;
 export const MAX_SKIP = 10_000;
 /** Index items one filtered request may read for its page. */
 export const filterBudget = (limit: number) => Math.max(200, 10 * limit);
+/** Index items a filtered request may read to reach a page by number; deeper, walk by cursor. */
+export const MAX_FILTERED_READ = 5_000;
 
 interface SearchCursor {
   d: string;
@@ -71,7 +73,7 @@ export const searchPublicDecks: Endpoint = async (req) => {
     limit,
     skip,
     start,
-    budget: filtered ? skip * 10 + filterBudget(limit) : skip + limit + 1,
+    budget: filtered ? Math.min(skip * 10 + filterBudget(limit), Math.max(MAX_FILTERED_READ, filterBudget(limit))) : skip + limit + 1,
   });
   if (!result.reachedPage) throw invalidParameter('page is too deep for these filters; walk with next_cursor');
   const next = result.next && {
