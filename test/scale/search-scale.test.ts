@@ -141,4 +141,13 @@ describe(`search over ${DECK_COUNT} public decks`, () => {
     }
     await measure('page=5', 20);
   });
+
+  it('a numbered page deep behind a filter is refused after a bounded read, not scanned for', async () => {
+    const recorder = recordDynamo();
+    const r = await search('q=nothing-matches&page=40&limit=20');
+    recorder.stop();
+    expect(r.status).toBe(400);
+    expect(recorder.scanned()).toBeLessThanOrEqual(5_000);
+    rows.push(`${'q=nothing-matches&page=40 (refused: 400)'.padEnd(44)} limit 20  items read ${recorder.scanned()}`);
+  });
 });
