@@ -94,8 +94,8 @@ export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boole
   if (!needsFold(counts.views, counts.folded_views) && !needsFold(counts.likes, counts.folded_likes)) return false;
   const { views, likes } = counts;
   const keys = sortKeys({ ...deck, views, likes });
-  const update = (Key: Record<string, string>, extra: Record<string, string> = {}) => {
-    const sets = ['#views = :v', '#likes = :l', ...Object.keys(extra).map((k) => `${k} = :${k}`)];
+  const update = (Key: Record<string, string>, extra: Record<string, string> = {}, counts = ['#views = :v', '#likes = :l']) => {
+    const sets = [...counts, ...Object.keys(extra).map((k) => `${k} = :${k}`)];
     const values = Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v]));
     return documentClient()
       .send(
@@ -104,7 +104,7 @@ export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boole
           Key,
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: COUNT_NAMES,
+          ExpressionAttributeNames: sets.some((x) => x.startsWith('#')) ? COUNT_NAMES : undefined,
           ExpressionAttributeValues: { ':v': views, ':l': likes, ...values },
         }),
       )
@@ -113,14 +113,7 @@ export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boole
       });
   };
   await Promise.all([
-    documentClient().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: counterKey(deck.share_slug),
-        UpdateExpression: 'SET folded_views = :v, folded_likes = :l',
-        ExpressionAttributeValues: { ':v': views, ':l': likes },
-      }),
-    ),
+    update(counterKey(deck.share_slug), {}, ['folded_views = :v', 'folded_likes = :l']),
     update(deckKey(deck.user_id, deck.id)),
     ...facetsOf(deck).map((f) => update(entryKey(deck.id, f), { by_views: keys.by_views, by_likes: keys.by_likes })),
   ]);
