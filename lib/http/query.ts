@@ -1,6 +1,6 @@
 /** Query parameters of the public routes: each bad value is 400 invalid_parameter (contract §2). */
-import { invalidParameter } from '#http/errors.ts';
-import type { ApiRequest } from '#http/types.ts';
+import { invalidParameter } from './errors.ts';
+import type { ApiRequest } from './types.ts';
 
 export function pageParam(req: ApiRequest): number {
   const raw = req.query.page;

@@ -12,7 +12,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Scope } from '#auth/keys.ts';
 import { type RouteName, routeByName } from '#routes';
-import type { KeyRecord } from '#store/accounts.ts';
+import type { AuthContext } from './auth.ts';
 import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { logger } from './logger.ts';
@@ -40,7 +40,7 @@ export function route(name: RouteName, endpoint: Endpoint, auth?: Auth) {
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       headers: (event.headers ?? {}) as Record<string, string>,
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
-      key: (context as { key?: KeyRecord }).key,
+      key: (context as AuthContext).key,
       requestId,
     };
     return success(await endpoint(request), requestId);

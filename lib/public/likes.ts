@@ -6,10 +6,10 @@
 import { ownerId } from '#decks/params.ts';
 import type { ApiRequest, Endpoint } from '#http/types.ts';
 import { foldIfDue, getCounts, setLike } from '#store/counters.ts';
-import { sharedDeck } from './shared-read.ts';
+import { sharedDeck, shareSlug } from './shared-read.ts';
 
 async function like(req: ApiRequest, liked: boolean) {
-  const deck = await sharedDeck(req.params.share_slug);
+  const deck = await sharedDeck(shareSlug(req.params.share_slug));
   await setLike(deck.share_slug, ownerId(req), liked);
   const counts = await getCounts(deck.share_slug, true);
   await foldIfDue(deck, counts);

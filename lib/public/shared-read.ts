@@ -11,17 +11,21 @@ import { publicDeck } from './views.ts';
 
 const SLUG = /^[A-Za-z0-9]{12}$/;
 
-/** The deck behind a share slug when the public may see it. */
-export async function sharedDeck(slug: string | undefined): Promise<StoredDeck> {
-  if (!slug || !SLUG.test(slug)) throw deckNotFound();
+/** A share slug from a path; a malformed one names no deck. */
+export function shareSlug(raw: string | undefined): string {
+  if (!raw || !SLUG.test(raw)) throw deckNotFound();
+  return raw;
+}
+
+/** The deck behind a (well-formed) share slug when the public may see it. */
+export async function sharedDeck(slug: string): Promise<StoredDeck> {
   const deck = await deckBySlug(slug);
   if (!deck || deck.visibility === 'private') throw deckNotFound();
   return deck;
 }
 
 export const readSharedDeck: Endpoint = async (req) => {
-  const slug = req.params.share_slug ?? '';
-  if (!SLUG.test(slug)) throw deckNotFound();
+  const slug = shareSlug(req.params.share_slug);
   // The deck and its counts are read side by side: one index item and one counter item.
   const [deck, counts] = await Promise.all([sharedDeck(slug), getCounts(slug)]);
   const shown = await countView(deck, counts);
