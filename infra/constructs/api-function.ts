@@ -6,14 +6,18 @@
 import { resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { Route } from '#routes';
+import { NODE_MAJOR } from '../node-version.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const RUNTIME = Runtime.NODEJS_24_X;
+/** Lambda's Node.js: the project's one Node major (node-version.ts). */
+export const RUNTIME = new Runtime(`nodejs${NODE_MAJOR}.x`, RuntimeFamily.NODEJS, { supportsInlineCode: true });
+/** esbuild's target: the same Node. */
+export const BUNDLE_TARGET = `node${NODE_MAJOR}`;
 /** Where a catalogue function finds its file in the deployed bundle. */
 export const BUNDLED_CATALOGUE = 'catalogue.json';
 
@@ -49,7 +53,7 @@ export class ApiFunction extends NodejsFunction {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
+        target: BUNDLE_TARGET,
         mainFields: ['module', 'main'],
         minify: true,
         sourceMap: true,

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { dynamoClient } from '#store/client.ts';
+import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { ensureTables, startDynamoLocal } from './dynamodb.ts';
 import { serve } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
@@ -47,7 +48,9 @@ try {
     server.listen(port, '127.0.0.1', ok);
   });
   const base = `http://127.0.0.1:${port}`;
-  console.log(`Deck Library API listening on ${base} (DynamoDB Local on ${dynamo.endpoint}, data in ${dataDir})`);
+  console.log(`Deck Library API listening on ${base} (DynamoDB Local on ${dynamo.endpoint}, data in ${dataDir}; node ${process.version})`);
+  if (runningMajor() !== NODE_MAJOR)
+    console.error(`note: Lambda runs Node ${NODE_MAJOR}; run through npm (npm start) to use the project's Node`);
   if (created.length > 0) {
     const account = await createAccount('Demo Player');
     const { key, apiKey } = await issueKey(account.user_id, [...SCOPES]);

@@ -1,43 +1,75 @@
 /** deckctl: the project's admin command (contract §5–§7). Exit 0 ok, 1 a negative answer, 2 usage. */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { UsageError } from './usage.ts';
 
-const USAGE = `usage:
-  deckctl users create --display-name NAME [--json] [--aws]
-  deckctl keys create --user-id ID --scopes decks:read,decks:write,decks:delete [--json] [--aws]
-  deckctl keys revoke --key-id ID [--json] [--aws]
-  deckctl keys list --user-id ID [--json] [--aws]
-  deckctl deck check CODE [--json]
+type Command = { usage: string; help: string; run: (args: string[]) => Promise<number> | number };
 
-Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
+const commands = new Map<string, Command>([
+  [
+    'users create',
+    { usage: 'users create --display-name NAME [--json] [--aws]', help: 'Creates an account; prints its user_id.', run: usersCreate },
+  ],
+  [
+    'keys create',
+    {
+      usage: 'keys create --user-id ID --scopes decks:read,decks:write,decks:delete [--json] [--aws]',
+      help: 'Issues an API key for an account. The key is printed once; only a hash of its secret is stored.',
+      run: keysCreate,
+    },
+  ],
+  ['keys revoke', { usage: 'keys revoke --key-id ID [--json] [--aws]', help: 'Revokes a key at once.', run: keysRevoke }],
+  [
+    'keys list',
+    { usage: 'keys list --user-id ID [--json] [--aws]', help: "Lists an account's keys (never their secrets).", run: keysList },
+  ],
+  [
+    'deck check',
+    {
+      usage: 'deck check CODE [--json]',
+      help: 'Applies the deck rules to a deck code against the catalogue. Exit 0 valid, 1 invalid.',
+      run: (args) => {
+        const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
+        if (positionals.length !== 1) throw new UsageError('deck check takes exactly one deck code');
+        const result = deckCheck(positionals[0] as string, catalogue());
+        console.log(values.json ? JSON.stringify(result, null, 2) : formatDeckCheck(result));
+        return result.valid ? 0 : 1;
+      },
+    },
+  ],
+]);
+
+const WHERE = `Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
 --aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
 Catalogue: CATALOGUE_FILE, else the demo catalogue.`;
 
-type Command = (args: string[]) => Promise<number> | number;
+const USAGE = `usage:
+${[...commands.values()].map((c) => `  deckctl ${c.usage}`).join('\n')}
+  deckctl [COMMAND] --help | --version
 
-const commands: Record<string, Command> = {
-  'users create': usersCreate,
-  'keys create': keysCreate,
-  'keys revoke': keysRevoke,
-  'keys list': keysList,
-  'deck check': (args) => {
-    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
-    if (positionals.length !== 1) throw new UsageError('deck check takes exactly one deck code');
-    const result = deckCheck(positionals[0] as string, catalogue());
-    console.log(values.json ? JSON.stringify(result, null, 2) : formatDeckCheck(result));
-    return result.valid ? 0 : 1;
-  },
-};
+${WHERE}`;
+
+const version = (): string =>
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function main(argv: string[]): Promise<number> {
   const name = argv.slice(0, 2).join(' ');
-  const command = commands[name];
+  const command = commands.get(name);
+  const helpAsked = argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+  if (helpAsked) {
+    console.log(command ? `usage: deckctl ${command.usage}\n\n${command.help}\n\n${WHERE}` : USAGE);
+    return 0;
+  }
+  if (argv[0] === '--version') {
+    console.log(`deckctl ${version()} (node ${process.version})`);
+    return 0;
+  }
   try {
     if (!command) throw new UsageError(argv.length ? `unknown command: ${name}` : 'no command given');
-    return await command(argv.slice(2));
+    return await command.run(argv.slice(2));
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`deckctl: ${(e as Error).message}\n${USAGE}`);

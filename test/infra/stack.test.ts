@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { grantsOf, ROUTES, type Route } from '#routes';
 import { ACCOUNTS, DECKS, type TableDef } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
+import { BUNDLE_TARGET } from '../../infra/constructs/api-function.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
+import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
@@ -77,9 +79,18 @@ describe('API and functions', () => {
     expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length);
   });
 
-  it('functions: ARM64, Node.js 24, source maps, bundled, log groups with retention', () => {
+  it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {
+    const runtimes = new Set(byType('AWS::Lambda::Function').map(([, fn]) => fn.Properties.Runtime as string));
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8'));
+    console.log(`tests on node ${process.version}; functions on ${[...runtimes].join(', ')}; esbuild target ${BUNDLE_TARGET}`);
+    expect([...runtimes]).toEqual([`nodejs${runningMajor()}.x`]);
+    expect(BUNDLE_TARGET).toBe(`node${runningMajor()}`);
+    expect(runningMajor(pkg.devDependencies.node)).toBe(runningMajor());
+  });
+
+  it('functions: ARM64, Node.js of node-version.ts, source maps, bundled, log groups with retention', () => {
     for (const [, fn] of byType('AWS::Lambda::Function')) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 10 });
+      expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: 10 });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
     }

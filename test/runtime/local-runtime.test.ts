@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NODE_MAJOR } from '../../infra/node-version.ts';
 import { code } from '../support/api.ts';
 import { startRuntime } from '../support/runtime.ts';
 
@@ -56,6 +57,10 @@ describe('local runtime', () => {
     for (let i = 0; i < 40 && !logLine(); i++) await new Promise((r) => setTimeout(r, 50));
     const line = logLine();
     expect(line && JSON.parse(line)).toMatchObject({ level: 'INFO', message: 'request', request_id: requestId, status: 201 });
+
+    // It runs on the project's Node, so nothing (the AWS SDK included) warns about the Node version.
+    expect(first.output()).toContain(`node v${NODE_MAJOR}.`);
+    expect(first.output()).not.toMatch(/Warning/);
 
     const java = childrenOf(first.child.pid as number);
     expect(java.length).toBeGreaterThan(0);

@@ -6,7 +6,6 @@ export default defineConfig({
   test: {
     root: resolve(import.meta.dirname, '../..'),
     include: ['test/scale/*.test.ts'],
-    setupFiles: ['test/support/quiet.ts'],
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { PROJECT_ROOT } from './shared.ts';
 
 export async function deckctl(args: string[], env: Record<string, string | undefined> = {}) {
-  const full = { ...process.env, NODE_NO_WARNINGS: '1', ...env } as NodeJS.ProcessEnv;
+  const full = { ...process.env, ...env } as NodeJS.ProcessEnv;
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [resolve(PROJECT_ROOT, 'bin/deckctl.js'), ...args], {
       env: full,

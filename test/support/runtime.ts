@@ -31,7 +31,6 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
       PORT: String(port),
       DYNAMODB_PORT: String(dynamoPort),
       DATA_DIR: dataDir,
-      NODE_NO_WARNINGS: '1',
       CATALOGUE_FILE: '',
       ...extraEnv,
     },

@@ -1,5 +1,4 @@
 /** Each test worker: the store points at the run's DynamoDB Local. */
 import { inject } from 'vitest';
-import './quiet.ts';
 
 process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');

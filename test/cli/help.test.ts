@@ -1,0 +1,55 @@
+/**
+ * deckctl as a user types it (`npx deckctl` from a shell whose own Node may be older): help and
+ * version exit 0, and the command runs on the project's Node, so the AWS SDK has no Node-version
+ * warning to give (nothing mutes it: no NODE_NO_WARNINGS here).
+ */
+import { execFile } from 'node:child_process';
+import { delimiter } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { NODE_MAJOR } from '../../infra/node-version.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { PROJECT_ROOT } from '../support/shared.ts';
+
+/** `npm exec -- deckctl …` with the PATH of a shell outside npm (no node_modules/.bin on it). */
+async function npxDeckctl(args: string[]) {
+  const PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((p) => !p.includes('node_modules'))
+    .join(delimiter);
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH, DYNAMODB_ENDPOINT: inject('dynamoEndpoint') };
+  delete env.NODE_NO_WARNINGS;
+  delete env.NODE_OPTIONS;
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npm', ['exec', '--no', '--', 'deckctl', ...args], { cwd: PROJECT_ROOT, env });
+    return { status: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { status: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+const warnings = (stderr: string) => stderr.split('\n').filter((l) => /Warning|warning/.test(l) && !/npm warn/i.test(l));
+
+describe('deckctl --help and --version', () => {
+  it('--help for the command and each subcommand: exit 0, usage on stdout', async () => {
+    const top = await deckctl(['--help']);
+    expect([top.status, top.stderr]).toEqual([0, '']);
+    for (const name of ['users create', 'keys create', 'keys revoke', 'keys list', 'deck check']) {
+      expect(top.stdout).toContain(`deckctl ${name}`);
+      const one = await deckctl([...name.split(' '), '--help']);
+      expect([one.status, one.stderr], name).toEqual([0, '']);
+      expect(one.stdout, name).toMatch(new RegExp(`^usage: deckctl ${name} `));
+    }
+  });
+
+  it(`npx deckctl runs on Node ${NODE_MAJOR} with no Node-version warning, even from an older Node's shell`, async () => {
+    const version = await npxDeckctl(['--version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(new RegExp(`^deckctl \\d+\\.\\d+\\.\\d+ \\(node v${NODE_MAJOR}\\.`));
+    // A store command loads the AWS SDK, which warns on a Node it no longer supports.
+    const list = await npxDeckctl(['keys', 'list', '--user-id', '00000000-0000-4000-8000-000000000000', '--json']);
+    expect(list.status, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    expect(warnings(list.stderr)).toEqual([]);
+  }, 60_000);
+});
