@@ -53,6 +53,7 @@ export const ROUTES = [
     scope: 'decks:read',
     body: false,
     catalogue: false,
+    cursors: true,
     grants: [query('by_owner_order')],
   },
   {

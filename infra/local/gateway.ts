@@ -1,12 +1,21 @@
 /**
  * A local stand-in for API Gateway (HTTP API, payload v2): matches a request against the route table,
- * builds the v2 event and a Lambda context, and calls the route's own handler module.
+ * builds the v2 event and a Lambda context, and calls the route's own handler module. Requests run
+ * side by side as on Lambda with concurrent invocations: each in its own Lambda invoke context (the
+ * runtime's InvokeStore, which Powertools reads), so every log line carries its own request's identity.
+ * The gateway's own answers (a body over the limit, a request Node's HTTP parser refuses) are the
+ * contract's envelope with an X-Request-Id too.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { MAX_BODY_BYTES, payloadTooLarge } from '#http/body.ts';
+import { failure } from '#http/envelope.ts';
+import { ApiError } from '#http/errors.ts';
 import { ROUTES, type Route } from '#routes';
 import { asRoute } from './grants-guard.ts';
 
@@ -60,10 +69,11 @@ const load = (entry: string): Promise<Handler> => {
   return h;
 };
 
+/** Repeated names joined by commas, as API Gateway does; a client's name is only ever an own key. */
 function joinValues(pairs: [string, string][]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of pairs) out[k] = k in out ? `${out[k]},${v}` : v;
-  return out;
+  const out = new Map<string, string>();
+  for (const [k, v] of pairs) out.set(k, out.has(k) ? `${out.get(k)},${v}` : v);
+  return Object.fromEntries(out);
 }
 
 export interface RawRequest {
@@ -74,6 +84,19 @@ export interface RawRequest {
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
   sourceIp?: string;
+  /** The request id of the API's answer (made here when not given). */
+  requestId?: string;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** A body as API Gateway passes it: text when it is UTF-8, else base64 (isBase64Encoded), never altered. */
+function eventBody(body: Buffer): { body?: string; isBase64Encoded: boolean } {
+  if (body.length === 0) return { isBase64Encoded: false };
+  try {
+    return { body: utf8.decode(body), isBase64Encoded: false };
+  } catch {
+    return { body: body.toString('base64'), isBase64Encoded: true };
+  }
 }
 
 /** The API Gateway HTTP API (payload v2) event for a request on a route. */
@@ -96,8 +119,7 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
     pathParameters: Object.keys(params).length ? params : undefined,
-    body: body.length ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
+    ...eventBody(body),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -110,7 +132,7 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
         sourceIp: req.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId: req.requestId ?? randomUUID(),
       routeKey,
       stage: '$default',
       time: now.toUTCString(),
@@ -137,10 +159,21 @@ export function lambdaContext(route: Route): Context {
   };
 }
 
+class TooLarge extends Error {}
+
+/** The body, read only up to the limit: past it reading stops at once (TooLarge), as does a declared length over it. */
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((ok, fail) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return fail(new TooLarge());
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        fail(new TooLarge());
+      } else chunks.push(c);
+    });
     req.on('end', () => ok(Buffer.concat(chunks)));
     req.on('error', fail);
   });
@@ -149,11 +182,18 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructuredResultV2> {
   const { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname);
   const handler = await load(route.entry);
-  return asRoute(route, () => handler(toEvent(raw, route, params), lambdaContext(route)));
+  const store = await InvokeStore.getInstanceAsync();
+  const context = lambdaContext(route);
+  return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () =>
+    asRoute(route, () => handler(toEvent(raw, route, params), context)),
+  );
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The node:http request listener of the local API. */
 export async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = randomUUID();
   try {
     const raw: RawRequest = {
       method: req.method ?? 'GET',
@@ -161,6 +201,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       headers: req.headers,
       body: await readBody(req),
       sourceIp: req.socket.remoteAddress,
+      requestId,
     };
     const result = await invoke(raw);
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
@@ -170,9 +211,40 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     });
     res.end(payload);
   } catch (e) {
+    if (e instanceof TooLarge) {
+      // Answer now and close: the rest of the body is never read.
+      const { statusCode, headers, body } = failure(payloadTooLarge(), requestId);
+      res.writeHead(statusCode ?? 413, { ...(headers as Record<string, string>), connection: 'close' });
+      res.end(body, () => req.socket.destroy());
+      return;
+    }
     // Only a fault of this stand-in lands here (handlers answer their own errors), as API Gateway's 500 would.
     console.error('local gateway error', e);
-    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    const { statusCode, headers, body } = failure(new ApiError(500, 'internal_error', 'the local gateway failed'), requestId);
+    res.writeHead(statusCode ?? 500, headers as Record<string, string>);
+    res.end(body);
   }
+}
+
+/**
+ * A request Node's HTTP parser refuses (a bad method, a NUL in a header, too many header bytes):
+ * the envelope with an X-Request-Id, while the socket can still take it, then the connection closes.
+ */
+export function onClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const apiError = tooLarge
+    ? new ApiError(431, 'headers_too_large', 'the request headers are too large')
+    : new ApiError(400, 'bad_request', 'the request is not valid HTTP/1.1');
+  const { statusCode, body } = failure(apiError, requestId);
+  const text = body as string;
+  socket.end(
+    `HTTP/1.1 ${statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `content-type: ${JSON_TYPE}\r\nx-request-id: ${requestId}\r\nx-content-type-options: nosniff\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }

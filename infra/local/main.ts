@@ -1,6 +1,7 @@
 /**
- * `npm start`: DynamoDB Local persisted under DATA_DIR, the tables, and the API on 127.0.0.1:PORT
- * served by the deployed handler modules. Ctrl-C stops both, Java included.
+ * `npm start`: the store — DynamoDB_ENDPOINT when set (contract §8.7: that store, no DynamoDB Local
+ * of our own), else DynamoDB Local persisted under DATA_DIR — its tables, and the API on
+ * 127.0.0.1:PORT served by the deployed handler modules. Ctrl-C stops both, Java included.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -8,47 +9,68 @@ import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { dynamoClient } from '#store/client.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
-import { ensureTables, startDynamoLocal } from './dynamodb.ts';
-import { serve } from './gateway.ts';
+import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
+import { onClientError, serve } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
+
+// Requests run side by side, as Lambda runs concurrent invocations when AWS_LAMBDA_MAX_CONCURRENCY is set:
+// each in its own invoke context (gateway.ts), where Powertools keeps that invocation's log keys.
+process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
 
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
 const dataDir = process.env.DATA_DIR ?? '.data';
+const external = process.env.DYNAMODB_ENDPOINT;
 
-mkdirSync(dataDir, { recursive: true });
-const dynamo = await startDynamoLocal(dynamoPort, dataDir);
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-
+let dynamo: LocalDynamo | undefined;
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   server.close();
   server.closeAllConnections();
-  await dynamo.stop();
+  await dynamo?.stop();
   process.exit(code);
 }
-dynamo.process.once('exit', (code) => {
-  if (!stopping) {
-    console.error(`DynamoDB Local stopped unexpectedly (${code}); stopping`);
-    void stop(1);
-  }
-});
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
 
-// Each handler may use only its route's grants, as in AWS (grants-guard.ts).
-installGrantsGuard();
 const server = createServer((req, res) => void serve(req, res));
+server.on('clientError', onClientError);
+
 try {
+  if (!external) {
+    mkdirSync(dataDir, { recursive: true });
+    dynamo = await startDynamoLocal(dynamoPort, dataDir).catch((e: Error) => {
+      throw new Error(
+        `DynamoDB Local could not start on 127.0.0.1:${dynamoPort} (${e.message.split('\n')[0]}); is the port taken? Set DYNAMODB_PORT`,
+      );
+    });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    dynamo.process.once('exit', (code) => {
+      if (!stopping) {
+        console.error(`DynamoDB Local stopped unexpectedly (${code}); stopping`);
+        void stop(1);
+      }
+    });
+  }
+  const endpoint = process.env.DYNAMODB_ENDPOINT as string;
+  // Each handler may use only its route's grants, as in AWS (grants-guard.ts); the store client is made now.
+  installGrantsGuard();
   const client = dynamoClient();
-  const created = await ensureTables(client);
+  const created = await ensureTables(client).catch((e: Error) => {
+    throw new Error(`the store at ${endpoint} does not answer (${e.name}: ${e.message}); start it, or unset DYNAMODB_ENDPOINT`);
+  });
   client.destroy();
   await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      fail(e.code === 'EADDRINUSE' ? new Error(`port ${port} is taken (PORT): stop what uses it, or set PORT`) : e),
+    );
     server.listen(port, '127.0.0.1', ok);
   });
   const base = `http://127.0.0.1:${port}`;
-  console.log(`Deck Library API listening on ${base} (DynamoDB Local on ${dynamo.endpoint}, data in ${dataDir}; node ${process.version})`);
+  const where = dynamo ? `DynamoDB Local on ${endpoint}, data in ${dataDir}` : `the store at ${endpoint} (DYNAMODB_ENDPOINT)`;
+  console.log(`Deck Library API listening on ${base} (${where}; node ${process.version})`);
   if (runningMajor() !== NODE_MAJOR)
     console.error(`note: Lambda runs Node ${NODE_MAJOR}; run through npm (npm start) to use the project's Node`);
   if (created.length > 0) {
@@ -65,5 +87,3 @@ Try: curl -H "Authorization: Bearer ${apiKey}" ${base}/api/v1/users/${account.us
   console.error(`could not start: ${(e as Error).message}`);
   await stop(1);
 }
-process.once('SIGINT', () => void stop(0));
-process.once('SIGTERM', () => void stop(0));

@@ -1,4 +1,5 @@
 /** Path, header and query parameters of the owner routes. */
+import { openCursor, signCursor } from '#http/cursor.ts';
 import { deckNotFound, invalidParameter, preconditionFailed } from '#http/errors.ts';
 import type { ApiRequest } from '#http/types.ts';
 import type { ListPosition } from '#store/decks.ts';
@@ -32,16 +33,21 @@ interface OwnerCursor extends ListPosition {
   page: number;
 }
 
-/** Owner list cursors: page number and list position, base64url JSON. Shape-checked; within the owner's own partition. */
+/**
+ * Owner list cursors: page number and list position, signed like every cursor (http/cursor.ts), so
+ * only the exact string the API issued is accepted; they move within the caller's own partition.
+ */
 export function encodeOwnerCursor(c: OwnerCursor): string {
-  return Buffer.from(JSON.stringify([c.page, c.owner_order, c.id])).toString('base64url');
+  return signCursor(['owner', c.page, c.owner_order, c.id]);
 }
 
 export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefined {
   if (raw === undefined) return undefined;
-  try {
-    const [page, order, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+  const value = openCursor(raw);
+  if (Array.isArray(value)) {
+    const [kind, page, order, id] = value as unknown[];
     if (
+      kind === 'owner' &&
       Number.isInteger(page) &&
       (page as number) > 1 &&
       typeof order === 'string' &&
@@ -51,8 +57,6 @@ export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefi
     ) {
       return { page: page as number, owner_order: order, id };
     }
-  } catch {
-    // fall through: any undecodable cursor is a bad parameter
   }
   throw invalidParameter('cursor is not one this API issued');
 }

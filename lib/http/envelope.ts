@@ -4,8 +4,8 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { parserError } from './body.ts';
-import { ApiError, invalidJson, unavailable } from './errors.ts';
+import { isStoreUnavailable } from '#store/faults.ts';
+import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
 import { logger } from './logger.ts';
 import type { ApiResult } from './types.ts';
 
@@ -16,7 +16,7 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
   const status = result.status ?? 200;
   return {
     statusCode: status,
-    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...result.headers },
+    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...result.headers },
     body:
       status === 304
         ? ''
@@ -25,36 +25,24 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
 }
 
 export function failure(error: ApiError, requestId: string): APIGatewayProxyStructuredResultV2 {
+  const { details } = error;
+  const shown =
+    details && details.length > MAX_DETAILS ? { details: details.slice(0, MAX_DETAILS), details_total: details.length } : { details };
   const body = {
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    error: { code: error.code, message: error.message, ...(details ? shown : {}) },
     meta: { api_version: API_VERSION, request_id: requestId },
   };
   return {
     statusCode: error.status,
-    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...error.headers },
+    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...error.headers },
     body: JSON.stringify(body),
   };
 }
 
-const THROTTLED = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-]);
-
-/** Any thrown value as an ApiError: known ones as they are, the store's throttling as 503, else 500. */
+/** Any thrown value as an ApiError: known ones as they are, a store fault as 503, anything else 500. */
 export function toApiError(error: unknown, requestId?: string): ApiError {
   if (error instanceof ApiError) return error;
-  const parser = parserError(error);
-  if (parser) {
-    return parser.malformed
-      ? invalidJson('the body is not valid JSON')
-      : new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
-  }
-  const name = (error as Error | undefined)?.name ?? '';
-  if (THROTTLED.has(name) || (error as { code?: string })?.code === 'ECONNREFUSED') {
+  if (isStoreUnavailable(error)) {
     logger.warn('store unavailable', { error: error as Error, request_id: requestId });
     return unavailable('the deck store is busy or unreachable; retry shortly');
   }

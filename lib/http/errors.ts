@@ -14,6 +14,9 @@ export class ApiError extends Error {
   }
 }
 
+/** `error.details` holds at most this many entries; `error.details_total` then gives the full count (§8.1). */
+export const MAX_DETAILS = 100;
+
 export const validationFailed = (details: Detail[]) =>
   new ApiError(
     422,
@@ -27,4 +30,7 @@ export const deckNotFound = () => new ApiError(404, 'deck_not_found', 'no such d
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
 export const forbidden = (code: 'insufficient_scope' | 'user_mismatch', message: string) => new ApiError(403, code, message);
 export const preconditionFailed = () => new ApiError(412, 'precondition_failed', 'the deck has changed since that version (If-Match)');
-export const unavailable = (message: string) => new ApiError(503, 'service_unavailable', message, undefined, { 'retry-after': '1' });
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 1;
+export const unavailable = (message: string) =>
+  new ApiError(503, 'service_unavailable', message, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });

@@ -1,4 +1,5 @@
 /** Query parameters of the public routes: each bad value is 400 invalid_parameter (contract §2). */
+import { normalizeTag } from '#rules/schemas.ts';
 import { invalidParameter } from './errors.ts';
 import type { ApiRequest } from './types.ts';
 
@@ -30,4 +31,12 @@ export function textParam(req: ApiRequest, name: string, max: number): string | 
   if ([...raw].length > max || /\p{Cc}/u.test(raw))
     throw invalidParameter(`${name} is at most ${max} characters, without control characters`);
   return raw.toLowerCase();
+}
+
+/** A tag filter, normalised as stored tags are (trim, lower-case, NFC). */
+export function tagParam(req: ApiRequest, name: string, max: number): string | undefined {
+  const raw = textParam(req, name, Number.POSITIVE_INFINITY);
+  const tag = raw === undefined ? undefined : normalizeTag(raw);
+  if (tag !== undefined && [...tag].length > max) throw invalidParameter(`${name} is at most ${max} characters`);
+  return tag || undefined;
 }

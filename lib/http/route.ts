@@ -1,6 +1,6 @@
 /**
  * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
- * Order: envelope (outermost: ids, logs, errors) → Powertools context → header normalisation →
+ * Order: the time guard (time-guard.ts) around all of it; envelope (ids, logs, errors) → Powertools context → header normalisation →
  * body size limit → owner auth → JSON body → the endpoint. Nothing is parsed for a caller without a key.
  * Public routes use `route`; owner routes `ownerRoute` (owner-route.ts), so that only they bundle auth
  * and its store.
@@ -16,7 +16,12 @@ import type { AuthContext } from './auth.ts';
 import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { logger } from './logger.ts';
+import { withTimeGuard } from './time-guard.ts';
 import type { ApiRequest, Endpoint } from './types.ts';
+
+/** A copy without a prototype: a client's name (`constructor`, `__proto__`…) finds only what the client sent. */
+const own = (values: Record<string, string | undefined> | null | undefined): Record<string, string> =>
+  Object.assign(Object.create(null) as Record<string, string>, values);
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -33,16 +38,17 @@ export function route(name: RouteName, endpoint: Endpoint, auth?: Auth) {
   if (spec.body) handler.use(bodyLimit());
   if (spec.scope && auth) handler.use(auth(spec.scope));
   if (spec.body) handler.use(jsonBody());
-  return handler.handler(async (event, context) => {
+  const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
     const request: ApiRequest = {
-      params: (event.pathParameters ?? {}) as Record<string, string>,
-      query: (event.queryStringParameters ?? {}) as Record<string, string>,
-      headers: (event.headers ?? {}) as Record<string, string>,
+      params: own(event.pathParameters),
+      query: own(event.queryStringParameters),
+      headers: own(event.headers),
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
       key: (context as AuthContext).key,
       requestId,
     };
     return success(await endpoint(request), requestId);
   });
+  return withTimeGuard(stack);
 }

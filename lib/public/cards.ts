@@ -4,12 +4,12 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
+import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { ApiError, invalidParameter } from '#http/errors.ts';
 import { limitParam, oneOf, pageParam, textParam } from '#http/query.ts';
 import type { Endpoint } from '#http/types.ts';
 import { CARD_TYPES, type Card, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS } from '#rules/factions.ts';
-import { openCursor, queryDigest, signCursor } from './cursor.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;

@@ -1,30 +1,35 @@
 /**
  * GET /api/v1/decks — public decks only. The most selective single filter picks the index partition
- * (tag, then ally, then main, else all public decks); other filters are applied on a read budget.
+ * (tag, then ally, then main, else all public decks); other filters are applied on a read budget of
+ * max(200, 4 × limit) index items per request, numbered pages reach page × limit ≤ 1,000, and a page
+ * that runs out of budget comes back short with a cursor (contract §8.1).
  */
+
+import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
-import { limitParam, oneOf, pageParam, textParam } from '#http/query.ts';
+import { limitParam, oneOf, pageParam, tagParam, textParam } from '#http/query.ts';
 import type { Endpoint } from '#http/types.ts';
 import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { SORTS, type Sort } from '#store/search.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
-import { openCursor, queryDigest, signCursor } from './cursor.ts';
 import { searchItem } from './views.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 50;
-/** Items a page number may pass over before the client is asked to walk with cursors instead. */
-export const MAX_SKIP = 10_000;
-/** Index items one filtered request may read for its page. */
-export const filterBudget = (limit: number) => Math.max(200, 10 * limit);
-/** Index items a filtered request may read to reach a page by number; deeper, walk by cursor. */
-export const MAX_FILTERED_READ = 5_000;
+/** Page numbers reach this far (page × limit), as GitHub's search does; deeper, walk with next_cursor (§8.1). */
+export const MAX_PAGE_DEPTH = 1_000;
+/** Index items one search request may read, whatever its filters (§8.1). */
+export const searchBudget = (limit: number) => Math.max(200, 4 * limit);
 
 interface SearchCursor {
   d: string;
+  /** The page number the next answer reports. */
   p: number;
+  /** Where to go on from: the sort key, pk and sk of the last index item passed. */
   k: [string, string, string];
+  /** Matches still to pass over before the page begins (a numbered page not reached within one budget). */
+  s: number;
 }
 
 function facetAndRest(f: Filters): { facet: string; rest: Filters } {
@@ -35,51 +40,57 @@ function facetAndRest(f: Filters): { facet: string; rest: Filters } {
   return { facet: 'all', rest: { q } };
 }
 
+const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor => {
+  const x = c as Partial<SearchCursor> | null;
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    x.d === digest &&
+    Number.isInteger(x.p) &&
+    Number.isInteger(x.s) &&
+    (x.s as number) >= 0 &&
+    (x.s as number) < MAX_PAGE_DEPTH &&
+    Array.isArray(x.k) &&
+    x.k.length === 3 &&
+    x.k.every((part) => typeof part === 'string') &&
+    x.k[1]?.startsWith('SEARCH#') === true &&
+    x.k[2] === facet
+  );
+};
+
 export const searchPublicDecks: Endpoint = async (req) => {
   const sort: Sort = oneOf(req, 'sort', SORTS) ?? 'date';
   const limit = limitParam(req, DEFAULT_LIMIT, MAX_LIMIT);
   const filters: Filters = {
     main: oneOf(req, 'main_faction', MAIN_FACTION_IDS),
     ally: oneOf(req, 'ally_faction', FACTION_IDS),
-    tag: textParam(req, 'tag', LIMITS.tagChars),
+    tag: tagParam(req, 'tag', LIMITS.tagChars),
     q: textParam(req, 'q', 100),
   };
   const { facet, rest } = facetAndRest(filters);
   const digest = queryDigest([sort, String(limit), facet, rest.main, rest.ally, rest.q]);
-  const filtered = Object.values(rest).some(Boolean);
 
   let page = pageParam(req);
+  let skip = (page - 1) * limit;
   let start: Record<string, string> | undefined;
   if (req.query.cursor !== undefined) {
-    const c = openCursor(req.query.cursor) as SearchCursor;
-    const fits =
-      c?.d === digest &&
-      Number.isInteger(c.p) &&
-      Array.isArray(c.k) &&
-      c.k.every((x) => typeof x === 'string') &&
-      c.k[1]?.startsWith('SEARCH#') &&
-      c.k[2] === facet;
-    if (!fits) throw invalidParameter('cursor belongs to another query');
+    const c = openCursor(req.query.cursor);
+    if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
     start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
     page = c.p;
+    skip = c.s;
+  } else if (page * limit > MAX_PAGE_DEPTH) {
+    throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
   }
-  const skip = start ? 0 : (page - 1) * limit;
-  if (skip > MAX_SKIP) throw invalidParameter(`page is too deep; walk further with next_cursor (page × limit ≤ ${MAX_SKIP + limit})`);
 
-  const result = await searchEntries({
-    facet,
-    sort,
-    filters: rest,
-    limit,
-    skip,
-    start,
-    budget: filtered ? Math.min(skip * 10 + filterBudget(limit), Math.max(MAX_FILTERED_READ, filterBudget(limit))) : skip + limit + 1,
-  });
-  if (!result.reachedPage) throw invalidParameter('page is too deep for these filters; walk with next_cursor');
+  const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
+  // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
+  const left = skip - result.skipped;
   const next = result.next && {
     d: digest,
-    p: page + 1,
+    p: left > 0 ? page : page + 1,
     k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
+    s: left,
   };
   return {
     data: result.items.map(searchItem),

@@ -92,7 +92,9 @@ export function checkChartSettings(chart: ChartSettings, ctx: DeckContext, base 
     const path = at(items, i);
     const ids = at(path, 'card_ids');
     const out = [...duplicates(item.card_ids, (j) => at(ids, j), ids), ...item.card_ids.flatMap((id, j) => notInDeck(ctx, at(ids, j), id))];
-    if (ctx.copies && out.length === 0) {
+    // `required` is judged against a well-formed pool only (none, or one with a failed id, is reported there).
+    const wellFormed = item.card_ids.length > 0 && !item.card_ids.includes(undefined as unknown as string);
+    if (ctx.copies && out.length === 0 && wellFormed) {
       const pool = [...new Set(item.card_ids)].reduce((n, id) => n + (ctx.copies?.get(id) ?? 0), 0);
       if (item.required > pool) {
         out.push(detail(at(path, 'required'), 'invalid_value', `required is at most the ${pool} copies of these cards in the deck`));

@@ -3,7 +3,7 @@
  * name, factions and snapshot from the code, then apply every deck, guide, archive and display rule
  * to the result. All failures are reported together; a field that failed its shape is not judged again.
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
 import {
   checkAlternatives,
@@ -19,8 +19,9 @@ import { type Archive, type DeckContent, type Derived, defaultArchive, type Guid
 import { checkDeck } from './deck-rules.ts';
 import { type Detail, detail } from './details.ts';
 import { deckName } from './factions.ts';
-import { issuesToDetails } from './issues.ts';
+import { salvageArchive, salvageGuide } from './salvage.ts';
 import * as S from './schemas.ts';
+import { isJsonObject, notUnder, parseStrict } from './shape.ts';
 
 /** The writable fields of a deck and their shapes (create, validate and PATCH bodies). */
 export const FIELDS = {
@@ -58,50 +59,60 @@ export const NOT_WRITABLE = new Set([
 export type WriteResult = { ok: true; content: DeckContent } | { ok: false; details: Detail[] };
 
 interface Read {
+  /** The fields that passed their shape, as their schemas output them. */
   values: Partial<Fields>;
+  /** Stand-ins for the rules of fields that failed their shape (salvage.ts): more failures get reported. */
+  salvaged: { guide?: Guide | null; archive?: Partial<Archive> };
   details: Detail[];
-  /** Fields (and archive sections, as `archive.<name>`) that were submitted but failed their shape. */
-  broken: Set<string>;
+  /** Paths that failed their shape: no rule is judged on or below them. */
+  failed: string[];
+  /** Submitted fields (own members of the body, whatever their names). */
+  submitted: Set<string>;
 }
 
+const isField = (key: string): key is keyof Fields => Object.hasOwn(FIELDS, key);
+
 function readFields(body: Record<string, unknown>): Read {
-  const read: Read = { values: {}, details: [], broken: new Set() };
-  for (const [key, value] of Object.entries(body)) {
+  const read: Read = { values: {}, salvaged: {}, details: [], failed: [], submitted: new Set(Object.keys(body)) };
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (NOT_WRITABLE.has(key)) {
       read.details.push(detail(key, 'not_writable', `${key} is set by the service and cannot be written`));
       continue;
     }
-    const schema = FIELDS[key as keyof Fields];
-    if (!schema) {
+    if (!isField(key)) {
       read.details.push(detail(key, 'unknown_field', `${key} is not a field of a deck`));
       continue;
     }
     if (key === 'archive' && value === null) {
       read.details.push(detail(key, 'null_section', 'archive must be an object; null cannot clear it'));
-      read.broken.add(key);
+      read.failed.push(key);
       continue;
     }
-    const result = v.safeParse(schema, value, { abortEarly: false });
-    if (result.success) {
-      (read.values as Record<string, unknown>)[key] = result.output;
+    const parsed = parseStrict(FIELDS[key], value, key);
+    if (parsed.ok) {
+      (read.values as Record<string, unknown>)[key] = parsed.output;
       continue;
     }
-    const details = issuesToDetails(result.issues, key);
-    read.details.push(...details);
-    if (key !== 'archive') read.broken.add(key);
-    else for (const d of details) read.broken.add(d.path.split(/[.[]/, 2).slice(0, 2).join('.'));
+    read.details.push(...parsed.details);
+    read.failed.push(...parsed.details.map((d) => d.path));
+    if (key === 'guide') read.salvaged.guide = salvageGuide(value);
+    if (key === 'archive') read.salvaged.archive = salvageArchive(value);
   }
   // Sections written as null: each must be an object (requirement §2, archive write rule 1).
-  for (const name of SECTIONS) {
-    if (read.values.archive?.[name] === null) {
-      read.details.push(
-        detail(
-          `archive.${name}`,
-          'null_section',
-          `archive.${name} must be an object; to disable it send { "enabled": false, "items": [] }`,
-        ),
-      );
-      read.broken.add(`archive.${name}`);
+  const archive = body.archive;
+  if (Object.hasOwn(body, 'archive') && isJsonObject(archive)) {
+    for (const name of SECTIONS) {
+      if (Object.hasOwn(archive, name) && archive[name] === null) {
+        read.details.push(
+          detail(
+            `archive.${name}`,
+            'null_section',
+            `archive.${name} must be an object; to disable it send { "enabled": false, "items": [] }`,
+          ),
+        );
+        read.failed.push(`archive.${name}`);
+      }
     }
   }
   return read;
@@ -141,53 +152,59 @@ interface Draft {
 
 /** Applies every rule to a draft; `keptGuide` marks a guide that was not resubmitted with a new code. */
 function judge(draft: Draft, read: Read, catalogue: Catalogue, keptGuide: boolean): WriteResult {
-  const details = [...read.details];
+  const rules: Detail[] = [];
   let deck: Deck | undefined;
-  if (draft.deck_code !== undefined && !read.broken.has('deck_code')) {
+  if (draft.deck_code !== undefined && !read.failed.includes('deck_code')) {
     const parsed = readDeckCode(draft.deck_code);
-    if ('path' in parsed) details.push(parsed);
+    if ('path' in parsed) rules.push(parsed);
     else {
       deck = parsed;
-      details.push(...checkDeck(deck, catalogue));
+      rules.push(...checkDeck(deck, catalogue));
     }
   }
   const ctx: DeckContext = deckContext(catalogue, deck);
 
-  if (!read.broken.has('guide')) {
-    const guideDetails = draft.guide ? checkGuide(draft.guide, ctx) : [];
-    if (keptGuide && (draft.guide === null || guideDetails.length > 0)) {
-      details.push(
-        detail(
-          'guide',
-          'guide_required',
-          'the new deck_code leaves the current guide unusable (its core cards are not all in the new deck); submit a guide with it',
-        ),
-      );
-    } else details.push(...guideDetails);
-  }
+  const guideDetails = draft.guide ? checkGuide(draft.guide, ctx) : [];
+  if (keptGuide && (draft.guide === null || guideDetails.length > 0)) {
+    rules.push(
+      detail(
+        'guide',
+        'guide_required',
+        'the new deck_code leaves the current guide unusable (its core cards are not all in the new deck); submit a guide with it',
+      ),
+    );
+  } else rules.push(...guideDetails);
   const { key_components: kc, alternatives: alt, chart_settings: chart } = draft.archive;
-  if (kc && !read.broken.has('archive.key_components') && !read.broken.has('archive')) details.push(...checkKeyComponents(kc, ctx));
-  if (alt && !read.broken.has('archive.alternatives') && !read.broken.has('archive')) details.push(...checkAlternatives(alt, ctx));
-  if (chart && !read.broken.has('archive.chart_settings') && !read.broken.has('archive')) details.push(...checkChartSettings(chart, ctx));
+  if (kc) rules.push(...checkKeyComponents(kc, ctx));
+  if (alt) rules.push(...checkAlternatives(alt, ctx));
+  if (chart) rules.push(...checkChartSettings(chart, ctx));
   const display = { featured_card_id: draft.featured_card_id, card_back_id: draft.card_back_id };
-  if (!read.broken.has('featured_card_id')) details.push(...checkDisplay(display, ctx));
+  rules.push(...checkDisplay(display, ctx));
 
+  // A rule is not judged where the shape already failed (a too-long id is not also an unknown card).
+  const details = [...read.details, ...notUnder(rules, read.failed)];
   if (details.length > 0 || !deck) return { ok: false, details };
   const { deck_code: _code, featured_card_id: _f, card_back_id: _c, ...rest } = draft;
   return { ok: true, content: { ...derive(deck), ...rest, display } };
 }
 
+/** The sections a written archive sets (each written section replaces that section; null ones are reported). */
+const sectionsOf = (archive: Partial<Archive> | undefined): Partial<Archive> => {
+  const out: Partial<Archive> = {};
+  for (const name of SECTIONS) if (archive?.[name]) Object.assign(out, { [name]: archive[name] });
+  return out;
+};
+
 /** A create or validate body (requirement §4 Create). */
 export function checkCreate(body: Record<string, unknown>, catalogue: Catalogue): WriteResult {
   const read = readFields(body);
-  if (!('deck_code' in body)) read.details.unshift(detail('deck_code', 'required', 'deck_code is required'));
-  if (!('guide' in body)) read.details.push(detail('guide', 'required', 'guide is required (guide.system at least)'));
-  const { values } = read;
-  const archive = defaultArchive();
-  for (const name of SECTIONS) if (values.archive?.[name]) Object.assign(archive, { [name]: values.archive[name] });
+  if (!read.submitted.has('deck_code')) read.details.unshift(detail('deck_code', 'required', 'deck_code is required'));
+  if (!read.submitted.has('guide')) read.details.push(detail('guide', 'required', 'guide is required (guide.system at least)'));
+  const { values, salvaged } = read;
+  const archive = { ...defaultArchive(), ...sectionsOf(values.archive ?? salvaged.archive) };
   const draft: Draft = {
     deck_code: values.deck_code,
-    guide: values.guide ?? null,
+    guide: values.guide ?? salvaged.guide ?? null,
     archive,
     tags: values.tags ?? [],
     visibility: values.visibility ?? 'private',
@@ -204,19 +221,18 @@ export function checkPatch(body: Record<string, unknown>, current: DeckContent, 
     return { ok: false, details: [detail('', 'empty_patch', 'a PATCH needs at least one field')] };
   }
   const read = readFields(body);
-  const { values } = read;
-  const archive: Archive = { ...current.archive };
-  for (const name of SECTIONS) if (values.archive?.[name]) Object.assign(archive, { [name]: values.archive[name] });
+  const { values, salvaged } = read;
+  const archive: Archive = { ...current.archive, ...sectionsOf(values.archive ?? salvaged.archive) };
   const draft: Draft = {
     deck_code: values.deck_code ?? current.deck_code,
-    guide: values.guide ?? current.guide,
+    guide: values.guide ?? (read.submitted.has('guide') ? (salvaged.guide ?? null) : current.guide),
     archive,
     tags: values.tags ?? current.tags,
     visibility: values.visibility ?? current.visibility,
     sort_order: values.sort_order ?? current.sort_order,
-    featured_card_id: 'featured_card_id' in values ? (values.featured_card_id ?? null) : current.display.featured_card_id,
-    card_back_id: 'card_back_id' in values ? (values.card_back_id ?? null) : current.display.card_back_id,
+    featured_card_id: Object.hasOwn(values, 'featured_card_id') ? (values.featured_card_id ?? null) : current.display.featured_card_id,
+    card_back_id: Object.hasOwn(values, 'card_back_id') ? (values.card_back_id ?? null) : current.display.card_back_id,
   };
-  const keptGuide = 'deck_code' in values && !('guide' in body);
+  const keptGuide = Object.hasOwn(values, 'deck_code') && !read.submitted.has('guide');
   return judge(draft, read, catalogue, keptGuide);
 }

@@ -2,21 +2,20 @@
  * Replace (requirement §4): remove `count` copies of one card and add as many of another, in order,
  * then apply every deck rule to the result and encode it. Writes nothing.
  */
-import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
 import { MAX_GROUP } from './deck-code.ts';
 import type { Derived } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
 import { derive, readDeckCode } from './deck-write.ts';
 import { at, type Detail, detail } from './details.ts';
-import { issuesToDetails } from './issues.ts';
 import { ReplaceBody } from './schemas.ts';
+import { parseStrict } from './shape.ts';
 
 export type ReplaceResult = { ok: true; result: Derived } | { ok: false; details: Detail[] };
 
 export function checkReplace(body: Record<string, unknown>, catalogue: Catalogue): ReplaceResult {
-  const parsed = v.safeParse(ReplaceBody, body, { abortEarly: false });
-  if (!parsed.success) return { ok: false, details: issuesToDetails(parsed.issues) };
+  const parsed = parseStrict(ReplaceBody, body);
+  if (!parsed.ok) return { ok: false, details: parsed.details };
   const { deck_code, replacements } = parsed.output;
   const deck = readDeckCode(deck_code);
   if ('path' in deck) return { ok: false, details: [deck] };

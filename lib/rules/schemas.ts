@@ -58,15 +58,18 @@ export const Archive = v.strictObject({
   chart_settings: v.optional(v.nullable(ChartSettings)),
 });
 
+/** A tag as stored: trimmed, lower-cased, Unicode NFC; the search filter normalises its tag the same way. */
+export const normalizeTag = (tag: string): string => tag.trim().toLowerCase().normalize('NFC');
+
+/** Tags are normalised first, then checked (contract §8.1): any tag read back can be written back unchanged. */
 export const Tags = v.pipe(
   v.array(
     v.pipe(
       v.string(),
-      v.trim(),
+      v.transform(normalizeTag),
       v.minLength(1),
       maxChars(LIMITS.tagChars),
       v.regex(/^[^\p{Cc}]*$/u, coded('invalid_value', 'a tag has no control characters')),
-      v.toLowerCase(),
     ),
   ),
   v.transform((tags) => [...new Set(tags)]),

@@ -1,26 +1,40 @@
 /**
  * One DynamoDB document client per process. DYNAMODB_ENDPOINT points it at DynamoDB Local, which
  * keys its data by access key and region: there it uses fixed fake credentials.
+ * Every call is bounded in time (contract §8.1): a connection timeout, a per-attempt request timeout,
+ * a few attempts with the SDK's backoff, and the request's deadline (deadline.ts) over all of them.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { deadlineSignal } from './deadline.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'eu-west-1';
 
+/** Time bounds of one DynamoDB call: a stalled store costs at most about ATTEMPTS × (connect + request). */
+export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500, maxAttempts: 3 } as const;
+
 export function dynamoClient(env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
   const endpoint = env.DYNAMODB_ENDPOINT;
+  const { connectionTimeout, requestTimeout, maxAttempts } = STORE_TIMEOUTS;
+  const bounds = { maxAttempts, requestHandler: { connectionTimeout, requestTimeout } };
   return endpoint
-    ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 })
-    : new DynamoDBClient({ maxAttempts: 3 });
+    ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, ...bounds })
+    : new DynamoDBClient(bounds);
 }
 
 export function documentClient(): DynamoDBDocumentClient {
-  doc ??= DynamoDBDocumentClient.from(dynamoClient(), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  if (doc) return doc;
+  const client = DynamoDBDocumentClient.from(dynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  // Every call carries its request's deadline (when it runs within one).
+  const send = client.send.bind(client) as (command: unknown, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
+  client.send = ((command: unknown, options?: { abortSignal?: AbortSignal }) => {
+    const abortSignal = deadlineSignal();
+    return send(command, abortSignal ? { abortSignal, ...options } : options);
+  }) as typeof client.send;
+  doc = client;
   return doc;
 }
 

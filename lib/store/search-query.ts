@@ -34,8 +34,8 @@ export interface SearchPage {
   items: SearchEntry[];
   /** Position after the page, when more may follow. */
   next?: Record<string, string>;
-  /** False when the budget ran out before `skip` matches were passed. */
-  reachedPage: boolean;
+  /** Matches passed over (at most `skip`): fewer when the budget ran out first. */
+  skipped: number;
   /** Index items read (ScannedCount summed over the queries). */
   scanned: number;
 }
@@ -91,7 +91,8 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
 
   const items = matched.slice(q.skip, q.skip + q.limit);
   const last = items.at(-1);
-  if (matched.length > q.skip + q.limit && last) return { items, next: positionOf(last, q.sort), reachedPage: true, scanned };
+  const skipped = Math.min(q.skip, matched.length);
+  if (matched.length > q.skip + q.limit && last) return { items, next: positionOf(last, q.sort), skipped, scanned };
   // Not all read: the budget ran out. Go on from the last item read (a match or not).
-  return { items, next: start, reachedPage: matched.length >= q.skip || !start, scanned };
+  return { items, next: start, skipped, scanned };
 }

@@ -1,12 +1,14 @@
 /**
  * Search cost as the library grows: 10,000 public decks in DynamoDB Local, and the index items each
  * search request reads (ScannedCount summed over its queries, recorded at the client) held to
- * bounds: no filter ≤ limit + 1; one main_faction, ally_faction or tag filter ≤ 2 × limit; each sort.
+ * bounds: no filter ≤ limit + 1; one main_faction, ally_faction or tag filter ≤ 2 × limit; each sort;
+ * any request ≤ max(200, 4 × limit) (contract §8.1), deep numbered pages coming back short with a cursor.
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
+import { searchBudget } from '#public/search.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { documentClient, dynamoClient } from '#store/client.ts';
@@ -142,12 +144,49 @@ describe(`search over ${DECK_COUNT} public decks`, () => {
     await measure('page=5', 20);
   });
 
-  it('a numbered page deep behind a filter is refused after a bounded read, not scanned for', async () => {
+  it('no request reads more than max(200, 4 × limit): a deep numbered page comes back short, with a cursor', async () => {
+    for (const [query, limit] of [
+      ['page=20', 50],
+      ['page=50', 20],
+      ['q=nothing-matches&page=40', 20],
+      ['main_faction=soviet&q=tempo&page=10', 20],
+      ['q=nothing-matches', 50],
+    ] as const) {
+      const { read, returned, cursor } = await measure(query, limit);
+      expect(read, query).toBeLessThanOrEqual(searchBudget(limit));
+      expect(returned, query).toBeLessThan(limit);
+      expect(cursor, query).not.toBeNull();
+    }
+  });
+
+  it('page × limit over 1,000 is 400 naming next_cursor, before anything is read', async () => {
     const recorder = recordDynamo();
-    const r = await search('q=nothing-matches&page=40&limit=20');
+    const r = await search('page=21&limit=50');
     recorder.stop();
     expect(r.status).toBe(400);
-    expect(recorder.scanned()).toBeLessThanOrEqual(5_000);
-    rows.push(`${'q=nothing-matches&page=40 (refused: 400)'.padEnd(44)} limit 20  items read ${recorder.scanned()}`);
+    expect(JSON.stringify(r.body)).toContain('next_cursor');
+    expect(recorder.calls).toHaveLength(0);
+  });
+
+  it("following a short deep page's cursors gives exactly that page's decks", async () => {
+    const ids = (r: { body: { data: unknown[] } }) => r.body.data.map((d) => (d as { id: string }).id);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 1; page <= 20; page++) {
+      const r = await search(`sort=views&limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+      walked.push(...ids(r));
+      cursor = r.body.meta.next_cursor;
+    }
+    const deep: string[] = [];
+    let r = await search('sort=views&limit=50&page=20');
+    let requests = 1;
+    deep.push(...ids(r));
+    while (deep.length < 50 && r.body.meta.next_cursor) {
+      r = await search(`sort=views&limit=50&cursor=${r.body.meta.next_cursor}`);
+      requests++;
+      deep.push(...ids(r));
+    }
+    expect(deep.slice(0, 50)).toEqual(walked.slice(950, 1000));
+    rows.push(`${'sort=views&page=20 (limit 50) by its cursors'.padEnd(44)} requests ${requests}, each within ${searchBudget(50)} items`);
   });
 });

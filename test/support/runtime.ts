@@ -32,6 +32,8 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
       DYNAMODB_PORT: String(dynamoPort),
       DATA_DIR: dataDir,
       CATALOGUE_FILE: '',
+      // Its own DynamoDB Local, unless the caller names a store (contract §8.7).
+      DYNAMODB_ENDPOINT: '',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,7 +54,7 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
   const apiKey = /api_key: (\S+)/.exec(out)?.[1];
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    dynamoEndpoint: `http://127.0.0.1:${dynamoPort}`,
+    dynamoEndpoint: extraEnv.DYNAMODB_ENDPOINT || `http://127.0.0.1:${dynamoPort}`,
     demo: userId && apiKey ? { userId, apiKey } : undefined,
     child,
     output: () => out,

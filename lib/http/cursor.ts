@@ -3,7 +3,7 @@
  * the query it came from (its digest), so it can only continue that query, on that index.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { invalidParameter } from '#http/errors.ts';
+import { invalidParameter } from './errors.ts';
 
 // Deployments set CURSOR_SECRET; the local default only keeps local cursors working across restarts.
 const secret = () => process.env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
@@ -14,10 +14,15 @@ export function signCursor(value: unknown): string {
   return `${payload}.${mac(payload).toString('base64url')}`;
 }
 
-/** The signed value, or 400 invalid_parameter for anything this API did not issue. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Only the exact string signCursor made decodes to itself: no padding, appended or altered characters. */
+const canonical = (part: string) => BASE64URL.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part;
+
+/** The signed value, or 400 invalid_parameter for anything but the exact string this API issued (§8.1). */
 export function openCursor(cursor: string): unknown {
-  const [payload, tag, extra] = cursor.split('.');
-  if (payload && tag && extra === undefined) {
+  const parts = cursor.split('.');
+  const [payload, tag] = parts;
+  if (parts.length === 2 && payload && tag && canonical(payload) && canonical(tag)) {
     const given = Buffer.from(tag, 'base64url');
     const expected = mac(payload);
     if (given.length === expected.length && timingSafeEqual(given, expected)) {
