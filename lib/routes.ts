@@ -5,7 +5,7 @@
  * lib/store/keys.ts); CDK turns them into the function's only permissions. Owner routes also read
  * API keys (`KEY#*` in accounts), and only they.
  */
-import type { Scope } from '#auth/keys.ts';
+import type { Scope } from '#rules/scopes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';

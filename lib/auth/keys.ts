@@ -5,9 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomAlphanumeric } from './random.ts';
 
-export const SCOPES = ['decks:read', 'decks:write', 'decks:delete'] as const;
-export type Scope = (typeof SCOPES)[number];
-export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+export { isScope, SCOPES, type Scope } from '#rules/scopes.ts';
 
 const KEY = /^dlk_([A-Za-z0-9]{16})_([A-Za-z0-9]{40})$/;
 

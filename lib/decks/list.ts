@@ -1,19 +1,15 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
-
-import { limitParam } from '#http/query.ts';
-import type { Endpoint } from '#http/types.ts';
+import { ownerEndpoint } from '#http/types.ts';
+import { OwnerListQuery } from '#shapes/queries.ts';
 import { listDecks, ownerOrder } from '#store/decks.ts';
-import { decodeOwnerCursor, encodeOwnerCursor, ownerId } from './params.ts';
-import { ownerListItem } from './views.ts';
+import { decodeOwnerCursor, encodeOwnerCursor } from './params.ts';
+import { ownerListItem } from './responses.ts';
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 100;
-
-export const listOwnerDecks: Endpoint = async (req) => {
-  const limit = limitParam(req, DEFAULT_LIMIT, MAX_LIMIT);
+export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery }, async (req) => {
+  const { limit } = req.query;
   const cursor = decodeOwnerCursor(req.query.cursor);
   const page = cursor?.page ?? 1;
-  const { items, more } = await listDecks(ownerId(req), limit, cursor);
+  const { items, more } = await listDecks(req.key.user_id, limit, cursor);
   const last = items.at(-1);
   return {
     data: items.map(ownerListItem),
@@ -24,4 +20,4 @@ export const listOwnerDecks: Endpoint = async (req) => {
       next_cursor: more && last ? encodeOwnerCursor({ page: page + 1, owner_order: ownerOrder(last), id: last.id }) : null,
     },
   };
-};
+});

@@ -1,25 +1,20 @@
 /** Path, header and query parameters of the owner routes. */
 import { openCursor, signCursor } from '#http/cursor.ts';
 import { deckNotFound, invalidParameter, preconditionFailed } from '#http/errors.ts';
-import type { ApiRequest } from '#http/types.ts';
+import type { ApiRequest, OwnerRequest } from '#http/types.ts';
 import type { ListPosition } from '#store/decks.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The caller's user id (auth has matched it to the key) and the deck id; a malformed id is no deck. */
-export function deckPath(req: ApiRequest): { userId: string; deckId: string } {
+export function deckPath(req: OwnerRequest<unknown>): { userId: string; deckId: string } {
   const deckId = req.params.deck_id ?? '';
   if (!UUID.test(deckId)) throw deckNotFound();
-  return { userId: ownerId(req), deckId };
-}
-
-export function ownerId(req: ApiRequest): string {
-  if (!req.key) throw new Error('owner route without an authenticated key');
-  return req.key.user_id;
+  return { userId: req.key.user_id, deckId };
 }
 
 /** `If-Match: "<version>"` (weak or strong; `*` matches any). A value naming no version matches none. */
-export function ifMatch(req: ApiRequest): number | undefined {
+export function ifMatch(req: ApiRequest<unknown>): number | undefined {
   const raw = req.headers['if-match']?.trim();
   if (raw === undefined || raw === '*') return undefined;
   const m = /^(?:W\/)?"(\d{1,15})"$/.exec(raw);

@@ -1,12 +1,12 @@
 /** POST /api/v1/users/:user_id/decks/replace — swap cards in a code and get the new code; nothing written. */
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
-import type { Endpoint } from '#http/types.ts';
+import { ownerEndpoint } from '#http/types.ts';
 import { checkReplace } from '#rules/replace.ts';
 
-export const replaceDeckCards: Endpoint = async (req) => {
+export const replaceDeckCards = ownerEndpoint({}, async (req) => {
   const outcome = checkReplace(req.body, catalogue());
   if (!outcome.ok) throw validationFailed(outcome.details);
   const { deck_code, name, main_faction, ally_faction, cards_snapshot } = outcome.result;
   return { data: { deck_code, name, main_faction, ally_faction, cards_snapshot } };
-};
+});

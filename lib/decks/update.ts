@@ -4,19 +4,20 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
-import type { Endpoint } from '#http/types.ts';
+import { ownerEndpoint } from '#http/types.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { replaceDeck } from '#store/decks.ts';
 import { onLatestDeck } from './optimistic.ts';
 import { etag } from './params.ts';
-import { ownerView, withSnapshot } from './views.ts';
+import { ownerDeck, withSnapshot } from './responses.ts';
 
-export const updateOwnerDeck: Endpoint = (req) =>
+export const updateOwnerDeck = ownerEndpoint({}, (req) =>
   onLatestDeck(req, async (current) => {
     const result = checkPatch(req.body, withSnapshot(current), catalogue());
     if (!result.ok) throw validationFailed(result.details);
     const { cards_snapshot: _derivedOnRead, ...content } = result.content;
     const next = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
     if (!(await replaceDeck(next, current))) return undefined;
-    return { data: ownerView(next), headers: { etag: etag(next.version) } };
-  });
+    return { data: ownerDeck(next), headers: { etag: etag(next.version) } };
+  }),
+);

@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResult } from './types.ts';
 
 const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
 
-export function cacheable(req: ApiRequest, data: unknown, meta?: Record<string, unknown>): ApiResult {
+export function cacheable(req: ApiRequest<unknown>, data: unknown, meta?: Record<string, unknown>): ApiResult {
   const tag = `"${createHash('sha256').update(JSON.stringify({ data, meta })).digest('base64url').slice(0, 27)}"`;
   const headers = { etag: tag, 'cache-control': CACHE };
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));

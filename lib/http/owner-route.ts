@@ -1,7 +1,9 @@
 /** The middy stack of an owner route: the shared stack with API key auth (scope and user match). */
-import type { RouteName } from '#routes';
-import { ownerAuth } from './auth.ts';
-import { route } from './route.ts';
-import type { Endpoint } from './types.ts';
+import type { Context } from 'aws-lambda';
+import { type AuthContext, ownerAuth } from './auth.ts';
+import { build, type OwnerRouteName } from './route.ts';
+import type { OwnerEndpoint } from './types.ts';
 
-export const ownerRoute = (name: RouteName, endpoint: Endpoint) => route(name, endpoint, ownerAuth);
+/** An owner route's Lambda handler: its endpoint's request carries the key that auth has checked. */
+export const ownerRoute = (name: OwnerRouteName, endpoint: OwnerEndpoint) =>
+  build(name, endpoint, ownerAuth, (context: Context) => (context as AuthContext).key);

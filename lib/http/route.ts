@@ -1,36 +1,52 @@
 /**
  * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
- * Order: the time guard (time-guard.ts) around all of it; envelope (ids, logs, errors) → Powertools context → header normalisation →
- * body size limit → owner auth → JSON body → the endpoint. Nothing is parsed for a caller without a key.
+ * Order: the time guard (time-guard.ts) around all of it; envelope (ids, logs, errors) → Powertools
+ * context → header normalisation → body size limit → owner auth → JSON body → the query, parsed by the
+ * endpoint's declared schema → the endpoint. Nothing is parsed for a caller without a key.
  * Public routes use `route`; owner routes `ownerRoute` (owner-route.ts), so that only they bundle auth
- * and its store.
+ * and its store; the compiler takes only route names of the matching kind for each.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { Scope } from '#auth/keys.ts';
-import { type RouteName, routeByName } from '#routes';
-import type { AuthContext } from './auth.ts';
+import * as v from 'valibot';
+import { type ROUTES, routeByName } from '#routes';
+import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
+import { invalidParameter } from './errors.ts';
 import { logger } from './logger.ts';
 import { withTimeGuard } from './time-guard.ts';
-import type { ApiRequest, Endpoint } from './types.ts';
+import type { ApiRequest, OwnerEndpoint, PublicEndpoint } from './types.ts';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+type Routes = (typeof ROUTES)[number];
+/** Routes with a scope (owner routes) and without (public ones). */
+export type OwnerRouteName = Extract<Routes, { scope: Scope }>['name'];
+export type PublicRouteName = Exclude<Routes['name'], OwnerRouteName>;
 
 /** A copy without a prototype: a client's name (`constructor`, `__proto__`…) finds only what the client sent. */
 const own = (values: Record<string, string | undefined> | null | undefined): Record<string, string> =>
   Object.assign(Object.create(null) as Record<string, string>, values);
 
-type Event = APIGatewayProxyEventV2;
-type Result = APIGatewayProxyStructuredResultV2;
+/** The query by the endpoint's schema; the first bad parameter is 400 invalid_parameter. */
+function parseQuery(schema: v.GenericSchema | undefined, raw: Record<string, string>): unknown {
+  if (!schema) return Object.freeze(Object.create(null));
+  const parsed = v.safeParse(schema, raw);
+  if (!parsed.success) throw invalidParameter(parsed.issues[0]?.message ?? 'a query parameter is not valid');
+  return parsed.output;
+}
 
-type Auth = (scope: Scope) => MiddlewareObj<Event>;
-
-export function route(name: RouteName, endpoint: Endpoint, auth?: Auth) {
+export function build(
+  name: Routes['name'],
+  endpoint: PublicEndpoint | OwnerEndpoint,
+  auth?: (scope: Scope) => MiddlewareObj<Event>,
+  key?: (context: Context) => unknown,
+) {
   const spec = routeByName(name);
-  if (Boolean(spec.scope) !== Boolean(auth)) throw new Error(`${name}: owner routes (with a scope) need ownerRoute, public ones route`);
   const handler = middy<Event, Result, Error, Context>()
     .use(envelope())
     .use(injectLambdaContext(logger, { resetKeys: false }))
@@ -40,15 +56,18 @@ export function route(name: RouteName, endpoint: Endpoint, auth?: Auth) {
   if (spec.body) handler.use(jsonBody());
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
-    const request: ApiRequest = {
+    const request: ApiRequest<unknown> & { key?: unknown } = {
       params: own(event.pathParameters),
-      query: own(event.queryStringParameters),
+      query: parseQuery(endpoint.query, own(event.queryStringParameters)),
       headers: own(event.headers),
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
-      key: (context as AuthContext).key,
       requestId,
+      ...(key ? { key: key(context) } : {}),
     };
-    return success(await endpoint(request), requestId);
+    return success(await endpoint.run(request as never), requestId);
   });
   return withTimeGuard(stack);
 }
+
+/** A public route's Lambda handler. */
+export const route = (name: PublicRouteName, endpoint: PublicEndpoint) => build(name, endpoint);

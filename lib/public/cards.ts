@@ -6,22 +6,14 @@ import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { ApiError, invalidParameter } from '#http/errors.ts';
-import { limitParam, oneOf, pageParam, textParam } from '#http/query.ts';
-import type { Endpoint } from '#http/types.ts';
-import { CARD_TYPES, type Card, RARITIES } from '#rules/card.ts';
-import { FACTION_IDS } from '#rules/factions.ts';
+import { publicEndpoint } from '#http/types.ts';
+import type { Card } from '#rules/card.ts';
+import { CardQuery } from '#shapes/queries.ts';
 
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
-export const listCards: Endpoint = async (req) => {
-  const faction = oneOf(req, 'faction', [...FACTION_IDS, 'neutral']);
-  const type = oneOf(req, 'type', CARD_TYPES);
-  const rarity = oneOf(req, 'rarity', RARITIES);
-  const derived = oneOf(req, 'derived', ['true', 'false'] as const);
-  const q = textParam(req, 'q', 100);
-  const limit = limitParam(req, DEFAULT_LIMIT, MAX_LIMIT);
+export const listCards = publicEndpoint({ query: CardQuery }, async (req) => {
+  const { faction, type, rarity, derived, q, limit } = req.query;
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit)]);
-  let page = pageParam(req);
+  let page = req.query.page;
   if (req.query.cursor !== undefined) {
     const c = openCursor(req.query.cursor) as { d?: string; p?: number };
     if (c?.d !== digest || !Number.isInteger(c.p)) throw invalidParameter('cursor belongs to another query');
@@ -43,10 +35,10 @@ export const listCards: Endpoint = async (req) => {
     has_more: more,
     next_cursor: more ? signCursor({ d: digest, p: page + 1 }) : null,
   });
-};
+});
 
-export const readCard: Endpoint = async (req) => {
+export const readCard = publicEndpoint({}, async (req) => {
   const card = catalogue().get(req.params.card_id ?? '');
   if (!card) throw new ApiError(404, 'card_not_found', 'no such card in the catalogue');
   return cacheable(req, card);
-};
+});

@@ -3,18 +3,17 @@
  * deck; both idempotent. Answers the deck's like count after the change.
  */
 
-import { ownerId } from '#decks/params.ts';
-import type { ApiRequest, Endpoint } from '#http/types.ts';
+import { type OwnerRequest, ownerEndpoint } from '#http/types.ts';
 import { foldIfDue, getCounts, setLike } from '#store/counters.ts';
 import { sharedDeck, shareSlug } from './shared-read.ts';
 
-async function like(req: ApiRequest, liked: boolean) {
+async function like(req: OwnerRequest, liked: boolean) {
   const deck = await sharedDeck(shareSlug(req.params.share_slug));
-  await setLike(deck.share_slug, ownerId(req), liked);
+  await setLike(deck.share_slug, req.key.user_id, liked);
   const counts = await getCounts(deck.share_slug, true);
   await foldIfDue(deck, counts);
   return { data: { share_slug: deck.share_slug, liked, likes: counts.likes } };
 }
 
-export const likeDeck: Endpoint = (req) => like(req, true);
-export const unlikeDeck: Endpoint = (req) => like(req, false);
+export const likeDeck = ownerEndpoint({}, (req) => like(req, true));
+export const unlikeDeck = ownerEndpoint({}, (req) => like(req, false));

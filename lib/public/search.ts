@@ -5,20 +5,13 @@
  * that runs out of budget comes back short with a cursor (contract §8.1).
  */
 
+import { searchItem } from '#decks/responses.ts';
 import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
-import { limitParam, oneOf, pageParam, tagParam, textParam } from '#http/query.ts';
-import type { Endpoint } from '#http/types.ts';
-import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { LIMITS } from '#rules/limits.ts';
-import { SORTS, type Sort } from '#store/search.ts';
+import { publicEndpoint } from '#http/types.ts';
+import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
-import { searchItem } from './views.ts';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 50;
-/** Page numbers reach this far (page × limit), as GitHub's search does; deeper, walk with next_cursor (§8.1). */
-export const MAX_PAGE_DEPTH = 1_000;
 /** Index items one search request may read, whatever its filters (§8.1). */
 export const searchBudget = (limit: number) => Math.max(200, 4 * limit);
 
@@ -58,19 +51,13 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
-export const searchPublicDecks: Endpoint = async (req) => {
-  const sort: Sort = oneOf(req, 'sort', SORTS) ?? 'date';
-  const limit = limitParam(req, DEFAULT_LIMIT, MAX_LIMIT);
-  const filters: Filters = {
-    main: oneOf(req, 'main_faction', MAIN_FACTION_IDS),
-    ally: oneOf(req, 'ally_faction', FACTION_IDS),
-    tag: tagParam(req, 'tag', LIMITS.tagChars),
-    q: textParam(req, 'q', 100),
-  };
+export const searchPublicDecks = publicEndpoint({ query: SearchQuery }, async (req) => {
+  const { sort, limit } = req.query;
+  const filters: Filters = { main: req.query.main_faction, ally: req.query.ally_faction, tag: req.query.tag, q: req.query.q };
   const { facet, rest } = facetAndRest(filters);
   const digest = queryDigest([sort, String(limit), facet, rest.main, rest.ally, rest.q]);
 
-  let page = pageParam(req);
+  let page = req.query.page;
   let skip = (page - 1) * limit;
   let start: Record<string, string> | undefined;
   if (req.query.cursor !== undefined) {
@@ -96,4 +83,4 @@ export const searchPublicDecks: Endpoint = async (req) => {
     data: result.items.map(searchItem),
     meta: { page, limit, has_more: next !== undefined, next_cursor: next ? signCursor(next) : null },
   };
-};
+});

@@ -2,12 +2,13 @@
  * GET /api/v1/decks/:share_slug — a public or unlisted deck, and one view counted. A private or
  * unknown slug gets the same 404, so nothing tells them apart.
  */
+
+import { publicDeck } from '#decks/responses.ts';
 import { deckNotFound } from '#http/errors.ts';
-import type { Endpoint } from '#http/types.ts';
+import { publicEndpoint } from '#http/types.ts';
 import { getCounts } from '#store/counters.ts';
 import { deckBySlug, type StoredDeck } from '#store/decks.ts';
 import { countView } from './view-counter.ts';
-import { publicDeck } from './views.ts';
 
 const SLUG = /^[A-Za-z0-9]{12}$/;
 
@@ -24,10 +25,10 @@ export async function sharedDeck(slug: string): Promise<StoredDeck> {
   return deck;
 }
 
-export const readSharedDeck: Endpoint = async (req) => {
+export const readSharedDeck = publicEndpoint({}, async (req) => {
   const slug = shareSlug(req.params.share_slug);
   // The deck and its counts are read side by side: one index item and one counter item.
   const [deck, counts] = await Promise.all([sharedDeck(slug), getCounts(slug)]);
   const shown = await countView(deck, counts);
   return { data: publicDeck(deck, shown), headers: { 'cache-control': 'no-store' } };
-};
+});

@@ -5,32 +5,35 @@ export interface Detail {
   message: string;
 }
 
-export type DetailCode =
-  | 'required'
-  | 'invalid_type'
-  | 'invalid_value'
-  | 'too_long'
-  | 'too_many'
-  | 'too_few'
-  | 'duplicate'
-  | 'unknown_field'
-  | 'not_writable'
-  | 'invalid_deck_code'
-  | 'deck_size'
-  | 'unknown_card'
-  | 'derived_card'
-  | 'headquarters_card'
-  | 'wrong_faction'
-  | 'ally_limit'
-  | 'copy_limit'
-  | 'not_in_deck'
-  | 'items_required'
-  | 'blank_reason'
-  | 'null_section'
-  | 'guide_required'
-  | 'empty_patch'
-  | 'not_enough_copies'
-  | 'must_be_empty_object';
+/** Every detail code (contract §2 and §1's deck rules), once. */
+export const DETAIL_CODES = [
+  'required',
+  'invalid_type',
+  'invalid_value',
+  'too_long',
+  'too_many',
+  'too_few',
+  'duplicate',
+  'unknown_field',
+  'not_writable',
+  'invalid_deck_code',
+  'deck_size',
+  'unknown_card',
+  'derived_card',
+  'headquarters_card',
+  'wrong_faction',
+  'ally_limit',
+  'copy_limit',
+  'not_in_deck',
+  'items_required',
+  'blank_reason',
+  'null_section',
+  'guide_required',
+  'empty_patch',
+  'not_enough_copies',
+  'must_be_empty_object',
+] as const;
+export type DetailCode = (typeof DETAIL_CODES)[number];
 
 export const detail = (path: string, code: DetailCode, message: string): Detail => ({ path, code, message });
 

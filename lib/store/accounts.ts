@@ -4,7 +4,7 @@
  *   key:     pk KEY#<key_id>    sk KEY      { key_user_id, display_name, secret_hash, scopes, status, created_at }
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '#auth/keys.ts';
+import type { Scope } from '#rules/scopes.ts';
 import { documentClient } from './client.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
 

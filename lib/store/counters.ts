@@ -8,8 +8,8 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact } from './client.ts';
-import type { StoredDeck } from './decks.ts';
 import { counterKey, deckKey, entryKey, likeKey } from './keys.ts';
+import type { StoredDeck } from './records.ts';
 import { facetsOf, sortKeys } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 

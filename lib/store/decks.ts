@@ -6,27 +6,14 @@
  * deck's `version` (optimistic concurrency): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeckContent, Guide } from '#rules/deck-model.ts';
+import type { Guide } from '#rules/deck-model.ts';
 import { documentClient, type TransactItem, transact } from './client.ts';
 import { counterKey, deckKey, entryKey } from './keys.ts';
+import type { ListedDeck, StoredDeck } from './records.ts';
 import { entryItem, facetsOf } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
-/** A deck as stored: its content (snapshot excluded: derived from the code on read) and server fields. */
-export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
-  id: string;
-  user_id: string;
-  share_slug: string;
-  author_name: string;
-  /** Folded counts (counters.ts): exact while small, within 10% after. */
-  views: number;
-  likes: number;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-/** An owner list item: the projection of the owner-order index (no description, no archive). */
-export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;
+export type { ListedDeck, StoredDeck } from './records.ts';
 
 const table = () => tableName(DECKS);
 

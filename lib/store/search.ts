@@ -6,11 +6,13 @@
  *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, …search item }
  * views and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
  */
-import type { StoredDeck } from './decks.ts';
-import { entryKey } from './keys.ts';
 
-export const SORTS = ['date', 'views', 'likes'] as const;
-export type Sort = (typeof SORTS)[number];
+import type { FactionId } from '#rules/factions.ts';
+import type { Sort } from '#rules/sorts.ts';
+import { entryKey } from './keys.ts';
+import type { StoredDeck } from './records.ts';
+
+export type { Sort } from '#rules/sorts.ts';
 export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },
@@ -61,8 +63,8 @@ export interface SearchEntry {
   deck_id: string;
   slug: string;
   name: string;
-  main_faction: string;
-  ally_faction: string;
+  main_faction: FactionId;
+  ally_faction: FactionId;
   tags: string[];
   system: string;
   display: StoredDeck['display'];

@@ -4,6 +4,7 @@ import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES, type Scope } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
+import { checkAgainstDocument } from './contract.ts';
 import { legalCode } from './decks.ts';
 
 /** The API under test: the run's shared runtime, unless a test file started its own (API_BASE_URL). */
@@ -41,6 +42,8 @@ export async function call(method: string, path: string, opts: Call = {}): Promi
   } catch {
     parsed = undefined;
   }
+  // Every answer of the HTTP tests is held to the served OpenAPI document.
+  await checkAgainstDocument(baseUrl(), method, path, { status: res.status, headers: res.headers, body: parsed });
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

@@ -1,0 +1,46 @@
+/**
+ * The error envelope (contract §2) and which codes each status carries, once: the HTTP layer answers
+ * with these codes, and the OpenAPI document lists, per operation and status, the codes it can carry.
+ */
+import * as v from 'valibot';
+import { DETAIL_CODES } from '#rules/details.ts';
+import { API_VERSION } from './responses.ts';
+
+/** Every error code, by the status that carries it. */
+export const ERROR_CODES = {
+  400: ['invalid_json', 'invalid_parameter'],
+  401: ['unauthorized'],
+  403: ['insufficient_scope', 'user_mismatch'],
+  404: ['deck_not_found', 'card_not_found', 'not_found'],
+  409: ['idempotency_conflict'],
+  412: ['precondition_failed'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
+  422: ['validation_failed'],
+  500: ['internal_error'],
+  503: ['service_unavailable'],
+} as const;
+export type ErrorStatus = keyof typeof ERROR_CODES;
+export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus][number];
+
+export const Detail = v.strictObject({ path: v.string(), code: v.picklist(DETAIL_CODES), message: v.string() });
+/** `error.details` holds at most this many entries; `details_total` then gives the full count (§8.1). */
+export const MAX_DETAILS = 100;
+
+export const ErrorMeta = v.strictObject({ api_version: v.literal(API_VERSION), request_id: v.string() });
+export const Details = v.pipe(v.array(Detail), v.maxLength(MAX_DETAILS));
+
+/** The error envelope for the codes given. */
+export const ErrorEnvelope = (codes: readonly [string, ...string[]]) =>
+  v.strictObject({
+    error: v.strictObject({
+      code: v.picklist(codes),
+      message: v.string(),
+      details: v.optional(Details),
+      details_total: v.optional(v.pipe(v.number(), v.integer(), v.minValue(MAX_DETAILS + 1))),
+    }),
+    meta: ErrorMeta,
+  });
+
+/** What API Gateway itself answers a throttled client (HTTP APIs have no gateway responses): not our envelope. */
+export const ThrottledByGateway = v.strictObject({ message: v.literal('Too Many Requests') });

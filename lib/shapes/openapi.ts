@@ -1,0 +1,256 @@
+/**
+ * The OpenAPI 3.1 document (contract §8.4), generated: paths, methods and security from the route
+ * table; bodies, queries, answers and headers from the declared shapes (responses.ts, queries.ts,
+ * errors.ts, operations.ts). Every status an operation can answer is listed with its concrete body —
+ * the envelope with the exact data and meta, or the error envelope with the codes that status can
+ * carry there — so the document cannot say less, or other, than the code does.
+ */
+import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { ROUTES, type Route } from '#routes';
+import { SCOPES } from '#rules/scopes.ts';
+import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
+import { OPERATIONS, type Operation, type RequestHeader, type ResponseHeader } from './operations.ts';
+import * as S from './responses.ts';
+
+/** Named shapes, referenced from operations as #/components/schemas/<name>. */
+const DEFS = {
+  OwnerDeck: S.OwnerDeck,
+  OwnerListItem: S.OwnerListItem,
+  PublicDeck: S.PublicDeck,
+  SearchItem: S.SearchItem,
+  DeckContent: S.DeckContent,
+  ValidateResult: S.ValidateResult,
+  ReplaceResult: S.ReplaceResult,
+  DeleteResult: S.DeleteResult,
+  LikeResult: S.LikeResult,
+  Card: S.Card,
+  Guide: S.Guide,
+  GuideSummary: S.GuideSummary,
+  Archive: S.Archive,
+  KeyComponents: S.KeyComponents,
+  Alternatives: S.Alternatives,
+  ChartSettings: S.ChartSettings,
+  Display: S.Display,
+  CardCount: S.CardCount,
+  Meta: S.Meta,
+  ListMeta: S.ListMeta,
+  CardListMeta: S.CardListMeta,
+  ErrorDetail: Detail,
+  ErrorDetails: Details,
+  ErrorMeta,
+} satisfies Record<string, v.GenericSchema>;
+
+const components = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'));
+
+/** A shape as JSON Schema (2020-12, OpenAPI 3.1's dialect); our code-point length checks become maxLength. */
+function json(schema: v.GenericSchema, typeMode: 'input' | 'output', named = true): JsonSchema {
+  const out = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+    ...(named ? { definitions: DEFS } : {}),
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const max = /^too_long: at most (\d+) characters$/.exec(String((valibotAction as { message?: unknown }).message ?? ''))?.[1];
+      return max ? { ...jsonSchema, maxLength: Number(max) } : undefined;
+    },
+  });
+  // The named shapes are in components.schemas once, not repeated in every schema that uses them.
+  const { $schema: _dialect, $defs: _named, ...rest } = out as JsonSchema & { $schema?: string; $defs?: unknown };
+  return components(rest) as JsonSchema;
+}
+
+/** A query parameter's schema: what its declaration says of it (queries.ts), else its converted shape. */
+function parameterSchema(schema: v.GenericSchema): JsonSchema {
+  const inner = (schema as { wrapped?: v.GenericSchema }).wrapped ?? schema;
+  const meta = ((inner as { pipe?: { type: string; metadata?: { openapi?: JsonSchema } }[] }).pipe ?? []).find(
+    (p) => p.type === 'metadata',
+  );
+  return meta?.metadata?.openapi ?? json(inner, 'input', false);
+}
+
+const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Options' | 'Retry-After' | 'WWW-Authenticate', object> = {
+  'X-Request-Id': {
+    description: 'The request id; also in the error envelope and in the log lines of the request.',
+    schema: { type: 'string' },
+  },
+  'X-Content-Type-Options': { description: 'Always nosniff.', schema: { const: 'nosniff' } },
+  ETag: {
+    description: 'A strong validator: the deck version ("<version>") on owner decks, a content hash elsewhere.',
+    schema: { type: 'string' },
+  },
+  Location: { description: 'The new deck: /api/v1/users/{user_id}/decks/{deck_id}.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: 'true when the answer repeats that of an earlier request with the same Idempotency-Key.',
+    schema: { const: 'true' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
+};
+/** Response headers, each declared once in components.headers and referenced; all required where listed. */
+const used = new Set<keyof typeof HEADER_DOCS>();
+const headers = (names: (keyof typeof HEADER_DOCS)[]) =>
+  Object.fromEntries(
+    (['X-Request-Id', 'X-Content-Type-Options', ...names] as (keyof typeof HEADER_DOCS)[]).map((n) => {
+      used.add(n);
+      return [n, { $ref: `#/components/headers/${n}` }];
+    }),
+  );
+
+const REQUEST_HEADERS: Record<RequestHeader, object> = {
+  'If-Match': {
+    description: 'The deck version the change is for ("<version>", as its ETag); another version is 412.',
+    schema: { type: 'string' },
+  },
+  'If-None-Match': {
+    description: 'An ETag from an earlier answer: unchanged, the answer is 304 with no body.',
+    schema: { type: 'string' },
+  },
+  'Idempotency-Key': {
+    description: '1–255 visible ASCII characters, scoped to the account, remembered 24 hours: a repeat answers what the first did.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  },
+};
+
+const MESSAGES: Partial<Record<ErrorStatus, string>> = {
+  400: 'The body is not a JSON object, or a query parameter is not valid',
+  401: 'No key, or a malformed, unknown or revoked one',
+  403: "The key lacks the route's scope, or the path's user_id is not the key's account",
+  404: 'Not found',
+  409: 'The Idempotency-Key was used with another body',
+  412: 'If-Match names another version of the deck',
+  413: 'The body is over 128 KiB',
+  415: 'The body is not sent as application/json (UTF-8)',
+  422: 'The body breaks rules: every failing rule is in details',
+  500: 'A fault on our side; the request id identifies it',
+  503: 'The store is busy, unreachable or slow: retry after Retry-After seconds',
+};
+
+/** The error codes a route can answer, by status: from what the route is (route table) and what it declares. */
+export function errorsOf(route: Route, op: Operation): Map<ErrorStatus, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(['internal_error']);
+  if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
+  if (route.body)
+    for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
+  if (op.query) codes.add('invalid_parameter');
+  if (route.scope || route.grants.length > 0) codes.add('service_unavailable');
+  for (const c of op.errors ?? []) codes.add(c);
+  const out = new Map<ErrorStatus, ErrorCode[]>();
+  for (const [status, list] of Object.entries(ERROR_CODES)) {
+    const here = (list as readonly ErrorCode[]).filter((c) => codes.has(c));
+    if (here.length) out.set(Number(status) as ErrorStatus, here);
+  }
+  return out;
+}
+
+const JSON_TYPE = 'application/json';
+
+function operation(route: Route, op: Operation) {
+  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: parameterSchema(schema as v.GenericSchema),
+  }));
+  const requestHeaders = (op.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
+  const { success } = op;
+  const body = success.bare
+    ? json(success.data, 'output')
+    : {
+        type: 'object',
+        additionalProperties: false,
+        required: ['data', 'meta'],
+        properties: { data: json(success.data, 'output'), meta: json(success.meta ?? S.Meta, 'output') },
+      };
+  const responses: Record<string, unknown> = {
+    [success.status]: {
+      description: success.status === 201 ? 'Created' : 'OK',
+      headers: headers(success.headers ?? []),
+      content: { [success.contentType ?? JSON_TYPE]: success.contentType ? { schema: { type: 'string' } } : { schema: body } },
+    },
+  };
+  if (success.conditional)
+    responses['304'] = { description: 'Not modified (If-None-Match matched): no body', headers: headers(['ETag', 'Cache-Control']) };
+  for (const [status, codes] of errorsOf(route, op)) {
+    responses[status] = {
+      description: `${MESSAGES[status]} (${codes.join(', ')})`,
+      headers: headers(status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : []),
+      content: { [JSON_TYPE]: { schema: json(ErrorEnvelope(codes as [string, ...string[]]), 'output') } },
+    };
+  }
+  responses['429'] = {
+    description:
+      "Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope.",
+    content: { [JSON_TYPE]: { schema: json(ThrottledByGateway, 'output', false) } },
+  };
+  return {
+    operationId: route.name,
+    summary: op.summary,
+    ...(op.description || route.scope
+      ? {
+          description: [op.description, route.scope && `Needs an API key with the ${route.scope} scope, for the path's user_id.`]
+            .filter(Boolean)
+            .join(' '),
+        }
+      : {}),
+    tags: [op.tag],
+    // An http bearer scheme takes no scopes in the requirement list: the scope is named in the description and here.
+    security: route.scope ? [{ apiKey: [] }] : [],
+    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    parameters: [...params, ...query, ...requestHeaders],
+    ...(op.body ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(op.body, 'input', false) } } } } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES as readonly Route[]) {
+    const op = (OPERATIONS as Partial<Record<string, Operation>>)[route.name];
+    if (route.path === '$default' || !op) continue;
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(route, op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Deck Library API',
+      version: S.API_VERSION,
+      description:
+        'KARDS decks: owners manage theirs with API keys; anyone reads and searches public ones. Every answer is JSON with an X-Request-Id; errors come in one envelope, { error: { code, message, details? }, meta: { api_version, request_id } }.',
+      contact: { name: 'Deck Library' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'This API (the host that serves this document)' }],
+    tags: [
+      { name: 'Owner decks', description: "A key's own decks: list, read, create, update, validate, replace cards, delete." },
+      { name: 'Likes', description: 'One like per account per public or unlisted deck.' },
+      { name: 'Public decks', description: 'No key: search public decks, read a public or unlisted deck by its share slug.' },
+      { name: 'Cards', description: 'The card catalogue: where card_id values come from.' },
+      { name: 'Reference', description: 'This document.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'dlk_<key_id>_<secret>',
+          description: `API keys; scopes: ${SCOPES.join(', ')}`,
+        },
+      },
+      headers: Object.fromEntries([...used].map((n) => [n, { required: true, ...HEADER_DOCS[n] }])),
+      schemas: components(toJsonSchemaDefs(DEFS, { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' })) as Record<
+        string,
+        JsonSchema
+      >,
+    },
+  };
+}

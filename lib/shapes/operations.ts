@@ -1,0 +1,164 @@
+/**
+ * What the published contract says of each route beyond the route table: its summary and group, its
+ * request body, its success answer (status, data shape, meta shape, headers), the request headers it
+ * honours and the route-specific errors it can answer. Keyed by route name and checked by the
+ * compiler against the route table; generic errors (auth, bodies, queries, the store) follow from
+ * the route table itself (openapi.ts). Every shape is the one the code builds or parses.
+ */
+import * as v from 'valibot';
+import type { RouteName } from '#routes';
+import { FIELDS } from '#rules/deck-write.ts';
+import { ReplaceBody } from '#rules/schemas.ts';
+import type { ErrorCode } from './errors.ts';
+import { CardQuery, OwnerListQuery, SearchQuery } from './queries.ts';
+import * as S from './responses.ts';
+
+export type ResponseHeader = 'ETag' | 'Location' | 'Cache-Control' | 'Idempotent-Replayed';
+export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
+
+export interface Operation {
+  summary: string;
+  description?: string;
+  tag: 'Owner decks' | 'Likes' | 'Public decks' | 'Cards' | 'Reference';
+  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  body?: v.GenericSchema;
+  success: {
+    status: 200 | 201;
+    /** The `data` shape; or, with `bare`, the whole body. */
+    data: v.GenericSchema;
+    meta?: v.GenericSchema;
+    bare?: boolean;
+    headers?: ResponseHeader[];
+    /** Answers 304 to a matching If-None-Match. */
+    conditional?: boolean;
+    /** Its media type, when not JSON (the docs page and its assets). */
+    contentType?: string;
+  };
+  requestHeaders?: RequestHeader[];
+  /** Errors this route answers beyond those every route of its kind answers. */
+  errors?: ErrorCode[];
+}
+
+const { deck_code, guide, ...rest } = FIELDS;
+const optional = Object.fromEntries(Object.entries(rest).map(([k, schema]) => [k, v.optional(schema)])) as {
+  [K in keyof typeof rest]: v.OptionalSchema<(typeof rest)[K], undefined>;
+};
+/** A create or validate body: the writable fields, deck_code and guide required. */
+export const CreateBody = v.strictObject({ deck_code, guide, ...optional });
+/** A PATCH body: any of the writable fields, at least one. */
+export const PatchBody = v.pipe(
+  v.partial(v.strictObject(FIELDS)),
+  v.check((b) => Object.keys(b).length > 0),
+  v.metadata({ minProperties: 1 }),
+);
+export const EmptyBody = v.strictObject({});
+
+/** The OpenAPI document itself (its operation answers the bare document). */
+export const OpenApiDocument = v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({}), paths: v.looseObject({}) });
+
+export const OPERATIONS = {
+  listDecks: {
+    summary: "List the caller's decks",
+    description: 'By sort_order ascending, then most recently updated. Items are owner decks without guide.description and archive.',
+    tag: 'Owner decks',
+    query: OwnerListQuery,
+    success: { status: 200, data: v.array(S.OwnerListItem), meta: S.ListMeta },
+  },
+  readDeck: {
+    summary: "Read one of the caller's decks",
+    description: 'The ETag is the deck\'s version ("<version>"): send it back as If-Match to update safely.',
+    tag: 'Owner decks',
+    success: { status: 200, data: S.OwnerDeck, headers: ['ETag'] },
+    errors: ['deck_not_found'],
+  },
+  createDeck: {
+    summary: 'Create a deck from a deck code',
+    description: 'Name, factions and cards_snapshot are derived from deck_code; they cannot be written.',
+    tag: 'Owner decks',
+    body: CreateBody,
+    success: { status: 201, data: S.OwnerDeck, headers: ['Location', 'ETag'] },
+  },
+  updateDeck: {
+    summary: 'Update a deck',
+    description:
+      'A submitted guide replaces the whole guide; each archive section written replaces that section. With If-Match, a deck changed since that version is 412.',
+    tag: 'Owner decks',
+    body: PatchBody,
+    requestHeaders: ['If-Match'],
+    success: { status: 200, data: S.OwnerDeck, headers: ['ETag'] },
+    errors: ['deck_not_found', 'precondition_failed'],
+  },
+  validateDeck: {
+    summary: 'Validate a deck body without saving it',
+    description: 'Answers the normalised deck, or exactly the 422 a create would answer. Nothing is written.',
+    tag: 'Owner decks',
+    body: CreateBody,
+    success: { status: 200, data: S.ValidateResult },
+  },
+  replaceCards: {
+    summary: 'Replace cards in a deck code',
+    description:
+      'Each replacement removes count copies of one card and adds as many of another, in order; then every deck rule is checked. Nothing is written.',
+    tag: 'Owner decks',
+    body: ReplaceBody,
+    success: { status: 200, data: S.ReplaceResult },
+  },
+  deleteDeck: {
+    summary: 'Delete a deck',
+    description: 'The body is exactly {}. Needs the decks:delete scope (no other scope stands in).',
+    tag: 'Owner decks',
+    body: EmptyBody,
+    requestHeaders: ['If-Match'],
+    success: { status: 200, data: S.DeleteResult },
+    errors: ['deck_not_found', 'precondition_failed'],
+  },
+  likeDeck: {
+    summary: 'Like a public or unlisted deck',
+    description: 'Once per account; a repeat changes nothing.',
+    tag: 'Likes',
+    success: { status: 200, data: S.LikeResult },
+    errors: ['deck_not_found'],
+  },
+  unlikeDeck: {
+    summary: 'Take a like back',
+    description: 'A repeat changes nothing.',
+    tag: 'Likes',
+    success: { status: 200, data: S.LikeResult },
+    errors: ['deck_not_found'],
+  },
+  searchDecks: {
+    summary: 'Search public decks',
+    description:
+      'Public decks only. q matches a substring of the name or guide.system. page × limit is at most 1,000; walk further with meta.next_cursor. A page that runs out of its read budget comes back short, with a next_cursor.',
+    tag: 'Public decks',
+    query: SearchQuery,
+    success: { status: 200, data: v.array(S.SearchItem), meta: S.ListMeta },
+  },
+  readSharedDeck: {
+    summary: 'Read a public or unlisted deck by its share slug',
+    description: 'Counts one view. A private or unknown slug is 404 deck_not_found.',
+    tag: 'Public decks',
+    success: { status: 200, data: S.PublicDeck, headers: ['Cache-Control'] },
+    errors: ['deck_not_found'],
+  },
+  listCards: {
+    summary: 'The card catalogue',
+    description: 'The source of card_id values. Changes only with a deployment: cacheable, with an ETag.',
+    tag: 'Cards',
+    query: CardQuery,
+    success: { status: 200, data: v.array(S.Card), meta: S.CardListMeta, headers: ['ETag', 'Cache-Control'], conditional: true },
+  },
+  readCard: {
+    summary: 'One card',
+    description: 'A card of the catalogue by its card_id; an unknown id is 404 card_not_found.',
+    tag: 'Cards',
+    success: { status: 200, data: S.Card, headers: ['ETag', 'Cache-Control'], conditional: true },
+    errors: ['card_not_found'],
+  },
+  openApi: {
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document itself, not wrapped in the envelope.',
+    tag: 'Reference',
+    success: { status: 200, data: OpenApiDocument, bare: true, headers: ['ETag', 'Cache-Control'], conditional: true },
+  },
+} as const satisfies Partial<Record<RouteName, Operation>>;

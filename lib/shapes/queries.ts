@@ -1,0 +1,87 @@
+/**
+ * The query parameters of each route, declared once (valibot): the shared middleware stack parses a
+ * request's query with its route's schema (a bad value is 400 invalid_parameter, naming it), the
+ * endpoint gets the typed result, and the OpenAPI document lists the same parameters with the same
+ * limits, enums and defaults. Unknown parameters are ignored.
+ */
+import * as v from 'valibot';
+import { CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { LIMITS } from '#rules/limits.ts';
+import { normalizeTag } from '#rules/schemas.ts';
+import { SORTS } from '#rules/sorts.ts';
+
+/** Numbered pages reach this far (page × limit), as GitHub's search does; deeper, walk with next_cursor (§8.1). */
+export const MAX_PAGE_DEPTH = 1_000;
+export const TEXT_QUERY_CHARS = 100;
+
+/** What the document says of a parameter whose schema turns text into something else. */
+const described = <T>(openapi: Record<string, unknown>) => v.metadata<T, { openapi: Record<string, unknown> }>({ openapi });
+
+/** An integer from `min` to `max` (a query parameter is text); `over` is what a value over `max` is told. */
+const integer = (name: string, min: number, max: number, fallback: number, over = `${name} is an integer from ${min} to ${max}`) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,9}$/, `${name} is an integer from ${min} to ${max}`),
+      v.transform((s: string) => Number(s)),
+      v.minValue(min, `${name} is an integer from ${min} to ${max}`),
+      v.maxValue(max, over),
+      described<number>({ type: 'integer', minimum: min, maximum: max, default: fallback }),
+    ),
+    String(fallback),
+  );
+
+const picklist = <T extends string>(name: string, values: readonly T[], fallback?: T) =>
+  v.pipe(
+    v.picklist(values as unknown as [T, ...T[]], `${name} must be one of ${values.join(', ')}`),
+    described<T>({ type: 'string', enum: [...values], ...(fallback ? { default: fallback } : {}) }),
+  );
+/** One of `values`, or absent. */
+const oneOf = <T extends string>(name: string, values: readonly T[]) => v.optional(picklist(name, values));
+/** One of `values`, `fallback` when absent. */
+const oneOfOr = <T extends string>(name: string, values: readonly T[], fallback: T) =>
+  v.optional(picklist(name, values, fallback), fallback);
+
+/** Free text: trimmed and lower-cased; absent when empty; bounded; no control characters. */
+const text = (name: string, max: number, normalise: (s: string) => string = (s) => s.toLowerCase()) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => normalise(s.trim())),
+      v.check((s) => !/\p{Cc}/u.test(s), `${name} has no control characters`),
+      v.check((s) => [...s].length <= max, `${name} is at most ${max} characters`),
+      v.transform((s: string) => s || undefined),
+      described<string | undefined>({ type: 'string', maxLength: max }),
+    ),
+  );
+
+const cursor = v.optional(
+  v.pipe(v.string(), described<string>({ type: 'string', description: 'meta.next_cursor of the previous answer, exactly as issued' })),
+);
+
+export const SearchQuery = v.object({
+  q: text('q', TEXT_QUERY_CHARS),
+  main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
+  ally_faction: oneOf('ally_faction', FACTION_IDS as readonly FactionId[]),
+  tag: text('tag', LIMITS.tagChars, normalizeTag),
+  sort: oneOfOr('sort', SORTS, 'date'),
+  page: integer('page', 1, MAX_PAGE_DEPTH, 1, `page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`),
+  limit: integer('limit', 1, 50, 20),
+  cursor,
+});
+
+export const OwnerListQuery = v.object({ limit: integer('limit', 1, 100, 50), cursor });
+
+export const CardQuery = v.object({
+  faction: oneOf('faction', [...FACTION_IDS, 'neutral'] as const),
+  type: oneOf('type', CARD_TYPES),
+  rarity: oneOf('rarity', RARITIES),
+  derived: oneOf('derived', ['true', 'false'] as const),
+  q: text('q', TEXT_QUERY_CHARS),
+  page: integer('page', 1, 1_000_000, 1),
+  limit: integer('limit', 1, 200, 50),
+  cursor,
+});
+
+export type Query<S extends v.GenericSchema> = v.InferOutput<S>;

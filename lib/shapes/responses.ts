@@ -1,0 +1,148 @@
+/**
+ * Every response shape of the API, declared once (valibot): the response builders are typed by
+ * them (lib/decks/responses.ts) and the OpenAPI document is generated from them (lib/shapes/openapi.ts).
+ * Strict objects: a field that is not declared here is a field the document does not promise.
+ */
+import * as v from 'valibot';
+import { CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
+import { VISIBILITIES } from '#rules/schemas.ts';
+
+const int = v.pipe(v.number(), v.integer());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const faction = v.picklist(FACTION_IDS as unknown as [FactionId, ...FactionId[]]);
+const cardId = v.string();
+
+export const CardCount = v.strictObject({ card_id: cardId, count: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+export const Guide = v.strictObject({
+  system: v.string(),
+  description: v.string(),
+  core_cards: v.array(cardId),
+  reserve_recommendations: v.array(cardId),
+});
+/** The guide in lists: without its description. */
+export const GuideSummary = v.strictObject({ system: v.string(), core_cards: v.array(cardId), reserve_recommendations: v.array(cardId) });
+const Reasoned = { card_id: cardId, reason: v.string() };
+export const KeyComponents = v.strictObject({ enabled: v.boolean(), items: v.array(v.strictObject(Reasoned)) });
+export const Alternatives = v.strictObject({
+  enabled: v.boolean(),
+  items: v.array(v.strictObject({ ...Reasoned, replaces_card_id: v.optional(cardId) })),
+});
+export const OtkItem = v.strictObject({ card_ids: v.array(cardId), required: count, label: v.optional(v.string()) });
+export const ChartSettings = v.strictObject({ otkConfig: v.strictObject({ items: v.array(OtkItem) }) });
+/** Sections may be null in old records (requirement §2 rule 3): clients accept both. */
+export const Archive = v.strictObject({
+  key_components: v.nullable(KeyComponents),
+  alternatives: v.nullable(Alternatives),
+  chart_settings: v.nullable(ChartSettings),
+});
+export const Display = v.strictObject({ featured_card_id: v.nullable(cardId), card_back_id: v.nullable(v.string()) });
+export const Author = v.strictObject({ display_name: v.string() });
+
+const identity = {
+  id: v.pipe(v.string(), v.uuid()),
+  name: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  deck_code: v.string(),
+  cards_snapshot: v.array(CardCount),
+};
+const counts = { views: count, likes: count };
+const times = { created_at: timestamp, updated_at: timestamp };
+const shareSlug = v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{12}$/));
+
+/** An item of the owner's list: the owner deck without guide.description and archive. */
+export const OwnerListItem = v.strictObject({
+  ...identity,
+  tags: v.array(v.string()),
+  visibility: v.picklist(VISIBILITIES),
+  sort_order: int,
+  share_slug: shareSlug,
+  guide: v.nullable(GuideSummary),
+  display: Display,
+  ...counts,
+  ...times,
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+/** The owner deck (contract §3). */
+export const OwnerDeck = v.strictObject({ ...OwnerListItem.entries, guide: v.nullable(Guide), archive: Archive });
+/** The public deck (contract §3): never visibility, sort_order, version or the owner. */
+export const PublicDeck = v.strictObject({
+  ...identity,
+  tags: v.array(v.string()),
+  display: Display,
+  guide: v.nullable(Guide),
+  archive: Archive,
+  author: Author,
+  ...counts,
+  ...times,
+});
+/** A search result (contract §3). */
+export const SearchItem = v.strictObject({
+  id: identity.id,
+  share_slug: shareSlug,
+  name: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  tags: v.array(v.string()),
+  system: v.string(),
+  display: Display,
+  author: Author,
+  ...counts,
+  ...times,
+});
+/** The normalised deck of a validate answer: content without server fields. */
+export const DeckContent = v.strictObject({
+  name: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  deck_code: v.string(),
+  cards_snapshot: v.array(CardCount),
+  tags: v.array(v.string()),
+  visibility: v.picklist(VISIBILITIES),
+  sort_order: int,
+  guide: v.nullable(Guide),
+  archive: Archive,
+  display: Display,
+});
+export const ValidateResult = v.strictObject({ valid: v.literal(true), deck: DeckContent });
+export const ReplaceResult = v.strictObject({
+  deck_code: v.string(),
+  name: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  cards_snapshot: v.array(CardCount),
+});
+export const DeleteResult = v.strictObject({ id: identity.id, deleted: v.literal(true) });
+export const LikeResult = v.strictObject({ share_slug: shareSlug, liked: v.boolean(), likes: count });
+export const Card = v.strictObject({
+  card_id: cardId,
+  name: v.string(),
+  faction: v.picklist([...FACTION_IDS, 'neutral'] as unknown as [CardFaction, ...CardFaction[]]),
+  type: v.picklist(CARD_TYPES),
+  rarity: v.picklist(RARITIES),
+  kredits: count,
+  set: v.string(),
+  derived: v.boolean(),
+  exile: v.nullable(faction),
+});
+
+// --- envelopes ---------------------------------------------------------------------------------------------
+export const API_VERSION = 'v1';
+export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });
+/** A list's meta (contract §2): page, limit, has_more, next_cursor (null on the last page). */
+export const ListMeta = v.strictObject({
+  api_version: v.literal(API_VERSION),
+  page: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  has_more: v.boolean(),
+  next_cursor: v.nullable(v.string()),
+});
+/** The card list's meta: a list's, and the number of matching cards. */
+export const CardListMeta = v.strictObject({ ...ListMeta.entries, total: count });
+
+export const envelope = <D extends v.GenericSchema, M extends v.GenericSchema = typeof Meta>(data: D, meta?: M) =>
+  v.strictObject({ data, meta: (meta ?? Meta) as M });
+
+export type Out<S extends v.GenericSchema> = v.InferOutput<S>;

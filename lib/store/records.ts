@@ -1,0 +1,18 @@
+/** The records of the store: what a deck is once stored (one declaration, read by every repository). */
+import type { DeckContent } from '#rules/deck-model.ts';
+
+/** A deck as stored: its content (snapshot excluded: derived from the code on read) and server fields. */
+export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
+  id: string;
+  user_id: string;
+  share_slug: string;
+  author_name: string;
+  /** Folded counts (counters.ts): exact while small, within 10% after. */
+  views: number;
+  likes: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+/** An owner list item: the projection of the owner-order index (no description, no archive). */
+export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;
