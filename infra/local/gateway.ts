@@ -214,17 +214,12 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     if (e instanceof TooLarge) {
       // Answer now and close: the rest of the body is never kept.
       const { statusCode, headers, body } = failure(payloadTooLarge(), requestId);
-      res.writeHead(statusCode ?? 413, {
-        ...(headers as Record<string, string>),
-        'content-length': Buffer.byteLength(body as string),
-        connection: 'close',
-      });
-      // Closing at once would reset the connection under a client still sending, and lose this answer:
+      res.writeHead(statusCode ?? 413, { ...(headers as Record<string, string>), 'content-length': Buffer.byteLength(body as string) });
+      // Closing at once would reset the connection under a client still sending and lose this answer:
       // what still arrives is discarded (never kept) for a moment, then the connection is dropped.
-      res.end(body, () => {
-        req.resume();
-        setTimeout(() => req.socket.destroy(), 1_000).unref();
-      });
+      res.end(body);
+      req.resume();
+      setTimeout(() => req.socket.destroy(), 2_000).unref();
       return;
     }
     // Only a fault of this stand-in lands here (handlers answer their own errors), as API Gateway's 500 would.
