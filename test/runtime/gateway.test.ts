@@ -48,6 +48,7 @@ describe('a body over 128 KiB', () => {
       const req = request(
         { host: '127.0.0.1', port: port(), path: '/api/v1/decks', method: 'GET', headers: { 'transfer-encoding': 'chunked' } },
         (res) => {
+          answered = true;
           let body = '';
           res.on('data', (d) => (body += d));
           const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
