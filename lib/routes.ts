@@ -34,6 +34,8 @@ export interface Route {
   catalogue: boolean;
   /** Whether it signs or opens list cursors (it then gets CURSOR_SECRET). */
   cursors?: boolean;
+  /** Files (project-relative) shipped beside the function's bundle. */
+  files?: readonly string[];
   grants: Grant[];
 }
 
@@ -181,6 +183,25 @@ export const ROUTES = [
     entry: 'functions/openapi.ts',
     body: false,
     catalogue: false,
+    grants: [],
+  },
+  {
+    name: 'docsPage',
+    method: 'GET',
+    path: '/api/v1/docs',
+    entry: 'functions/docs-page.ts',
+    body: false,
+    catalogue: false,
+    grants: [],
+  },
+  {
+    name: 'docsAsset',
+    method: 'GET',
+    path: '/api/v1/docs/{asset}',
+    entry: 'functions/docs-asset.ts',
+    body: false,
+    catalogue: false,
+    files: ['node_modules/@scalar/api-reference/dist/browser/standalone.js'],
     grants: [],
   },
   { name: 'notFound', method: 'ANY', path: '$default', entry: 'functions/not-found.ts', body: false, catalogue: false, grants: [] },

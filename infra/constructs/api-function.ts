@@ -3,7 +3,7 @@
  * runtime, an ESM bundle built by the local esbuild (no Docker) with the AWS SDK inside, minified with
  * source maps, a log group with a retention period — and the catalogue file only where it is needed.
  */
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
@@ -65,8 +65,11 @@ export class ApiFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (_input: string, output: string) =>
-            route.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : [],
+          afterBundling: (_input: string, output: string) => [
+            ...(route.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
+            // Files the route ships beside its bundle (the docs page's script), found there through LAMBDA_TASK_ROOT.
+            ...(route.files ?? []).map((file) => `cp "${resolve(ROOT, file)}" "${resolve(output, basename(file))}"`),
+          ],
         },
       },
     });

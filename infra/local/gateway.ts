@@ -217,9 +217,11 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       res.writeHead(statusCode ?? 413, { ...(headers as Record<string, string>), 'content-length': Buffer.byteLength(body as string) });
       // Closing at once would reset the connection under a client still sending and lose this answer:
       // what still arrives is discarded (never kept) for a moment, then the connection is dropped.
+      // A body that then ends keeps the connection (keep-alive); one still arriving after 2 s loses it.
       res.end(body);
       req.resume();
-      setTimeout(() => req.socket.destroy(), 2_000).unref();
+      const drop = setTimeout(() => req.socket.destroy(), 2_000).unref();
+      req.once('end', () => clearTimeout(drop));
       return;
     }
     // Only a fault of this stand-in lands here (handlers answer their own errors), as API Gateway's 500 would.

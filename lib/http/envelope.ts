@@ -14,6 +14,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function success(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
   const status = result.status ?? 200;
+  if (result.raw) {
+    return {
+      statusCode: status,
+      headers: {
+        'content-type': result.raw.contentType,
+        'x-request-id': requestId,
+        'x-content-type-options': 'nosniff',
+        ...result.headers,
+      },
+      body: result.raw.body,
+    };
+  }
   return {
     statusCode: status,
     headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...result.headers },

@@ -161,4 +161,24 @@ export const OPERATIONS = {
     tag: 'Reference',
     success: { status: 200, data: OpenApiDocument, bare: true, headers: ['ETag', 'Cache-Control'], conditional: true },
   },
-} as const satisfies Partial<Record<RouteName, Operation>>;
+  docsPage: {
+    summary: 'This reference, as a page',
+    description: 'An interactive reference rendered from this document; its script is served by the API itself.',
+    tag: 'Reference',
+    success: { status: 200, data: v.string(), bare: true, contentType: 'text/html', headers: ['ETag', 'Cache-Control'], conditional: true },
+  },
+  docsAsset: {
+    summary: "The reference page's script",
+    description: 'scalar.js, the only asset of the page.',
+    tag: 'Reference',
+    success: {
+      status: 200,
+      data: v.string(),
+      bare: true,
+      contentType: 'text/javascript',
+      headers: ['ETag', 'Cache-Control'],
+      conditional: true,
+    },
+    errors: ['not_found'],
+  },
+} as const satisfies Record<Exclude<RouteName, 'notFound'>, Operation>;

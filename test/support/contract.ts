@@ -60,6 +60,10 @@ export async function checkAgainstDocument(
     if (required && !answer.headers.has(name)) throw new Error(`${where}: the declared header ${name} is missing`);
   }
   const media = Object.keys(response.content ?? {})[0];
+  if (media && media !== 'application/json') {
+    if (!answer.headers.get('content-type')?.startsWith(media)) throw new Error(`${where}: the document declares ${media}`);
+    return;
+  }
   if (!media) {
     if (answer.body !== undefined) throw new Error(`${where}: the document declares no body, the answer has one`);
     return;

@@ -1,0 +1,78 @@
+/**
+ * The docs page (contract §8.4) as a person sees it, in a real headless Chromium (Debian's): it loads
+ * with no console error and no request to any host but the API's own, and shows every operation's
+ * summary from the served document. Its screenshot (UPDATE_SCREENSHOT=1) is docs/api-reference.png, in the README.
+ */
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, call } from '../support/api.ts';
+import { PROJECT_ROOT } from '../support/shared.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium (apt-get install chromium)`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('GET /api/v1/docs', () => {
+  it('loads with no console error and no other host, and shows every operation', async () => {
+    const doc = (await call('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { summary: string }>> };
+    const summaries = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.summary));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    const hosts = new Set<string>();
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.protocol.startsWith('http')) hosts.add(url.host);
+    });
+    const res = await page.goto(`${baseUrl()}/api/v1/docs`, { waitUntil: 'networkidle' });
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['x-request-id']).toBeTruthy();
+    await page.waitForFunction('document.body.innerText.length > 500', undefined, { timeout: 30_000 });
+    for (const summary of summaries)
+      await expect.poll(() => page.getByText(summary, { exact: false }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect([...hosts]).toEqual([new URL(baseUrl()).host]);
+    expect(errors).toEqual([]);
+    // The README's picture: kept in docs/ when asked (UPDATE_SCREENSHOT=1), else beside the run's other output.
+    await page.screenshot({
+      path: process.env.UPDATE_SCREENSHOT
+        ? resolve(PROJECT_ROOT, 'docs/api-reference.png')
+        : join(tmpdir(), 'deck-library-api-reference.png'),
+    });
+    await page.close();
+  }, 90_000);
+
+  it('its script is served by the API, cacheable; an unknown asset is the 404 envelope', async () => {
+    const script = await fetch(`${baseUrl()}/api/v1/docs/scalar.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const etag = script.headers.get('etag') as string;
+    expect((await fetch(`${baseUrl()}/api/v1/docs/scalar.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const missing = await call('GET', '/api/v1/docs/other.js');
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+  });
+});
