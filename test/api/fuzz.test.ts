@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#routes';
 import { LIMITS } from '#rules/limits.ts';
+import { ERROR_CODES } from '#shapes/errors.ts';
 import { baseUrl, code, createDeck, demo, newOwner } from '../support/api.ts';
 
 const CASES_PER_ROUTE = Number(process.env.FUZZ_CASES ?? 250);
@@ -191,21 +192,9 @@ const preconditions = mostly<Record<string, string>>(
 );
 
 // --- what each route may answer ---------------------------------------------------------------------------
-const CODES: Record<number, string[]> = {
-  200: [],
-  201: [],
-  304: [],
-  400: ['invalid_json', 'invalid_parameter'],
-  401: ['unauthorized'],
-  403: ['insufficient_scope', 'user_mismatch'],
-  404: ['deck_not_found', 'card_not_found', 'not_found'],
-  412: ['precondition_failed'],
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
-  422: ['validation_failed'],
-  // The gateway's own: a request line and headers over 16 KiB (a path parameter near a body limit).
-  431: ['headers_too_large'],
-};
+// The codes of each status, as the contract declares them (lib/shapes/errors.ts), and the gateway's own 431
+// (a request line and headers over 16 KiB: a path parameter near a body limit).
+const CODES: Record<number, readonly string[]> = { ...ERROR_CODES, 431: ['headers_too_large'] };
 function allowed(route: Route): Set<number> {
   // Any route may be missed (a path parameter holding a '/') and land on not found; any body may be over the
   // limit; any request line may be over the gateway's header limit.
