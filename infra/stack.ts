@@ -2,7 +2,7 @@
  * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
  * route table, the tables of the shared definition, and each function's own least-privilege role.
  */
-import { type CfnElement, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -10,7 +10,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { grantsOf, ROUTES, type Route } from '#routes';
+import { CORS, grantsOf, ROUTES, type Route } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { ApiFunction } from './constructs/api-function.ts';
 import { tableFrom } from './constructs/tables.ts';
@@ -81,11 +81,13 @@ export class DeckLibraryStack extends Stack {
       createDefaultStage: false,
       // What no route matches gets the contract's 404 envelope from the not-found function.
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', fallback),
+      // API Gateway answers preflights itself; the local runtime answers them from the same definition.
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.HEAD, CorsHttpMethod.OPTIONS],
-        allowHeaders: ['content-type', 'if-none-match'],
-        exposeHeaders: ['etag', 'x-request-id', 'cache-control'],
+        allowOrigins: [...CORS.allowOrigins],
+        allowMethods: CORS.allowMethods.map((m) => CorsHttpMethod[m]),
+        allowHeaders: [...CORS.allowHeaders],
+        exposeHeaders: [...CORS.exposeHeaders],
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
     for (const route of ROUTES as readonly Route[]) {

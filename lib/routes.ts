@@ -217,3 +217,15 @@ export function routeByName(name: RouteName): Route {
 export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: ['KEY#*'] };
 
 export const grantsOf = (route: Route): Grant[] => (route.scope ? [AUTH_GRANT, ...route.grants] : route.grants);
+
+/**
+ * CORS for every route (contract §8.3), one definition: the CDK stack's `corsPreflight` and the local
+ * runtime's answers to preflights and cross-origin requests are both made from it.
+ */
+export const CORS = {
+  allowOrigins: ['*'],
+  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowHeaders: ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'],
+  exposeHeaders: ['etag', 'location', 'retry-after', 'x-request-id', 'idempotent-replayed'],
+  maxAgeSeconds: 600,
+} as const;

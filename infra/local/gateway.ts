@@ -16,7 +16,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { MAX_BODY_BYTES, payloadTooLarge } from '#http/body.ts';
 import { failure } from '#http/envelope.ts';
 import { ApiError } from '#http/errors.ts';
-import { ROUTES, type Route } from '#routes';
+import { CORS, ROUTES, type Route } from '#routes';
 import { asRoute } from './grants-guard.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -191,9 +191,29 @@ export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructured
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A CORS preflight as API Gateway answers it when `corsPreflight` is set (routes.ts CORS): 204, before any function. */
+const PREFLIGHT = {
+  'access-control-allow-origin': CORS.allowOrigins.join(','),
+  'access-control-allow-methods': CORS.allowMethods.join(','),
+  'access-control-allow-headers': CORS.allowHeaders.join(','),
+  'access-control-max-age': String(CORS.maxAgeSeconds),
+};
+/** What API Gateway adds to the answer of a cross-origin request. */
+const CROSS_ORIGIN = {
+  'access-control-allow-origin': CORS.allowOrigins.join(','),
+  'access-control-expose-headers': CORS.exposeHeaders.join(','),
+};
+
 /** The node:http request listener of the local API. */
 export async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = randomUUID();
+  const crossOrigin = req.headers.origin !== undefined;
+  if (req.method === 'OPTIONS' && crossOrigin && req.headers['access-control-request-method'] !== undefined) {
+    req.resume();
+    res.writeHead(204, { ...PREFLIGHT, 'content-length': 0 });
+    res.end();
+    return;
+  }
   try {
     const raw: RawRequest = {
       method: req.method ?? 'GET',
@@ -207,6 +227,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
     res.writeHead(result.statusCode ?? 200, {
       ...(result.headers as Record<string, string>),
+      ...(crossOrigin ? CROSS_ORIGIN : {}),
       'content-length': Buffer.byteLength(payload),
     });
     res.end(payload);

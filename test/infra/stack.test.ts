@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { grantsOf, ROUTES, type Route } from '#routes';
+import { CORS, grantsOf, ROUTES, type Route } from '#routes';
 import { ACCOUNTS, DECKS, type TableDef } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/api-function.ts';
@@ -97,16 +97,21 @@ describe('API and functions', () => {
     for (const [, lg] of byType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
   });
 
-  it('stage: throttling from context (with defaults), access logs; CORS for GET', () => {
+  it('stage: throttling from context (with defaults), access logs; CORS equal to the shared definition', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 42, ThrottlingBurstLimit: 200 },
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
     });
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      ProtocolType: 'HTTP',
-      CorsConfiguration: { AllowMethods: Match.arrayWith(['GET']) },
+    const [, api] = byType('AWS::ApiGatewayV2::Api')[0] ?? [];
+    expect(api.Properties.ProtocolType).toBe('HTTP');
+    expect(api.Properties.CorsConfiguration).toEqual({
+      AllowOrigins: [...CORS.allowOrigins],
+      AllowMethods: [...CORS.allowMethods],
+      AllowHeaders: [...CORS.allowHeaders],
+      ExposeHeaders: [...CORS.exposeHeaders],
+      MaxAge: CORS.maxAgeSeconds,
     });
     for (const output of ['ApiUrl', 'DecksTableName', 'AccountsTableName']) template.hasOutput(output, {});
   });
