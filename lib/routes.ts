@@ -76,7 +76,8 @@ export const ROUTES = [
     scope: 'decks:write',
     body: true,
     catalogue: true,
-    grants: [decks(['PutItem'], ['USER#*', 'SEARCH#*'])],
+    // The deck, its search entries and its Idempotency-Key record (one transaction); reading the record back.
+    grants: [decks(['PutItem'], ['USER#*', 'SEARCH#*', 'IDEMP#*']), decks(['GetItem'], ['IDEMP#*'])],
   },
   {
     name: 'updateDeck',

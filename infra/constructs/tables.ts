@@ -20,6 +20,7 @@ export function tableFrom(scope: Construct, def: TableDef): TableV2 {
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
     encryption: TableEncryptionV2.awsManagedKey(),
+    ...(def.timeToLiveAttribute ? { timeToLiveAttribute: def.timeToLiveAttribute } : {}),
     globalSecondaryIndexes: def.globalIndexes.map((i) => ({
       indexName: i.indexName,
       partitionKey: attr(i.partitionKey),

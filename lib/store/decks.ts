@@ -66,13 +66,19 @@ export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; en
   return { deck: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, entries: facetsOf(deck).map((f) => entryItem(deck, f)) };
 }
 
-export async function createDeck(deck: StoredDeck): Promise<void> {
+/**
+ * Writes a new deck and its search entries in one transaction, with `also` (an idempotency record)
+ * when given: 'ok', or — only possible through `also` — 'failed' (its condition) or 'conflict'.
+ */
+export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise<'ok' | 'failed' | 'conflict'> {
   const items = deckItems(deck);
   const outcome = await transact([
     { Put: { TableName: table(), Item: items.deck, ConditionExpression: 'attribute_not_exists(pk)' } },
     ...items.entries.map((Item) => ({ Put: { TableName: table(), Item } })),
+    ...(also ? [also] : []),
   ]);
-  if (outcome !== 'ok') throw new Error(`deck ${deck.id} could not be created (${outcome})`);
+  if (outcome !== 'ok' && !also) throw new Error(`deck ${deck.id} could not be created (${outcome})`);
+  return outcome;
 }
 
 /** Stores `next` over `current` if the stored version is still current's; false when someone changed it first. */

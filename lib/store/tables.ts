@@ -18,6 +18,8 @@ export interface TableDef {
   sortKey: KeyAttr;
   globalIndexes: IndexDef[];
   localIndexes: IndexDef[];
+  /** The attribute DynamoDB's TTL deletes items by (epoch seconds), if any. */
+  timeToLiveAttribute?: string;
 }
 
 const S = (name: string): KeyAttr => ({ name, type: 'S' });
@@ -45,6 +47,8 @@ export const OWNER_LIST_ATTRIBUTES = [
 export const DECKS: TableDef = {
   id: 'decks',
   envVar: 'DECKS_TABLE',
+  // Idempotency-Key records (idempotency.ts) expire after 24 hours.
+  timeToLiveAttribute: 'expires_at',
   partitionKey: S('pk'),
   sortKey: S('sk'),
   globalIndexes: [
