@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { randomAlphanumeric } from '#auth/random.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
+import { count } from '#http/metrics.ts';
 import { type ApiResult, ownerEndpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
@@ -75,10 +76,14 @@ export const createOwnerDeck = ownerEndpoint({}, async (req) => {
   };
   if (key === undefined) {
     await storeDeck(deck);
+    count('DecksCreated', { route: 'createDeck' });
     return answer;
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if ((await storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer }))) === 'ok') return answer;
+    if ((await storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer }))) === 'ok') {
+      count('DecksCreated', { route: 'createDeck' });
+      return answer;
+    }
     // Another request with this key got there first (or is committing): answer as it did.
     const prior = await recall(userId, key);
     if (prior) return replay(prior, hash);

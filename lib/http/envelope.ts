@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { isStoreUnavailable } from '#store/faults.ts';
 import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
 import { logger } from './logger.ts';
+import { count } from './metrics.ts';
 import type { ApiResult } from './types.ts';
 
 export const API_VERSION = 'v1';
@@ -67,19 +68,27 @@ export const requestIdOf = (event: APIGatewayProxyEventV2, awsRequestId?: string
 
 /**
  * Outermost middleware: request id in every log line and in `X-Request-Id`, errors as envelopes, one
- * access log line. Per-request state lives on the request (the local runtime runs requests side by
- * side in one process), and the request id is named in each line this writes.
+ * access log line (with the route and, on owner routes, the key id) and the route's request metric.
+ * Per-request state lives on the request (the local runtime runs requests side by side in one process).
  */
-export const envelope = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
+export const envelope = (route: string): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
   type Internal = { started?: number };
-  const access = (request: { event: APIGatewayProxyEventV2; internal: unknown; context: { awsRequestId?: string } }, status: number) =>
+  const access = (
+    request: { event: APIGatewayProxyEventV2; internal: unknown; context: { awsRequestId?: string; key?: { key_id?: string } } },
+    status: number,
+  ) => {
     logger.info('request', {
       request_id: requestIdOf(request.event, request.context.awsRequestId),
+      route,
       method: request.event.requestContext?.http?.method,
       path: request.event.rawPath,
       status,
       duration_ms: Date.now() - ((request.internal as Internal).started ?? Date.now()),
+      ...(request.context.key?.key_id ? { key_id: request.context.key.key_id } : {}),
     });
+    count('Requests', { route, status_class: `${Math.floor(status / 100)}xx` });
+    if (status === 503) count('StoreFaults', { route });
+  };
   return {
     before: async (request) => {
       (request.internal as Internal).started = Date.now();

@@ -48,7 +48,7 @@ export function build(
 ) {
   const spec = routeByName(name);
   const handler = middy<Event, Result, Error, Context>()
-    .use(envelope())
+    .use(envelope(name))
     .use(injectLambdaContext(logger, { resetKeys: false }))
     .use(httpHeaderNormalizer());
   if (spec.body) handler.use(bodyLimit());

@@ -7,6 +7,7 @@
  * (at most one window's worth of that container's views). A failed write keeps its views pending.
  */
 import { logger } from '#http/logger.ts';
+import { count } from '#http/metrics.ts';
 import { addViews, type Counts, foldIfDue } from '#store/counters.ts';
 import type { StoredDeck } from '#store/decks.ts';
 
@@ -27,6 +28,7 @@ export async function countView(deck: StoredDeck, counts: Counts): Promise<Count
   let stored: Counts;
   try {
     stored = await addViews(deck.share_slug, n);
+    count('ViewsCounted', { route: 'readSharedDeck' }, n);
   } catch (error) {
     // Keep the views for the next write; a read never fails for its count.
     state.count += n;

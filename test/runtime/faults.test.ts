@@ -124,6 +124,14 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
       const [read, search, create] = await Promise.all([calls['owner read'](), calls.search(), calls.create()]);
       expect([read.status, search.status, create.status]).toEqual([200, 200, 503]);
       expect(proxy.seen.get('error')).toBeGreaterThan(0);
+      // The 503 is counted as a store fault of its route (embedded metric format on stdout).
+      await new Promise((r) => setTimeout(r, 200));
+      const faults = runtime
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"StoreFaults"'))
+        .map((l) => JSON.parse(l) as { route: string; StoreFaults: number });
+      expect(faults.some((f) => f.route === 'createDeck' && f.StoreFaults === 1)).toBe(true);
     } finally {
       proxy.clear();
     }

@@ -156,3 +156,29 @@ describe('concurrency', () => {
     expect(new Set(access.map((l) => l.function_request_id)).size).toBe(sent.length);
   }, 60_000);
 });
+
+describe('metrics', () => {
+  it("each answer emits its route's Requests metric (embedded metric format on stdout); a 503 also StoreFaults", async () => {
+    const emf = (route: string, status: string) =>
+      runtime
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"CloudWatchMetrics"'))
+        .map(
+          (l) =>
+            JSON.parse(l) as Record<string, unknown> & { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] } },
+        )
+        .filter((l) => l.route === route && l.status_class === status);
+    const before = [emf('readCard', '2xx').length, emf('notFound', '4xx').length];
+    await (await fetch(`${runtime.baseUrl}/api/v1/cards/2B`)).arrayBuffer();
+    await (await fetch(`${runtime.baseUrl}/api/v1/cards/2B`)).arrayBuffer();
+    await (await fetch(`${runtime.baseUrl}/api/v1/nowhere`)).arrayBuffer();
+    for (let i = 0; i < 40 && emf('notFound', '4xx').length <= (before[1] as number); i++) await new Promise((r) => setTimeout(r, 50));
+    const cards = emf('readCard', '2xx');
+    expect([cards.length, emf('notFound', '4xx').length]).toEqual([(before[0] as number) + 2, (before[1] as number) + 1]);
+    expect(cards.at(-1)).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Namespace: 'DeckLibrary', Dimensions: [['service', 'route', 'status_class']] }] },
+      Requests: 1,
+    });
+  });
+});
