@@ -9,6 +9,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '#catalogue/load.ts';
+import { opsSettings } from './settings.ts';
 import { DeckLibraryStack } from './stack.ts';
 
 export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack } {
@@ -16,12 +17,11 @@ export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack }
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
   // Refuse a bad catalogue at synth, not at the first request.
   loadCatalogueFile(catalogueFile);
-  const number = (key: string, fallback: number) => Number(app.node.tryGetContext(key) ?? fallback);
   const stack = new DeckLibraryStack(app, app.node.tryGetContext('deck-library:stackName') ?? 'DeckLibrary', {
     description: 'Deck Library: a KARDS deck API',
     catalogueFile,
-    throttle: { rateLimit: number('deck-library:throttleRateLimit', 100), burstLimit: number('deck-library:throttleBurstLimit', 200) },
     logRetention: RetentionDays.ONE_MONTH,
+    settings: opsSettings(app),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };

@@ -4,29 +4,52 @@
  */
 import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { CORS, grantsOf, ROUTES, type Route } from '#routes';
+import { CORS, grantsOf, ROUTES, type Route, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { ApiFunction } from './constructs/api-function.ts';
+import { Monitoring } from './constructs/monitoring.ts';
 import { tableFrom } from './constructs/tables.ts';
 import { grantStatements } from './grants.ts';
+import type { OpsSettings } from './settings.ts';
 
 export interface DeckLibraryProps extends StackProps {
   /** The catalogue file shipped with the functions that need one (contract §7). */
   catalogueFile: string;
-  throttle: { rateLimit: number; burstLimit: number };
   logRetention: RetentionDays;
+  /** Throttles, concurrency, tracing and alarms (settings.ts, from context). */
+  settings: OpsSettings;
 }
 
 const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 
+/** The HTTP API access log, in HTTP API's own fields (the function's own line adds the route name and key id). */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  routeKey: '$context.routeKey',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationErrorMessage: '$context.integrationErrorMessage',
+  errorMessage: '$context.error.message',
+  sourceIp: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  requestTime: '$context.requestTimeEpoch',
+  protocol: '$context.protocol',
+} as const;
+
 export class DeckLibraryStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: DeckLibraryProps) {
     super(scope, id, props);
@@ -34,8 +57,11 @@ export class DeckLibraryStack extends Stack {
     const accounts = tableFrom(this, ACCOUNTS);
     const tableArn = (t: 'decks' | 'accounts') => (t === 'decks' ? decks.tableArn : accounts.tableArn);
 
-    // The key that signs list cursors (tamper evidence, not secrecy of data).
+    // The key that signs list cursors (tamper evidence, not secrecy of data). Its name is fixed, so the
+    // functions' configuration names it without holding its value or even its ARN; they read it at init.
+    const cursorSecretName = `${this.stackName}/cursor-key`;
     const cursorSecret = new Secret(this, 'CursorSecret', {
+      secretName: cursorSecretName,
       description: 'Deck Library: HMAC key of list cursors',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
@@ -56,12 +82,16 @@ export class DeckLibraryStack extends Stack {
         role,
         catalogueFile: props.catalogueFile,
         logRetention: props.logRetention,
+        tracing: props.settings.tracing,
+        reservedConcurrency: props.settings.reservedConcurrency,
         environment: {
           DECKS_TABLE: decks.tableName,
           ACCOUNTS_TABLE: accounts.tableName,
-          ...(route.cursors ? { CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap() } : {}),
+          ...(route.cursors ? { CURSOR_SECRET_NAME: cursorSecretName } : {}),
         },
       });
+      // Only the functions that sign or open cursors may read the cursor key, and only that secret.
+      if (route.cursors) cursorSecret.grantRead(role);
       role.addToPolicy(
         new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${fn.logGroup.logGroupArn}:*`] }),
       );
@@ -70,6 +100,12 @@ export class DeckLibraryStack extends Stack {
         id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
         reason: "Log stream names are made at run time: the only wildcard is the streams of the function's own log group.",
       });
+      if (props.settings.tracing) {
+        Validations.of(role).acknowledge({
+          id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+          reason: "Active tracing: X-Ray's PutTraceSegments and PutTelemetryRecords take no resource, so their only resource is *.",
+        });
+      }
       for (const statement of grantStatements(grantsOf(route), tableArn)) role.addToPolicy(statement);
       this.functions.set(route.name, fn);
     }
@@ -99,12 +135,33 @@ export class DeckLibraryStack extends Stack {
       });
     }
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });
-    new HttpStage(this, 'Stage', {
+    const { read, write } = props.settings.throttle;
+    const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle,
-      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: AccessLogFormat.jsonWithStandardFields() },
+      // The stage's default: what a route without its own setting (the not-found catch-all) gets.
+      throttle: read,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+    // Per-route throttles from the route table: reads and writes (stricter) by the route's method. The L1
+    // property is JSON written as is, so its keys are CloudFormation's.
+    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      (ROUTES as readonly Route[])
+        .filter((r) => r.path !== '$default')
+        .map((r) => {
+          const limits = throttleClass(r) === 'read' ? read : write;
+          return [`${r.method} ${r.path}`, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
+        }),
+    );
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      functions: this.functions,
+      tables: [decks, accounts],
+      settings: props.settings,
     });
     Validations.of(api).acknowledge({
       id: 'AwsSolutions::AwsSolutions-APIG4',

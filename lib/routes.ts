@@ -219,6 +219,9 @@ export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys
 
 export const grantsOf = (route: Route): Grant[] => (route.scope ? [AUTH_GRANT, ...route.grants] : route.grants);
 
+/** A route's throttle class: reads (GET) and writes (the rest, throttled more strictly; settings in infra). */
+export const throttleClass = (route: Route): 'read' | 'write' => (route.method === 'GET' ? 'read' : 'write');
+
 /**
  * CORS for every route (contract §8.3), one definition: the CDK stack's `corsPreflight` and the local
  * runtime's answers to preflights and cross-origin requests are both made from it.

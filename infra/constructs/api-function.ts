@@ -6,7 +6,7 @@
 import { basename, resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -28,10 +28,18 @@ export interface ApiFunctionProps {
   /** The catalogue file to ship with the function when its route needs one. */
   catalogueFile: string;
   logRetention: RetentionDays;
+  /** Lambda active tracing (X-Ray). */
+  tracing?: boolean;
+  /** A concurrency reservation: a spend ceiling (and a floor taken from the account's pool). */
+  reservedConcurrency?: number;
 }
 
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { route, role, environment, catalogueFile, logRetention }: ApiFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { route, role, environment, catalogueFile, logRetention, tracing, reservedConcurrency }: ApiFunctionProps,
+  ) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
       entry: resolve(ROOT, route.entry),
@@ -43,6 +51,8 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: route.catalogue ? 512 : 256,
       timeout: Duration.seconds(10),
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      ...(reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: reservedConcurrency }),
       logGroup,
       description: `Deck Library: ${route.method} ${route.path}`,
       environment: {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
+import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { UsageError } from './usage.ts';
@@ -74,6 +75,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`deckctl: ${(e as Error).message}\n${USAGE}`);
       return 2;
+    }
+    if (isStoreUnavailable(e)) {
+      const where = process.env.DYNAMODB_ENDPOINT
+        ? `the store at ${process.env.DYNAMODB_ENDPOINT} (start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)`
+        : `DynamoDB in ${process.env.AWS_REGION ?? 'the configured region'} (check the AWS credentials, AWS_REGION and the tables' names)`;
+      console.error(`deckctl: cannot reach ${where}`);
+      return 1;
     }
     console.error(`deckctl: ${(e as Error).message}`);
     return 1;

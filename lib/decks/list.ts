@@ -2,7 +2,7 @@
 import { ownerEndpoint } from '#http/types.ts';
 import { OwnerListQuery } from '#shapes/queries.ts';
 import { listDecks, ownerOrder } from '#store/decks.ts';
-import { decodeOwnerCursor, encodeOwnerCursor } from './params.ts';
+import { decodeOwnerCursor, encodeOwnerCursor } from './owner-cursor.ts';
 import { ownerListItem } from './responses.ts';
 
 export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery }, async (req) => {

@@ -5,9 +5,22 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidParameter } from './errors.ts';
 
-// Deployments set CURSOR_SECRET; the local default only keeps local cursors working across restarts.
-const secret = () => process.env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
-const mac = (payload: string) => createHmac('sha256', secret()).update(payload).digest().subarray(0, 18);
+/**
+ * The HMAC key, read once at init: in AWS from Secrets Manager by the name in CURSOR_SECRET_NAME (the
+ * function's configuration holds no secret, and only cursor functions may read that one secret);
+ * locally CURSOR_SECRET or a fixed local key, which only keeps local cursors working across restarts.
+ */
+async function cursorKey(env = process.env): Promise<string> {
+  if (!env.CURSOR_SECRET_NAME) return env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({ maxAttempts: 3 });
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: env.CURSOR_SECRET_NAME }));
+  client.destroy();
+  if (!SecretString) throw new Error(`the secret ${env.CURSOR_SECRET_NAME} holds no string`);
+  return SecretString;
+}
+const secret = await cursorKey();
+const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 18);
 
 export function signCursor(value: unknown): string {
   const payload = Buffer.from(JSON.stringify(value)).toString('base64url');

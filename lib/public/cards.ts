@@ -5,7 +5,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
-import { ApiError, invalidParameter } from '#http/errors.ts';
+import { invalidParameter } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
 import type { Card } from '#rules/card.ts';
 import { CardQuery } from '#shapes/queries.ts';
@@ -35,10 +35,4 @@ export const listCards = publicEndpoint({ query: CardQuery }, async (req) => {
     has_more: more,
     next_cursor: more ? signCursor({ d: digest, p: page + 1 }) : null,
   });
-});
-
-export const readCard = publicEndpoint({}, async (req) => {
-  const card = catalogue().get(req.params.card_id ?? '');
-  if (!card) throw new ApiError(404, 'card_not_found', 'no such card in the catalogue');
-  return cacheable(req, card);
 });

@@ -52,4 +52,14 @@ describe('deckctl --help and --version', () => {
     expect(JSON.parse(list.stdout)).toEqual([]);
     expect(warnings(list.stderr)).toEqual([]);
   }, 60_000);
+
+  it('an unreachable store: exit 1 and one line that names the endpoint and what to start', async () => {
+    const r = await deckctl(['keys', 'list', '--user-id', '00000000-0000-4000-8000-000000000000'], {
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'deckctl: cannot reach the store at http://127.0.0.1:9 (start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)',
+    ]);
+  });
 });

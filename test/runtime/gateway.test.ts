@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
@@ -180,5 +180,22 @@ describe('metrics', () => {
       _aws: { CloudWatchMetrics: [{ Namespace: 'DeckLibrary', Dimensions: [['service', 'route', 'status_class']] }] },
       Requests: 1,
     });
+  });
+});
+
+describe('start-up', () => {
+  it('npm start says plainly when PORT is taken, and stops', async () => {
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const failed = await startRuntime('/nonexistent-data-dir', { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), PORT: String(port) }).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+      expect(failed).toContain(`could not start: port ${port} is taken (PORT): stop what uses it, or set PORT`);
+    } finally {
+      taken.close();
+    }
   });
 });

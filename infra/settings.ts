@@ -1,0 +1,52 @@
+/**
+ * The operator's settings of a deployment, from CDK context values (cdk.json or `-c key=value`), each
+ * with a sane default: throttles per route class, an optional concurrency reservation, tracing, and
+ * the alarms' recipient and thresholds. docs/operations.md says what each is for.
+ */
+import type { App } from 'aws-cdk-lib';
+
+export interface Limits {
+  rateLimit: number;
+  burstLimit: number;
+}
+
+export interface OpsSettings {
+  /** Per-route throttles: reads (GET) and writes (everything else, stricter). */
+  throttle: { read: Limits; write: Limits };
+  /** Reserved concurrency of each function: a spend ceiling. Off by default (new accounts have a quota of 10). */
+  reservedConcurrency?: number;
+  /** Lambda active tracing (X-Ray): off by default; see its cost in docs/operations.md. */
+  tracing: boolean;
+  /** Where alarms are e-mailed (an SNS subscription); none by default (subscribe to the topic yourself). */
+  alarmEmail?: string;
+  thresholds: {
+    /** API 5xx answers as a percentage of all answers, over 5 minutes. */
+    serverErrorPercent: number;
+    /** p99 duration of the shared read and the search, in milliseconds, over 5 minutes. */
+    p99Ms: number;
+    /** Concurrent executions in the account (its quota is 1,000 by default, 10 in new accounts). */
+    concurrency: number;
+  };
+}
+
+export const CONTEXT_PREFIX = 'deck-library:';
+
+export function opsSettings(app: App): OpsSettings {
+  const get = (key: string) => app.node.tryGetContext(`${CONTEXT_PREFIX}${key}`) as unknown;
+  const number = (key: string, fallback: number) => Number(get(key) ?? fallback);
+  const reserved = get('reservedConcurrency');
+  return {
+    throttle: {
+      read: { rateLimit: number('readRateLimit', 100), burstLimit: number('readBurstLimit', 200) },
+      write: { rateLimit: number('writeRateLimit', 10), burstLimit: number('writeBurstLimit', 20) },
+    },
+    reservedConcurrency: reserved === undefined || reserved === null || reserved === '' ? undefined : Number(reserved),
+    tracing: String(get('tracing') ?? 'false') === 'true',
+    alarmEmail: (get('alarmEmail') as string | undefined) || undefined,
+    thresholds: {
+      serverErrorPercent: number('alarmServerErrorPercent', 1),
+      p99Ms: number('alarmP99Ms', 1_000),
+      concurrency: number('alarmConcurrency', 800),
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** GET /api/v1/cards/:card_id — one card, cacheable (it changes only with a deployment). Apart from the
+ * list so that its function carries no cursor key. */
+import { catalogue } from '#catalogue/load.ts';
+import { cacheable } from '#http/cache.ts';
+import { ApiError } from '#http/errors.ts';
+import { publicEndpoint } from '#http/types.ts';
+
+export const readCard = publicEndpoint({}, async (req) => {
+  const card = catalogue().get(req.params.card_id ?? '');
+  if (!card) throw new ApiError(404, 'card_not_found', 'no such card in the catalogue');
+  return cacheable(req, card);
+});
