@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { dynamoClient } from '#store/client.ts';
@@ -38,8 +39,20 @@ process.once('SIGTERM', () => void stop(0));
 const server = createServer((req, res) => void serve(req, res));
 server.on('clientError', onClientError);
 
+/** Fails plainly when a port is taken, before anything is started on it. */
+const assertFree = (portNumber: number, name: string) =>
+  new Promise<void>((ok, fail) => {
+    const probe = createNetServer();
+    probe.once('error', (e: NodeJS.ErrnoException) =>
+      fail(e.code === 'EADDRINUSE' ? new Error(`port ${portNumber} is taken (${name}): stop what uses it, or set ${name}`) : e),
+    );
+    probe.listen(portNumber, '127.0.0.1', () => probe.close(() => ok()));
+  });
+
 try {
+  await assertFree(port, 'PORT');
   if (!external) {
+    await assertFree(dynamoPort, 'DYNAMODB_PORT');
     mkdirSync(dataDir, { recursive: true });
     dynamo = await startDynamoLocal(dynamoPort, dataDir).catch((e: Error) => {
       throw new Error(

@@ -5,9 +5,11 @@
  * X-Request-Id, and under concurrency every access-log line carries its own request's identity.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
@@ -184,6 +186,21 @@ describe('metrics', () => {
 });
 
 describe('start-up', () => {
+  it('npm start says plainly when DYNAMODB_PORT is taken, and stops', async () => {
+    const taken = createServer();
+    await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const failed = await startRuntime(mkdtempSync(join(tmpdir(), 'deck-library-port-')), { DYNAMODB_PORT: String(port) }).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+      expect(failed).toContain(`could not start: port ${port} is taken (DYNAMODB_PORT): stop what uses it, or set DYNAMODB_PORT`);
+    } finally {
+      taken.close();
+    }
+  });
+
   it('npm start says plainly when PORT is taken, and stops', async () => {
     const taken = createServer();
     await new Promise<void>((ok) => taken.listen(0, '127.0.0.1', ok));
