@@ -96,7 +96,7 @@ describe('the HTTP API stage', () => {
   });
 
   it('per-route throttles from the route table: writes stricter than reads, from context', () => {
-    const settings = (r: Resources) => (of(r, 'AWS::ApiGatewayV2::Stage')[0]?.[1] as Resources).Properties.RouteSettings;
+    const settings = (r: Resources) => (of(r, 'AWS::ApiGatewayV2::Stage')[0] as [string, Resources])[1].Properties.RouteSettings;
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
       expect(settings(plain)[key], key).toEqual(
