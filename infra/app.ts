@@ -2,24 +2,27 @@
  * The CDK app (`npx cdk synth | deploy`). Synthesises offline: no credentials, no Docker (the local
  * esbuild bundles). cdk-nag's AwsSolutions checks run on every synth.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '#catalogue/load.ts';
+import { compileCatalogue } from '#rules/catalogue.ts';
 import { opsSettings } from './settings.ts';
 import { DeckLibraryStack } from './stack.ts';
 
 export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack } {
   const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : fileURLToPath(DEMO_CATALOGUE_FILE);
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
-  // Refuse a bad catalogue at synth, not at the first request.
-  loadCatalogueFile(catalogueFile);
+  // Refuse a bad catalogue at synth, not at the first request; ship it compiled (checked: no validation at init).
+  const compiled = join(app.outdir, 'catalogue.compiled.json');
+  mkdirSync(app.outdir, { recursive: true });
+  writeFileSync(compiled, compileCatalogue(loadCatalogueFile(catalogueFile)));
   const stack = new DeckLibraryStack(app, app.node.tryGetContext('deck-library:stackName') ?? 'DeckLibrary', {
     description: 'Deck Library: a KARDS deck API',
-    catalogueFile,
+    catalogueFile: compiled,
     logRetention: RetentionDays.ONE_MONTH,
     settings: opsSettings(app),
   });

@@ -3,12 +3,28 @@
  * (lib/shapes/responses.ts): the owner deck and list item, the validate answer's deck, the public
  * deck and the search item. (Counting page views is another concern: lib/public/view-counter.ts.)
  */
-import { cardsSnapshot, parseDeckCode } from '#rules/deck-code.ts';
+import { type CardCount, cardsSnapshot, parseDeckCode } from '#rules/deck-code.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
 import type * as S from '#shapes/responses.ts';
 import type { Out } from '#shapes/responses.ts';
 import type { ListedDeck, StoredDeck } from '#store/records.ts';
 import type { SearchEntry } from '#store/search.ts';
+
+/**
+ * The snapshot of a stored canonical code, kept per container (codes change rarely; a list page of 50
+ * then parses only the codes it has not seen). Frozen: answers share them.
+ */
+const snapshots = new Map<string, CardCount[]>();
+const SNAPSHOTS_KEPT = 5_000;
+function snapshotOf(code: string): CardCount[] {
+  let snapshot = snapshots.get(code);
+  if (!snapshot) {
+    snapshot = Object.freeze(cardsSnapshot(parseDeckCode(code).cards)) as CardCount[];
+    if (snapshots.size >= SNAPSHOTS_KEPT) snapshots.delete(snapshots.keys().next().value as string);
+    snapshots.set(code, snapshot);
+  }
+  return snapshot;
+}
 
 /** Id, derived fields and the snapshot, derived from the stored canonical code (never stored itself). */
 export const deckIdentity = (d: Pick<StoredDeck, 'id' | 'name' | 'main_faction' | 'ally_faction' | 'deck_code'>) => ({
@@ -17,7 +33,7 @@ export const deckIdentity = (d: Pick<StoredDeck, 'id' | 'name' | 'main_faction' 
   main_faction: d.main_faction,
   ally_faction: d.ally_faction,
   deck_code: d.deck_code,
-  cards_snapshot: cardsSnapshot(parseDeckCode(d.deck_code).cards),
+  cards_snapshot: snapshotOf(d.deck_code),
 });
 
 /** A deck's content in the field order of the contract (validate answers this shape). */

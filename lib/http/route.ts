@@ -47,6 +47,8 @@ export function build(
   key?: (context: Context) => unknown,
 ) {
   const spec = routeByName(name);
+  // Prepared now, at init (a cold start), rather than on the first request.
+  endpoint.init?.();
   const handler = middy<Event, Result, Error, Context>()
     .use(envelope(name))
     .use(injectLambdaContext(logger, { resetKeys: false }))

@@ -84,8 +84,17 @@ const KardsCardSchema = v.pipe(
   ),
 );
 
-/** Parses a catalogue file's JSON: an array of cards in either format (or `{ cards: [...] }`). */
+/**
+ * The compiled form: the project's card format, already checked (at synth, by parseCatalogue), marked
+ * so that a function loads it with no schema validation — only JSON.parse and the id index.
+ */
+export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-1';
+
+export const compileCatalogue = (catalogue: Catalogue): string => JSON.stringify({ format: COMPILED_FORMAT, cards: catalogue.cards });
+
+/** Parses a catalogue file's JSON: an array of cards in either format (or `{ cards: [...] }`), or the compiled form. */
 export function parseCatalogue(json: unknown): Catalogue {
+  if ((json as { format?: unknown } | null)?.format === COMPILED_FORMAT) return makeCatalogue((json as { cards: Card[] }).cards);
   const records = Array.isArray(json) ? json : (json as { cards?: unknown } | null)?.cards;
   if (!Array.isArray(records)) throw new CatalogueFormatError('a catalogue is a JSON array of cards');
   const kards = records.some((r) => typeof r === 'object' && r !== null && 'importId' in r);

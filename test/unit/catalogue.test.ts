@@ -105,3 +105,16 @@ describe('the demo catalogue', () => {
     expect(pairs).toBe(45);
   });
 });
+
+describe('the compiled catalogue (what the functions load)', () => {
+  it('loads to the same cards as the checked file, and is marked as compiled', async () => {
+    const { compileCatalogue, COMPILED_FORMAT, parseCatalogue } = await import('#rules/catalogue.ts');
+    const { demoCatalogue } = await import('#catalogue/load.ts');
+    const checked = demoCatalogue();
+    const compiled = compileCatalogue(checked);
+    expect(JSON.parse(compiled).format).toBe(COMPILED_FORMAT);
+    const loaded = parseCatalogue(JSON.parse(compiled));
+    expect(loaded.cards).toEqual(checked.cards);
+    expect(loaded.get('2B')).toEqual(checked.get('2B'));
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * What each route costs the store, counted (not timed): DynamoDB operations, items read and items
+ * written per request, through the real handler modules in this process with every call recorded.
+ * The counts are the design's (docs/data-model.md); a change that adds a call or an item fails here.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RouteName } from '#routes';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
+import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { type Call, recordDynamo } from '../support/dynamo-recorder.ts';
+
+type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface Cost {
+  status: number;
+  /** Operations by name, e.g. { GetItem: 2, Query: 1 }. */
+  operations: Record<string, number>;
+  /** Items read: ScannedCount of queries, one per GetItem. */
+  read: number;
+  /** Items written: one per Put/Update/Delete, each item of a transaction. */
+  written: number;
+}
+
+const itemsWritten = (c: Call) =>
+  c.command === 'TransactWriteItemsCommand'
+    ? ((c.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0)
+    : ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand'].includes(c.command)
+      ? 1
+      : 0;
+
+async function cost(name: RouteName, method: string, url: string, key?: string, body?: unknown): Promise<Cost> {
+  const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
+  expect(route.name).toBe(name);
+  const { handler } = (await import(`../../${route.entry}`)) as { handler: Handler };
+  const headers: Record<string, string> = {
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
+  const recorder = recordDynamo();
+  const answer = await handler(
+    toEvent({ method, url, headers, body: Buffer.from(body ? JSON.stringify(body) : '') }, route, params),
+    lambdaContext(route),
+  );
+  recorder.stop();
+  const operations: Record<string, number> = {};
+  for (const c of recorder.calls) operations[c.command.replace(/Command$/, '')] = (operations[c.command.replace(/Command$/, '')] ?? 0) + 1;
+  return {
+    status: answer.statusCode ?? 0,
+    operations,
+    read: recorder.calls.reduce((n, c) => n + (c.command === 'GetItemCommand' ? 1 : (c.scanned ?? 0)), 0),
+    written: recorder.calls.reduce((n, c) => n + itemsWritten(c), 0),
+  };
+}
+
+let owner: Owner;
+let deck: { id: string; share_slug: string };
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  // A long flush window: the second of two reads is certainly inside it.
+  process.env.VIEW_FLUSH_MS = '60000';
+  owner = await newOwner();
+  deck = (await createDeck(owner, { visibility: 'public', tags: ['costly'] })).body.data;
+  for (let i = 1; i <= 3; i++) await createDeck(owner, { deck_code: code('soviet', 'usa', i) });
+});
+
+describe('store operations and items per request', () => {
+  it('owner reads: one key read, then one item or one page', async () => {
+    expect(await cost('readDeck', 'GET', `${owner.decks}/${deck.id}`, owner.key)).toEqual({
+      status: 200,
+      operations: { GetItem: 2 },
+      read: 2,
+      written: 0,
+    });
+    const list = await cost('listDecks', 'GET', `${owner.decks}?limit=2`, owner.key);
+    expect(list).toEqual({ status: 200, operations: { GetItem: 1, Query: 1 }, read: 1 + 3, written: 0 });
+  });
+
+  it('writes: one transaction — the deck and, while public, its search entries (all, main, ally, each tag)', async () => {
+    const privateCreate = await cost('createDeck', 'POST', owner.decks, owner.key, { deck_code: code(), guide: { system: 'P' } });
+    expect(privateCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 });
+    const publicCreate = await cost('createDeck', 'POST', owner.decks, owner.key, {
+      deck_code: code(),
+      guide: { system: 'P' },
+      visibility: 'public',
+      tags: ['a', 'b'],
+    });
+    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 + 5 });
+    const patch = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
+    // The deck and its 4 entries (all, main, ally, one tag) rewritten together.
+    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 4 });
+    const validate = await cost('validateDeck', 'POST', `${owner.decks}/validate`, owner.key, {
+      deck_code: code(),
+      guide: { system: 'V' },
+    });
+    expect(validate).toEqual({ status: 200, operations: { GetItem: 1 }, read: 1, written: 0 });
+  });
+
+  it('public reads: a search page reads limit + 1 entries; a shared read one index item and one counter', async () => {
+    const search = await cost('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
+    expect(search).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
+    expect(search.read).toBeLessThanOrEqual(6);
+    await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`); // this container's first view of the deck is written
+    const again = await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`);
+    // Within the flush window a view writes nothing: it is batched in the container.
+    expect(again).toEqual({ status: 200, operations: { Query: 1, GetItem: 1 }, read: 2, written: 0 });
+  });
+
+  it('the catalogue costs the store nothing', async () => {
+    expect(await cost('readCard', 'GET', '/api/v1/cards/2B')).toEqual({ status: 200, operations: {}, read: 0, written: 0 });
+    expect(await cost('listCards', 'GET', '/api/v1/cards?limit=3')).toEqual({ status: 200, operations: {}, read: 0, written: 0 });
+  });
+});
