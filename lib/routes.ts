@@ -43,8 +43,12 @@ const owner = '/api/v1/users/{user_id}/decks';
 const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
 const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
 const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
-// Reading a counter and folding counts into the deck item and its search entries (counters.ts).
-const counting = [decks(['GetItem', 'UpdateItem'], ['COUNT#*']), decks(['UpdateItem'], ['USER#*', 'SEARCH#*'])];
+// Folding counts into the deck item and its search entries (counters.ts).
+const folding = decks(['UpdateItem'], ['USER#*', 'SEARCH#*']);
+// Views: a deck's stored count, and the container's batches (view-buckets.ts).
+const viewing = [decks(['GetItem', 'UpdateItem'], ['VIEWS#*']), folding];
+// Likes: the like counter (counters.ts).
+const liking = [decks(['GetItem', 'UpdateItem'], ['COUNT#*']), folding];
 
 export const ROUTES = [
   {
@@ -117,7 +121,7 @@ export const ROUTES = [
     scope: 'decks:delete',
     body: true,
     catalogue: false,
-    grants: [decks(['GetItem'], ['USER#*']), decks(['DeleteItem'], ['USER#*', 'SEARCH#*', 'COUNT#*'])],
+    grants: [decks(['GetItem'], ['USER#*']), decks(['DeleteItem'], ['USER#*', 'SEARCH#*', 'COUNT#*']), decks(['UpdateItem'], ['VIEWS#*'])],
   },
   {
     name: 'likeDeck',
@@ -127,7 +131,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: false,
     catalogue: false,
-    grants: [query('by_share_slug'), decks(['PutItem'], ['LIKE#*']), ...counting],
+    grants: [query('by_share_slug'), decks(['PutItem'], ['LIKE#*']), ...liking],
   },
   {
     name: 'unlikeDeck',
@@ -137,7 +141,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: false,
     catalogue: false,
-    grants: [query('by_share_slug'), decks(['DeleteItem'], ['LIKE#*']), ...counting],
+    grants: [query('by_share_slug'), decks(['DeleteItem'], ['LIKE#*']), ...liking],
   },
   {
     name: 'searchDecks',
@@ -156,7 +160,7 @@ export const ROUTES = [
     entry: 'functions/read-shared-deck.ts',
     body: false,
     catalogue: false,
-    grants: [query('by_share_slug'), ...counting],
+    grants: [query('by_share_slug'), ...viewing],
   },
   {
     name: 'listCards',

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
+import { flushViews } from '#public/view-counter.ts';
 import { dynamoClient } from '#store/client.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
@@ -30,6 +31,8 @@ async function stop(code: number) {
   stopping = true;
   server.close();
   server.closeAllConnections();
+  // The views counted in this process and not yet written (the same batch a Lambda container keeps).
+  await flushViews().catch((e: Error) => console.error(`views not written at stop: ${e.message}`));
   await dynamo?.stop();
   process.exit(code);
 }

@@ -4,14 +4,14 @@
  */
 
 import { type OwnerRequest, ownerEndpoint } from '#http/types.ts';
-import { foldIfDue, getCounts, setLike } from '#store/counters.ts';
+import { foldLikes, getCounts, setLike } from '#store/counters.ts';
 import { sharedDeck, shareSlug } from './shared-read.ts';
 
 async function like(req: OwnerRequest, liked: boolean) {
   const deck = await sharedDeck(shareSlug(req.params.share_slug));
   await setLike(deck.share_slug, req.key.user_id, liked);
   const counts = await getCounts(deck.share_slug, true);
-  await foldIfDue(deck, counts);
+  await foldLikes(deck, counts);
   return { data: { share_slug: deck.share_slug, liked, likes: counts.likes } };
 }
 

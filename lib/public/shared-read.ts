@@ -6,8 +6,8 @@
 import { publicDeck } from '#decks/responses.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
-import { getCounts } from '#store/counters.ts';
 import { deckBySlug, type StoredDeck } from '#store/decks.ts';
+import { storedViews } from '#store/view-buckets.ts';
 import { countView } from './view-counter.ts';
 
 const SLUG = /^[A-Za-z0-9]{12}$/;
@@ -27,8 +27,9 @@ export async function sharedDeck(slug: string): Promise<StoredDeck> {
 
 export const readSharedDeck = publicEndpoint({}, async (req) => {
   const slug = shareSlug(req.params.share_slug);
-  // The deck and its counts are read side by side: one index item and one counter item.
-  const [deck, counts] = await Promise.all([sharedDeck(slug), getCounts(slug)]);
-  const shown = await countView(deck, counts);
-  return { data: publicDeck(deck, shown), headers: { 'cache-control': 'no-store' } };
+  // The deck and its stored view count are read side by side: one index item and one bucket attribute.
+  const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);
+  // The view is counted in this container (nothing awaited): shown with the stored total at once.
+  const views = stored + countView(deck);
+  return { data: publicDeck(deck, { views, likes: deck.likes }), headers: { 'cache-control': 'no-store' } };
 });

@@ -1,40 +1,71 @@
 /**
- * Views, batched per container: each container adds up the views it serves and writes them in one
- * ADD at most once per VIEW_FLUSH_MS (default 1 s) per deck — the first view of a quiet deck at once.
- * At 1,000 reads/s a deck's counter item takes about (warm containers) writes per second, not 1,000.
- * Error bounds: a reader sees the stored count plus its own container's pending views; views a
- * container has not yet written are lost only if it is reclaimed before its next view of that deck
- * (at most one window's worth of that container's views). A failed write keeps its views pending.
+ * Page views of shared decks, counted off the reader's path. A read only adds one to its container's
+ * pending count for the deck — no write is awaited by any reader. At most VIEW_FLUSH_MS (default 30 s)
+ * after a container's first pending view, a timer writes the whole batch: one UpdateItem per view
+ * bucket touched (view-buckets.ts, 256 buckets, 50 decks a call), however many decks and views the
+ * batch holds, then folds the decks whose totals moved by max(25, 25%) into their deck item and search
+ * entries (counters.ts). The local runtime runs the same design and writes what is pending on a clean
+ * stop.
+ * Bounds (docs/data-model.md): a reader sees the stored total plus its own container's pending views;
+ * other containers' pending views show within one window; views a container has not written are lost
+ * only if it is reclaimed before its window ends (at most one window of its views). A failed write
+ * keeps its views pending. Search sorts by folded views: below the stored total by less than
+ * max(25, 25%), plus what is pending.
  */
 import { logger } from '#http/logger.ts';
 import { count } from '#http/metrics.ts';
-import { addViews, type Counts, foldIfDue } from '#store/counters.ts';
-import type { StoredDeck } from '#store/decks.ts';
+import { foldViews } from '#store/counters.ts';
+import { outsideRequest } from '#store/deadline.ts';
+import type { StoredDeck } from '#store/records.ts';
+import { addViews } from '#store/view-buckets.ts';
 
-const pending = new Map<string, { count: number; flushedAt: number }>();
-export const flushInterval = () => Number(process.env.VIEW_FLUSH_MS ?? 1000);
+const pending = new Map<string, { n: number; deck: StoredDeck }>();
+let timer: NodeJS.Timeout | undefined;
+export const flushInterval = () => Number(process.env.VIEW_FLUSH_MS ?? 30_000);
 
-/** Counts one view of `deck` (whose counts were read as `counts`); returns the counts to show. */
-export async function countView(deck: StoredDeck, counts: Counts): Promise<Counts> {
-  const state = pending.get(deck.share_slug) ?? { count: 0, flushedAt: 0 };
+/** This container's views of a deck not yet written. */
+export const pendingViews = (slug: string): number => pending.get(slug)?.n ?? 0;
+
+/** Counts one view of `deck` (nothing awaited); answers this container's pending views of it. */
+export function countView(deck: StoredDeck): number {
+  const state = pending.get(deck.share_slug) ?? { n: 0, deck };
+  state.n += 1;
+  state.deck = deck;
   pending.set(deck.share_slug, state);
-  state.count += 1;
-  const now = Date.now();
-  if (now - state.flushedAt < flushInterval()) return { ...counts, views: counts.views + state.count };
+  schedule();
+  return state.n;
+}
 
-  const n = state.count;
-  state.count = 0;
-  state.flushedAt = now;
-  let stored: Counts;
-  try {
-    stored = await addViews(deck.share_slug, n);
-    count('ViewsCounted', { route: 'readSharedDeck' }, n);
-  } catch (error) {
-    // Keep the views for the next write; a read never fails for its count.
-    state.count += n;
-    logger.warn('view count not written', { error: error as Error, share_slug: deck.share_slug });
-    return { ...counts, views: counts.views + state.count };
+/** The next flush, once per window. Not the reader's: it runs outside its request (no deadline of a request that has ended). */
+function schedule(): void {
+  timer ??= setTimeout(() => void outsideRequest(flushViews), flushInterval()).unref();
+}
+
+/** Writes every pending view (the timer's work; a clean stop and tests call it too). */
+export async function flushViews(): Promise<void> {
+  clearTimeout(timer);
+  timer = undefined;
+  if (pending.size === 0) return;
+  const batch = new Map(pending);
+  pending.clear();
+  const { totals, failed } = await addViews(new Map([...batch].map(([slug, p]) => [slug, p.n])));
+  // Views whose call failed are kept for the next window (never written twice: their call did not apply).
+  for (const [slug, n] of failed) {
+    const kept = pending.get(slug) ?? { n: 0, deck: (batch.get(slug) as { deck: StoredDeck }).deck };
+    kept.n += n;
+    pending.set(slug, kept);
   }
-  await foldIfDue(deck, stored).catch((error: Error) => logger.warn('counts not folded', { error, share_slug: deck.share_slug }));
-  return { ...stored, views: stored.views + state.count };
+  if (failed.size) {
+    logger.warn('views not written; kept for the next window', { decks: failed.size });
+    schedule();
+  }
+  const written = [...totals.keys()].reduce((n, slug) => n + (batch.get(slug)?.n ?? 0), 0);
+  if (written) count('ViewsCounted', { route: 'readSharedDeck' }, written);
+  await Promise.all(
+    [...totals].map(([slug, total]) =>
+      foldViews((batch.get(slug) as { deck: StoredDeck }).deck, total).catch((error: Error) =>
+        logger.warn('views not folded', { error, share_slug: slug }),
+      ),
+    ),
+  );
 }

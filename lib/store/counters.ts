@@ -1,9 +1,14 @@
 /**
- * Views and likes. Exact counts live in one counter item per deck, which no index holds, so counting
- * never rewrites an index. They are "folded" into the deck item and its search entries only when
- * they have moved by 10% (at least 1) since the last fold: exact up to 10, within 10% beyond, and a
- * deck's index entries are rewritten O(log n) times over n views or likes.
- *   counter: pk COUNT#<share_slug>            sk COUNT  { views, likes, folded_views, folded_likes }
+ * Likes, and the folding of views and likes into the deck item and its search entries.
+ * A deck's exact like count lives in one counter item, which no index holds; its exact view count in
+ * a bucket item shared with other decks (view-buckets.ts). Both are "folded" into the deck item and its
+ * search entries — what owner reads, search items and the views/likes sort orders show — only when they
+ * have moved enough since the last fold, so a deck's index entries are rewritten O(log n) times:
+ *   likes: exact up to 10, within 10% beyond (a like is rare; the fold follows the like at once);
+ *   views: folded when they have moved by at least max(25, 25%) (a view is common: folds must be rare).
+ * A fold is conditional on the item still existing (it never resurrects a deleted deck) and on moving
+ * the count up (a late fold with an older total never takes a deck back).
+ *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes }
  *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,43 +18,20 @@ import type { StoredDeck } from './records.ts';
 import { facetsOf, sortKeys } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export const FOLD_RATIO = 0.1;
-// "views" is one of DynamoDB's reserved words: name both counts through placeholders.
-const COUNT_NAMES = { '#views': 'views', '#likes': 'likes' };
+export const LIKES_FOLD_RATIO = 0.1;
+export const VIEWS_FOLD_RATIO = 0.25;
+export const VIEWS_FOLD_MIN = 25;
 
 export interface Counts {
-  views: number;
   likes: number;
-  folded_views: number;
   folded_likes: number;
 }
 
 const table = () => tableName(DECKS);
 
-const toCounts = (item: Record<string, unknown> | undefined): Counts => ({
-  views: Number(item?.views ?? 0),
-  likes: Number(item?.likes ?? 0),
-  folded_views: Number(item?.folded_views ?? 0),
-  folded_likes: Number(item?.folded_likes ?? 0),
-});
-
 export async function getCounts(slug: string, consistent = false): Promise<Counts> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: counterKey(slug), ConsistentRead: consistent }));
-  return toCounts(Item);
-}
-
-export async function addViews(slug: string, n: number): Promise<Counts> {
-  const { Attributes } = await documentClient().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: counterKey(slug),
-      UpdateExpression: 'ADD #views :n',
-      ExpressionAttributeNames: { '#views': 'views' },
-      ExpressionAttributeValues: { ':n': n },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return toCounts(Attributes);
+  return { likes: Number(Item?.likes ?? 0), folded_likes: Number(Item?.folded_likes ?? 0) };
 }
 
 const MAX_ATTEMPTS = 16;
@@ -83,39 +65,61 @@ export async function setLike(slug: string, userId: string, liked: boolean): Pro
   throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
 }
 
-export const needsFold = (count: number, folded: number): boolean =>
-  Math.abs(count - folded) >= Math.max(1, Math.ceil(folded * FOLD_RATIO));
+/** Likes: exact up to 10, within 10% beyond. */
+export const likesFoldDue = (count: number, folded: number): boolean =>
+  Math.abs(count - folded) >= Math.max(1, Math.ceil(folded * LIKES_FOLD_RATIO));
+/** Views: only once they have moved by max(25, 25%). */
+export const viewsFoldDue = (count: number, folded: number): boolean =>
+  count - folded >= Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO));
 
-/**
- * Folds the counts into the deck item and its search entries when they have moved enough. Each write
- * is conditional on the item still existing, so a fold never resurrects a deleted deck or entry.
- */
-export async function foldIfDue(deck: StoredDeck, counts: Counts): Promise<boolean> {
-  if (!needsFold(counts.views, counts.folded_views) && !needsFold(counts.likes, counts.folded_likes)) return false;
-  const { views, likes } = counts;
-  const keys = sortKeys({ ...deck, views, likes });
-  const update = (Key: Record<string, string>, extra: Record<string, string> = {}, counts = ['#views = :v', '#likes = :l']) => {
-    const sets = [...counts, ...Object.keys(extra).map((k) => `${k} = :${k}`)];
-    const values = Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v]));
-    return documentClient()
+/** Writes one count (views or likes) into the deck item and its search entries, moving it only up or on. */
+async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, monotone: boolean): Promise<void> {
+  const sortKey = field === 'views' ? 'by_views' : 'by_likes';
+  const key = sortKeys({ ...deck, [field]: value })[sortKey];
+  const update = (Key: Record<string, string>, withSortKey: boolean) =>
+    documentClient()
       .send(
         new UpdateCommand({
           TableName: table(),
           Key,
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: sets.some((x) => x.startsWith('#')) ? COUNT_NAMES : undefined,
-          ExpressionAttributeValues: { ':v': views, ':l': likes, ...values },
+          UpdateExpression: withSortKey ? `SET #c = :c, ${sortKey} = :k` : 'SET #c = :c',
+          ConditionExpression: monotone ? 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c < :c)' : 'attribute_exists(pk)',
+          // "views" is one of DynamoDB's reserved words: the count goes through a placeholder.
+          ExpressionAttributeNames: { '#c': field },
+          ExpressionAttributeValues: { ':c': value, ...(withSortKey ? { ':k': key } : {}) },
         }),
       )
       .catch((e: Error) => {
         if (e.name !== 'ConditionalCheckFailedException') throw e;
       });
-  };
+  await Promise.all([update(deckKey(deck.user_id, deck.id), false), ...facetsOf(deck).map((f) => update(entryKey(deck.id, f), true))]);
+}
+
+/** Folds a deck's view total when due (`deck.views` is the folded count it was read with). */
+export async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
+  if (!viewsFoldDue(total, deck.views)) return false;
+  await fold(deck, 'views', total, true);
+  return true;
+}
+
+/** Folds a deck's likes when due (likes go down too: taken back). */
+export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boolean> {
+  if (!likesFoldDue(counts.likes, counts.folded_likes)) return false;
   await Promise.all([
-    update(counterKey(deck.share_slug), {}, ['folded_views = :v', 'folded_likes = :l']),
-    update(deckKey(deck.user_id, deck.id)),
-    ...facetsOf(deck).map((f) => update(entryKey(deck.id, f), { by_views: keys.by_views, by_likes: keys.by_likes })),
+    fold(deck, 'likes', counts.likes, false),
+    documentClient()
+      .send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: counterKey(deck.share_slug),
+          UpdateExpression: 'SET folded_likes = :l',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':l': counts.likes },
+        }),
+      )
+      .catch((e: Error) => {
+        if (e.name !== 'ConditionalCheckFailedException') throw e;
+      }),
   ]);
   return true;
 }

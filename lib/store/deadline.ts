@@ -9,3 +9,6 @@ const current = new AsyncLocalStorage<AbortSignal>();
 
 export const withDeadline = <T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> => current.run(signal, fn);
 export const deadlineSignal = (): AbortSignal | undefined => current.getStore();
+
+/** Runs `fn` outside any request's deadline (work a request started but does not wait for). */
+export const outsideRequest = <T>(fn: () => T): T => current.exit(fn);

@@ -12,6 +12,7 @@ import { counterKey, deckKey, entryKey } from './keys.ts';
 import type { ListedDeck, StoredDeck } from './records.ts';
 import { entryItem, facetsOf } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
+import { forgetViews } from './view-buckets.ts';
 
 export type { ListedDeck, StoredDeck } from './records.ts';
 
@@ -123,6 +124,7 @@ export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
     },
     ...entryWrites(deck, undefined),
     { Delete: { TableName: table(), Key: counterKey(deck.share_slug) } },
+    forgetViews(deck.share_slug),
   ]);
   return outcome === 'ok';
 }

@@ -238,7 +238,13 @@ describe('bundles', () => {
             `const t=performance.now();await import(${JSON.stringify(bundle)});console.log((performance.now()-t).toFixed(0))`,
           ],
           {
-            env: { ...process.env, NODE_NO_WARNINGS: '1', AWS_REGION: 'eu-west-1' },
+            // As Lambda runs it: a catalogue function finds its shipped catalogue (loaded at init).
+            env: {
+              ...process.env,
+              NODE_NO_WARNINGS: '1',
+              AWS_REGION: 'eu-west-1',
+              ...(route.catalogue ? { CATALOGUE_FILE: join(dir, 'catalogue.json') } : {}),
+            },
             encoding: 'utf8',
           },
         ).trim(),

@@ -45,6 +45,15 @@ describe('local runtime', () => {
     });
     expect(created.status).toBe(201);
     const deck = ((await created.json()) as { data: { id: string } }).data;
+    // A public deck read three times: the views stay pending in the runtime until a clean stop writes them.
+    const shared = (await (
+      await fetch(decks, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ deck_code: code('germany', 'italy'), guide: { system: 'Viewed' }, visibility: 'public' }),
+      })
+    ).json()) as { data: { share_slug: string } };
+    for (let i = 0; i < 3; i++) await fetch(`${first.baseUrl}/api/v1/decks/${shared.data.share_slug}`);
 
     // The request id of the answer is in the structured log line of that request.
     const requestId = created.headers.get('x-request-id') as string;
@@ -72,6 +81,9 @@ describe('local runtime', () => {
       expect(second.demo).toBeUndefined();
       const read = await fetch(`${second.baseUrl}/api/v1/users/${demo.userId}/decks/${deck.id}`, { headers: auth });
       expect(read.status).toBe(200);
+      // The clean stop wrote the pending views: this read is the fourth.
+      const again = (await (await fetch(`${second.baseUrl}/api/v1/decks/${shared.data.share_slug}`)).json()) as { data: { views: number } };
+      expect(again.data.views).toBe(4);
       expect(((await read.json()) as { data: unknown }).data).toEqual(deck);
     } finally {
       expect(await second.stop()).toBe(0);
