@@ -11,13 +11,14 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { Route } from '#routes';
+import { BUNDLE } from '../bundling.ts';
 import { NODE_MAJOR } from '../node-version.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** Lambda's Node.js: the project's one Node major (node-version.ts). */
 export const RUNTIME = new Runtime(`nodejs${NODE_MAJOR}.x`, RuntimeFamily.NODEJS, { supportsInlineCode: true });
 /** esbuild's target: the same Node. */
-export const BUNDLE_TARGET = `node${NODE_MAJOR}`;
+export const BUNDLE_TARGET = BUNDLE.target;
 /** Where a catalogue function finds its file in the deployed bundle. */
 export const BUNDLED_CATALOGUE = 'catalogue.json';
 
@@ -62,16 +63,16 @@ export class ApiFunction extends NodejsFunction {
         ...(route.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),
       },
       bundling: {
+        // infra/bundling.ts: the same settings the benchmark builds with.
         format: OutputFormat.ESM,
-        target: BUNDLE_TARGET,
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourcemap,
+        sourcesContent: BUNDLE.sourcesContent,
         // Bundle the AWS SDK too: the function runs the versions it was tested with.
         externalModules: [],
-        // Some CommonJS dependencies call require(); give the ESM bundle one.
-        banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
+        banner: BUNDLE.banner,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],

@@ -1,0 +1,467 @@
+/**
+ * `npm run bench` (`-- --quick` for a short run): what a request costs, measured side by side in one
+ * run on a DynamoDB Local of its own (this machine is shared and noisy: compare the ratios, not the
+ * absolute times). Prints one table per part:
+ *   1. per route: DynamoDB operations, items read and written, capacity units (ReturnConsumedCapacity;
+ *      a transaction's write units doubled, as AWS bills them and DynamoDB Local does not) and the
+ *      on-demand price per million requests from them;
+ *   2. per route: the in-process handler's p50/p99 and CPU against the raw SDK calls of the same
+ *      operations, interleaved;
+ *   3. per function bundle, built with the CDK's esbuild settings: size, and init + first invoke
+ *      against a bundle that only does one lib-dynamodb GetItem and a hello-world;
+ *   4. the views workload: 10,000 shared reads over 1,000 public decks (Zipf), items written per view
+ *      and views counted against views served.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { build } from 'esbuild';
+import { createAccount, issueKey } from '#auth/accounts.ts';
+import { SCOPES } from '#auth/keys.ts';
+import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { logger } from '#http/logger.ts';
+import { flushViews } from '#public/view-counter.ts';
+import { ROUTES, type Route } from '#routes';
+import { compileCatalogue } from '#rules/catalogue.ts';
+import { defaultArchive } from '#rules/deck-model.ts';
+import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { documentClient, dynamoClient } from '#store/client.ts';
+import { createDeck, type StoredDeck } from '#store/decks.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { bucketKey } from '#store/view-buckets.ts';
+import { BUNDLE } from '../infra/bundling.ts';
+import { ensureTables, startDynamoLocal } from '../infra/local/dynamodb.ts';
+import { lambdaContext, matchRoute, toEvent } from '../infra/local/gateway.ts';
+import { legalCode } from '../test/support/decks.ts';
+import { freePort } from '../test/support/runtime.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../test/support/shared.ts';
+
+const QUICK = process.argv.includes('--quick');
+const ROOT = resolve(import.meta.dirname, '..');
+const PRICE = { read: 0.125, write: 0.625 }; // US$ per million on-demand read / write request units (us-east-1)
+type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const table = (head: string[], rows: (string | number)[][]) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r: (string | number)[]) => r.map((c, i) => String(c).padEnd(widths[i] as number)).join('  ');
+  console.log([line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n'));
+};
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] as number;
+
+// --- capacity and items of every DynamoDB call ---------------------------------------------------------------
+interface Tally {
+  ops: Map<string, number>;
+  read: number;
+  written: number;
+  rcu: number;
+  wcu: number;
+}
+const fresh = (): Tally => ({ ops: new Map(), read: 0, written: 0, rcu: 0, wcu: 0 });
+let tally = fresh();
+function instrument() {
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown> & { TransactItems?: unknown[] };
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const command = ((context as { commandName?: string }).commandName ?? '?').replace(/Command$/, '');
+      const out = (result as { output?: Record<string, unknown> }).output ?? {};
+      const consumed = ([] as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[]).concat(
+        (out.ConsumedCapacity as never) ?? [],
+      );
+      const units = consumed.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+      tally.ops.set(command, (tally.ops.get(command) ?? 0) + 1);
+      if (command === 'TransactWriteItems') {
+        tally.written += input.TransactItems?.length ?? 0;
+        tally.wcu += 2 * units; // AWS bills a transactional write twice; DynamoDB Local counts it once.
+      } else if (['PutItem', 'UpdateItem', 'DeleteItem'].includes(command)) {
+        tally.written += 1;
+        tally.wcu += units;
+      } else {
+        tally.read += command === 'GetItem' ? (out.Item ? 1 : 0) : Number(out.ScannedCount ?? 0);
+        tally.rcu += units;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'bench-tally' },
+  );
+}
+
+// --- the store --------------------------------------------------------------------------------------------------
+function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
+  const main = MAIN_FACTION_IDS[i % MAIN_FACTION_IDS.length] as FactionId;
+  const ally = FACTION_IDS.filter((f) => f !== main)[Math.floor(i / 5) % 9] as FactionId;
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  return {
+    id: randomUUID(),
+    user_id: randomUUID(),
+    share_slug: `b${randomUUID().replaceAll('-', '').slice(0, 11)}`,
+    author_name: `Author ${i % 50}`,
+    name: deckName(main, ally),
+    main_faction: main,
+    ally_faction: ally,
+    deck_code: legalCode(cat, main, ally, 12, i),
+    tags: [`tag${i % 20}`],
+    visibility: 'public',
+    sort_order: 0,
+    guide: { system: ['Blitz', 'Control', 'Tempo'][i % 3] as string, description: '', core_cards: [], reserve_recommendations: [] },
+    archive: defaultArchive(),
+    display: { featured_card_id: null, card_back_id: null },
+    views: 0,
+    likes: 0,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+  };
+}
+
+async function invoke(method: string, url: string, key?: string, body?: unknown) {
+  const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
+  const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
+  const headers: Record<string, string> = {
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
+  const event = toEvent({ method, url, headers, body: Buffer.from(body ? JSON.stringify(body) : '') }, route, params);
+  return handler(event, lambdaContext(route));
+}
+
+async function main() {
+  const dynamo = await startDynamoLocal(await freePort());
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+  logger.setLogLevel('ERROR');
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  process.env.VIEW_FLUSH_MS = String(60 * 60_000);
+  const setup = dynamoClient();
+  await ensureTables(setup);
+  setup.destroy();
+  instrument();
+  const work = mkdtempSync(join(tmpdir(), 'deck-library-bench-'));
+  try {
+    const account = await createAccount('Bench Owner');
+    const { apiKey } = await issueKey(account.user_id, [...SCOPES]);
+    const decksPath = `/api/v1/users/${account.user_id}/decks`;
+    const owned: { id: string; share_slug: string }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const r = await invoke('POST', decksPath, apiKey, {
+        deck_code: legalCode(demoCatalogue(), 'soviet', 'usa', 12, i),
+        guide: { system: 'Bench' },
+        visibility: 'public',
+        tags: ['bench'],
+      });
+      owned.push(JSON.parse(r.body as string).data);
+    }
+    const library = Array.from({ length: QUICK ? 200 : 1_000 }, (_, i) => publicDeck(i));
+    for (let i = 0; i < library.length; i += 20) await Promise.all(library.slice(i, i + 20).map((d) => createDeck(d)));
+    const shared = owned[0] as { id: string; share_slug: string };
+
+    // 1. per route ---------------------------------------------------------------------------------------------
+    const cases: [string, string, string, string | undefined, unknown][] = [
+      ['shared read', 'GET', `/api/v1/decks/${shared.share_slug}`, undefined, undefined],
+      ['search (no filter)', 'GET', '/api/v1/decks?limit=20', undefined, undefined],
+      ['search (tag)', 'GET', '/api/v1/decks?tag=tag3&limit=20', undefined, undefined],
+      ['search (q)', 'GET', '/api/v1/decks?q=tempo&limit=20', undefined, undefined],
+      ['owner list (50)', 'GET', `${decksPath}?limit=50`, apiKey, undefined],
+      ['owner read', 'GET', `${decksPath}/${shared.id}`, apiKey, undefined],
+      ['create (private)', 'POST', decksPath, apiKey, { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' } }],
+      [
+        'create (public, 2 tags)',
+        'POST',
+        decksPath,
+        apiKey,
+        { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' }, visibility: 'public', tags: ['a', 'b'] },
+      ],
+      ['PATCH (public deck)', 'PATCH', `${decksPath}/${(owned[1] as { id: string }).id}`, apiKey, { sort_order: 2 }],
+      ['like', 'PUT', `/api/v1/users/${account.user_id}/likes/${shared.share_slug}`, apiKey, undefined],
+      ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],
+    ];
+    const costs: (string | number)[][] = [];
+    for (const [name, method, url, key, body] of cases) {
+      await invoke(method, url, key, body); // warm
+      tally = fresh();
+      const r = await invoke(method, url, key, method === 'POST' ? body : method === 'PATCH' ? { sort_order: 3 } : body);
+      const t = tally;
+      const ops = [...t.ops].map(([k, v]) => `${k}×${v}`).join(' ') || '—';
+      costs.push([
+        name,
+        r.statusCode ?? 0,
+        ops,
+        t.read,
+        t.written,
+        t.rcu.toFixed(1),
+        t.wcu.toFixed(1),
+        `$${(t.rcu * PRICE.read + t.wcu * PRICE.write).toFixed(2)}`,
+      ]);
+    }
+    console.log('\n1. DynamoDB per request (the shared read writes nothing: its view is batched; see part 4)');
+    table(['route', 'status', 'operations', 'items read', 'items written', 'read units', 'write units', 'DynamoDB $ / million'], costs);
+
+    // 2. handler vs raw ----------------------------------------------------------------------------------------
+    const N = QUICK ? 100 : 400;
+    const raw: Record<string, () => Promise<unknown>> = {
+      'shared read': () =>
+        Promise.all([
+          documentClient().send(
+            new QueryCommand({
+              TableName: tableName(DECKS),
+              IndexName: 'by_share_slug',
+              KeyConditionExpression: 'share_slug = :s',
+              ExpressionAttributeValues: { ':s': shared.share_slug },
+              Limit: 1,
+            }),
+          ),
+          documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(shared.share_slug) })),
+        ]),
+      'search (no filter)': () =>
+        documentClient().send(
+          new QueryCommand({
+            TableName: tableName(DECKS),
+            IndexName: 'search_by_date',
+            KeyConditionExpression: 'facet = :f',
+            ExpressionAttributeValues: { ':f': 'all' },
+            Limit: 21,
+          }),
+        ),
+      'owner list (50)': async () => {
+        await documentClient().send(
+          new GetCommand({
+            TableName: tableName(DECKS).replace('decks', 'accounts'),
+            Key: { pk: 'KEY#x', sk: 'KEY' },
+            ConsistentRead: true,
+          }),
+        );
+        return documentClient().send(
+          new QueryCommand({
+            TableName: tableName(DECKS),
+            IndexName: 'by_owner_order',
+            KeyConditionExpression: 'pk = :p',
+            ExpressionAttributeValues: { ':p': `USER#${account.user_id}` },
+            ConsistentRead: true,
+            Limit: 51,
+          }),
+        );
+      },
+      'owner read': async () => {
+        await documentClient().send(
+          new GetCommand({
+            TableName: tableName(DECKS).replace('decks', 'accounts'),
+            Key: { pk: 'KEY#x', sk: 'KEY' },
+            ConsistentRead: true,
+          }),
+        );
+        return documentClient().send(
+          new GetCommand({
+            TableName: tableName(DECKS),
+            Key: { pk: `USER#${account.user_id}`, sk: `DECK#${shared.id}` },
+            ConsistentRead: true,
+          }),
+        );
+      },
+    };
+    const urls: Record<string, [string, string | undefined]> = {
+      'shared read': [`/api/v1/decks/${shared.share_slug}`, undefined],
+      'search (no filter)': ['/api/v1/decks?limit=20', undefined],
+      'owner list (50)': [`${decksPath}?limit=50`, apiKey],
+      'owner read': [`${decksPath}/${shared.id}`, apiKey],
+    };
+    const latency: (string | number)[][] = [];
+    for (const name of Object.keys(raw)) {
+      const [url, key] = urls[name] as [string, string | undefined];
+      const times = { handler: [] as number[], raw: [] as number[] };
+      const cpu = { handler: 0, raw: 0 };
+      for (let i = 0; i < N; i++) {
+        for (const which of i % 2 ? (['raw', 'handler'] as const) : (['handler', 'raw'] as const)) {
+          const c0 = process.cpuUsage();
+          const t0 = performance.now();
+          await (which === 'handler' ? invoke('GET', url, key) : (raw[name] as () => Promise<unknown>)());
+          times[which].push(performance.now() - t0);
+          const c = process.cpuUsage(c0);
+          cpu[which] += c.user + c.system;
+        }
+      }
+      const [h50, r50, h99, r99] = [pct(times.handler, 50), pct(times.raw, 50), pct(times.handler, 99), pct(times.raw, 99)];
+      latency.push([
+        name,
+        h50.toFixed(2),
+        r50.toFixed(2),
+        (h50 / r50).toFixed(2),
+        h99.toFixed(2),
+        r99.toFixed(2),
+        (h99 / r99).toFixed(2),
+        (cpu.handler / cpu.raw).toFixed(2),
+      ]);
+    }
+    console.log(`\n2. Handler against the raw SDK calls of the same operations (${N} each, interleaved; ms)`);
+    table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
+
+    // 3. bundles ----------------------------------------------------------------------------------------------
+    const baseline = join(work, 'getitem.ts');
+    writeFileSync(
+      baseline,
+      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' }; };\n`,
+    );
+    const hello = join(work, 'hello.ts');
+    writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+    const bundle = async (entry: string, name: string) => {
+      const outfile = join(work, name, 'index.mjs');
+      await build({
+        ...BUNDLE,
+        banner: { js: BUNDLE.banner },
+        mainFields: [...BUNDLE.mainFields],
+        entryPoints: [entry],
+        bundle: true,
+        outfile,
+        nodePaths: [join(ROOT, 'node_modules')],
+        absWorkingDir: ROOT,
+        logLevel: 'silent',
+      });
+      return outfile;
+    };
+    const event = (route?: Route) => {
+      if (!route) return {};
+      const url = route.path
+        .replace('{user_id}', account.user_id)
+        .replace('{deck_id}', shared.id)
+        .replace('{share_slug}', shared.share_slug)
+        .replace('{card_id}', '2B')
+        .replace('{asset}', 'scalar.js');
+      return toEvent(
+        {
+          method: route.method === 'ANY' ? 'GET' : route.method,
+          url,
+          headers: { authorization: `Bearer ${apiKey}` },
+          body: Buffer.alloc(0),
+        },
+        route,
+        matchRoute(route.method === 'ANY' ? 'GET' : route.method, url).params,
+      );
+    };
+    const coldStart = (file: string, route?: Route, env: Record<string, string> = {}) => {
+      const script = `const t0 = performance.now(); const { handler } = await import(${JSON.stringify(file)}); const t1 = performance.now();
+        await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
+        console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0 }));`;
+      const runs = Array.from(
+        { length: QUICK ? 3 : 7 },
+        () =>
+          JSON.parse(
+            execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+              env: {
+                ...process.env,
+                AWS_REGION: 'eu-west-1',
+                POWERTOOLS_LOG_LEVEL: 'ERROR',
+                EVENT: JSON.stringify(event(route)),
+                AWS_ACCESS_KEY_ID: 'local',
+                AWS_SECRET_ACCESS_KEY: 'local',
+                ...env,
+              },
+              encoding: 'utf8',
+            })
+              .trim()
+              .split('\n')
+              .at(-1) as string,
+          ) as { init: number; total: number },
+      );
+      return {
+        init: pct(
+          runs.map((r) => r.init),
+          50,
+        ),
+        total: pct(
+          runs.map((r) => r.total),
+          50,
+        ),
+      };
+    };
+    const demoFile = join(work, 'demo.json');
+    writeFileSync(demoFile, compileCatalogue(demoCatalogue()));
+    const realFile = join(work, 'real.json');
+    if (hasRealCatalogue) writeFileSync(realFile, compileCatalogue(loadCatalogueFile(REAL_CATALOGUE_FILE)));
+    const base = coldStart(await bundle(baseline, 'getitem'));
+    const hi = coldStart(await bundle(hello, 'hello'));
+    const bundles: (string | number)[][] = [
+      [
+        'GetItem baseline',
+        '-',
+        (statSync(join(work, 'getitem', 'index.mjs')).size / 1024).toFixed(0),
+        base.init.toFixed(1),
+        base.total.toFixed(1),
+        '1.00',
+        '',
+      ],
+      [
+        'hello world',
+        '-',
+        (statSync(join(work, 'hello', 'index.mjs')).size / 1024).toFixed(0),
+        hi.init.toFixed(1),
+        hi.total.toFixed(1),
+        (hi.total / base.total).toFixed(2),
+        '',
+      ],
+    ];
+    for (const route of ROUTES as readonly Route[]) {
+      if (QUICK && !['readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
+      const file = await bundle(resolve(ROOT, route.entry), route.name);
+      const m = coldStart(file, route, route.catalogue ? { CATALOGUE_FILE: demoFile } : {});
+      const real = route.catalogue && hasRealCatalogue ? coldStart(file, route, { CATALOGUE_FILE: realFile }) : undefined;
+      bundles.push([
+        route.name,
+        route.catalogue ? 'demo' : '-',
+        (statSync(file).size / 1024).toFixed(0),
+        m.init.toFixed(1),
+        m.total.toFixed(1),
+        (m.total / base.total).toFixed(2),
+        real ? `real: ${real.total.toFixed(1)} (${(real.total / m.total).toFixed(2)}× demo)` : '',
+      ]);
+    }
+    console.log('\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle (medians, ms)');
+    table(['bundle', 'catalogue', 'KiB', 'import', 'init + 1st invoke', '× GetItem', 'real catalogue'], bundles);
+
+    // 4. views ------------------------------------------------------------------------------------------------
+    const reads = QUICK ? 2_000 : 10_000;
+    const weights = library.map((_, r) => 1 / (r + 1));
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const perDeck = weights.map((w) => Math.max(1, Math.round((w / sum) * reads)));
+    const served = perDeck.reduce((a, b) => a + b, 0);
+    const order = library.flatMap((d, i) => Array<string>(perDeck[i] as number).fill(d.share_slug));
+    await flushViews();
+    tally = fresh();
+    for (let i = 0; i < order.length; i += 25)
+      await Promise.all(order.slice(i, i + 25).map((slug) => invoke('GET', `/api/v1/decks/${slug}`)));
+    const whileReading = tally.written;
+    tally = fresh();
+    await flushViews();
+    const batch = tally;
+    const counted = (
+      await Promise.all(
+        library.map((d) =>
+          documentClient().send(
+            new GetCommand({
+              TableName: tableName(DECKS),
+              Key: bucketKey(d.share_slug),
+              ProjectionExpression: '#a',
+              ExpressionAttributeNames: { '#a': `v_${d.share_slug}` },
+            }),
+          ),
+        ),
+      )
+    ).reduce((n, r) => n + Number(Object.values(r.Item ?? {})[0] ?? 0), 0);
+    console.log(
+      `\n4. Views: ${served} shared reads of ${library.length} public decks (Zipf: the head ${perDeck[0]}, ${perDeck.filter((n) => n <= 5).length} decks read 5 times or fewer)`,
+    );
+    table(
+      ['items written while reading', 'items written by the batch', 'write units', 'items per view', 'views counted', 'views served'],
+      [[whileReading, batch.written, batch.wcu.toFixed(1), (batch.written / served).toFixed(3), counted, served]],
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    await dynamo.stop();
+  }
+}
+
+await main();
