@@ -41,11 +41,11 @@ function schedule(): void {
   timer ??= setTimeout(() => void outsideRequest(flushViews), flushInterval()).unref();
 }
 
-/** Writes every pending view (the timer's work; a clean stop and tests call it too). */
-export async function flushViews(): Promise<void> {
+/** Writes every pending view (the timer's work; a clean stop and tests call it too); answers how many stay pending. */
+export async function flushViews(): Promise<number> {
   clearTimeout(timer);
   timer = undefined;
-  if (pending.size === 0) return;
+  if (pending.size === 0) return 0;
   const batch = new Map(pending);
   pending.clear();
   const { totals, failed } = await addViews(new Map([...batch].map(([slug, p]) => [slug, p.n])));
@@ -68,4 +68,5 @@ export async function flushViews(): Promise<void> {
       ),
     ),
   );
+  return [...failed.values()].reduce((a, b) => a + b, 0);
 }

@@ -100,7 +100,8 @@ describe('views over a Zipf workload', () => {
     }
     const duringReads = itemsWritten(recorder.calls);
     recorder.reset();
-    await flushViews();
+    // A call that failed (a loaded machine) keeps its views for the next window: write until none is left.
+    for (let left = await flushViews(), i = 0; left > 0 && i < 5; i++) left = await flushViews();
     const batch = itemsWritten(recorder.calls);
     const folds = recorder.calls.filter(
       (c) => c.command === 'UpdateItemCommand' && String((c.input as { Key: { pk: string } }).Key.pk).startsWith('USER#'),
