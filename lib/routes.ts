@@ -69,7 +69,8 @@ export const ROUTES = [
     entry: 'functions/read-deck.ts',
     scope: 'decks:read',
     body: false,
-    catalogue: false,
+    // Stats and legality against the catalogue the service runs with now (contract §8.6).
+    catalogue: true,
     grants: [decks(['GetItem'], ['USER#*'])],
   },
   {
@@ -159,7 +160,7 @@ export const ROUTES = [
     path: '/api/v1/decks/{share_slug}',
     entry: 'functions/read-shared-deck.ts',
     body: false,
-    catalogue: false,
+    catalogue: true,
     grants: [query('by_share_slug'), ...viewing],
   },
   {
@@ -189,6 +190,25 @@ export const ROUTES = [
     body: false,
     catalogue: false,
     grants: [],
+  },
+  {
+    name: 'readDeckOtk',
+    method: 'GET',
+    path: `${owner}/{deck_id}/otk`,
+    entry: 'functions/read-deck-otk.ts',
+    scope: 'decks:read',
+    body: false,
+    catalogue: false,
+    grants: [decks(['GetItem'], ['USER#*'])],
+  },
+  {
+    name: 'readSharedOtk',
+    method: 'GET',
+    path: '/api/v1/decks/{share_slug}/otk',
+    entry: 'functions/read-shared-otk.ts',
+    body: false,
+    catalogue: false,
+    grants: [query('by_share_slug')],
   },
   {
     name: 'docsPage',

@@ -71,7 +71,7 @@ export const createOwnerDeck = ownerEndpoint({ init: catalogue }, async (req) =>
   };
   const answer = {
     status: 201,
-    data: ownerDeck(deck),
+    data: ownerDeck(deck, catalogue()),
     headers: { location: `/api/v1/users/${deck.user_id}/decks/${deck.id}`, etag: etag(deck.version) },
   };
   if (key === undefined) {

@@ -3,8 +3,10 @@
  * (lib/shapes/responses.ts): the owner deck and list item, the validate answer's deck, the public
  * deck and the search item. (Counting page views is another concern: lib/public/view-counter.ts.)
  */
-import { type CardCount, cardsSnapshot, parseDeckCode } from '#rules/deck-code.ts';
+import type { Catalogue } from '#rules/catalogue.ts';
+import { type CardCount, cardsSnapshot, type Deck, parseDeckCode } from '#rules/deck-code.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
+import { deckStats, legality, otkChart } from '#rules/insight.ts';
 import type * as S from '#shapes/responses.ts';
 import type { Out } from '#shapes/responses.ts';
 import type { ListedDeck, StoredDeck } from '#store/records.ts';
@@ -14,17 +16,25 @@ import type { SearchEntry } from '#store/search.ts';
  * The snapshot of a stored canonical code, kept per container (codes change rarely; a list page of 50
  * then parses only the codes it has not seen). Frozen: answers share them.
  */
-const snapshots = new Map<string, CardCount[]>();
-const SNAPSHOTS_KEPT = 5_000;
-function snapshotOf(code: string): CardCount[] {
-  let snapshot = snapshots.get(code);
-  if (!snapshot) {
-    snapshot = Object.freeze(cardsSnapshot(parseDeckCode(code).cards)) as CardCount[];
-    if (snapshots.size >= SNAPSHOTS_KEPT) snapshots.delete(snapshots.keys().next().value as string);
-    snapshots.set(code, snapshot);
+const parsed = new Map<string, { deck: Deck; snapshot: CardCount[] }>();
+const PARSED_KEPT = 5_000;
+function parsedCode(code: string): { deck: Deck; snapshot: CardCount[] } {
+  let entry = parsed.get(code);
+  if (!entry) {
+    const deck = parseDeckCode(code);
+    entry = { deck, snapshot: Object.freeze(cardsSnapshot(deck.cards)) as CardCount[] };
+    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(code, entry);
   }
-  return snapshot;
+  return entry;
 }
+const snapshotOf = (code: string) => parsedCode(code).snapshot;
+
+/** Stats and legality of a stored deck against the catalogue the service runs with now (contract §8.6). */
+const insight = (code: string, catalogue: Catalogue) => {
+  const { deck } = parsedCode(code);
+  return { stats: deckStats(deck, catalogue), legality: legality(deck, catalogue) };
+};
 
 /** Id, derived fields and the snapshot, derived from the stored canonical code (never stored itself). */
 export const deckIdentity = (d: Pick<StoredDeck, 'id' | 'name' | 'main_faction' | 'ally_faction' | 'deck_code'>) => ({
@@ -72,11 +82,16 @@ export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {
   };
 }
 
-/** The owner deck: the list item with the whole guide and the archive. */
-export const ownerDeck = (d: StoredDeck): Out<typeof S.OwnerDeck> => ({ ...ownerListItem(d), guide: d.guide, archive: d.archive });
+/** The owner deck: the list item with the whole guide, the archive, stats and legality. */
+export const ownerDeck = (d: StoredDeck, catalogue: Catalogue): Out<typeof S.OwnerDeck> => ({
+  ...ownerListItem(d),
+  guide: d.guide,
+  archive: d.archive,
+  ...insight(d.deck_code, catalogue),
+});
 
 /** What the public sees of a deck (contract §3): never visibility, sort_order, version or the owner. */
-export function publicDeck(d: StoredDeck, counts: { views: number; likes: number }): Out<typeof S.PublicDeck> {
+export function publicDeck(d: StoredDeck, counts: { views: number; likes: number }, catalogue: Catalogue): Out<typeof S.PublicDeck> {
   return {
     ...deckIdentity(d),
     tags: d.tags,
@@ -88,8 +103,14 @@ export function publicDeck(d: StoredDeck, counts: { views: number; likes: number
     likes: counts.likes,
     created_at: d.created_at,
     updated_at: d.updated_at,
+    ...insight(d.deck_code, catalogue),
   };
 }
+
+/** The OTK chart of a deck's archive (contract §8.6): exact probabilities, no simulation. */
+export const otkChartOf = (d: StoredDeck): Out<typeof S.OtkChart> => ({
+  items: otkChart(d.archive.chart_settings?.otkConfig.items ?? [], parsedCode(d.deck_code).deck.cards),
+});
 
 export function searchItem(e: SearchEntry): Out<typeof S.SearchItem> {
   return {

@@ -18,6 +18,6 @@ export const updateOwnerDeck = ownerEndpoint({ init: catalogue }, (req) =>
     const { cards_snapshot: _derivedOnRead, ...content } = result.content;
     const next = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
     if (!(await replaceDeck(next, current))) return undefined;
-    return { data: ownerDeck(next), headers: { etag: etag(next.version) } };
+    return { data: ownerDeck(next, catalogue()), headers: { etag: etag(next.version) } };
   }),
 );

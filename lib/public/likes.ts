@@ -5,7 +5,7 @@
 
 import { type OwnerRequest, ownerEndpoint } from '#http/types.ts';
 import { foldLikes, getCounts, setLike } from '#store/counters.ts';
-import { sharedDeck, shareSlug } from './shared-read.ts';
+import { sharedDeck, shareSlug } from './shared-deck.ts';
 
 async function like(req: OwnerRequest, liked: boolean) {
   const deck = await sharedDeck(shareSlug(req.params.share_slug));

@@ -3,8 +3,9 @@
  * with these codes, and the OpenAPI document lists, per operation and status, the codes it can carry.
  */
 import * as v from 'valibot';
-import { DETAIL_CODES } from '#rules/details.ts';
-import { API_VERSION } from './responses.ts';
+import { API_VERSION, Detail } from './responses.ts';
+
+export { Detail };
 
 /** Every error code, by the status that carries it. */
 export const ERROR_CODES = {
@@ -23,7 +24,6 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus][number];
 
-export const Detail = v.strictObject({ path: v.string(), code: v.picklist(DETAIL_CODES), message: v.string() });
 /** `error.details` holds at most this many entries; `details_total` then gives the full count (§8.1). */
 export const MAX_DETAILS = 100;
 

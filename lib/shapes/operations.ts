@@ -164,6 +164,21 @@ export const OPERATIONS = {
     tag: 'Reference',
     success: { status: 200, data: OpenApiDocument, bare: true, headers: ['ETag', 'Cache-Control'], conditional: true },
   },
+  readDeckOtk: {
+    summary: "The OTK chart of one of the caller's decks",
+    description:
+      'For each archive.chart_settings.otkConfig item: the copies of its cards in the deck, and by_draws[n-1], the exact probability that the first n cards of the shuffled 39 hold at least `required` of them.',
+    tag: 'Owner decks',
+    success: { status: 200, data: S.OtkChart },
+    errors: ['deck_not_found'],
+  },
+  readSharedOtk: {
+    summary: 'The OTK chart of a public or unlisted deck',
+    description: 'As for the owner, for a public or unlisted deck by its share slug. Counts no view.',
+    tag: 'Public decks',
+    success: { status: 200, data: S.OtkChart },
+    errors: ['deck_not_found'],
+  },
   docsPage: {
     summary: 'This reference, as a page',
     description: 'An interactive reference rendered from this document; its script is served by the API itself.',

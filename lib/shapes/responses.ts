@@ -5,7 +5,10 @@
  */
 import * as v from 'valibot';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { DECK_SIZE } from '#rules/deck-rules.ts';
+import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
+import { DECK_TYPES } from '#rules/insight.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
 
 const int = v.pipe(v.number(), v.integer());
@@ -52,6 +55,31 @@ const counts = { views: count, likes: count };
 const times = { created_at: timestamp, updated_at: timestamp };
 const shareSlug = v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{12}$/));
 
+/** A failed rule (contract §2): in an error's details, and in a deck's legality. */
+export const Detail = v.strictObject({ path: v.string(), code: v.picklist(DETAIL_CODES), message: v.string() });
+/** Counts of the deck's 39 cards (contract §8.6). */
+export const Stats = v.strictObject({
+  by_kredits: v.record(v.pipe(v.string(), v.regex(/^\d+$/)), count),
+  by_type: v.strictObject(Object.fromEntries(DECK_TYPES.map((t) => [t, count])) as Record<(typeof DECK_TYPES)[number], typeof count>),
+  by_rarity: v.strictObject(Object.fromEntries(RARITIES.map((r) => [r, count])) as Record<(typeof RARITIES)[number], typeof count>),
+  ally_cards: count,
+  neutral_cards: count,
+});
+/** The deck rules against the catalogue the service runs with now (contract §8.6). */
+export const Legality = v.strictObject({ valid: v.boolean(), errors: v.array(Detail) });
+/** The OTK chart (contract §8.6): per item, the chance of at least `required` of its pool in the first n cards. */
+export const OtkChart = v.strictObject({
+  items: v.array(
+    v.strictObject({
+      card_ids: v.array(cardId),
+      required: count,
+      label: v.nullable(v.string()),
+      pool_copies: count,
+      by_draws: v.pipe(v.array(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), v.length(DECK_SIZE)),
+    }),
+  ),
+});
+
 /** An item of the owner's list: the owner deck without guide.description and archive. */
 export const OwnerListItem = v.strictObject({
   ...identity,
@@ -66,7 +94,13 @@ export const OwnerListItem = v.strictObject({
   version: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
 /** The owner deck (contract §3). */
-export const OwnerDeck = v.strictObject({ ...OwnerListItem.entries, guide: v.nullable(Guide), archive: Archive });
+export const OwnerDeck = v.strictObject({
+  ...OwnerListItem.entries,
+  guide: v.nullable(Guide),
+  archive: Archive,
+  stats: Stats,
+  legality: Legality,
+});
 /** The public deck (contract §3): never visibility, sort_order, version or the owner. */
 export const PublicDeck = v.strictObject({
   ...identity,
@@ -77,6 +111,8 @@ export const PublicDeck = v.strictObject({
   author: Author,
   ...counts,
   ...times,
+  stats: Stats,
+  legality: Legality,
 });
 /** A search result (contract §3). */
 export const SearchItem = v.strictObject({

@@ -18,6 +18,8 @@ const PUBLIC_KEYS = [
   'likes',
   'created_at',
   'updated_at',
+  'stats',
+  'legality',
 ].sort();
 const tagOf = () => `t${Math.random().toString(36).slice(2, 12)}`;
 const searchTag = async (tag: string) =>

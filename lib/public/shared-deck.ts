@@ -1,0 +1,18 @@
+/** A public or unlisted deck by its share slug: shared reads, OTK charts and likes find decks this way. */
+import { deckNotFound } from '#http/errors.ts';
+import { deckBySlug, type StoredDeck } from '#store/decks.ts';
+
+const SLUG = /^[A-Za-z0-9]{12}$/;
+
+/** A share slug from a path; a malformed one names no deck. */
+export function shareSlug(raw: string | undefined): string {
+  if (!raw || !SLUG.test(raw)) throw deckNotFound();
+  return raw;
+}
+
+/** The deck behind a (well-formed) share slug when the public may see it. */
+export async function sharedDeck(slug: string): Promise<StoredDeck> {
+  const deck = await deckBySlug(slug);
+  if (!deck || deck.visibility === 'private') throw deckNotFound();
+  return deck;
+}

@@ -1,0 +1,104 @@
+/**
+ * Deck insight through HTTP (contract §8.6): owner and public reads carry stats and legality judged
+ * against the catalogue the service runs with now — a runtime started on another catalogue (one card
+ * turned elite) flags the deck it makes illegal — and the two OTK routes answer the chart's exact
+ * probabilities (the shared one counting no view).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { drawProbabilities } from '#rules/insight.ts';
+import { call, code, createDeck, demo, newOwner, type Owner } from '../support/api.ts';
+import { type Runtime, startRuntime } from '../support/runtime.ts';
+
+const deckCode = code('soviet', 'usa');
+const four = parseDeckCode(deckCode).cards.find((c) => c.count === 4)?.card_id as string;
+let next: Runtime;
+let dir: string;
+let owner: Owner;
+let deck: { id: string; share_slug: string; stats: { by_type: Record<string, number> } };
+
+beforeAll(async () => {
+  owner = await newOwner();
+  const [pool1, pool2] = parseDeckCode(deckCode).cards.slice(0, 2);
+  deck = (
+    await createDeck(owner, {
+      deck_code: deckCode,
+      visibility: 'public',
+      archive: {
+        chart_settings: {
+          otkConfig: {
+            items: [
+              { card_ids: [pool1?.card_id, pool2?.card_id], required: 2, label: 'combo' },
+              { card_ids: [four], required: 1 },
+            ],
+          },
+        },
+      },
+    })
+  ).body.data;
+  // The next season's catalogue: one of the deck's 4-copy cards becomes elite.
+  dir = mkdtempSync(join(tmpdir(), 'deck-library-season-'));
+  const file = join(dir, 'next-season.json');
+  writeFileSync(file, JSON.stringify(demo.cards.map((c) => (c.card_id === four ? { ...c, rarity: 'elite' } : c))));
+  next = await startRuntime(dir, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), CATALOGUE_FILE: file });
+}, 120_000);
+afterAll(async () => {
+  await next?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('stats and legality', () => {
+  it('owner and public reads: stats of the 39 cards; legal under the catalogue it was made with', async () => {
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    const mine = (await call('GET', `${owner.decks}/${deck.id}`, { key: owner.key })).body.data;
+    const theirs = (await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data;
+    for (const read of [mine, theirs]) {
+      expect(read.legality).toEqual({ valid: true, errors: [] });
+      expect([sum(read.stats.by_type), sum(read.stats.by_rarity), sum(read.stats.by_kredits), read.stats.ally_cards]).toEqual([
+        39, 39, 39, 12,
+      ]);
+    }
+  });
+
+  it('under a catalogue where one of its cards turned elite, the same deck reads as illegal: copy_limit at that card', async () => {
+    for (const [path, key] of [
+      [`${owner.decks}/${deck.id}`, owner.key],
+      [`/api/v1/decks/${deck.share_slug}`, undefined],
+    ] as const) {
+      const r = await fetch(`${next.baseUrl}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const { legality } = ((await r.json()) as { data: { legality: { valid: boolean; errors: { code: string; message: string }[] } } })
+        .data;
+      expect(legality.valid).toBe(false);
+      expect(legality.errors.map((e) => [e.code, e.message.split(' ')[0]])).toEqual([['copy_limit', four]]);
+    }
+  });
+});
+
+describe('OTK routes', () => {
+  it('owner and shared: the exact chance per draw count for each item; the shared route counts no view', async () => {
+    const before = (await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data.views;
+    const shared = await call('GET', `/api/v1/decks/${deck.share_slug}/otk`);
+    const mine = await call('GET', `${owner.decks}/${deck.id}/otk`, { key: owner.key });
+    expect(shared.status).toBe(200);
+    expect(mine.body).toEqual(shared.body);
+    const [combo, single] = shared.body.data.items;
+    const copies = parseDeckCode(deckCode).cards;
+    const pool = (copies[0]?.count ?? 0) + (copies[1]?.count ?? 0);
+    expect(combo).toMatchObject({ required: 2, label: 'combo', pool_copies: pool });
+    expect(combo.by_draws).toEqual(drawProbabilities(pool, 2));
+    expect(single).toMatchObject({ card_ids: [four], required: 1, label: null, pool_copies: 4 });
+    expect(single.by_draws[0]).toBeCloseTo(4 / 39, 12);
+    const after = (await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data.views;
+    expect(after).toBe(before + 1);
+  });
+
+  it('no items configured: items []; a private deck is 404 on the shared route', async () => {
+    const plain = (await createDeck(owner)).body.data;
+    expect((await call('GET', `${owner.decks}/${plain.id}/otk`, { key: owner.key })).body.data).toEqual({ items: [] });
+    const r = await call('GET', `/api/v1/decks/${plain.share_slug}/otk`);
+    expect([r.status, r.body.error.code]).toEqual([404, 'deck_not_found']);
+  });
+});
