@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
+import { catalogueDiff } from './catalogue-diff.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { UsageError } from './usage.ts';
 
@@ -26,6 +27,14 @@ const commands = new Map<string, Command>([
   [
     'keys list',
     { usage: 'keys list --user-id ID [--json] [--aws]', help: "Lists an account's keys (never their secrets).", run: keysList },
+  ],
+  [
+    'catalogue diff',
+    {
+      usage: 'catalogue diff OLD NEW [--decks] [--json] [--aws]',
+      help: 'Cards added, removed and changed (rarity, faction, exile, derived) between two catalogue files; with --decks, the stored decks the new one would make illegal, by rule.',
+      run: catalogueDiff,
+    },
   ],
   [
     'deck check',

@@ -5,7 +5,7 @@
  * Every write is one transaction with the deck's search entries (search.ts), conditional on the
  * deck's `version` (optimistic concurrency): no update is lost and search never disagrees with a deck.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Guide } from '#rules/deck-model.ts';
 import { documentClient, type TransactItem, transact } from './client.ts';
 import { counterKey, deckKey, entryKey } from './keys.ts';
@@ -163,4 +163,23 @@ export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> 
     }),
   );
   return Items[0] ? fromItem(Items[0]) : undefined;
+}
+
+/** Every stored deck's id, owner and code (a full Scan: for operators' tools such as `deckctl catalogue diff`, never a route). */
+export async function* allDeckCodes(): AsyncGenerator<{ id: string; user_id: string; deck_code: string }> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: 'begins_with(sk, :deck)',
+        ProjectionExpression: 'deck_id, user_id, deck_code',
+        ExpressionAttributeValues: { ':deck': 'DECK#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      yield { id: item.deck_id as string, user_id: item.user_id as string, deck_code: item.deck_code as string };
+    start = page.LastEvaluatedKey;
+  } while (start);
 }

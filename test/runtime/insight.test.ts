@@ -7,10 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { drawProbabilities } from '#rules/insight.ts';
 import { call, code, createDeck, demo, newOwner, type Owner } from '../support/api.ts';
+import { deckctl } from '../support/deckctl.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
 const deckCode = code('soviet', 'usa');
@@ -100,5 +103,23 @@ describe('OTK routes', () => {
     expect((await call('GET', `${owner.decks}/${plain.id}/otk`, { key: owner.key })).body.data).toEqual({ items: [] });
     const r = await call('GET', `/api/v1/decks/${plain.share_slug}/otk`);
     expect([r.status, r.body.error.code]).toEqual([404, 'deck_not_found']);
+  });
+});
+
+describe('deckctl catalogue diff', () => {
+  it('names the changed card, and the stored deck the new catalogue makes illegal, by rule', async () => {
+    const r = await deckctl(['catalogue', 'diff', fileURLToPath(DEMO_CATALOGUE_FILE), join(dir, 'next-season.json'), '--decks', '--json'], {
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const diff = JSON.parse(r.stdout);
+    expect(diff.added).toEqual([]);
+    expect(diff.removed).toEqual([]);
+    expect(diff.changed).toEqual([
+      { card_id: four, name: demo.get(four)?.name, changes: [{ field: 'rarity', from: demo.get(four)?.rarity, to: 'elite' }] },
+    ]);
+    expect(diff.decks.illegal).toContainEqual({ id: deck.id, user_id: owner.userId, rules: ['copy_limit'] });
+    expect(diff.decks.by_rule.copy_limit).toBe(diff.decks.made_illegal);
+    expect(diff.decks.checked).toBeGreaterThanOrEqual(diff.decks.made_illegal);
   });
 });
