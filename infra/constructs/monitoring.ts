@@ -21,6 +21,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { METRIC_NAMES, METRICS_NAMESPACE } from '#http/metrics.ts';
 import type { OpsSettings } from '../settings.ts';
 
 export interface MonitoringProps {
@@ -163,10 +164,10 @@ export class Monitoring extends Construct {
       new GraphWidget({ title: 'Concurrent executions', left: [concurrency], width: 12 }),
       new GraphWidget({
         title: 'Store faults, decks created, views counted (embedded metrics)',
-        left: ['StoreFaults', 'DecksCreated', 'ViewsCounted'].map(
+        left: METRIC_NAMES.filter((name) => name !== 'Requests').map(
           (metricName) =>
             new MathExpression({
-              expression: `SUM(SEARCH('{DeckLibrary,service,route} MetricName="${metricName}"', 'Sum', 300))`,
+              expression: `SUM(SEARCH('{${METRICS_NAMESPACE},service,route} MetricName="${metricName}"', 'Sum', 300))`,
               label: metricName,
               period: FIVE_MINUTES,
             }),

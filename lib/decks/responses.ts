@@ -6,7 +6,7 @@
 import type { Catalogue } from '#rules/catalogue.ts';
 import { type CardCount, cardsSnapshot, type Deck, parseDeckCode } from '#rules/deck-code.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
-import { deckStats, legality, otkChart } from '#rules/insight.ts';
+import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
 import type * as S from '#shapes/responses.ts';
 import type { Out } from '#shapes/responses.ts';
 import type { ListedDeck, StoredDeck } from '#store/records.ts';
@@ -16,9 +16,15 @@ import type { SearchEntry } from '#store/search.ts';
  * The snapshot of a stored canonical code, kept per container (codes change rarely; a list page of 50
  * then parses only the codes it has not seen). Frozen: answers share them.
  */
-const parsed = new Map<string, { deck: Deck; snapshot: CardCount[] }>();
+interface Parsed {
+  deck: Deck;
+  snapshot: CardCount[];
+  /** Stats and legality, against the catalogue they were judged with. */
+  insight?: { catalogue: Catalogue; stats: Stats; legality: ReturnType<typeof legality> };
+}
+const parsed = new Map<string, Parsed>();
 const PARSED_KEPT = 5_000;
-function parsedCode(code: string): { deck: Deck; snapshot: CardCount[] } {
+function parsedCode(code: string): Parsed {
   let entry = parsed.get(code);
   if (!entry) {
     const deck = parseDeckCode(code);
@@ -30,10 +36,16 @@ function parsedCode(code: string): { deck: Deck; snapshot: CardCount[] } {
 }
 const snapshotOf = (code: string) => parsedCode(code).snapshot;
 
-/** Stats and legality of a stored deck against the catalogue the service runs with now (contract §8.6). */
+/**
+ * Stats and legality of a stored deck against the catalogue the service runs with now (contract §8.6),
+ * judged once per code and catalogue in a container (a hot deck's reads do not judge it again).
+ */
 const insight = (code: string, catalogue: Catalogue) => {
-  const { deck } = parsedCode(code);
-  return { stats: deckStats(deck, catalogue), legality: legality(deck, catalogue) };
+  const entry = parsedCode(code);
+  if (entry.insight?.catalogue !== catalogue) {
+    entry.insight = { catalogue, stats: deckStats(entry.deck, catalogue), legality: legality(entry.deck, catalogue) };
+  }
+  return { stats: entry.insight.stats, legality: entry.insight.legality };
 };
 
 /** Id, derived fields and the snapshot, derived from the stored canonical code (never stored itself). */

@@ -4,9 +4,9 @@
  * host (no web fonts, no proxy: "try it" calls this API directly, the document's server being "/").
  * The only answers that are not JSON; errors on these paths keep the envelope.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiRequest, type ApiResult, publicEndpoint } from '#http/types.ts';
 import { routeByName } from '#routes';
@@ -51,11 +51,8 @@ const PAGE = `<!doctype html>
 
 /** A text answer that changes only with a deployment: a strong ETag, and 304 on If-None-Match. */
 function asset(req: ApiRequest<unknown>, contentType: string, body: string): ApiResult {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  const headers = { etag, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400' };
-  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (held?.includes(etag) || held?.includes('*')) return { status: 304, data: undefined, headers };
-  return { data: undefined, headers, raw: { contentType, body } };
+  const { headers, notModified } = validators(req, body, 'public, max-age=300, stale-while-revalidate=86400');
+  return notModified ? { status: 304, data: undefined, headers } : { data: undefined, headers, raw: { contentType, body } };
 }
 
 export const readDocsPage = publicEndpoint({}, async (req) => asset(req, 'text/html; charset=utf-8', PAGE));

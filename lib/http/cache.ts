@@ -4,10 +4,17 @@ import type { ApiRequest, ApiResult } from './types.ts';
 
 const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
 
-export function cacheable(req: ApiRequest<unknown>, data: unknown, meta?: Record<string, unknown>): ApiResult {
-  const tag = `"${createHash('sha256').update(JSON.stringify({ data, meta })).digest('base64url').slice(0, 27)}"`;
-  const headers = { etag: tag, 'cache-control': CACHE };
+/**
+ * The validators of content that changes only with a deployment: a strong ETag of `content`, its
+ * Cache-Control, and whether the request's If-None-Match already holds it (then the answer is 304).
+ */
+export function validators(req: ApiRequest<unknown>, content: string, cacheControl = CACHE) {
+  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (held?.includes(tag) || held?.includes('*')) return { status: 304, data: undefined, headers };
-  return { data, meta, headers };
+  return { headers: { etag, 'cache-control': cacheControl }, notModified: held?.includes(etag) === true || held?.includes('*') === true };
+}
+
+export function cacheable(req: ApiRequest<unknown>, data: unknown, meta?: Record<string, unknown>): ApiResult {
+  const { headers, notModified } = validators(req, JSON.stringify({ data, meta }));
+  return notModified ? { status: 304, data: undefined, headers } : { data, meta, headers };
 }

@@ -13,23 +13,21 @@ import type { ApiResult } from './types.ts';
 export const API_VERSION = 'v1';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The headers of every answer (contract §2, §8.3), with the answer's own after them. */
+const headersOf = (contentType: string, requestId: string, own: Record<string, string> = {}) => ({
+  'content-type': contentType,
+  'x-request-id': requestId,
+  'x-content-type-options': 'nosniff',
+  ...own,
+});
+
 export function success(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
   const status = result.status ?? 200;
-  if (result.raw) {
-    return {
-      statusCode: status,
-      headers: {
-        'content-type': result.raw.contentType,
-        'x-request-id': requestId,
-        'x-content-type-options': 'nosniff',
-        ...result.headers,
-      },
-      body: result.raw.body,
-    };
-  }
+  if (result.raw)
+    return { statusCode: status, headers: headersOf(result.raw.contentType, requestId, result.headers), body: result.raw.body };
   return {
     statusCode: status,
-    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...result.headers },
+    headers: headersOf(JSON_TYPE, requestId, result.headers),
     body:
       status === 304
         ? ''
@@ -47,7 +45,7 @@ export function failure(error: ApiError, requestId: string): APIGatewayProxyStru
   };
   return {
     statusCode: error.status,
-    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'x-content-type-options': 'nosniff', ...error.headers },
+    headers: headersOf(JSON_TYPE, requestId, error.headers),
     body: JSON.stringify(body),
   };
 }

@@ -12,7 +12,8 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 export const METRICS_NAMESPACE = 'DeckLibrary';
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'deck-library' });
 
-export type MetricName = 'Requests' | 'StoreFaults' | 'DecksCreated' | 'ViewsCounted';
+export const METRIC_NAMES = ['Requests', 'StoreFaults', 'DecksCreated', 'ViewsCounted'] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
 
 export function count(name: MetricName, dimensions: Record<string, string>, value = 1): void {
   const single = metrics.singleMetric();

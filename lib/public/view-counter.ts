@@ -23,9 +23,6 @@ const pending = new Map<string, { n: number; deck: StoredDeck }>();
 let timer: NodeJS.Timeout | undefined;
 export const flushInterval = () => Number(process.env.VIEW_FLUSH_MS ?? 30_000);
 
-/** This container's views of a deck not yet written. */
-export const pendingViews = (slug: string): number => pending.get(slug)?.n ?? 0;
-
 /** Counts one view of `deck` (nothing awaited); answers this container's pending views of it. */
 export function countView(deck: StoredDeck): number {
   const state = pending.get(deck.share_slug) ?? { n: 0, deck };

@@ -5,7 +5,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '#rules/scopes.ts';
-import { documentClient } from './client.ts';
+import { documentClient, unlessConditionFailed } from './client.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
 
 export interface Account {
@@ -69,8 +69,8 @@ export async function getKey(keyId: string): Promise<KeyRecord | undefined> {
 }
 
 export async function revokeKey(keyId: string): Promise<boolean> {
-  try {
-    await documentClient().send(
+  const revoked = await unlessConditionFailed(
+    documentClient().send(
       new UpdateCommand({
         TableName: table(),
         Key: keyKey(keyId),
@@ -79,12 +79,10 @@ export async function revokeKey(keyId: string): Promise<boolean> {
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':revoked': 'revoked' },
       }),
-    );
-    return true;
-  } catch (e) {
-    if ((e as Error).name === 'ConditionalCheckFailedException') return false;
-    throw e;
-  }
+    ),
+  );
+  // No key of that id: its condition failed.
+  return revoked !== undefined;
 }
 
 export type KeySummary = Omit<KeyRecord, 'secret_hash'>;

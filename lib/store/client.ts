@@ -38,6 +38,13 @@ export function documentClient(): DynamoDBDocumentClient {
   return doc;
 }
 
+/** A conditional write whose condition failed changed nothing, and that is an answer: anything else is thrown. */
+export const unlessConditionFailed = <T>(write: Promise<T>): Promise<T | undefined> =>
+  write.catch((e: Error) => {
+    if (e.name !== 'ConditionalCheckFailedException') throw e;
+    return undefined;
+  });
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**

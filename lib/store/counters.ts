@@ -12,7 +12,7 @@
  *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, transact } from './client.ts';
+import { documentClient, transact, unlessConditionFailed } from './client.ts';
 import { counterKey, deckKey, entryKey, likeKey } from './keys.ts';
 import type { StoredDeck } from './records.ts';
 import { facetsOf, sortKeys } from './search.ts';
@@ -77,8 +77,8 @@ async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, m
   const sortKey = field === 'views' ? 'by_views' : 'by_likes';
   const key = sortKeys({ ...deck, [field]: value })[sortKey];
   const update = (Key: Record<string, string>, withSortKey: boolean) =>
-    documentClient()
-      .send(
+    unlessConditionFailed(
+      documentClient().send(
         new UpdateCommand({
           TableName: table(),
           Key,
@@ -88,10 +88,8 @@ async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, m
           ExpressionAttributeNames: { '#c': field },
           ExpressionAttributeValues: { ':c': value, ...(withSortKey ? { ':k': key } : {}) },
         }),
-      )
-      .catch((e: Error) => {
-        if (e.name !== 'ConditionalCheckFailedException') throw e;
-      });
+      ),
+    );
   await Promise.all([update(deckKey(deck.user_id, deck.id), false), ...facetsOf(deck).map((f) => update(entryKey(deck.id, f), true))]);
 }
 
@@ -107,8 +105,8 @@ export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boole
   if (!likesFoldDue(counts.likes, counts.folded_likes)) return false;
   await Promise.all([
     fold(deck, 'likes', counts.likes, false),
-    documentClient()
-      .send(
+    unlessConditionFailed(
+      documentClient().send(
         new UpdateCommand({
           TableName: table(),
           Key: counterKey(deck.share_slug),
@@ -116,10 +114,8 @@ export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boole
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':l': counts.likes },
         }),
-      )
-      .catch((e: Error) => {
-        if (e.name !== 'ConditionalCheckFailedException') throw e;
-      }),
+      ),
+    ),
   ]);
   return true;
 }
