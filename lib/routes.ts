@@ -8,7 +8,7 @@
 import type { Scope } from '#rules/scopes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
-export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
 
 export interface Grant {
   table: 'decks' | 'accounts';
@@ -92,7 +92,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: true,
     catalogue: true,
-    grants: [decks(['GetItem', 'UpdateItem'], ['USER#*']), decks(['PutItem', 'DeleteItem'], ['SEARCH#*'])],
+    grants: [decks(['GetItem', 'UpdateItem', 'ConditionCheckItem'], ['USER#*']), decks(['PutItem', 'DeleteItem'], ['SEARCH#*'])],
   },
   {
     name: 'validateDeck',
@@ -150,7 +150,8 @@ export const ROUTES = [
     path: '/api/v1/decks',
     entry: 'functions/search-decks.ts',
     body: false,
-    catalogue: false,
+    // Card filters name cards of the catalogue (contract §8.5).
+    catalogue: true,
     cursors: true,
     grants: [query('search_by_date', 'search_by_views', 'search_by_likes')],
   },

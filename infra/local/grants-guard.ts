@@ -26,7 +26,12 @@ const ITEM_ACTIONS: Record<string, TableAction> = {
   DeleteItemCommand: 'DeleteItem',
   QueryCommand: 'Query',
 };
-const TRANSACT_ACTIONS: Record<string, TableAction> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem' };
+const TRANSACT_ACTIONS: Record<string, TableAction> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
 
 type Input = {
   TableName?: string;

@@ -1,15 +1,18 @@
 /**
  * GET /api/v1/decks — public decks only. The most selective single filter picks the index partition
- * (tag, then ally, then main, else all public decks); other filters are applied on a read budget of
+ * (a card, then tag, then ally, then main, else all public decks); other filters (further cards,
+ * excluded cards, q) are applied on a read budget of
  * max(200, 4 × limit) index items per request, numbered pages reach page × limit ≤ 1,000, and a page
  * that runs out of budget comes back short with a cursor (contract §8.1).
  */
 
+import { catalogue } from '#catalogue/load.ts';
 import { searchItem } from '#decks/responses.ts';
 import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
 import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
+import { cardFacet } from '#store/search.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 
 /** Index items one search request may read, whatever its filters (§8.1). */
@@ -26,11 +29,19 @@ interface SearchCursor {
 }
 
 function facetAndRest(f: Filters): { facet: string; rest: Filters } {
-  const { tag, ally, main, q } = f;
-  if (tag) return { facet: `tag:${tag}`, rest: { ally, main, q } };
-  if (ally) return { facet: `ally:${ally}`, rest: { main, q } };
-  if (main) return { facet: `main:${main}`, rest: { q } };
-  return { facet: 'all', rest: { q } };
+  const { tag, ally, main, q, cards = [], excluded } = f;
+  const [card, ...more] = cards;
+  if (card) return { facet: cardFacet(card), rest: { tag, ally, main, q, cards: more, excluded } };
+  if (tag) return { facet: `tag:${tag}`, rest: { ally, main, q, excluded } };
+  if (ally) return { facet: `ally:${ally}`, rest: { main, q, excluded } };
+  if (main) return { facet: `main:${main}`, rest: { q, excluded } };
+  return { facet: 'all', rest: { q, excluded } };
+}
+
+/** Every card filter names a card of the catalogue the service runs with (contract §8.5). */
+function knownCards(name: string, ids: string[] | undefined): string[] {
+  for (const id of ids ?? []) if (!catalogue().get(id)) throw invalidParameter(`${name} ${id} is not a card of the catalogue`);
+  return ids ?? [];
 }
 
 const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor => {
@@ -51,11 +62,28 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
-export const searchPublicDecks = publicEndpoint({ query: SearchQuery }, async (req) => {
+export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: catalogue }, async (req) => {
   const { sort, limit } = req.query;
-  const filters: Filters = { main: req.query.main_faction, ally: req.query.ally_faction, tag: req.query.tag, q: req.query.q };
+  const filters: Filters = {
+    main: req.query.main_faction,
+    ally: req.query.ally_faction,
+    tag: req.query.tag,
+    q: req.query.q,
+    cards: knownCards('card', req.query.card),
+    excluded: knownCards('exclude_card', req.query.exclude_card),
+  };
   const { facet, rest } = facetAndRest(filters);
-  const digest = queryDigest([sort, String(limit), facet, rest.main, rest.ally, rest.q]);
+  const digest = queryDigest([
+    sort,
+    String(limit),
+    facet,
+    rest.tag,
+    rest.main,
+    rest.ally,
+    rest.q,
+    rest.cards?.join(','),
+    rest.excluded?.join(','),
+  ]);
 
   let page = req.query.page;
   let skip = (page - 1) * limit;

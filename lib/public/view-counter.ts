@@ -3,18 +3,18 @@
  * pending count for the deck — no write is awaited by any reader. At most VIEW_FLUSH_MS (default 30 s)
  * after a container's first pending view, a timer writes the whole batch: one UpdateItem per view
  * bucket touched (view-buckets.ts, 256 buckets, 50 decks a call), however many decks and views the
- * batch holds, then folds the decks whose totals moved by max(25, 25%) into their deck item and search
- * entries (counters.ts). The local runtime runs the same design and writes what is pending on a clean
+ * batch holds, then folds the decks whose totals moved by max(25, 25%, 3 per item rewritten) into their
+ * deck item and search entries (counters.ts), a few decks at a time. The local runtime runs the same design and writes what is pending on a clean
  * stop.
  * Bounds (docs/data-model.md): a reader sees the stored total plus its own container's pending views;
  * other containers' pending views show within one window; views a container has not written are lost
  * only if it is reclaimed before its window ends (at most one window of its views). A failed write
  * keeps its views pending. Search sorts by folded views: below the stored total by less than
- * max(25, 25%), plus what is pending.
+ * max(25, 25%, 3 per item a fold rewrites), plus what is pending.
  */
 import { logger } from '#http/logger.ts';
 import { count } from '#http/metrics.ts';
-import { foldViews } from '#store/counters.ts';
+import { foldViewTotals } from '#store/counters.ts';
 import { outsideRequest } from '#store/deadline.ts';
 import type { StoredDeck } from '#store/records.ts';
 import { addViews } from '#store/view-buckets.ts';
@@ -58,12 +58,9 @@ export async function flushViews(): Promise<number> {
   }
   const written = [...totals.keys()].reduce((n, slug) => n + (batch.get(slug)?.n ?? 0), 0);
   if (written) count('ViewsCounted', { route: 'readSharedDeck' }, written);
-  await Promise.all(
-    [...totals].map(([slug, total]) =>
-      foldViews((batch.get(slug) as { deck: StoredDeck }).deck, total).catch((error: Error) =>
-        logger.warn('views not folded', { error, share_slug: slug }),
-      ),
-    ),
+  const unfolded = await foldViewTotals(
+    [...totals].map(([slug, total]) => ({ deck: (batch.get(slug) as { deck: StoredDeck }).deck, total })),
   );
+  for (const { deck, error } of unfolded) logger.warn('views not folded', { error, share_slug: deck.share_slug });
   return [...failed.values()].reduce((a, b) => a + b, 0);
 }

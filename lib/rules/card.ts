@@ -3,6 +3,8 @@ import type { CardFaction, FactionId } from './factions.ts';
 
 export const CARD_TYPES = ['infantry', 'tank', 'artillery', 'fighter', 'bomber', 'order', 'countermeasure', 'headquarters'] as const;
 export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;
+/** A catalogue card id (the 2-character deck-code ids, and longer ids of cards no code holds). */
+export const CARD_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
 export type CardType = (typeof CARD_TYPES)[number];
 export type Rarity = (typeof RARITIES)[number];
 

@@ -3,7 +3,7 @@
  * kards.com card API's. Pure: turns parsed JSON into a Catalogue, or throws CatalogueFormatError.
  */
 import * as v from 'valibot';
-import { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
+import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
@@ -27,7 +27,6 @@ export function makeCatalogue(cards: readonly Card[]): Catalogue {
 }
 
 const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
-const CARD_ID = /^[0-9A-Za-z_.:-]{1,64}$/;
 
 /** The project's own card format: exactly the Card model. */
 const ProjectCardSchema = v.strictObject({

@@ -3,6 +3,7 @@
  * Cross-field and card rules live in the *-rules modules; these only shape the input.
  */
 import * as v from 'valibot';
+import { CARD_ID } from './card.ts';
 import { coded } from './issues.ts';
 import { LIMITS } from './limits.ts';
 
@@ -15,10 +16,7 @@ export const maxChars = (n: number) => v.check<string, string>((s) => chars(s) <
 export const VISIBILITIES = ['public', 'private', 'unlisted'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export const CardId = v.pipe(
-  v.string(),
-  v.regex(/^[0-9A-Za-z_.:-]{1,64}$/, coded('invalid_value', 'a card_id is 1-64 characters of [0-9A-Za-z_.:-]')),
-);
+export const CardId = v.pipe(v.string(), v.regex(CARD_ID, coded('invalid_value', 'a card_id is 1-64 characters of [0-9A-Za-z_.:-]')));
 /** An id that can stand in a deck code (replacements build a new code). */
 export const CodeCardId = v.pipe(
   v.string(),

@@ -5,7 +5,7 @@
  * limits, enums and defaults. Unknown parameters are ignored.
  */
 import * as v from 'valibot';
-import { CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
@@ -56,6 +56,31 @@ const text = (name: string, max: number, normalise: (s: string) => string = (s) 
     ),
   );
 
+/** Most `card` (and most `exclude_card`) values one search takes (contract §8.5). */
+export const MAX_CARD_FILTERS = 4;
+
+/**
+ * A repeatable card id (`card=2B&card=3C`): API Gateway joins repeated values with commas, and a card id
+ * holds none, so the list is split there. Distinct ids, in the order given. Whether each id is in the
+ * catalogue is the endpoint's check (the catalogue is not part of the declaration).
+ */
+const cardIds = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s: string) => s.split(',')),
+      v.check((ids) => ids.length <= MAX_CARD_FILTERS, `${name} is given at most ${MAX_CARD_FILTERS} times`),
+      v.check((ids) => ids.every((id) => CARD_ID.test(id)), `${name} is a card id: 1-64 characters of [0-9A-Za-z_.:-]`),
+      v.transform((ids: string[]) => [...new Set(ids)]),
+      described<string[]>({
+        type: 'array',
+        items: { type: 'string', pattern: CARD_ID.source },
+        maxItems: MAX_CARD_FILTERS,
+        description: `A card id of the catalogue; repeatable (at most ${MAX_CARD_FILTERS} times)`,
+      }),
+    ),
+  );
+
 const cursor = v.optional(
   v.pipe(v.string(), described<string>({ type: 'string', description: 'meta.next_cursor of the previous answer, exactly as issued' })),
 );
@@ -65,6 +90,8 @@ export const SearchQuery = v.object({
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
   ally_faction: oneOf('ally_faction', FACTION_IDS as readonly FactionId[]),
   tag: text('tag', LIMITS.tagChars, normalizeTag),
+  card: cardIds('card'),
+  exclude_card: cardIds('exclude_card'),
   sort: oneOfOr('sort', SORTS, 'date'),
   page: integer('page', 1, MAX_PAGE_DEPTH, 1, `page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`),
   limit: integer('limit', 1, 50, 20),

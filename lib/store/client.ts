@@ -45,6 +45,9 @@ export const unlessConditionFailed = <T>(write: Promise<T>): Promise<T | undefin
     return undefined;
   });
 
+/** Most items one TransactWriteItems may hold (DynamoDB's limit). */
+export const MAX_TRANSACT_ITEMS = 100;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**

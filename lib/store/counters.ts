@@ -5,7 +5,9 @@
  * search entries — what owner reads, search items and the views/likes sort orders show — only when they
  * have moved enough since the last fold, so a deck's index entries are rewritten O(log n) times:
  *   likes: exact up to 10, within 10% beyond (a like is rare; the fold follows the like at once);
- *   views: folded when they have moved by at least max(25, 25%) (a view is common: folds must be rare).
+ *   views: folded when they have moved by at least max(25, 25%, 3 per item the fold rewrites) — a view is
+ *   common, so folds must be rare, and a public deck has one entry per distinct card: a fold costs at
+ *   most a third of an item per view it folds.
  * A fold is conditional on the item still existing (it never resurrects a deleted deck) and on moving
  * the count up (a late fold with an older total never takes a deck back).
  *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes }
@@ -21,6 +23,10 @@ import { DECKS, tableName } from './tables.ts';
 export const LIKES_FOLD_RATIO = 0.1;
 export const VIEWS_FOLD_RATIO = 0.25;
 export const VIEWS_FOLD_MIN = 25;
+/** Views a fold must carry per item it rewrites (the deck item and each search entry). */
+export const VIEWS_PER_FOLDED_ITEM = 3;
+/** Folds run this many decks at a time (each deck's items in parallel): a batch never floods the store. */
+const FOLDS_AT_ONCE = 4;
 
 export interface Counts {
   likes: number;
@@ -68,9 +74,11 @@ export async function setLike(slug: string, userId: string, liked: boolean): Pro
 /** Likes: exact up to 10, within 10% beyond. */
 export const likesFoldDue = (count: number, folded: number): boolean =>
   Math.abs(count - folded) >= Math.max(1, Math.ceil(folded * LIKES_FOLD_RATIO));
-/** Views: only once they have moved by max(25, 25%). */
-export const viewsFoldDue = (count: number, folded: number): boolean =>
-  count - folded >= Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO));
+/** How far a deck's views move before they are folded: max(25, 25%, 3 per item rewritten). */
+export const viewsFoldStep = (folded: number, items: number): number =>
+  Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO), VIEWS_PER_FOLDED_ITEM * items);
+/** The items a fold of `deck` rewrites: the deck item and its search entries. */
+export const foldedItems = (deck: StoredDeck): number => 1 + facetsOf(deck).length;
 
 /** Writes one count (views or likes) into the deck item and its search entries, moving it only up or on. */
 async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, monotone: boolean): Promise<void> {
@@ -94,10 +102,24 @@ async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, m
 }
 
 /** Folds a deck's view total when due (`deck.views` is the folded count it was read with). */
-export async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
-  if (!viewsFoldDue(total, deck.views)) return false;
+async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
+  if (total - deck.views < viewsFoldStep(deck.views, foldedItems(deck))) return false;
   await fold(deck, 'views', total, true);
   return true;
+}
+
+/** Folds the decks whose totals are due, a few decks at a time; answers the decks that could not be folded and why. */
+export async function foldViewTotals(due: { deck: StoredDeck; total: number }[]): Promise<{ deck: StoredDeck; error: Error }[]> {
+  const failed: { deck: StoredDeck; error: Error }[] = [];
+  const queue = [...due];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { deck, total } = next;
+      await foldViews(deck, total).catch((error: Error) => failed.push({ deck, error }));
+    }
+  };
+  await Promise.all(Array.from({ length: FOLDS_AT_ONCE }, worker));
+  return failed;
 }
 
 /** Folds a deck's likes when due (likes go down too: taken back). */

@@ -7,10 +7,10 @@
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Guide } from '#rules/deck-model.ts';
-import { documentClient, type TransactItem, transact } from './client.ts';
+import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
 import { counterKey, deckKey, entryKey } from './keys.ts';
 import type { ListedDeck, StoredDeck } from './records.ts';
-import { entryItem, facetsOf } from './search.ts';
+import { entriesOf, facetsOf } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 import { forgetViews } from './view-buckets.ts';
 
@@ -47,13 +47,14 @@ export function fromItem(item: Record<string, unknown>): StoredDeck {
   };
 }
 
-/** Entry writes that take the search index from `before`'s facets to `after`'s. */
+/** Entry writes that take the search index from `before`'s facets to `after`'s: deletes first, then puts. */
 function entryWrites(before: StoredDeck | undefined, after: StoredDeck | undefined): TransactItem[] {
-  const next = after ? facetsOf(after) : [];
-  const gone = (before ? facetsOf(before) : []).filter((f) => !next.includes(f));
+  const next = after ? entriesOf(after) : [];
+  const kept = new Set(next.map((e) => e.sk as string));
+  const gone = (before ? facetsOf(before) : []).filter((f) => !kept.has(f));
   return [
     ...gone.map((f) => ({ Delete: { TableName: table(), Key: entryKey((before as StoredDeck).id, f) } })),
-    ...next.map((f) => ({ Put: { TableName: table(), Item: entryItem(after as StoredDeck, f) } })),
+    ...next.map((Item) => ({ Put: { TableName: table(), Item } })),
   ];
 }
 
@@ -64,7 +65,7 @@ export async function getDeck(userId: string, deckId: string): Promise<StoredDec
 
 /** The items a deck is stored as: the deck item and, while public, its search entries. */
 export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; entries: Record<string, unknown>[] } {
-  return { deck: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, entries: facetsOf(deck).map((f) => entryItem(deck, f)) };
+  return { deck: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, entries: entriesOf(deck) };
 }
 
 /**
@@ -82,9 +83,29 @@ export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise
   return outcome;
 }
 
-/** Stores `next` over `current` if the stored version is still current's; false when someone changed it first. */
+/**
+ * Stores `next` over `current` if the stored version is still current's; false when someone changed it first.
+ * A change of nearly every card and tag at once can take more entry writes than one transaction holds
+ * (MAX_TRANSACT_ITEMS): the deck, the deletes and the first puts go first, the remaining puts follow in a
+ * second transaction that applies only while the deck is still at `next.version`. Between the two,
+ * search misses the deck under some of its new facets; it never shows it under a facet it has left.
+ * If the second fails, the error stands (503) and any next write of the deck puts every entry again.
+ */
 export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promise<boolean> {
-  return (await transact(replaceWrites(next, current))) === 'ok';
+  const writes = replaceWrites(next, current);
+  const first = await transact(writes.slice(0, MAX_TRANSACT_ITEMS));
+  if (first !== 'ok' || writes.length <= MAX_TRANSACT_ITEMS) return first === 'ok';
+  const still: TransactItem = {
+    ConditionCheck: {
+      TableName: table(),
+      Key: deckKey(next.user_id, next.id),
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: { ':v': next.version },
+    },
+  };
+  // 'failed' or 'conflict': a newer write of the deck has put its own entries; nothing is left to do.
+  await transact([still, ...writes.slice(MAX_TRANSACT_ITEMS)]);
+  return true;
 }
 
 function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {

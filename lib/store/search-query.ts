@@ -14,6 +14,10 @@ export interface Filters {
   ally?: string;
   tag?: string;
   q?: string;
+  /** Card ids the deck holds, every one. */
+  cards?: string[];
+  /** Card ids the deck holds none of. */
+  excluded?: string[];
 }
 
 export interface SearchQuery {
@@ -40,19 +44,27 @@ export interface SearchPage {
   scanned: number;
 }
 
-const CONDITIONS: Record<keyof Filters, string> = {
+const CONDITIONS = {
   main: 'main_faction = :main',
   ally: 'ally_faction = :ally',
   tag: 'contains(tags, :tag)',
   q: 'contains(search_text, :q)',
-};
+} as const;
 
+/** The DynamoDB filter for what the partition does not already imply (`cards` is a list: contains = holds). */
 function filterExpression(f: Filters): { expression?: string; values: Record<string, string> } {
-  const given = (Object.keys(CONDITIONS) as (keyof Filters)[]).filter((k) => f[k]);
-  return {
-    expression: given.length ? given.map((k) => CONDITIONS[k]).join(' AND ') : undefined,
-    values: Object.fromEntries(given.map((k) => [`:${k}`, f[k] as string])),
-  };
+  const given = (Object.keys(CONDITIONS) as (keyof typeof CONDITIONS)[]).filter((k) => f[k]);
+  const conditions: string[] = given.map((k) => CONDITIONS[k]);
+  const values: Record<string, string> = Object.fromEntries(given.map((k) => [`:${k}`, f[k] as string]));
+  for (const [i, id] of (f.cards ?? []).entries()) {
+    conditions.push(`contains(cards, :card${i})`);
+    values[`:card${i}`] = id;
+  }
+  for (const [i, id] of (f.excluded ?? []).entries()) {
+    conditions.push(`NOT contains(cards, :excluded${i})`);
+    values[`:excluded${i}`] = id;
+  }
+  return { expression: conditions.length ? conditions.join(' AND ') : undefined, values };
 }
 
 /** The index position of an entry: what DynamoDB's LastEvaluatedKey would be after it. */

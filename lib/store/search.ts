@@ -1,12 +1,14 @@
 /**
  * Search entries: for each public deck, one small item per facet it can be found by — `all`,
- * `main:<faction>`, `ally:<faction>` and `tag:<tag>` (≤ 13) — each carrying the search item and a
- * sort key per order. A search page is then one Query of one facet on one sort's index, reading
- * limit + 1 items, whatever the library's size. Entries exist only while a deck is public.
- *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, …search item }
+ * `main:<faction>`, `ally:<faction>`, `tag:<tag>` (≤ 10) and `card:<card_id>` for each distinct card
+ * (≤ 39) — each carrying the search item, the deck's card ids (for further card filters) and a sort
+ * key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
+ * items, whatever the library's size. Entries exist only while a deck is public.
+ *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, cards, …search item }
  * views and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
  */
 
+import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import type { Sort } from '#rules/sorts.ts';
 import { entryKey } from './keys.ts';
@@ -19,8 +21,17 @@ export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   likes: { index: 'search_by_likes', key: 'by_likes' },
 };
 
-export const facetsOf = (d: Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags'>): string[] =>
-  d.visibility === 'public' ? ['all', `main:${d.main_faction}`, `ally:${d.ally_faction}`, ...d.tags.map((t) => `tag:${t}`)] : [];
+type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags' | 'deck_code'>;
+
+/** The distinct card ids of a stored (canonical) deck code, in its canonical order. */
+export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parseDeckCode(d.deck_code).cards.map((c) => c.card_id);
+
+export const cardFacet = (cardId: string) => `card:${cardId}`;
+
+export const facetsOf = (d: Indexed): string[] =>
+  d.visibility === 'public'
+    ? ['all', `main:${d.main_faction}`, `ally:${d.ally_faction}`, ...d.tags.map((t) => `tag:${t}`), ...cardIdsOf(d).map(cardFacet)]
+    : [];
 
 const MAX_MILLIS = 9_999_999_999_999;
 const MAX_COUNT = 999_999_999_999_999;
@@ -35,7 +46,7 @@ export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'li
 /** The text `q` matches: name and guide.system, lower-cased, kept apart so a match cannot span both. */
 export const searchText = (name: string, system: string) => `${name}\u0000${system}`.toLowerCase();
 
-export function entryItem(d: StoredDeck, facet: string): Record<string, unknown> {
+export function entryItem(d: StoredDeck, facet: string, cards: string[] = cardIdsOf(d)): Record<string, unknown> {
   const system = d.guide?.system ?? '';
   return {
     ...entryKey(d.id, facet),
@@ -56,7 +67,14 @@ export function entryItem(d: StoredDeck, facet: string): Record<string, unknown>
     created_at: d.created_at,
     updated_at: d.updated_at,
     search_text: searchText(d.name, system),
+    cards,
   };
+}
+
+/** Every search entry of a deck (none unless public). */
+export function entriesOf(d: StoredDeck): Record<string, unknown>[] {
+  const cards = d.visibility === 'public' ? cardIdsOf(d) : [];
+  return facetsOf(d).map((f) => entryItem(d, f, cards));
 }
 
 export interface SearchEntry {
@@ -79,4 +97,5 @@ export interface SearchEntry {
   by_likes: string;
   pk: string;
   sk: string;
+  cards: string[];
 }

@@ -6,6 +6,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteName } from '#routes';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
 import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { type Call, recordDynamo } from '../support/dynamo-recorder.ts';
@@ -53,6 +54,8 @@ async function cost(name: RouteName, method: string, url: string, key?: string, 
   };
 }
 
+const distinctCards = (deckCode: string) => parseDeckCode(deckCode).cards.length;
+
 let owner: Owner;
 let deck: { id: string; share_slug: string };
 beforeAll(async () => {
@@ -76,7 +79,7 @@ describe('store operations and items per request', () => {
     expect(list).toEqual({ status: 200, operations: { GetItem: 1, Query: 1 }, read: 1 + 3, written: 0 });
   });
 
-  it('writes: one transaction — the deck and, while public, its search entries (all, main, ally, each tag)', async () => {
+  it('writes: one transaction — the deck and, while public, its search entries (all, main, ally, each tag, each card)', async () => {
     const privateCreate = await cost('createDeck', 'POST', owner.decks, owner.key, { deck_code: code(), guide: { system: 'P' } });
     expect(privateCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 });
     const publicCreate = await cost('createDeck', 'POST', owner.decks, owner.key, {
@@ -85,10 +88,13 @@ describe('store operations and items per request', () => {
       visibility: 'public',
       tags: ['a', 'b'],
     });
-    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 + 5 });
+    // The deck, all, main, ally, two tags and one entry per distinct card.
+    const cards = distinctCards(code());
+    expect(cards).toBeGreaterThanOrEqual(10);
+    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 + 5 + cards });
     const patch = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
-    // The deck and its 4 entries (all, main, ally, one tag) rewritten together.
-    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 4 });
+    // The deck and its entries (all, main, ally, one tag, each card) rewritten together.
+    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 4 + cards });
     const validate = await cost('validateDeck', 'POST', `${owner.decks}/validate`, owner.key, {
       deck_code: code(),
       guide: { system: 'V' },
@@ -100,6 +106,11 @@ describe('store operations and items per request', () => {
     const search = await cost('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
     expect(search).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
     expect(search.read).toBeLessThanOrEqual(6);
+    // One card filter alone: its own partition, limit + 1 entries at most.
+    const [card] = parseDeckCode(code()).cards;
+    const byCard = await cost('searchDecks', 'GET', `/api/v1/decks?card=${card?.card_id}&limit=5`);
+    expect(byCard).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
+    expect(byCard.read).toBeLessThanOrEqual(6);
     await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`); // this container's first view of the deck is written
     const again = await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`);
     // Within the flush window a view writes nothing: it is batched in the container.

@@ -1,14 +1,17 @@
 /**
- * Search cost as the library grows: 10,000 public decks in DynamoDB Local, and the index items each
- * search request reads (ScannedCount summed over its queries, recorded at the client) held to
- * bounds: no filter ≤ limit + 1; one main_faction, ally_faction or tag filter ≤ 2 × limit; each sort;
- * any request ≤ max(200, 4 × limit) (contract §8.1), deep numbered pages coming back short with a cursor.
+ * Search cost as the library grows: 10,000 public decks in DynamoDB Local (SCALE_DECKS for more), and
+ * the index items each search request reads (ScannedCount summed over its queries, recorded at the
+ * client) held to bounds: no filter ≤ limit + 1; one card filter ≤ limit + 1; one main_faction,
+ * ally_faction or tag filter ≤ 2 × limit; each sort; any request ≤ max(200, 4 × limit) (contract §8.1),
+ * deep numbered pages coming back short with a cursor. Decks differ in their cards (the choice rotates
+ * through each faction's cards), so one card is held by about a third of the decks of its faction.
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { searchBudget } from '#public/search.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { documentClient, dynamoClient } from '#store/client.ts';
@@ -38,7 +41,7 @@ function seedDeck(i: number, cat = demoCatalogue()): StoredDeck {
     name: deckName(main, ally),
     main_faction: main,
     ally_faction: ally,
-    deck_code: legalCode(cat, main, ally),
+    deck_code: legalCode(cat, main, ally, 12, Math.floor(i / 45) % 30),
     tags: [TAGS[i % TAGS.length] as string, TAGS[(i * 7) % TAGS.length] as string].filter((t, j, a) => a.indexOf(t) === j),
     visibility: 'public',
     sort_order: 0,
@@ -103,6 +106,9 @@ async function measure(query: string, limit: number) {
   return { read, returned: r.body.data.length, cursor: r.body.meta.next_cursor };
 }
 
+/** Card ids of the seeded deck `i`. */
+const cardsOf = (i: number) => parseDeckCode(seedDeck(i).deck_code).cards.map((c) => c.card_id);
+
 describe(`search over ${DECK_COUNT} public decks`, () => {
   afterAll(() => console.log(`items read per search request:\n${rows.join('\n')}`));
 
@@ -119,6 +125,35 @@ describe(`search over ${DECK_COUNT} public decks`, () => {
       const { read, returned } = await measure(`${filter}&sort=${sort}`, 20);
       expect(returned).toBe(20);
       expect(read).toBeLessThanOrEqual(2 * 20);
+    }
+  });
+
+  it.each(['date', 'views', 'likes'])('one card filter, sort=%s: at most limit + 1 items read, a full page', async (sort) => {
+    const [card] = cardsOf(0);
+    for (const limit of [20, 50]) {
+      const { read, returned } = await measure(`card=${card}&sort=${sort}`, limit);
+      expect(returned).toBe(limit);
+      expect(read).toBeLessThanOrEqual(limit + 1);
+    }
+  });
+
+  it('card combinations (two cards, card + faction, card + tag, excluded cards) stay within the budget', async () => {
+    const [a, b] = cardsOf(0);
+    const [, , , , , , far] = cardsOf(0 + 45 * 15);
+    const seed0 = seedDeck(0);
+    for (const query of [
+      `card=${a}&card=${b}`,
+      `card=${a}&card=${b}&sort=likes`,
+      `card=${a}&ally_faction=${seed0.ally_faction}`,
+      `card=${a}&main_faction=${seed0.main_faction}&sort=views`,
+      `card=${a}&tag=${seed0.tags[0]}`,
+      `card=${a}&exclude_card=${b}`,
+      `exclude_card=${a}`,
+      `exclude_card=${a}&exclude_card=${far}&sort=views`,
+      `card=${a}&card=${far}`,
+    ]) {
+      const { read } = await measure(query, 20);
+      expect(read, query).toBeLessThanOrEqual(searchBudget(20));
     }
   });
 
