@@ -18,6 +18,7 @@ export function loadCatalogueFile(file: string | URL): Catalogue {
 export const demoCatalogue = (): Catalogue => loadCatalogueFile(DEMO_CATALOGUE_FILE);
 
 export function catalogue(file: string | URL = process.env.CATALOGUE_FILE || DEMO_CATALOGUE_FILE): Catalogue {
-  if (!cached || String(cached.file) !== String(file)) cached = { file, catalogue: loadCatalogueFile(file) };
+  // Same file as last time (the common case: the very same value) costs no string conversion.
+  if (!cached || (cached.file !== file && String(cached.file) !== String(file))) cached = { file, catalogue: loadCatalogueFile(file) };
   return cached.catalogue;
 }
