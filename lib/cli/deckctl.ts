@@ -6,6 +6,7 @@ import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
+import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
 
 type Command = { usage: string; help: string; run: (args: string[]) => Promise<number> | number };
@@ -34,6 +35,14 @@ const commands = new Map<string, Command>([
       usage: 'catalogue diff OLD NEW [--decks] [--json] [--aws]',
       help: 'Cards added, removed and changed (rarity, faction, exile, derived) between two catalogue files; with --decks, the stored decks the new one would make illegal, by rule.',
       run: catalogueDiff,
+    },
+  ],
+  [
+    'search reindex',
+    {
+      usage: 'search reindex [--json] [--aws]',
+      help: "Rewrites every public deck's search entries as this version defines them (run once after an upgrade that indexes more, such as card search). Safe while the API serves.",
+      run: searchReindex,
     },
   ],
   [

@@ -186,6 +186,43 @@ export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> 
   return Items[0] ? fromItem(Items[0]) : undefined;
 }
 
+/**
+ * Writes a public deck's search entries as this version defines them (after an upgrade that indexes
+ * more, such as card entries), only while the deck is still at the version read: 'ok', or 'changed'
+ * when a write came first (that write put its own entries).
+ */
+export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
+  const outcome = await transact([
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: deckKey(deck.user_id, deck.id),
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': deck.version },
+      },
+    },
+    ...entryWrites(undefined, deck),
+  ]);
+  return outcome === 'ok' ? 'ok' : 'changed';
+}
+
+/** Every public deck, whole (a full Scan: for operators' tools such as `deckctl search reindex`, never a route). */
+export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: 'begins_with(sk, :deck) AND visibility = :public',
+        ExpressionAttributeValues: { ':deck': 'DECK#', ':public': 'public' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) yield fromItem(item);
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
 /** Every stored deck's id, owner and code (a full Scan: for operators' tools such as `deckctl catalogue diff`, never a route). */
 export async function* allDeckCodes(): AsyncGenerator<{ id: string; user_id: string; deck_code: string }> {
   let start: Record<string, unknown> | undefined;

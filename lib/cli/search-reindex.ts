@@ -1,0 +1,26 @@
+/**
+ * `deckctl search reindex [--json] [--aws]`: writes every public deck's search entries as this version
+ * of the service defines them — after an upgrade that indexes more (card entries, contract §8.5), so
+ * that decks stored before it are found like new ones. Safe to run while the API serves: each deck is
+ * rewritten only while it is still at the version read, and running it twice changes nothing more.
+ */
+import { parseArgs } from 'node:util';
+import { allPublicDecks, reindexDeck } from '#store/decks.ts';
+import { useStore } from './accounts.ts';
+
+export async function searchReindex(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
+  useStore(values.aws);
+  const tally = { decks: 0, rewritten: 0, changed_meanwhile: 0 };
+  for await (const deck of allPublicDecks()) {
+    tally.decks++;
+    if ((await reindexDeck(deck)) === 'ok') tally.rewritten++;
+    else tally.changed_meanwhile++;
+  }
+  console.log(
+    values.json
+      ? JSON.stringify(tally)
+      : `${tally.decks} public decks: ${tally.rewritten} reindexed, ${tally.changed_meanwhile} changed meanwhile (their own write reindexed them)`,
+  );
+  return 0;
+}
