@@ -14,9 +14,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { build } from 'esbuild';
@@ -30,7 +30,7 @@ import { compileCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { documentClient, dynamoClient } from '#store/client.ts';
+import { documentClient, dynamoClient, type TransactItem } from '#store/client.ts';
 import { createDeck, type StoredDeck } from '#store/decks.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { bucketKey } from '#store/view-buckets.ts';
@@ -64,6 +64,43 @@ interface Tally {
 }
 const fresh = (): Tally => ({ ops: new Map(), read: 0, written: 0, rcu: 0, wcu: 0 });
 let tally = fresh();
+/** An item's size as DynamoDB counts it (attribute names and values, in bytes). */
+function itemSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number') return Math.ceil(String(value).replace(/^-|\./g, '').length / 2) + 1;
+  if (typeof value === 'boolean' || value === null) return 1;
+  if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + itemSize(v), 0);
+  if (typeof value === 'object' && value)
+    return 3 + Object.entries(value).reduce((n, [k, v]) => n + (v === undefined ? 0 : Buffer.byteLength(k) + 1 + itemSize(v)), 0);
+  return 0;
+}
+
+const DECK_INDEXES = [...DECKS.globalIndexes, ...DECKS.localIndexes];
+/** The indexes an item of the decks table is in: those whose key attributes it has (by its key's kind when only the key is known). */
+const indexesOf = (item: Record<string, unknown>) =>
+  DECK_INDEXES.filter((ix) => [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined)).length;
+const byKind = (pk: string) => (pk.startsWith('SEARCH#') ? 3 : pk.startsWith('USER#') ? 2 : 0);
+
+/**
+ * Write units of a transaction as AWS bills them: each item's write (1 unit per KB, in the table and in
+ * every index that holds it) twice. Puts are sized whole; an update by what it sets; a delete or a
+ * condition check as one KB.
+ */
+function transactionWriteUnits(items: TransactItem[]): number {
+  let units = 0;
+  for (const t of items) {
+    if (t.Put) {
+      const kb = Math.ceil(itemSize(t.Put.Item) / 1024);
+      units += kb * (1 + indexesOf(t.Put.Item as Record<string, unknown>));
+    } else if (t.Update) {
+      const kb = Math.max(1, Math.ceil(itemSize(t.Update.ExpressionAttributeValues ?? {}) / 1024));
+      units += kb * (1 + byKind(String(t.Update.Key?.pk)));
+    } else if (t.Delete) units += 1 + byKind(String(t.Delete.Key?.pk));
+    else units += 1;
+  }
+  return 2 * units;
+}
+
 function instrument() {
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
@@ -79,7 +116,8 @@ function instrument() {
       tally.ops.set(command, (tally.ops.get(command) ?? 0) + 1);
       if (command === 'TransactWriteItems') {
         tally.written += input.TransactItems?.length ?? 0;
-        tally.wcu += 2 * units; // AWS bills a transactional write twice; DynamoDB Local counts it once.
+        // DynamoDB Local's figure for a transaction does not grow with its items: estimate as AWS bills it.
+        tally.wcu += transactionWriteUnits(input.TransactItems as TransactItem[]);
       } else if (['PutItem', 'UpdateItem', 'DeleteItem'].includes(command)) {
         tally.written += 1;
         tally.wcu += units;
@@ -420,7 +458,12 @@ async function main() {
     for (const route of ROUTES as readonly Route[]) {
       if (QUICK && !['readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
       const file = await bundle(resolve(ROOT, route.entry), route.name);
-      const m = coldStart(file, route, route.catalogue ? { CATALOGUE_FILE: demoFile } : {});
+      // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
+      for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
+      const m = coldStart(file, route, {
+        ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}),
+        ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}),
+      });
       const real = route.catalogue && hasRealCatalogue ? coldStart(file, route, { CATALOGUE_FILE: realFile }) : undefined;
       bundles.push([
         route.name,
