@@ -176,6 +176,16 @@ async function prepared(method: string, url: string, key?: string, body?: unknow
   };
 }
 
+interface ColdCase {
+  file: string;
+  route?: Route;
+  env?: Record<string, string>;
+}
+interface ColdStart {
+  init: number;
+  total: number;
+}
+
 async function invoke(method: string, url: string, key?: string, body?: unknown) {
   const handle = await prepared(method, url, key, body);
   return handle.run(handle.event());
@@ -393,54 +403,57 @@ async function main() {
         matchRoute(route.method === 'ANY' ? 'GET' : route.method, url).params,
       );
     };
-    const coldStart = (file: string, route?: Route, env: Record<string, string> = {}) => {
-      const script = `const t0 = performance.now(); const { handler } = await import(${JSON.stringify(file)}); const t1 = performance.now();
+    /** One cold start in a new process: import (init) and the first invoke. */
+    const coldRun = (c: ColdCase) => {
+      const script = `const t0 = performance.now(); const { handler } = await import(${JSON.stringify(c.file)}); const t1 = performance.now();
         await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
         console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0 }));`;
-      const runs = Array.from(
-        { length: QUICK ? 3 : 7 },
-        () =>
-          JSON.parse(
-            execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-              env: {
-                ...process.env,
-                AWS_REGION: 'eu-west-1',
-                POWERTOOLS_LOG_LEVEL: 'ERROR',
-                EVENT: JSON.stringify(event(route)),
-                AWS_ACCESS_KEY_ID: 'local',
-                AWS_SECRET_ACCESS_KEY: 'local',
-                ...env,
-              },
-              encoding: 'utf8',
-            })
-              .trim()
-              .split('\n')
-              .at(-1) as string,
-          ) as { init: number; total: number },
-      );
-      return {
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: {
+          ...process.env,
+          AWS_REGION: 'eu-west-1',
+          POWERTOOLS_LOG_LEVEL: 'ERROR',
+          EVENT: JSON.stringify(event(c.route)),
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+          ...c.env,
+        },
+        encoding: 'utf8',
+      });
+      return JSON.parse(out.trim().split('\n').at(-1) as string) as { init: number; total: number };
+    };
+    /** Cold starts of several bundles side by side: run k of each, in turn, in a rotating order; medians. */
+    const sideBySide = (cases: ColdCase[]) => {
+      const runs = cases.map(() => [] as { init: number; total: number }[]);
+      for (let k = 0; k < (QUICK ? 5 : 9); k++)
+        for (let j = 0; j < cases.length; j++) {
+          const i = (j + k) % cases.length;
+          (runs[i] as { init: number; total: number }[]).push(coldRun(cases[i] as ColdCase));
+        }
+      return runs.map((r) => ({
         init: pct(
-          runs.map((r) => r.init),
+          r.map((x) => x.init),
           50,
         ),
         total: pct(
-          runs.map((r) => r.total),
+          r.map((x) => x.total),
           50,
         ),
-      };
+      }));
     };
     const demoFile = join(work, 'demo.json');
     writeFileSync(demoFile, compileCatalogue(demoCatalogue()));
     const realFile = join(work, 'real.json');
     if (hasRealCatalogue) writeFileSync(realFile, compileCatalogue(loadCatalogueFile(REAL_CATALOGUE_FILE)));
-    const base = coldStart(await bundle(baseline, 'getitem'));
-    const hi = coldStart(await bundle(hello, 'hello'));
+    const baseCase: ColdCase = { file: await bundle(baseline, 'getitem') };
+    const [base, hi] = sideBySide([baseCase, { file: await bundle(hello, 'hello') }]) as [ColdStart, ColdStart];
     const bundles: (string | number)[][] = [
       [
         'GetItem baseline',
         '-',
         (statSync(join(work, 'getitem', 'index.mjs')).size / 1024).toFixed(0),
         base.init.toFixed(1),
+        base.total.toFixed(1),
         base.total.toFixed(1),
         '1.00',
         '',
@@ -451,6 +464,7 @@ async function main() {
         (statSync(join(work, 'hello', 'index.mjs')).size / 1024).toFixed(0),
         hi.init.toFixed(1),
         hi.total.toFixed(1),
+        base.total.toFixed(1),
         (hi.total / base.total).toFixed(2),
         '',
       ],
@@ -460,23 +474,29 @@ async function main() {
       const file = await bundle(resolve(ROOT, route.entry), route.name);
       // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
       for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
-      const m = coldStart(file, route, {
-        ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}),
-        ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}),
-      });
-      const real = route.catalogue && hasRealCatalogue ? coldStart(file, route, { CATALOGUE_FILE: realFile }) : undefined;
+      const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
+      // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
+      const withReal = route.catalogue && hasRealCatalogue;
+      const [b, m, real] = sideBySide([
+        baseCase,
+        { file, route, env },
+        ...(withReal ? [{ file, route, env: { ...env, CATALOGUE_FILE: realFile } }] : []),
+      ]) as [ColdStart, ColdStart, ColdStart | undefined];
       bundles.push([
         route.name,
         route.catalogue ? 'demo' : '-',
         (statSync(file).size / 1024).toFixed(0),
         m.init.toFixed(1),
         m.total.toFixed(1),
-        (m.total / base.total).toFixed(2),
+        b.total.toFixed(1),
+        (m.total / b.total).toFixed(2),
         real ? `real: ${real.total.toFixed(1)} (${(real.total / m.total).toFixed(2)}× demo)` : '',
       ]);
     }
-    console.log('\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle (medians, ms)');
-    table(['bundle', 'catalogue', 'KiB', 'import', 'init + 1st invoke', '× GetItem', 'real catalogue'], bundles);
+    console.log(
+      '\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds (medians, ms)',
+    );
+    table(['bundle', 'catalogue', 'KiB', 'import', 'init + 1st invoke', 'GetItem then', '× GetItem', 'real catalogue'], bundles);
 
     // 4. views ------------------------------------------------------------------------------------------------
     const reads = QUICK ? 2_000 : 10_000;
