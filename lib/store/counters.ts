@@ -9,7 +9,8 @@
  *   common, so folds must be rare, and a public deck has one entry per distinct card: a fold costs at
  *   most a third of an item per view it folds.
  * A fold is conditional on the item still existing (it never resurrects a deleted deck) and on moving
- * the count up (a late fold with an older total never takes a deck back).
+ * forward (a late fold with an older total never takes a deck back): views only up, likes only from a
+ * later change of the counter (its `changes`, counted by every like and unlike).
  *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes }
  *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
  */
@@ -31,13 +32,15 @@ const FOLDS_AT_ONCE = 4;
 export interface Counts {
   likes: number;
   folded_likes: number;
+  /** How many likes and unlikes the counter has taken: a fold carries it, so a late fold never undoes a newer one. */
+  changes: number;
 }
 
 const table = () => tableName(DECKS);
 
 export async function getCounts(slug: string, consistent = false): Promise<Counts> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: counterKey(slug), ConsistentRead: consistent }));
-  return { likes: Number(Item?.likes ?? 0), folded_likes: Number(Item?.folded_likes ?? 0) };
+  return { likes: Number(Item?.likes ?? 0), folded_likes: Number(Item?.folded_likes ?? 0), changes: Number(Item?.changes ?? 0) };
 }
 
 const MAX_ATTEMPTS = 16;
@@ -58,9 +61,9 @@ export async function setLike(slug: string, userId: string, liked: boolean): Pro
     Update: {
       TableName: table(),
       Key: counterKey(slug),
-      UpdateExpression: 'ADD #likes :d',
+      UpdateExpression: 'ADD #likes :d, changes :one',
       ExpressionAttributeNames: { '#likes': 'likes' },
-      ExpressionAttributeValues: { ':d': liked ? 1 : -1 },
+      ExpressionAttributeValues: { ':d': liked ? 1 : -1, ':one': 1 },
     },
   };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -80,21 +83,25 @@ export const viewsFoldStep = (folded: number, items: number): number =>
 /** The items a fold of `deck` rewrites: the deck item and its search entries. */
 export const foldedItems = (deck: StoredDeck): number => 1 + facetsOf(deck).length;
 
-/** Writes one count (views or likes) into the deck item and its search entries, moving it only up or on. */
-async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, monotone: boolean): Promise<void> {
+/**
+ * Writes one count (views or likes) into the deck item and its search entries, only forward: views only
+ * up (they only grow), likes only from a later change of the counter (`changes`; likes also go down).
+ */
+async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, changes?: number): Promise<void> {
   const sortKey = field === 'views' ? 'by_views' : 'by_likes';
   const key = sortKeys({ ...deck, [field]: value })[sortKey];
+  const [order, orderValue] = changes === undefined ? ['#c', value] : ['likes_changes', changes];
   const update = (Key: Record<string, string>, withSortKey: boolean) =>
     unlessConditionFailed(
       documentClient().send(
         new UpdateCommand({
           TableName: table(),
           Key,
-          UpdateExpression: withSortKey ? `SET #c = :c, ${sortKey} = :k` : 'SET #c = :c',
-          ConditionExpression: monotone ? 'attribute_exists(pk) AND (attribute_not_exists(#c) OR #c < :c)' : 'attribute_exists(pk)',
+          UpdateExpression: `SET #c = :c${withSortKey ? `, ${sortKey} = :k` : ''}${changes === undefined ? '' : ', likes_changes = :o'}`,
+          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${order}) OR ${order} < :o)`,
           // "views" is one of DynamoDB's reserved words: the count goes through a placeholder.
           ExpressionAttributeNames: { '#c': field },
-          ExpressionAttributeValues: { ':c': value, ...(withSortKey ? { ':k': key } : {}) },
+          ExpressionAttributeValues: { ':c': value, ':o': orderValue, ...(withSortKey ? { ':k': key } : {}) },
         }),
       ),
     );
@@ -104,7 +111,7 @@ async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, m
 /** Folds a deck's view total when due (`deck.views` is the folded count it was read with). */
 async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
   if (total - deck.views < viewsFoldStep(deck.views, foldedItems(deck))) return false;
-  await fold(deck, 'views', total, true);
+  await fold(deck, 'views', total);
   return true;
 }
 
@@ -126,7 +133,7 @@ export async function foldViewTotals(due: { deck: StoredDeck; total: number }[])
 export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boolean> {
   if (!likesFoldDue(counts.likes, counts.folded_likes)) return false;
   await Promise.all([
-    fold(deck, 'likes', counts.likes, false),
+    fold(deck, 'likes', counts.likes, counts.changes),
     unlessConditionFailed(
       documentClient().send(
         new UpdateCommand({

@@ -109,7 +109,8 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
 }
 
 function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
-  const { views: _v, likes: _l, ...attrs } = attributes(next);
+  // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
+  const { views: _v, likes: _l, likes_changes: _c, ...attrs } = attributes(next);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':expected': current.version };
   const sets = Object.entries(attrs).map(([name, value], i) => {

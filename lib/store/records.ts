@@ -10,6 +10,8 @@ export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
   /** Folded counts (counters.ts): exact while small, within 10% after. */
   views: number;
   likes: number;
+  /** The like counter's change the folded likes came from (counters.ts): a fold from an older one is refused. */
+  likes_changes?: number;
   created_at: string;
   updated_at: string;
   version: number;

@@ -64,6 +64,7 @@ export function entryItem(d: StoredDeck, facet: string, cards: string[] = cardId
     author_name: d.author_name,
     views: d.views,
     likes: d.likes,
+    likes_changes: d.likes_changes,
     created_at: d.created_at,
     updated_at: d.updated_at,
     search_text: searchText(d.name, system),

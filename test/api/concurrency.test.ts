@@ -1,5 +1,7 @@
 /** Optimistic concurrency: parallel PATCHes never lose an update; If-Match guards a version. */
 import { describe, expect, it } from 'vitest';
+import { foldLikes } from '#store/counters.ts';
+import { getDeck, type StoredDeck } from '#store/decks.ts';
 import { call, createDeck, newOwner } from '../support/api.ts';
 
 describe('concurrent writes', () => {
@@ -53,5 +55,24 @@ describe('concurrent writes', () => {
       ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(412)]);
+  });
+});
+
+describe('folds arriving out of order', () => {
+  it('a late like fold from an older counter change never takes the deck and its search entries back', async () => {
+    const owner = await newOwner();
+    const tag = `late-fold-${Date.now()}`;
+    const { id, share_slug } = (await createDeck(owner, { visibility: 'public', tags: [tag] })).body.data;
+    const deck = (await getDeck(owner.userId, id)) as StoredDeck;
+    // Two likes' folds, the newer (20th change: 20 likes) landing before the older (19th: 19 likes).
+    expect(await foldLikes(deck, { likes: 20, folded_likes: 0, changes: 20 })).toBe(true);
+    expect(await foldLikes(deck, { likes: 19, folded_likes: 0, changes: 19 })).toBe(true);
+    expect(((await getDeck(owner.userId, id)) as StoredDeck).likes).toBe(20);
+    expect((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.likes).toBe(20);
+    const listed = (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data[0];
+    expect(listed.likes).toBe(20);
+    // A later change does move it back down (unlikes: 10 likes at the 30th change).
+    expect(await foldLikes(deck, { likes: 10, folded_likes: 20, changes: 30 })).toBe(true);
+    expect((await call('GET', `/api/v1/decks?tag=${tag}`)).body.data[0].likes).toBe(10);
   });
 });
