@@ -8,15 +8,32 @@ import { parseArgs } from 'node:util';
 import { allPublicDecks, reindexDeck } from '#store/decks.ts';
 import { useStore } from './accounts.ts';
 
+const DECKS_AT_ONCE = 8;
+
 export async function searchReindex(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
   useStore(values.aws);
   const tally = { decks: 0, rewritten: 0, changed_meanwhile: 0 };
+  // A few decks at a time, as the scan yields them: a large table in minutes, never a flood.
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
   for await (const deck of allPublicDecks()) {
+    if (failure) break;
     tally.decks++;
-    if ((await reindexDeck(deck)) === 'ok') tally.rewritten++;
-    else tally.changed_meanwhile++;
+    const job: Promise<void> = reindexDeck(deck)
+      .then((outcome) => {
+        if (outcome === 'ok') tally.rewritten++;
+        else tally.changed_meanwhile++;
+      })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
+    if (inFlight.size >= DECKS_AT_ONCE) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
   console.log(
     values.json
       ? JSON.stringify(tally)

@@ -57,5 +57,6 @@ describe('deckctl search reindex', () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/public decks: \d+ reindexed/);
     expect(await found(`card=${first}&tag=reindexed`, share_slug)).toBe(true);
-  });
+    // It walks every public deck of the run's shared store (hundreds by now): give it the time.
+  }, 180_000);
 });
