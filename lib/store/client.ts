@@ -28,6 +28,9 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env): DynamoDBClie
 export function documentClient(): DynamoDBDocumentClient {
   if (doc) return doc;
   const client = DynamoDBDocumentClient.from(dynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
+  // The SDK's logger middleware redacts every input and output for its logger even when that logger
+  // does nothing (about 0.4 ms of CPU for a page of 50 decks). This service logs its own lines.
+  client.middlewareStack.remove('loggerMiddleware');
   // Every call carries its request's deadline (when it runs within one).
   const send = client.send.bind(client) as (command: unknown, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
   client.send = ((command: unknown, options?: { abortSignal?: AbortSignal }) => {
