@@ -132,7 +132,7 @@ export const OPERATIONS = {
   searchDecks: {
     summary: 'Search public decks',
     description:
-      'Public decks only. q matches a substring of the name or guide.system. page × limit is at most 1,000; walk further with meta.next_cursor. A page that runs out of its read budget comes back short, with a next_cursor.',
+      'Public decks only. q matches a substring of the name or guide.system; card and exclude_card pick decks by the cards they hold. page × limit is at most 1,000; walk further with meta.next_cursor. A page that runs out of its read budget comes back short, with a next_cursor.',
     tag: 'Public decks',
     query: SearchQuery,
     success: { status: 200, data: v.array(S.SearchItem), meta: S.ListMeta },

@@ -64,7 +64,7 @@ export const MAX_CARD_FILTERS = 4;
  * holds none, so the list is split there. Distinct ids, in the order given. Whether each id is in the
  * catalogue is the endpoint's check (the catalogue is not part of the declaration).
  */
-const cardIds = (name: string) =>
+const cardIds = (name: string, meaning: string) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -76,7 +76,7 @@ const cardIds = (name: string) =>
         type: 'array',
         items: { type: 'string', pattern: CARD_ID.source },
         maxItems: MAX_CARD_FILTERS,
-        description: `A card id of the catalogue; repeatable (at most ${MAX_CARD_FILTERS} times)`,
+        description: `${meaning}: a card id of the catalogue; repeatable, at most ${MAX_CARD_FILTERS} times`,
       }),
     ),
   );
@@ -90,8 +90,8 @@ export const SearchQuery = v.object({
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
   ally_faction: oneOf('ally_faction', FACTION_IDS as readonly FactionId[]),
   tag: text('tag', LIMITS.tagChars, normalizeTag),
-  card: cardIds('card'),
-  exclude_card: cardIds('exclude_card'),
+  card: cardIds('card', 'Decks that hold this card (every one given)'),
+  exclude_card: cardIds('exclude_card', 'Decks that hold none of these cards'),
   sort: oneOfOr('sort', SORTS, 'date'),
   page: integer('page', 1, MAX_PAGE_DEPTH, 1, `page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`),
   limit: integer('limit', 1, 50, 20),

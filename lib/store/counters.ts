@@ -80,14 +80,12 @@ export const likesFoldDue = (count: number, folded: number): boolean =>
 /** How far a deck's views move before they are folded: max(25, 25%, 3 per item rewritten). */
 export const viewsFoldStep = (folded: number, items: number): number =>
   Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO), VIEWS_PER_FOLDED_ITEM * items);
-/** The items a fold of `deck` rewrites: the deck item and its search entries. */
-export const foldedItems = (deck: StoredDeck): number => 1 + facetsOf(deck).length;
 
 /**
  * Writes one count (views or likes) into the deck item and its search entries, only forward: views only
  * up (they only grow), likes only from a later change of the counter (`changes`; likes also go down).
  */
-async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, changes?: number): Promise<void> {
+async function fold(deck: StoredDeck, facets: string[], field: 'views' | 'likes', value: number, changes?: number): Promise<void> {
   const sortKey = field === 'views' ? 'by_views' : 'by_likes';
   const key = sortKeys({ ...deck, [field]: value })[sortKey];
   const [order, orderValue] = changes === undefined ? ['#c', value] : ['likes_changes', changes];
@@ -105,13 +103,14 @@ async function fold(deck: StoredDeck, field: 'views' | 'likes', value: number, c
         }),
       ),
     );
-  await Promise.all([update(deckKey(deck.user_id, deck.id), false), ...facetsOf(deck).map((f) => update(entryKey(deck.id, f), true))]);
+  await Promise.all([update(deckKey(deck.user_id, deck.id), false), ...facets.map((f) => update(entryKey(deck.id, f), true))]);
 }
 
 /** Folds a deck's view total when due (`deck.views` is the folded count it was read with). */
 async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
-  if (total - deck.views < viewsFoldStep(deck.views, foldedItems(deck))) return false;
-  await fold(deck, 'views', total);
+  const facets = facetsOf(deck);
+  if (total - deck.views < viewsFoldStep(deck.views, 1 + facets.length)) return false;
+  await fold(deck, facets, 'views', total);
   return true;
 }
 
@@ -133,7 +132,7 @@ export async function foldViewTotals(due: { deck: StoredDeck; total: number }[])
 export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boolean> {
   if (!likesFoldDue(counts.likes, counts.folded_likes)) return false;
   await Promise.all([
-    fold(deck, 'likes', counts.likes, counts.changes),
+    fold(deck, facetsOf(deck), 'likes', counts.likes, counts.changes),
     unlessConditionFailed(
       documentClient().send(
         new UpdateCommand({

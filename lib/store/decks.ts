@@ -83,6 +83,16 @@ export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise
   return outcome;
 }
 
+/** A transaction's condition that the stored deck is still at `deck.version` (it writes nothing itself). */
+const whileAt = (deck: StoredDeck): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: deckKey(deck.user_id, deck.id),
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeValues: { ':v': deck.version },
+  },
+});
+
 /**
  * Stores `next` over `current` if the stored version is still current's; false when someone changed it first.
  * A change of nearly every card and tag at once can take more entry writes than one transaction holds
@@ -95,16 +105,8 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
   const writes = replaceWrites(next, current);
   const first = await transact(writes.slice(0, MAX_TRANSACT_ITEMS));
   if (first !== 'ok' || writes.length <= MAX_TRANSACT_ITEMS) return first === 'ok';
-  const still: TransactItem = {
-    ConditionCheck: {
-      TableName: table(),
-      Key: deckKey(next.user_id, next.id),
-      ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':v': next.version },
-    },
-  };
   // 'failed' or 'conflict': a newer write of the deck has put its own entries; nothing is left to do.
-  await transact([still, ...writes.slice(MAX_TRANSACT_ITEMS)]);
+  await transact([whileAt(next), ...writes.slice(MAX_TRANSACT_ITEMS)]);
   return true;
 }
 
@@ -193,52 +195,35 @@ export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> 
  * when a write came first (that write put its own entries).
  */
 export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
-  const outcome = await transact([
-    {
-      ConditionCheck: {
-        TableName: table(),
-        Key: deckKey(deck.user_id, deck.id),
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': deck.version },
-      },
-    },
-    ...entryWrites(undefined, deck),
-  ]);
+  const outcome = await transact([whileAt(deck), ...entryWrites(undefined, deck)]);
   return outcome === 'ok' ? 'ok' : 'changed';
 }
 
-/** Every public deck, whole (a full Scan: for operators' tools such as `deckctl search reindex`, never a route). */
-export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {
+/** Every deck item the filter keeps, page by page (a full Scan: for operators' tools, never a route). */
+async function* scanDecks(filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient().send(
       new ScanCommand({
         TableName: table(),
-        FilterExpression: 'begins_with(sk, :deck) AND visibility = :public',
-        ExpressionAttributeValues: { ':deck': 'DECK#', ':public': 'public' },
+        FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
+        ProjectionExpression: projection,
+        ExpressionAttributeValues: { ':deck': 'DECK#', ...values },
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) yield fromItem(item);
+    yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
 }
 
-/** Every stored deck's id, owner and code (a full Scan: for operators' tools such as `deckctl catalogue diff`, never a route). */
+/** Every public deck, whole (for `deckctl search reindex`). */
+export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {
+  for await (const item of scanDecks('visibility = :public', { ':public': 'public' })) yield fromItem(item);
+}
+
+/** Every stored deck's id, owner and code (for `deckctl catalogue diff`). */
 export async function* allDeckCodes(): AsyncGenerator<{ id: string; user_id: string; deck_code: string }> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new ScanCommand({
-        TableName: table(),
-        FilterExpression: 'begins_with(sk, :deck)',
-        ProjectionExpression: 'deck_id, user_id, deck_code',
-        ExpressionAttributeValues: { ':deck': 'DECK#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      yield { id: item.deck_id as string, user_id: item.user_id as string, deck_code: item.deck_code as string };
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const item of scanDecks('', {}, 'deck_id, user_id, deck_code'))
+    yield { id: item.deck_id as string, user_id: item.user_id as string, deck_code: item.deck_code as string };
 }

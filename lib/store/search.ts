@@ -28,9 +28,16 @@ export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parseDe
 
 export const cardFacet = (cardId: string) => `card:${cardId}`;
 
-export const facetsOf = (d: Indexed): string[] =>
+/** The facets a deck is found by (none unless public); `cards` when its card ids are already at hand. */
+export const facetsOf = (d: Indexed, cards?: string[]): string[] =>
   d.visibility === 'public'
-    ? ['all', `main:${d.main_faction}`, `ally:${d.ally_faction}`, ...d.tags.map((t) => `tag:${t}`), ...cardIdsOf(d).map(cardFacet)]
+    ? [
+        'all',
+        `main:${d.main_faction}`,
+        `ally:${d.ally_faction}`,
+        ...d.tags.map((t) => `tag:${t}`),
+        ...(cards ?? cardIdsOf(d)).map(cardFacet),
+      ]
     : [];
 
 const MAX_MILLIS = 9_999_999_999_999;
@@ -46,7 +53,7 @@ export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'li
 /** The text `q` matches: name and guide.system, lower-cased, kept apart so a match cannot span both. */
 export const searchText = (name: string, system: string) => `${name}\u0000${system}`.toLowerCase();
 
-export function entryItem(d: StoredDeck, facet: string, cards: string[] = cardIdsOf(d)): Record<string, unknown> {
+function entryItem(d: StoredDeck, facet: string, cards: string[]): Record<string, unknown> {
   const system = d.guide?.system ?? '';
   return {
     ...entryKey(d.id, facet),
@@ -74,8 +81,10 @@ export function entryItem(d: StoredDeck, facet: string, cards: string[] = cardId
 
 /** Every search entry of a deck (none unless public). */
 export function entriesOf(d: StoredDeck): Record<string, unknown>[] {
-  const cards = d.visibility === 'public' ? cardIdsOf(d) : [];
-  return facetsOf(d).map((f) => entryItem(d, f, cards));
+  if (d.visibility !== 'public') return [];
+  // The code is parsed once for the facets and the `cards` every entry carries.
+  const cards = cardIdsOf(d);
+  return facetsOf(d, cards).map((f) => entryItem(d, f, cards));
 }
 
 export interface SearchEntry {
