@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
-import { call, deckable, newOwner } from '../support/api.ts';
+import { call, deckable, newOwner, walkSearch } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
@@ -131,20 +131,7 @@ function queryString(p: Params, extra: Record<string, string>): string {
   return qs.toString();
 }
 
-async function walk(p: Params, limit: number): Promise<string[]> {
-  const slugs: string[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const r = await call('GET', `/api/v1/decks?${queryString(p, { limit: String(limit), ...(cursor ? { cursor } : {}) })}`);
-    expect(r.status, r.text).toBe(200);
-    slugs.push(...r.body.data.map((d: { share_slug: string }) => d.share_slug));
-    cursor = r.body.meta.next_cursor;
-    expect(r.body.meta.has_more).toBe(cursor !== null);
-    expect(++pages).toBeLessThan(100);
-  } while (cursor);
-  return slugs;
-}
+const walk = async (p: Params, limit: number): Promise<string[]> => (await walkSearch(queryString(p, {}), limit)).slugs;
 
 /** Cards the library holds, and a few that no deck holds (still cards of the catalogue). */
 const held = () => [...new Set(decks.flatMap((d) => [...d.cards]))].sort();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FactionId } from '#rules/factions.ts';
 import { VIEWS_FOLD_MIN } from '#store/counters.ts';
-import { call, code, newOwner } from '../support/api.ts';
+import { call, code, newOwner, walkSearch } from '../support/api.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
 interface Model {
@@ -103,20 +103,7 @@ function expected(params: Record<string, string>): string[] {
     .map((d) => d.slug);
 }
 
-async function walk(params: Record<string, string>, limit: number) {
-  const slugs: string[] = [];
-  const metas = [];
-  let cursor: string | null = null;
-  do {
-    const qs = new URLSearchParams({ ...params, limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const r = await call('GET', `/api/v1/decks?${qs}`);
-    expect(r.status).toBe(200);
-    slugs.push(...r.body.data.map((d: { share_slug: string }) => d.share_slug));
-    metas.push(r.body.meta);
-    cursor = r.body.meta.next_cursor;
-  } while (cursor);
-  return { slugs, metas };
-}
+const walk = (params: Record<string, string>, limit: number) => walkSearch(new URLSearchParams(params).toString(), limit);
 
 const queries: Record<string, string>[] = [
   {},

@@ -1,5 +1,5 @@
 /** HTTP helpers for the API tests: requests against the run's local runtime, owners with keys. */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES, type Scope } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
@@ -79,3 +79,25 @@ export async function createDeck(owner: Owner, body: Record<string, unknown> = {
 /** Paths and codes of a 422's details. */
 export const details = (r: Reply): [string, string][] =>
   (r.body?.error?.details ?? []).map((d: { path: string; code: string }) => [d.path, d.code]);
+
+/**
+ * Walks a public search (`query`: its parameters as a query string, without limit and cursor) by
+ * next_cursor to its end: the share slugs in order and each page's meta. Every page is 200 and says
+ * has_more exactly when it gives a cursor.
+ */
+export async function walkSearch(query: string, limit: number): Promise<{ slugs: string[]; metas: Record<string, unknown>[] }> {
+  const slugs: string[] = [];
+  const metas: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  do {
+    const qs = `${query}${query ? '&' : ''}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const r = await call('GET', `/api/v1/decks?${qs}`);
+    expect(r.status, r.text).toBe(200);
+    slugs.push(...r.body.data.map((d: { share_slug: string }) => d.share_slug));
+    metas.push(r.body.meta);
+    cursor = r.body.meta.next_cursor;
+    expect(r.body.meta.has_more).toBe(cursor !== null);
+    expect(metas.length).toBeLessThan(100);
+  } while (cursor);
+  return { slugs, metas };
+}
