@@ -19,7 +19,9 @@ export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500,
 export function dynamoClient(env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
   const endpoint = env.DYNAMODB_ENDPOINT;
   const { connectionTimeout, requestTimeout, maxAttempts } = STORE_TIMEOUTS;
-  const bounds = { maxAttempts, requestHandler: { connectionTimeout, requestTimeout } };
+  // throwOnRequestTimeout: without it the SDK only warns when an attempt outlives requestTimeout, and
+  // a call to a stalled store outside any request's deadline (start-up, a views batch) never ends.
+  const bounds = { maxAttempts, requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true } };
   return endpoint
     ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, ...bounds })
     : new DynamoDBClient(bounds);
