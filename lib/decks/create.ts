@@ -43,7 +43,7 @@ function replay(prior: Remembered, hash: string): ApiResult {
   return { ...prior.answer, headers: { ...prior.answer.headers, 'idempotent-replayed': 'true' } };
 }
 
-export const createOwnerDeck = ownerEndpoint({ init: catalogue }, async (req) => {
+export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) => {
   const key = req.headers['idempotency-key'];
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
   const hash = key === undefined ? '' : bodyHash(req.body);

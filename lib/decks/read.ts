@@ -6,7 +6,7 @@ import { getDeck } from '#store/decks.ts';
 import { deckPath, etag } from './params.ts';
 import { ownerDeck } from './responses.ts';
 
-export const readOwnerDeck = ownerEndpoint({ init: catalogue }, async (req) => {
+export const readOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) => {
   const { userId, deckId } = deckPath(req);
   const deck = await getDeck(userId, deckId);
   if (!deck) throw deckNotFound();

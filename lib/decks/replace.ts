@@ -4,7 +4,7 @@ import { validationFailed } from '#http/errors.ts';
 import { ownerEndpoint } from '#http/types.ts';
 import { checkReplace } from '#rules/replace.ts';
 
-export const replaceDeckCards = ownerEndpoint({ init: catalogue }, async (req) => {
+export const replaceDeckCards = ownerEndpoint({ init: [catalogue] }, async (req) => {
   const outcome = checkReplace(req.body, catalogue());
   if (!outcome.ok) throw validationFailed(outcome.details);
   const { deck_code, name, main_faction, ally_faction, cards_snapshot } = outcome.result;

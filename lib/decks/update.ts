@@ -11,7 +11,7 @@ import { onLatestDeck } from './optimistic.ts';
 import { etag } from './params.ts';
 import { ownerDeck, withSnapshot } from './responses.ts';
 
-export const updateOwnerDeck = ownerEndpoint({ init: catalogue }, (req) =>
+export const updateOwnerDeck = ownerEndpoint({ init: [catalogue] }, (req) =>
   onLatestDeck(req, async (current) => {
     const result = checkPatch(req.body, withSnapshot(current), catalogue());
     if (!result.ok) throw validationFailed(result.details);

@@ -5,7 +5,7 @@ import { ownerEndpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { contentResponse } from './responses.ts';
 
-export const validateOwnerDeck = ownerEndpoint({ init: catalogue }, async (req) => {
+export const validateOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) => {
   const result = checkCreate(req.body, catalogue());
   if (!result.ok) throw validationFailed(result.details);
   return { data: { valid: true, deck: contentResponse(result.content) } };

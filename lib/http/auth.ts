@@ -7,6 +7,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { NO_KEY_HASH, parseApiKey, type Scope, secretMatches } from '#auth/keys.ts';
 import { getKey, type KeyRecord } from '#store/accounts.ts';
+import { documentClient } from '#store/client.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -33,11 +34,17 @@ export interface AuthContext {
   key?: KeyRecord;
 }
 
-/** Middy middleware: authenticates and authorises, and leaves the key in `context.key`. */
-export const ownerAuth = (scope: Scope): MiddlewareObj<APIGatewayProxyEventV2> => ({
-  before: async (request) => {
-    const key = await authenticate(request.event.headers?.authorization);
-    authorize(key, scope, request.event.pathParameters?.user_id);
-    (request.context as AuthContext).key = key;
-  },
-});
+/**
+ * Middy middleware: authenticates and authorises, and leaves the key in `context.key`. Made at init,
+ * with the store client it reads keys through (and the endpoint its data).
+ */
+export function ownerAuth(scope: Scope): MiddlewareObj<APIGatewayProxyEventV2> {
+  documentClient();
+  return {
+    before: async (request) => {
+      const key = await authenticate(request.event.headers?.authorization);
+      authorize(key, scope, request.event.pathParameters?.user_id);
+      (request.context as AuthContext).key = key;
+    },
+  };
+}

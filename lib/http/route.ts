@@ -48,7 +48,7 @@ export function build(
 ) {
   const spec = routeByName(name);
   // Prepared now, at init (a cold start), rather than on the first request.
-  endpoint.init?.();
+  for (const prepare of endpoint.init ?? []) prepare();
   const handler = middy<Event, Result, Error, Context>()
     .use(envelope(name))
     .use(injectLambdaContext(logger, { resetKeys: false }))

@@ -10,7 +10,7 @@ import { publicEndpoint } from '#http/types.ts';
 import type { Card } from '#rules/card.ts';
 import { CardQuery } from '#shapes/queries.ts';
 
-export const listCards = publicEndpoint({ query: CardQuery, init: catalogue }, async (req) => {
+export const listCards = publicEndpoint({ query: CardQuery, init: [catalogue] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit)]);
   let page = req.query.page;

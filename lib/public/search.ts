@@ -12,6 +12,7 @@ import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
 import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
+import { documentClient } from '#store/client.ts';
 import { cardFacet } from '#store/search.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 
@@ -62,7 +63,7 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
-export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: catalogue }, async (req) => {
+export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [catalogue, documentClient] }, async (req) => {
   const { sort, limit } = req.query;
   const filters: Filters = {
     main: req.query.main_faction,
