@@ -14,4 +14,17 @@ export const BUNDLE = {
   sourcesContent: false,
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
+  // Module substitutions (infra/aliases/, paths from the project root, where the CDK and the benchmark
+  // run esbuild): node:http and node:https through their CommonJS exports (http.cjs says why), and the
+  // environment's credentials in place of the SDK's whole provider chain (credentials.ts).
+  alias: {
+    http: './infra/aliases/http.cjs',
+    'node:http': './infra/aliases/http.cjs',
+    https: './infra/aliases/https.cjs',
+    'node:https': './infra/aliases/https.cjs',
+    '@aws-sdk/credential-provider-node': './infra/aliases/credentials.ts',
+  },
 } as const;
+
+/** The same aliases as esbuild command-line arguments (the CDK runs esbuild's CLI). */
+export const ALIAS_ARGS = Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to]));

@@ -11,7 +11,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { Route } from '#routes';
-import { BUNDLE } from '../bundling.ts';
+import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { NODE_MAJOR } from '../node-version.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -73,6 +73,7 @@ export class ApiFunction extends NodejsFunction {
         // Bundle the AWS SDK too: the function runs the versions it was tested with.
         externalModules: [],
         banner: BUNDLE.banner,
+        esbuildArgs: ALIAS_ARGS,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],

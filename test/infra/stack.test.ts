@@ -218,7 +218,7 @@ describe('least privilege', () => {
 describe('bundles', () => {
   // Budgets (minified bytes): functions on the store, or reading the cursor key, carry the AWS SDK; the others must not.
   // The document's function carries its generator (the shapes and valibot's JSON Schema conversion).
-  const BUDGET = { store: 450_000, plain: 80_000, openApi: 120_000 };
+  const BUDGET = { store: 330_000, plain: 80_000, openApi: 120_000 };
   const DEMO_CARD_NAME = 'Volga Grey Rifles';
 
   it('report: size and cold import time of each bundle; within budget; catalogue only where needed', () => {
@@ -257,6 +257,12 @@ describe('bundles', () => {
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
+      // node:http(s) only through their CommonJS exports (infra/builtins): an ESM import of either would load undici at init.
+      expect(code.match(/from\s*"node:https?"|import\(\s*"node:https?"\)/g) ?? [], route.name).toEqual([]);
+      if (usesStore) expect(code, route.name).toContain('getBuiltinModule("node:http")');
+      // Credentials from the environment only (infra/aliases/credentials.ts): no SSO, profiles or instance metadata.
+      for (const chainOnly of ['sso_start_url', 'credential_process', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE'])
+        expect(code.includes(chainOnly), `${route.name}: ${chainOnly}`).toBe(false);
     }
     console.log(`bundle report (minified index.mjs):\n${rows.join('\n')}`);
   });
@@ -264,7 +270,7 @@ describe('bundles', () => {
 
 describe('the built bundles run as Lambda runs them', () => {
   /** Invokes a bundle's handler in a fresh Node process, with the function's own environment. */
-  function run(route: Route, url: string, method = 'GET') {
+  function run(route: Route, url: string, method = 'GET', store: Record<string, string> = { DYNAMODB_ENDPOINT: inject('dynamoEndpoint') }) {
     const { route: matched, params } = matchRoute(method, new URL(url, 'http://x').pathname);
     expect(matched.name).toBe(route.name);
     const event = toEvent({ method, url, headers: {}, body: Buffer.alloc(0) }, matched, params);
@@ -281,7 +287,8 @@ describe('the built bundles run as Lambda runs them', () => {
         EVENT: JSON.stringify(event),
         CONTEXT: JSON.stringify(lambdaContext(matched)),
         ...(route.catalogue ? { CATALOGUE_FILE: join(dir, 'catalogue.json') } : { CATALOGUE_FILE: '' }),
-        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+        DYNAMODB_ENDPOINT: '',
+        ...store,
       },
       encoding: 'utf8',
     });
@@ -289,6 +296,24 @@ describe('the built bundles run as Lambda runs them', () => {
     return { status: r.statusCode, headers: r.headers, body: JSON.parse(r.body) };
   }
   const named = (name: string) => routes.find((r) => r.name === name) as Route;
+
+  it('as in AWS: credentials from the environment (the only provider bundled), the store found by the SDK', () => {
+    // No DYNAMODB_ENDPOINT: the client is the one deployed, configured by the environment Lambda gives it.
+    const inAws = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SESSION_TOKEN: 'session', AWS_REGION: 'eu-west-1' };
+    const read = run(named('readSharedOtk'), '/api/v1/decks/zzzzzzzzzzzz/otk', 'GET', {
+      ...inAws,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+    });
+    expect([read.status, read.body.error.code]).toEqual([404, 'deck_not_found']);
+    // Without credentials there is nothing else to fall back on: the store is unavailable, and the answer says no more.
+    const none = run(named('readSharedOtk'), '/api/v1/decks/zzzzzzzzzzzz/otk', 'GET', {
+      AWS_REGION: 'eu-west-1',
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      HOME: '/nonexistent',
+    });
+    expect(none.status).toBeGreaterThanOrEqual(500);
+    expect(JSON.stringify(none.body)).not.toMatch(/credential|stack|at \//i);
+  });
 
   it('not found, the catalogue from its shipped file, and a search on DynamoDB', () => {
     const missing = run(named('notFound'), '/api/v1/nowhere');
