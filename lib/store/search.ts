@@ -87,6 +87,7 @@ export function entriesOf(d: StoredDeck): Record<string, unknown>[] {
   return facetsOf(d, cards).map((f) => entryItem(d, f, cards));
 }
 
+/** A search entry as a search reads it. */
 export interface SearchEntry {
   deck_id: string;
   slug: string;
@@ -107,5 +108,32 @@ export interface SearchEntry {
   by_likes: string;
   pk: string;
   sk: string;
-  cards: string[];
 }
+
+/**
+ * What a search reads of an entry (its ProjectionExpression): every field of SearchEntry, the compiler
+ * holding the two together — not the filter-only attributes (`cards`: up to 52 card ids an entry, and
+ * `search_text`), which DynamoDB filters on but need not send.
+ */
+const READS: Record<keyof SearchEntry, true> = {
+  pk: true,
+  sk: true,
+  facet: true,
+  by_date: true,
+  by_views: true,
+  by_likes: true,
+  deck_id: true,
+  slug: true,
+  name: true,
+  main_faction: true,
+  ally_faction: true,
+  tags: true,
+  system: true,
+  display: true,
+  author_name: true,
+  views: true,
+  likes: true,
+  created_at: true,
+  updated_at: true,
+};
+export const SEARCH_READS = Object.keys(READS) as (keyof SearchEntry)[];

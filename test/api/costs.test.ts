@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { SEARCH_READS } from '#store/search.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
 import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { type Call, recordDynamo } from '../support/dynamo-recorder.ts';
@@ -30,7 +31,14 @@ const itemsWritten = (c: Call) =>
       ? 1
       : 0;
 
-async function cost(name: RouteName, method: string, url: string, key?: string, body?: unknown): Promise<Cost> {
+/** A request's cost, and the attribute names DynamoDB sent back for it (over all its calls). */
+async function measured(
+  name: RouteName,
+  method: string,
+  url: string,
+  key?: string,
+  body?: unknown,
+): Promise<{ cost: Cost; returned: Set<string> }> {
   const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
   expect(route.name).toBe(name);
   const { handler } = (await import(`../../${route.entry}`)) as { handler: Handler };
@@ -47,12 +55,16 @@ async function cost(name: RouteName, method: string, url: string, key?: string, 
   const operations: Record<string, number> = {};
   for (const c of recorder.calls) operations[c.command.replace(/Command$/, '')] = (operations[c.command.replace(/Command$/, '')] ?? 0) + 1;
   return {
-    status: answer.statusCode ?? 0,
-    operations,
-    read: recorder.calls.reduce((n, c) => n + (c.command === 'GetItemCommand' ? 1 : (c.scanned ?? 0)), 0),
-    written: recorder.calls.reduce((n, c) => n + itemsWritten(c), 0),
+    cost: {
+      status: answer.statusCode ?? 0,
+      operations,
+      read: recorder.calls.reduce((n, c) => n + (c.command === 'GetItemCommand' ? 1 : (c.scanned ?? 0)), 0),
+      written: recorder.calls.reduce((n, c) => n + itemsWritten(c), 0),
+    },
+    returned: new Set(recorder.calls.flatMap((c) => [...c.returned])),
   };
 }
+const cost = async (...args: Parameters<typeof measured>): Promise<Cost> => (await measured(...args)).cost;
 
 const distinctCards = (deckCode: string) => parseDeckCode(deckCode).cards.length;
 
@@ -103,14 +115,19 @@ describe('store operations and items per request', () => {
   });
 
   it('public reads: a search page reads limit + 1 entries; a shared read one index item and one counter', async () => {
-    const search = await cost('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
+    const { cost: search, returned } = await measured('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
     expect(search).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
     expect(search.read).toBeLessThanOrEqual(6);
     // One card filter alone: its own partition, limit + 1 entries at most.
     const [card] = parseDeckCode(code()).cards;
-    const byCard = await cost('searchDecks', 'GET', `/api/v1/decks?card=${card?.card_id}&limit=5`);
+    const { cost: byCard, returned: returnedByCard } = await measured('searchDecks', 'GET', `/api/v1/decks?card=${card?.card_id}&limit=5`);
     expect(byCard).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
     expect(byCard.read).toBeLessThanOrEqual(6);
+    // Entries come back with what the answer shows: not their card lists and search text, which only filters read.
+    for (const fields of [returned, returnedByCard]) {
+      expect(fields.has('deck_id')).toBe(true);
+      expect([...fields].filter((a) => !(SEARCH_READS as string[]).includes(a))).toEqual([]);
+    }
     await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`); // this container's first view of the deck is written
     const again = await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`);
     // Within the flush window a view writes nothing: it is batched in the container.

@@ -5,6 +5,8 @@ export interface Call {
   command: string;
   input: Record<string, unknown>;
   scanned?: number;
+  /** The attribute names of the items it returned (Item, Items). */
+  returned: Set<string>;
 }
 
 // The document client's commands run as the base client's: these are their names.
@@ -16,11 +18,13 @@ export function recordDynamo() {
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      const output = (result as { output?: { ScannedCount?: number } }).output;
+      const output = (result as { output?: { ScannedCount?: number; Item?: object; Items?: object[] } }).output;
+      const items = [...(output?.Items ?? []), ...(output?.Item ? [output.Item] : [])];
       calls.push({
         command: (context as { commandName?: string }).commandName ?? '?',
         input: args.input as Record<string, unknown>,
         scanned: output?.ScannedCount,
+        returned: new Set(items.flatMap((item) => Object.keys(item))),
       });
       return result;
     },
