@@ -33,6 +33,7 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { documentClient, dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION, type TransactItem } from '#store/client.ts';
 import { createDeck, type StoredDeck } from '#store/decks.ts';
+import { SEARCH_READS } from '#store/search.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { bucketKey } from '#store/view-buckets.ts';
 import { BUNDLE } from '../infra/bundling.ts';
@@ -186,6 +187,9 @@ interface ColdStart {
   init: number;
   total: number;
 }
+type Cold = ColdStart & { runs: ColdStart[] };
+/** Rounds of cold starts per bundle (each a new process). */
+const COLD_ROUNDS = QUICK ? 5 : 21;
 
 async function invoke(method: string, url: string, key?: string, body?: unknown) {
   const handle = await prepared(method, url, key, body);
@@ -302,6 +306,9 @@ async function main() {
             IndexName: 'search_by_date',
             KeyConditionExpression: 'facet = :f',
             ExpressionAttributeValues: { ':f': 'all' },
+            // The same request as the handler's: only the fields a search shows (store/search.ts).
+            ProjectionExpression: SEARCH_READS.map((_, i) => `#r${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(SEARCH_READS.map((field, i) => [`#r${i}`, field])),
             Limit: 21,
           }),
         ),
@@ -376,7 +383,7 @@ async function main() {
     );
     const hello = join(work, 'hello.ts');
     writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
-    const bundle = async (entry: string, name: string) => {
+    const bundle = async (entry: string, name: string, alias: Record<string, string> = BUNDLE.alias) => {
       const outfile = join(work, name, 'index.mjs');
       await build({
         ...BUNDLE,
@@ -388,6 +395,7 @@ async function main() {
         nodePaths: [join(ROOT, 'node_modules')],
         absWorkingDir: ROOT,
         logLevel: 'silent',
+        alias,
       });
       return outfile;
     };
@@ -429,13 +437,17 @@ async function main() {
       });
       return JSON.parse(out.trim().split('\n').at(-1) as string) as { init: number; total: number };
     };
-    /** Cold starts of several bundles side by side: run k of each, in turn, in a rotating order; medians. */
+    /**
+     * Cold starts of several bundles side by side: k rounds, each running every case once in a rotating
+     * order. Medians per case, and each case's ratio to the first as the median of its per-round ratios
+     * (a round's runs are seconds apart: pairing them takes out most of this machine's drift).
+     */
     const sideBySide = (cases: ColdCase[]) => {
-      const runs = cases.map(() => [] as { init: number; total: number }[]);
-      for (let k = 0; k < (QUICK ? 5 : 9); k++)
+      const runs = cases.map(() => [] as ColdStart[]);
+      for (let k = 0; k < COLD_ROUNDS; k++)
         for (let j = 0; j < cases.length; j++) {
           const i = (j + k) % cases.length;
-          (runs[i] as { init: number; total: number }[]).push(coldRun(cases[i] as ColdCase));
+          (runs[i] as ColdStart[]).push(coldRun(cases[i] as ColdCase));
         }
       return runs.map((r) => ({
         init: pct(
@@ -446,37 +458,38 @@ async function main() {
           r.map((x) => x.total),
           50,
         ),
+        runs: r,
       }));
     };
+    /** How many times b's cold start a's is: the median of the per-round ratios. */
+    const paired = (a: Cold, b: Cold) =>
+      pct(
+        a.runs.map((x, k) => x.total / (b.runs[k] as ColdStart).total),
+        50,
+      );
     const demoFile = join(work, 'demo.json');
     writeFileSync(demoFile, compileCatalogue(demoCatalogue()));
     const realFile = join(work, 'real.json');
     if (hasRealCatalogue) writeFileSync(realFile, compileCatalogue(loadCatalogueFile(REAL_CATALOGUE_FILE)));
     const baseCase: ColdCase = { file: await bundle(baseline, 'getitem') };
-    const [base, hi] = sideBySide([baseCase, { file: await bundle(hello, 'hello') }]) as [ColdStart, ColdStart];
+    // The same GetItem bundle without infra/aliases: what those substitutions take off a cold start.
+    const publishedCase: ColdCase = { file: await bundle(baseline, 'getitem-sdk', {}) };
+    const [base, published, hi] = sideBySide([baseCase, publishedCase, { file: await bundle(hello, 'hello') }]) as [Cold, Cold, Cold];
+    const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '') => [
+      name,
+      catalogue,
+      (statSync(file).size / 1024).toFixed(0),
+      m.init.toFixed(1),
+      b.init.toFixed(1),
+      m.total.toFixed(1),
+      b.total.toFixed(1),
+      paired(m, b).toFixed(2),
+      extra,
+    ];
     const bundles: (string | number)[][] = [
-      [
-        'GetItem baseline',
-        '-',
-        (statSync(join(work, 'getitem', 'index.mjs')).size / 1024).toFixed(0),
-        base.init.toFixed(1),
-        base.init.toFixed(1),
-        base.total.toFixed(1),
-        base.total.toFixed(1),
-        '1.00',
-        '',
-      ],
-      [
-        'hello world',
-        '-',
-        (statSync(join(work, 'hello', 'index.mjs')).size / 1024).toFixed(0),
-        hi.init.toFixed(1),
-        base.init.toFixed(1),
-        hi.total.toFixed(1),
-        base.total.toFixed(1),
-        (hi.total / base.total).toFixed(2),
-        '',
-      ],
+      row('GetItem baseline', '-', baseCase.file, base, base),
+      row('GetItem, SDK as published', '-', publishedCase.file, published, base, 'no infra/aliases'),
+      row('hello world', '-', join(work, 'hello', 'index.mjs'), hi, base),
     ];
     for (const route of ROUTES as readonly Route[]) {
       if (QUICK && !['readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
@@ -490,21 +503,20 @@ async function main() {
         baseCase,
         { file, route, env },
         ...(withReal ? [{ file, route, env: { ...env, CATALOGUE_FILE: realFile } }] : []),
-      ]) as [ColdStart, ColdStart, ColdStart | undefined];
-      bundles.push([
-        route.name,
-        route.catalogue ? 'demo' : '-',
-        (statSync(file).size / 1024).toFixed(0),
-        m.init.toFixed(1),
-        b.init.toFixed(1),
-        m.total.toFixed(1),
-        b.total.toFixed(1),
-        (m.total / b.total).toFixed(2),
-        real ? `real: ${real.total.toFixed(1)} (${(real.total / m.total).toFixed(2)}× demo)` : '',
-      ]);
+      ]) as [Cold, Cold, Cold | undefined];
+      bundles.push(
+        row(
+          route.name,
+          route.catalogue ? 'demo' : '-',
+          file,
+          m,
+          b,
+          real ? `real: ${real.total.toFixed(1)} (${paired(real, m).toFixed(2)}× demo)` : '',
+        ),
+      );
     }
     console.log(
-      '\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds (medians, ms)',
+      `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
     );
     table(
       ['bundle', 'catalogue', 'KiB', 'import', 'GetItem import', 'init + 1st invoke', 'GetItem then', '× GetItem', 'real catalogue'],
