@@ -281,24 +281,29 @@ async function main() {
     const plain = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     );
-    const N = QUICK ? 100 : 400;
+    const N = QUICK ? 100 : 1_000;
     // The auth read every owner request makes: one consistent GetItem of a key.
     const keyRead = () =>
       plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: { pk: 'KEY#x', sk: 'KEY' }, ConsistentRead: true }));
-    const raw: Record<string, () => Promise<unknown>> = {
-      'shared read': () =>
-        Promise.all([
-          plain.send(
-            new QueryCommand({
-              TableName: tableName(DECKS),
-              IndexName: 'by_share_slug',
-              KeyConditionExpression: 'share_slug = :s',
-              ExpressionAttributeValues: { ':s': shared.share_slug },
-              Limit: 1,
-            }),
-          ),
-          plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(shared.share_slug) })),
-        ]),
+    // Quiet decks: each read once here (their own decks, so that part 4 counts only its own views).
+    const quiet = Array.from({ length: N }, (_, i) => publicDeck(100_000 + i));
+    for (let i = 0; i < quiet.length; i += 20) await Promise.all(quiet.slice(i, i + 20).map((d) => createDeck(d)));
+    const sharedRead = (slug: string) =>
+      Promise.all([
+        plain.send(
+          new QueryCommand({
+            TableName: tableName(DECKS),
+            IndexName: 'by_share_slug',
+            KeyConditionExpression: 'share_slug = :s',
+            ExpressionAttributeValues: { ':s': slug },
+            Limit: 1,
+          }),
+        ),
+        plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(slug) })),
+      ]);
+    const raw: Record<string, (i: number) => Promise<unknown>> = {
+      'shared read (hot deck)': () => sharedRead(shared.share_slug),
+      'shared read (quiet: a deck read once)': (i) => sharedRead((quiet[i] as StoredDeck).share_slug),
       'search (no filter)': () =>
         plain.send(
           new QueryCommand({
@@ -336,25 +341,26 @@ async function main() {
         );
       },
     };
-    const urls: Record<string, [string, string | undefined]> = {
-      'shared read': [`/api/v1/decks/${shared.share_slug}`, undefined],
-      'search (no filter)': ['/api/v1/decks?limit=20', undefined],
-      'owner list (50)': [`${decksPath}?limit=50`, apiKey],
-      'owner read': [`${decksPath}/${shared.id}`, apiKey],
+    const urls: Record<string, (i: number) => [string, string | undefined]> = {
+      'shared read (hot deck)': () => [`/api/v1/decks/${shared.share_slug}`, undefined],
+      'shared read (quiet: a deck read once)': (i) => [`/api/v1/decks/${(quiet[i] as StoredDeck).share_slug}`, undefined],
+      'search (no filter)': () => ['/api/v1/decks?limit=20', undefined],
+      'owner list (50)': () => [`${decksPath}?limit=50`, apiKey],
+      'owner read': () => [`${decksPath}/${shared.id}`, apiKey],
     };
     const latency: (string | number)[][] = [];
     for (const name of Object.keys(raw)) {
-      const [url, key] = urls[name] as [string, string | undefined];
+      const request = urls[name] as (i: number) => [string, string | undefined];
       const times = { handler: [] as number[], raw: [] as number[] };
       const cpu = { handler: 0, raw: 0 };
-      // The API Gateway event and context are built before the clock starts: in Lambda the runtime hands them over.
-      const handle = await prepared('GET', url, key);
       for (let i = 0; i < N; i++) {
+        // The API Gateway event and context are built before the clock starts: in Lambda the runtime hands them over.
+        const handle = await prepared('GET', ...request(i));
         for (const which of i % 2 ? (['raw', 'handler'] as const) : (['handler', 'raw'] as const)) {
           const event = which === 'handler' ? handle.event() : undefined;
           const c0 = process.cpuUsage();
           const t0 = performance.now();
-          await (event ? handle.run(event) : (raw[name] as () => Promise<unknown>)());
+          await (event ? handle.run(event) : (raw[name] as (i: number) => Promise<unknown>)(i));
           times[which].push(performance.now() - t0);
           const c = process.cpuUsage(c0);
           cpu[which] += c.user + c.system;
