@@ -83,6 +83,7 @@ export class DeckLibraryStack extends Stack {
         catalogueFile: props.catalogueFile,
         logRetention: props.logRetention,
         tracing: props.settings.tracing,
+        sourceMaps: props.settings.sourceMaps,
         reservedConcurrency: props.settings.reservedConcurrency,
         environment: {
           DECKS_TABLE: decks.tableName,

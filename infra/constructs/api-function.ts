@@ -1,7 +1,7 @@
 /**
  * One API route's Lambda function, with the defaults every function shares: ARM64, the newest Node.js
  * runtime, an ESM bundle built by the local esbuild (no Docker) with the AWS SDK inside, minified with
- * source maps, a log group with a retention period — and the catalogue file only where it is needed.
+ * source maps beside it (read by Node only when the sourceMaps setting asks), a log group with a retention period — and the catalogue file only where it is needed.
  */
 import { basename, resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -31,6 +31,8 @@ export interface ApiFunctionProps {
   logRetention: RetentionDays;
   /** Lambda active tracing (X-Ray). */
   tracing?: boolean;
+  /** Source-mapped stack traces (NODE_OPTIONS=--enable-source-maps): a cost at every cold start (settings.ts). */
+  sourceMaps?: boolean;
   /** A concurrency reservation: a spend ceiling (and a floor taken from the account's pool). */
   reservedConcurrency?: number;
 }
@@ -39,7 +41,7 @@ export class ApiFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { route, role, environment, catalogueFile, logRetention, tracing, reservedConcurrency }: ApiFunctionProps,
+    { route, role, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency }: ApiFunctionProps,
   ) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     super(scope, id, {
@@ -57,7 +59,7 @@ export class ApiFunction extends NodejsFunction {
       logGroup,
       description: `Deck Library: ${route.method} ${route.path}`,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         POWERTOOLS_SERVICE_NAME: 'deck-library',
         ...environment,
         ...(route.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),

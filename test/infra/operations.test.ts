@@ -37,6 +37,7 @@ beforeAll(() => {
   tuned = synth({
     'deck-library:reservedConcurrency': 3,
     'deck-library:tracing': 'true',
+    'deck-library:sourceMaps': 'true',
     'deck-library:alarmEmail': 'oncall@example.com',
     'deck-library:writeRateLimit': 5,
     'deck-library:alarmP99Ms': 750,
@@ -135,14 +136,16 @@ describe('functions', () => {
     }
   });
 
-  it('no reserved concurrency and no tracing by default; both from context values', () => {
+  it('no reserved concurrency, no tracing and no source-map support by default; each from context values', () => {
     for (const [id, fn] of functionsOf(plain)) {
       expect(fn.Properties.ReservedConcurrentExecutions, id).toBeUndefined();
       expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough', id).not.toBe('Active');
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
     }
     for (const [id, fn] of functionsOf(tuned)) {
       expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(3);
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBe('--enable-source-maps');
     }
   });
 });

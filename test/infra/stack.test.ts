@@ -90,10 +90,10 @@ describe('API and functions', () => {
     expect(runningMajor(pkg.devDependencies.node)).toBe(runningMajor());
   });
 
-  it('functions: ARM64, Node.js of node-version.ts, source maps, bundled, log groups with retention', () => {
+  it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention; source maps read only when asked (settings)', () => {
     for (const [, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: 10 });
-      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
     }
     for (const [, lg] of byType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
