@@ -22,7 +22,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { build } from 'esbuild';
 import { createAccount, issueKey } from '#auth/accounts.ts';
-import { SCOPES } from '#auth/keys.ts';
+import { parseApiKey, SCOPES } from '#auth/keys.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { logger } from '#http/logger.ts';
 import { flushViews } from '#public/view-counter.ts';
@@ -387,6 +387,25 @@ async function main() {
       baseline,
       `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' }; };\n`,
     );
+    // The same DynamoDB calls as a route's first invoke, in a bundle that makes only them (a plain
+    // document client, no handler): how much of a route's cold start is its calls, how much the rest.
+    const keyId = (parseApiKey(apiKey) as { keyId: string }).keyId;
+    const [D, A] = [JSON.stringify(tableName(DECKS)), JSON.stringify(tableName(ACCOUNTS))];
+    const keyReadCall = `doc.send(new GetCommand({ TableName: ${A}, Key: { pk: 'KEY#${keyId}', sk: 'KEY' }, ConsistentRead: true }))`;
+    const rawCalls: Partial<Record<string, string>> = {
+      readDeck: `await ${keyReadCall}; await doc.send(new GetCommand({ TableName: ${D}, Key: { pk: 'USER#${account.user_id}', sk: 'DECK#${shared.id}' }, ConsistentRead: true }));`,
+      listDecks: `await ${keyReadCall}; await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_owner_order', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'USER#${account.user_id}' }, ConsistentRead: true, Limit: 51 }));`,
+      readSharedDeck: `await Promise.all([doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_share_slug', KeyConditionExpression: 'share_slug = :s', ExpressionAttributeValues: { ':s': '${shared.share_slug}' }, Limit: 1 })), doc.send(new GetCommand({ TableName: ${D}, Key: ${JSON.stringify(bucketKey(shared.share_slug))} }))]);`,
+      searchDecks: `await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'search_by_date', KeyConditionExpression: 'facet = :f', ExpressionAttributeValues: { ':f': 'all' }, ProjectionExpression: ${JSON.stringify(SEARCH_READS.map((_, i) => `#r${i}`).join(', '))}, ExpressionAttributeNames: ${JSON.stringify(Object.fromEntries(SEARCH_READS.map((f, i) => [`#r${i}`, f])))}, Limit: 21 }));`,
+    };
+    const rawBundle = async (name: string, calls: string) => {
+      const source = join(work, `${name}-raw.ts`);
+      writeFileSync(
+        source,
+        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { ${calls} return { statusCode: 200, body: '' }; };\n`,
+      );
+      return bundle(source, `${name}-raw`);
+    };
     const hello = join(work, 'hello.ts');
     writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
     const bundle = async (entry: string, name: string, alias: Record<string, string> = BUNDLE.alias) => {
@@ -481,7 +500,7 @@ async function main() {
     // The same GetItem bundle without infra/aliases: what those substitutions take off a cold start.
     const publishedCase: ColdCase = { file: await bundle(baseline, 'getitem-sdk', {}) };
     const [base, published, hi] = sideBySide([baseCase, publishedCase, { file: await bundle(hello, 'hello') }]) as [Cold, Cold, Cold];
-    const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '') => [
+    const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '', raw = '') => [
       name,
       catalogue,
       (statSync(file).size / 1024).toFixed(0),
@@ -490,6 +509,7 @@ async function main() {
       m.total.toFixed(1),
       b.total.toFixed(1),
       paired(m, b).toFixed(2),
+      raw,
       extra,
     ];
     const bundles: (string | number)[][] = [
@@ -498,26 +518,31 @@ async function main() {
       row('hello world', '-', join(work, 'hello', 'index.mjs'), hi, base),
     ];
     for (const route of ROUTES as readonly Route[]) {
-      if (QUICK && !['readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
+      if (QUICK && !['listDecks', 'readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
       const file = await bundle(resolve(ROOT, route.entry), route.name);
       // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
       for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
       const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
       // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
       const withReal = route.catalogue && hasRealCatalogue;
-      const [b, m, real] = sideBySide([
+      const calls = rawCalls[route.name];
+      const rawCase: ColdCase[] = calls ? [{ file: await rawBundle(route.name, calls) }] : [];
+      const [b, m, ...rest] = sideBySide([
         baseCase,
         { file, route, env },
+        ...rawCase,
         ...(withReal ? [{ file, route, env: { ...env, CATALOGUE_FILE: realFile } }] : []),
-      ]) as [Cold, Cold, Cold | undefined];
+      ]) as Cold[];
+      const [raw, real] = calls ? rest : [undefined, ...rest];
       bundles.push(
         row(
           route.name,
           route.catalogue ? 'demo' : '-',
           file,
-          m,
-          b,
-          real ? `real: ${real.total.toFixed(1)} (${paired(real, m).toFixed(2)}× demo)` : '',
+          m as Cold,
+          b as Cold,
+          real ? `real: ${real.total.toFixed(1)} (${paired(real, m as Cold).toFixed(2)}× demo)` : '',
+          raw ? `${raw.total.toFixed(1)} (${paired(m as Cold, raw).toFixed(2)}×)` : '',
         ),
       );
     }
@@ -525,7 +550,18 @@ async function main() {
       `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
     );
     table(
-      ['bundle', 'catalogue', 'KiB', 'import', 'GetItem import', 'init + 1st invoke', 'GetItem then', '× GetItem', 'real catalogue'],
+      [
+        'bundle',
+        'catalogue',
+        'KiB',
+        'import',
+        'GetItem import',
+        'init + 1st invoke',
+        'GetItem then',
+        '× GetItem',
+        'its calls alone (×)',
+        'real catalogue',
+      ],
       bundles,
     );
 
