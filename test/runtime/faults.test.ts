@@ -78,6 +78,7 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
     ['stalled', { kind: 'stall' }],
     ['slow (12 s, past the budget)', { kind: 'delay', ms: 12_000 }],
     ['reset', { kind: 'reset' }],
+    ['cut off mid-answer', { kind: 'cut' }],
     ['ProvisionedThroughputExceeded', THROTTLING.provisioned],
     ['ThrottlingException', THROTTLING.throttling],
     ['RequestLimitExceeded', THROTTLING.requestLimit],

@@ -12,6 +12,8 @@ export type Fault =
   | { kind: 'stall' }
   | { kind: 'delay'; ms: number }
   | { kind: 'reset' }
+  /** A 200 whose body stops half-way: the connection drops mid-answer (the request never reaches the store). */
+  | { kind: 'cut' }
   | { kind: 'error'; status: number; type: string; message?: string };
 
 /** DynamoDB's own error answers. */
@@ -68,6 +70,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         return;
       case 'reset':
         req.socket.resetAndDestroy();
+        return;
+      case 'cut':
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': 200 });
+        res.write('{"Item":{"pk":{"S":"USER#');
+        setTimeout(() => req.socket.destroy(), 20);
         return;
       case 'error': {
         const text = JSON.stringify({
