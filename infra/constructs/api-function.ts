@@ -61,6 +61,8 @@ export class ApiFunction extends NodejsFunction {
       environment: {
         ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
         POWERTOOLS_SERVICE_NAME: 'deck-library',
+        // The SDK's endpoints are its defaults for the region: no looking for configured URLs in ~/.aws files.
+        AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
         ...environment,
         ...(route.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),
       },

@@ -94,6 +94,7 @@ describe('API and functions', () => {
     for (const [, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: 10 });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+      expect(fn.Properties.Environment.Variables.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS).toBe('true');
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
     }
     for (const [, lg] of byType('AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(30);
