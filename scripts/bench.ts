@@ -186,6 +186,8 @@ interface ColdCase {
 interface ColdStart {
   init: number;
   total: number;
+  /** The first request's status. */
+  status?: number;
 }
 type Cold = ColdStart & { runs: ColdStart[] };
 /** Rounds of cold starts per bundle (each a new process). */
@@ -424,43 +426,63 @@ async function main() {
       });
       return outfile;
     };
-    const event = (route?: Route) => {
+    // Each route's cold request is one that succeeds (its main path, not an early error): a body where it
+    // takes one, and for the delete a deck of its own each round.
+    const demo = demoCatalogue();
+    const soviet = demo.cards.filter((c) => c.faction === 'soviet' && !c.derived && c.type !== 'headquarters');
+    const bodies: Partial<Record<string, unknown>> = {
+      createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
+      updateDeck: { sort_order: 5 },
+      deleteDeck: {},
+      validateDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
+      replaceCards: {
+        deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
+        replacements: [{ remove_card_id: soviet[0]?.card_id, add_card_id: soviet.at(-1)?.card_id, count: 1 }],
+      },
+    };
+    const doomed: string[] = [];
+    for (let k = 0; k < COLD_ROUNDS; k++)
+      doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
+    const event = (route: Route | undefined, k: number) => {
       if (!route) return {};
+      const method = route.method === 'ANY' ? 'GET' : route.method;
+      const deckId = route.name === 'deleteDeck' ? doomed[k] : route.name === 'updateDeck' ? (owned[2] as { id: string }).id : shared.id;
       const url = route.path
         .replace('{user_id}', account.user_id)
-        .replace('{deck_id}', shared.id)
+        .replace('{deck_id}', deckId as string)
         .replace('{share_slug}', shared.share_slug)
         .replace('{card_id}', '2B')
         .replace('{asset}', 'scalar.js');
+      const body = bodies[route.name];
       return toEvent(
         {
-          method: route.method === 'ANY' ? 'GET' : route.method,
+          method,
           url,
-          headers: { authorization: `Bearer ${apiKey}` },
-          body: Buffer.alloc(0),
+          headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: Buffer.from(body ? JSON.stringify(body) : ''),
         },
         route,
-        matchRoute(route.method === 'ANY' ? 'GET' : route.method, url).params,
+        matchRoute(method, url).params,
       );
     };
     /** One cold start in a new process: import (init) and the first invoke. */
-    const coldRun = (c: ColdCase) => {
+    const coldRun = (c: ColdCase, k: number) => {
       const script = `const t0 = performance.now(); const { handler } = await import(${JSON.stringify(c.file)}); const t1 = performance.now();
-        await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
-        console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0 }));`;
+        const r = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
+        console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0, status: r.statusCode }));`;
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         env: {
           ...process.env,
           AWS_REGION: 'eu-west-1',
           POWERTOOLS_LOG_LEVEL: 'ERROR',
-          EVENT: JSON.stringify(event(c.route)),
+          EVENT: JSON.stringify(event(c.route, k)),
           AWS_ACCESS_KEY_ID: 'local',
           AWS_SECRET_ACCESS_KEY: 'local',
           ...c.env,
         },
         encoding: 'utf8',
       });
-      return JSON.parse(out.trim().split('\n').at(-1) as string) as { init: number; total: number };
+      return JSON.parse(out.trim().split('\n').at(-1) as string) as ColdStart;
     };
     /**
      * Cold starts of several bundles side by side: k rounds, each running every case once in a rotating
@@ -472,7 +494,7 @@ async function main() {
       for (let k = 0; k < COLD_ROUNDS; k++)
         for (let j = 0; j < cases.length; j++) {
           const i = (j + k) % cases.length;
-          (runs[i] as ColdStart[]).push(coldRun(cases[i] as ColdCase));
+          (runs[i] as ColdStart[]).push(coldRun(cases[i] as ColdCase, k));
         }
       return runs.map((r) => ({
         init: pct(
@@ -502,6 +524,7 @@ async function main() {
     const [base, published, hi] = sideBySide([baseCase, publishedCase, { file: await bundle(hello, 'hello') }]) as [Cold, Cold, Cold];
     const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '', raw = '') => [
       name,
+      [...new Set(m.runs.map((r) => r.status ?? '-'))].join('/'),
       catalogue,
       (statSync(file).size / 1024).toFixed(0),
       m.init.toFixed(1),
@@ -518,7 +541,13 @@ async function main() {
       row('hello world', '-', join(work, 'hello', 'index.mjs'), hi, base),
     ];
     for (const route of ROUTES as readonly Route[]) {
-      if (QUICK && !['listDecks', 'readSharedDeck', 'searchDecks', 'createDeck', 'listCards'].includes(route.name)) continue;
+      if (
+        QUICK &&
+        !['listDecks', 'createDeck', 'replaceCards', 'deleteDeck', 'likeDeck', 'searchDecks', 'readSharedDeck', 'listCards'].includes(
+          route.name,
+        )
+      )
+        continue;
       const file = await bundle(resolve(ROOT, route.entry), route.name);
       // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
       for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
@@ -552,6 +581,7 @@ async function main() {
     table(
       [
         'bundle',
+        'status',
         'catalogue',
         'KiB',
         'import',
