@@ -1,0 +1,29 @@
+/** The DynamoDB client's body collector (store/client.ts): a Node stream's bytes, or an error when it ends early. */
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { collectBody } from '#store/client.ts';
+
+describe('collectBody', () => {
+  it("a stream's chunks, in order, as bytes", async () => {
+    const bytes = await collectBody(Readable.from([Buffer.from('{"Item":'), Buffer.from('{"pk":{"S":"a"}}'), Buffer.from('}')]));
+    expect(Buffer.from(bytes).toString('utf8')).toBe('{"Item":{"pk":{"S":"a"}}}');
+  });
+
+  it('bytes already in hand, as they are; an empty body, empty', async () => {
+    const given = new Uint8Array([1, 2, 3]);
+    expect(await collectBody(given)).toBe(given);
+    expect((await collectBody(Readable.from([]))).length).toBe(0);
+  });
+
+  it('a body that closes before its end, or fails, is an error', async () => {
+    const cut = new PassThrough();
+    const collected = collectBody(cut);
+    cut.write('{"Item":{"pk"');
+    cut.destroy();
+    await expect(collected).rejects.toThrow(/ended early/);
+    const failing = new PassThrough();
+    const failed = collectBody(failing);
+    failing.destroy(new Error('socket hang up'));
+    await expect(failed).rejects.toThrow('socket hang up');
+  });
+});
