@@ -404,7 +404,7 @@ async function main() {
       const source = join(work, `${name}-raw.ts`);
       writeFileSync(
         source,
-        `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { ${calls} return { statusCode: 200, body: '' }; };\n`,
+        `import { randomUUID } from 'node:crypto';\nimport { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { ${calls} return { statusCode: 200, body: '' }; };\n`,
       );
       return bundle(source, `${name}-raw`);
     };
@@ -443,6 +443,12 @@ async function main() {
     const doomed: string[] = [];
     for (let k = 0; k < COLD_ROUNDS; k++)
       doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
+    // A create's calls alone: the key read, then a one-item transaction putting a copy of a stored private deck item.
+    const { Item: stored } = await documentClient().send(
+      new GetCommand({ TableName: tableName(DECKS), Key: { pk: `USER#${account.user_id}`, sk: `DECK#${doomed[0]}` } }),
+    );
+    const { share_slug: _slug, ...copy } = stored as Record<string, unknown>;
+    rawCalls.createDeck = `await ${keyReadCall}; const id = randomUUID(); await doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: ${D}, Item: { ...${JSON.stringify(copy)}, sk: 'DECK#' + id, id }, ConditionExpression: 'attribute_not_exists(pk)' } }] }));`;
     const event = (route: Route | undefined, k: number) => {
       if (!route) return {};
       const method = route.method === 'ANY' ? 'GET' : route.method;
