@@ -4,9 +4,6 @@
  * end by cursor (and some by page number) and compared with the model's answer — same decks, same
  * order, no duplicates, no gaps. Private and unlisted decks holding the same cards are never found.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
@@ -14,7 +11,7 @@ import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { call, deckable, newOwner, walkSearch } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
-import { type Runtime, startRuntime } from '../support/runtime.ts';
+import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 
 interface Model {
   id: string;
@@ -39,8 +36,7 @@ const TAGS = ['aggro', 'meta', 'control'];
 const SYSTEMS = ['Blitz Tempo', 'Slow Control'];
 const DECKS = 36;
 
-let runtime: Runtime;
-let dir: string;
+let runtime: OwnRuntime | undefined;
 const decks: Model[] = [];
 const hidden = new Set<string>();
 
@@ -54,10 +50,7 @@ function random(seed: number) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'deck-library-card-search-'));
-  runtime = await startRuntime(dir, { VIEW_FLUSH_MS: '0' });
-  process.env.API_BASE_URL = runtime.baseUrl;
-  process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
+  runtime = await ownRuntime('card-search', { VIEW_FLUSH_MS: '0' });
   const owner = await newOwner(undefined, 'Card Searcher');
   const fans = await Promise.all([1, 2].map(() => newOwner()));
   const pick = random(20_261_122);
@@ -95,9 +88,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  delete process.env.API_BASE_URL;
-  await runtime?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await runtime?.close();
 });
 
 type Sort = 'date' | 'views' | 'likes';

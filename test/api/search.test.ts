@@ -3,14 +3,11 @@
  * parameter alone and combined, each sort with its ties, limits, and pages against cursors. The
  * expected answers come from a plain model of the decks made.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FactionId } from '#rules/factions.ts';
 import { VIEWS_FOLD_MIN } from '#store/counters.ts';
 import { call, code, newOwner, walkSearch } from '../support/api.ts';
-import { type Runtime, startRuntime } from '../support/runtime.ts';
+import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 
 interface Model {
   id: string;
@@ -34,15 +31,11 @@ const PAIRS: [FactionId, FactionId][] = [
 ];
 const SYSTEMS = ['Blitz Tempo', 'Slow Control', 'Air Superiority', 'Tempo Swarm'];
 const TAGS = [['aggro'], ['control', 'meta'], ['aggro', 'meta'], []];
-let runtime: Runtime;
-let dir: string;
+let runtime: OwnRuntime | undefined;
 const decks: Model[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'deck-library-search-'));
-  runtime = await startRuntime(dir, { VIEW_FLUSH_MS: '0' });
-  process.env.API_BASE_URL = runtime.baseUrl;
-  process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
+  runtime = await ownRuntime('search', { VIEW_FLUSH_MS: '0' });
   const owner = await newOwner(undefined, 'Searcher');
   const fans = await Promise.all([1, 2, 3].map(() => newOwner()));
   for (let i = 0; i < 14; i++) {
@@ -80,9 +73,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  delete process.env.API_BASE_URL;
-  await runtime?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await runtime?.close();
 });
 
 type Sort = 'date' | 'views' | 'likes';

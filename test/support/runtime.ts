@@ -1,6 +1,9 @@
 /** Starts and stops the local runtime (`npm start`'s program) as a child process, as a user would. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from './shared.ts';
 
 export interface Runtime {
@@ -61,6 +64,27 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGINT');
       return exited;
+    },
+  };
+}
+
+/**
+ * A runtime of its own for one test file (a library that holds only the decks the file makes): a fresh
+ * data directory, and this process's API calls (API_BASE_URL) and store (DYNAMODB_ENDPOINT) pointed at
+ * it. `close` stops it and undoes the rest.
+ */
+export type OwnRuntime = Runtime & { close(): Promise<void> };
+export async function ownRuntime(name: string, extraEnv: Record<string, string> = {}): Promise<OwnRuntime> {
+  const dir = mkdtempSync(join(tmpdir(), `deck-library-${name}-`));
+  const runtime = await startRuntime(dir, extraEnv);
+  process.env.API_BASE_URL = runtime.baseUrl;
+  process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
+  return {
+    ...runtime,
+    close: async () => {
+      delete process.env.API_BASE_URL;
+      await runtime.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
