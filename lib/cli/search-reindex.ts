@@ -5,6 +5,7 @@
  * rewritten only while it is still at the version read, and running it twice changes nothing more.
  */
 import { parseArgs } from 'node:util';
+import { atMost } from '#store/at-most.ts';
 import { allPublicDecks, reindexDeck } from '#store/decks.ts';
 import { useStore } from './accounts.ts';
 
@@ -15,25 +16,11 @@ export async function searchReindex(args: string[]): Promise<number> {
   useStore(values.aws);
   const tally = { decks: 0, rewritten: 0, changed_meanwhile: 0 };
   // A few decks at a time, as the scan yields them: a large table in minutes, never a flood.
-  const inFlight = new Set<Promise<void>>();
-  let failure: unknown;
-  for await (const deck of allPublicDecks()) {
-    if (failure) break;
+  await atMost(DECKS_AT_ONCE, allPublicDecks(), async (deck) => {
     tally.decks++;
-    const job: Promise<void> = reindexDeck(deck)
-      .then((outcome) => {
-        if (outcome === 'ok') tally.rewritten++;
-        else tally.changed_meanwhile++;
-      })
-      .catch((e: unknown) => {
-        failure ??= e;
-      })
-      .finally(() => inFlight.delete(job));
-    inFlight.add(job);
-    if (inFlight.size >= DECKS_AT_ONCE) await Promise.race(inFlight);
-  }
-  await Promise.all(inFlight);
-  if (failure) throw failure;
+    if ((await reindexDeck(deck)) === 'ok') tally.rewritten++;
+    else tally.changed_meanwhile++;
+  });
   console.log(
     values.json
       ? JSON.stringify(tally)

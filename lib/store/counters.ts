@@ -15,6 +15,7 @@
  *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { atMost } from './at-most.ts';
 import { documentClient, transact, unlessConditionFailed } from './client.ts';
 import { counterKey, deckKey, entryKey, likeKey } from './keys.ts';
 import type { StoredDeck } from './records.ts';
@@ -117,14 +118,9 @@ async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
 /** Folds the decks whose totals are due, a few decks at a time; answers the decks that could not be folded and why. */
 export async function foldViewTotals(due: { deck: StoredDeck; total: number }[]): Promise<{ deck: StoredDeck; error: Error }[]> {
   const failed: { deck: StoredDeck; error: Error }[] = [];
-  const queue = [...due];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const { deck, total } = next;
-      await foldViews(deck, total).catch((error: Error) => failed.push({ deck, error }));
-    }
-  };
-  await Promise.all(Array.from({ length: FOLDS_AT_ONCE }, worker));
+  await atMost(FOLDS_AT_ONCE, due, async ({ deck, total }) => {
+    await foldViews(deck, total).catch((error: Error) => failed.push({ deck, error }));
+  });
   return failed;
 }
 
