@@ -33,7 +33,7 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { documentClient, dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION, type TransactItem } from '#store/client.ts';
 import { createDeck, type StoredDeck } from '#store/decks.ts';
-import { SEARCH_READS } from '#store/search.ts';
+import { SEARCH_PROJECTION } from '#store/search.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { bucketKey } from '#store/view-buckets.ts';
 import { BUNDLE } from '../infra/bundling.ts';
@@ -314,8 +314,7 @@ async function main() {
             KeyConditionExpression: 'facet = :f',
             ExpressionAttributeValues: { ':f': 'all' },
             // The same request as the handler's: only the fields a search shows (store/search.ts).
-            ProjectionExpression: SEARCH_READS.map((_, i) => `#r${i}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(SEARCH_READS.map((field, i) => [`#r${i}`, field])),
+            ...SEARCH_PROJECTION,
             Limit: 21,
           }),
         ),
@@ -398,7 +397,7 @@ async function main() {
       readDeck: `await ${keyReadCall}; await doc.send(new GetCommand({ TableName: ${D}, Key: { pk: 'USER#${account.user_id}', sk: 'DECK#${shared.id}' }, ConsistentRead: true }));`,
       listDecks: `await ${keyReadCall}; await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_owner_order', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'USER#${account.user_id}' }, ConsistentRead: true, Limit: 51 }));`,
       readSharedDeck: `await Promise.all([doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_share_slug', KeyConditionExpression: 'share_slug = :s', ExpressionAttributeValues: { ':s': '${shared.share_slug}' }, Limit: 1 })), doc.send(new GetCommand({ TableName: ${D}, Key: ${JSON.stringify(bucketKey(shared.share_slug))} }))]);`,
-      searchDecks: `await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'search_by_date', KeyConditionExpression: 'facet = :f', ExpressionAttributeValues: { ':f': 'all' }, ProjectionExpression: ${JSON.stringify(SEARCH_READS.map((_, i) => `#r${i}`).join(', '))}, ExpressionAttributeNames: ${JSON.stringify(Object.fromEntries(SEARCH_READS.map((f, i) => [`#r${i}`, f])))}, Limit: 21 }));`,
+      searchDecks: `await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'search_by_date', KeyConditionExpression: 'facet = :f', ExpressionAttributeValues: { ':f': 'all' }, ...${JSON.stringify(SEARCH_PROJECTION)}, Limit: 21 }));`,
     };
     const rawBundle = async (name: string, calls: string) => {
       const source = join(work, `${name}-raw.ts`);

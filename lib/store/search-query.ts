@@ -6,7 +6,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
-import { SEARCH_READS, type SearchEntry, SORT_INDEX, type Sort } from './search.ts';
+import { SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export interface Filters {
@@ -73,12 +73,6 @@ export const positionOf = (e: SearchEntry, sort: Sort): Record<string, string> =
   return { facet: e.facet, [key]: e[key], pk: e.pk, sk: e.sk };
 };
 
-/** The fields a search reads, each through a placeholder (`name`, `views`, `system` are reserved words). */
-const PROJECTION = {
-  expression: SEARCH_READS.map((_, i) => `#r${i}`).join(', '),
-  names: Object.fromEntries(SEARCH_READS.map((field, i) => [`#r${i}`, field])),
-};
-
 export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
   const { index } = SORT_INDEX[q.sort];
   const filter = filterExpression(q.filters);
@@ -95,8 +89,7 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
         IndexName: index,
         KeyConditionExpression: 'facet = :facet',
         FilterExpression: filter.expression,
-        ProjectionExpression: PROJECTION.expression,
-        ExpressionAttributeNames: PROJECTION.names,
+        ...SEARCH_PROJECTION,
         ExpressionAttributeValues: { ':facet': q.facet, ...filter.values },
         ExclusiveStartKey: start,
         // Without a filter every item read is a match: read exactly what is wanted. With one, read

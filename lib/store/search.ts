@@ -137,3 +137,8 @@ const READS: Record<keyof SearchEntry, true> = {
   updated_at: true,
 };
 export const SEARCH_READS = Object.keys(READS) as (keyof SearchEntry)[];
+/** Those fields as a Query's projection, each through a placeholder (`name`, `views`, `system` are reserved words). */
+export const SEARCH_PROJECTION = {
+  ProjectionExpression: SEARCH_READS.map((_, i) => `#r${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(SEARCH_READS.map((field, i) => [`#r${i}`, field])),
+};
