@@ -4,8 +4,8 @@
  * after a container's first pending view, a timer writes the whole batch: one UpdateItem per view
  * bucket touched (view-buckets.ts, 256 buckets, 50 decks a call), however many decks and views the
  * batch holds, then folds the decks whose totals moved by max(25, 25%, 3 per item rewritten) into their
- * deck item and search entries (counters.ts), a few decks at a time. The local runtime runs the same design and writes what is pending on a clean
- * stop.
+ * deck item and search entries (counters.ts), a few decks at a time. The local runtime runs the same
+ * design and writes what is pending on a clean stop.
  * Bounds (docs/data-model.md): a reader sees the stored total plus its own container's pending views;
  * other containers' pending views show within one window; views a container has not written are lost
  * only if it is reclaimed before its window ends (at most one window of its views). A failed write

@@ -11,7 +11,7 @@
  * A fold is conditional on the item still existing (it never resurrects a deleted deck) and on moving
  * forward (a late fold with an older total never takes a deck back): views only up, likes only from a
  * later change of the counter (its `changes`, counted by every like and unlike).
- *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes }
+ *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes, changes }
  *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
