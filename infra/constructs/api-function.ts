@@ -1,7 +1,8 @@
 /**
  * One API route's Lambda function, with the defaults every function shares: ARM64, the newest Node.js
  * runtime, an ESM bundle built by the local esbuild (no Docker) with the AWS SDK inside, minified with
- * source maps beside it (read by Node only when the sourceMaps setting asks), a log group with a retention period — and the catalogue file only where it is needed.
+ * source maps beside it (read by Node only when the sourceMaps setting asks), a log group with a
+ * retention period — and the catalogue file only where it is needed.
  */
 import { basename, resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
