@@ -1,13 +1,14 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
+import { cursorKeyAtInit } from '#http/cursor.ts';
 import { ownerEndpoint } from '#http/types.ts';
 import { OwnerListQuery } from '#shapes/queries.ts';
 import { listDecks, ownerOrder } from '#store/decks.ts';
 import { decodeOwnerCursor, encodeOwnerCursor } from './owner-cursor.ts';
 import { ownerListItem } from './responses.ts';
 
-export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery }, async (req) => {
+export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery, init: [cursorKeyAtInit] }, async (req) => {
   const { limit } = req.query;
-  const cursor = decodeOwnerCursor(req.query.cursor);
+  const cursor = await decodeOwnerCursor(req.query.cursor);
   const page = cursor?.page ?? 1;
   const { items, more } = await listDecks(req.key.user_id, limit, cursor);
   const last = items.at(-1);
@@ -17,7 +18,7 @@ export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery }, async (re
       page,
       limit,
       has_more: more,
-      next_cursor: more && last ? encodeOwnerCursor({ page: page + 1, owner_order: ownerOrder(last), id: last.id }) : null,
+      next_cursor: more && last ? await encodeOwnerCursor({ page: page + 1, owner_order: ownerOrder(last), id: last.id }) : null,
     },
   };
 });

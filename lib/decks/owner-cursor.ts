@@ -12,13 +12,13 @@ interface OwnerCursor extends ListPosition {
  * Owner list cursors: page number and list position, signed like every cursor (http/cursor.ts), so
  * only the exact string the API issued is accepted; they move within the caller's own partition.
  */
-export function encodeOwnerCursor(c: OwnerCursor): string {
+export function encodeOwnerCursor(c: OwnerCursor): Promise<string> {
   return signCursor(['owner', c.page, c.owner_order, c.id]);
 }
 
-export function decodeOwnerCursor(raw: string | undefined): OwnerCursor | undefined {
+export async function decodeOwnerCursor(raw: string | undefined): Promise<OwnerCursor | undefined> {
   if (raw === undefined) return undefined;
-  const value = openCursor(raw);
+  const value = await openCursor(raw);
   if (Array.isArray(value)) {
     const [kind, page, order, id] = value as unknown[];
     if (

@@ -6,25 +6,49 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidParameter } from './errors.ts';
 
 /**
- * The HMAC key, read once at init: in AWS from Secrets Manager by the name in CURSOR_SECRET_NAME (the
- * function's configuration holds no secret, and only cursor functions may read that one secret);
- * locally CURSOR_SECRET or a fixed local key, which only keeps local cursors working across restarts.
+ * The HMAC key: in AWS from Secrets Manager by the name in CURSOR_SECRET_NAME (the function's
+ * configuration holds no secret, and only cursor functions may read that one secret); locally
+ * CURSOR_SECRET or a fixed local key, which only keeps local cursors working across restarts.
  */
-async function cursorKey(env = process.env): Promise<string> {
+async function readCursorKey(env = process.env): Promise<string> {
   if (!env.CURSOR_SECRET_NAME) return env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
   const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({ maxAttempts: 3 });
-  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: env.CURSOR_SECRET_NAME }));
-  client.destroy();
-  if (!SecretString) throw new Error(`the secret ${env.CURSOR_SECRET_NAME} holds no string`);
-  return SecretString;
+  try {
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: env.CURSOR_SECRET_NAME }));
+    if (!SecretString) throw new Error(`the secret ${env.CURSOR_SECRET_NAME} holds no string`);
+    return SecretString;
+  } finally {
+    client.destroy();
+  }
 }
-const secret = await cursorKey();
-const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 18);
 
-export function signCursor(value: unknown): string {
+/**
+ * The key, read once per container. The read starts at init (`cursorKeyAtInit`, in a cursor endpoint's
+ * `init`) without holding init up: a cold request runs its store calls meanwhile, and only a request
+ * that signs or opens a cursor waits for it. A failed read is not kept: that request answers as the
+ * error says (Secrets Manager busy or unreachable: 503 with Retry-After), and the next one reads again.
+ * Init itself never fails on it, which would leave the client API Gateway's bare 500 instead of an
+ * envelope.
+ */
+let key: Promise<string> | undefined;
+function cursorKey(): Promise<string> {
+  key ??= readCursorKey().catch((error: unknown) => {
+    key = undefined;
+    throw error;
+  });
+  return key;
+}
+/** For an endpoint's `init`: starts reading the key; its failure waits for a request that needs the key. */
+export const cursorKeyAtInit = (): void => {
+  cursorKey().catch(() => undefined);
+};
+
+const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 18);
+
+export async function signCursor(value: unknown): Promise<string> {
   const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${payload}.${mac(payload).toString('base64url')}`;
+  return `${payload}.${mac(await cursorKey(), payload).toString('base64url')}`;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -32,12 +56,12 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const canonical = (part: string) => BASE64URL.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part;
 
 /** The signed value, or 400 invalid_parameter for anything but the exact string this API issued (§8.1). */
-export function openCursor(cursor: string): unknown {
+export async function openCursor(cursor: string): Promise<unknown> {
   const parts = cursor.split('.');
   const [payload, tag] = parts;
   if (parts.length === 2 && payload && tag && canonical(payload) && canonical(tag)) {
     const given = Buffer.from(tag, 'base64url');
-    const expected = mac(payload);
+    const expected = mac(await cursorKey(), payload);
     if (given.length === expected.length && timingSafeEqual(given, expected)) {
       try {
         return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -41,7 +41,7 @@ export type QueryOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<s
 export interface Endpoint<Req, S extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
   owner: boolean;
   query?: S;
-  /** What the endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client. */
+  /** What the endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
   init?: readonly (() => unknown)[];
   run: (request: Req) => Promise<ApiResult>;
 }

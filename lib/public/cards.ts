@@ -4,18 +4,18 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
-import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
+import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
 import type { Card } from '#rules/card.ts';
 import { CardQuery } from '#shapes/queries.ts';
 
-export const listCards = publicEndpoint({ query: CardQuery, init: [catalogue] }, async (req) => {
+export const listCards = publicEndpoint({ query: CardQuery, init: [catalogue, cursorKeyAtInit] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit)]);
   let page = req.query.page;
   if (req.query.cursor !== undefined) {
-    const c = openCursor(req.query.cursor) as { d?: string; p?: number };
+    const c = (await openCursor(req.query.cursor)) as { d?: string; p?: number };
     if (c?.d !== digest || !Number.isInteger(c.p)) throw invalidParameter('cursor belongs to another query');
     page = c.p as number;
   }
@@ -33,6 +33,6 @@ export const listCards = publicEndpoint({ query: CardQuery, init: [catalogue] },
     limit,
     total: all.length,
     has_more: more,
-    next_cursor: more ? signCursor({ d: digest, p: page + 1 }) : null,
+    next_cursor: more ? await signCursor({ d: digest, p: page + 1 }) : null,
   });
 });

@@ -8,7 +8,7 @@
 
 import { catalogue } from '#catalogue/load.ts';
 import { searchItem } from '#decks/responses.ts';
-import { openCursor, queryDigest, signCursor } from '#http/cursor.ts';
+import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { publicEndpoint } from '#http/types.ts';
 import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
@@ -63,7 +63,7 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
-export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [catalogue, documentClient] }, async (req) => {
+export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { sort, limit } = req.query;
   const filters: Filters = {
     main: req.query.main_faction,
@@ -90,7 +90,7 @@ export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [cat
   let skip = (page - 1) * limit;
   let start: Record<string, string> | undefined;
   if (req.query.cursor !== undefined) {
-    const c = openCursor(req.query.cursor);
+    const c = await openCursor(req.query.cursor);
     if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
     start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
     page = c.p;
@@ -110,6 +110,6 @@ export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [cat
   };
   return {
     data: result.items.map(searchItem),
-    meta: { page, limit, has_more: next !== undefined, next_cursor: next ? signCursor(next) : null },
+    meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
   };
 });

@@ -3,10 +3,13 @@
  * tables from the shared definition, least-privilege IAM per function, cdk-nag clean, and a bundle
  * report with budgets.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -315,6 +318,95 @@ describe('the built bundles run as Lambda runs them', () => {
     expect(none.status).toBeGreaterThanOrEqual(500);
     expect(JSON.stringify(none.body)).not.toMatch(/credential|stack|at \//i);
   });
+
+  it('a cursor function reads its key from Secrets Manager at init without waiting on it; a failed read costs only the requests that need the key', async () => {
+    // A stand-in for Secrets Manager's GetSecretValue (there is no local Secrets Manager): down, then up.
+    const SECRET = 'stand-in cursor key';
+    const calls: { target?: string; secretId?: string }[] = [];
+    let up = false;
+    const standIn = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        calls.push({ target: req.headers['x-amz-target'] as string, secretId: JSON.parse(body || '{}').SecretId });
+        res.writeHead(up ? 200 : 500, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(
+          JSON.stringify(
+            up ? { Name: 'deck-library/cursor', SecretString: SECRET } : { __type: 'InternalServiceError', message: 'stand-in is down' },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((ok) => standIn.listen(0, '127.0.0.1', ok));
+    const route = named('listCards');
+    const dir = assetDir(route);
+    // One process, many invokes (as one container serves them): events in on stdin, answers out on stdout.
+    const script = `import { createInterface } from 'node:readline';
+      const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
+      console.log('ready');
+      for await (const line of createInterface({ input: process.stdin })) {
+        const r = await handler(JSON.parse(line), { ...JSON.parse(process.env.CONTEXT), getRemainingTimeInMillis: () => 9000 });
+        console.log('answer ' + JSON.stringify(r));
+      }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        NODE_NO_WARNINGS: '1',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        CONTEXT: JSON.stringify(lambdaContext(route)),
+        CATALOGUE_FILE: join(dir, 'catalogue.json'),
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_REGION: 'eu-west-1',
+        CURSOR_SECRET_NAME: 'deck-library/cursor',
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(standIn.address() as { port: number }).port}`,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async () => (await lines.next()).value as string;
+    const invoke = async (url: string) => {
+      const { route: matched, params } = matchRoute('GET', new URL(url, 'http://x').pathname);
+      child.stdin.write(`${JSON.stringify(toEvent({ method: 'GET', url, headers: {}, body: Buffer.alloc(0) }, matched, params))}\n`);
+      let line = await next();
+      while (!line.startsWith('answer ')) line = await next(); // the function's own log and metric lines
+      const r = JSON.parse(line.slice('answer '.length));
+      return { status: r.statusCode, headers: r.headers, body: JSON.parse(r.body) };
+    };
+    try {
+      expect(await next()).toBe('ready');
+      // Init asked for the key, named by the function's configuration, before any request came.
+      for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(calls[0]).toEqual({ target: 'secretsmanager.GetSecretValue', secretId: 'deck-library/cursor' });
+      // Secrets Manager down: a page that needs no cursor is answered; one that must sign a cursor is a 503 envelope.
+      const one = await invoke('/api/v1/cards?q=volga%20grey');
+      expect([one.status, one.body.meta.next_cursor]).toEqual([200, null]);
+      const failed = await invoke('/api/v1/cards?limit=1');
+      expect([failed.status, failed.body.error.code, failed.headers['retry-after']]).toEqual([503, 'service_unavailable', '1']);
+      expect(JSON.stringify(failed.body)).not.toMatch(/stand-in|InternalServiceError|at \//);
+      // Back up: the next request reads the key again, and cursors are signed with it.
+      up = true;
+      const first = await invoke('/api/v1/cards?limit=1');
+      expect(first.status).toBe(200);
+      const [payload, tag] = (first.body.meta.next_cursor as string).split('.');
+      expect(tag).toBe(
+        createHmac('sha256', SECRET)
+          .update(payload as string)
+          .digest()
+          .subarray(0, 18)
+          .toString('base64url'),
+      );
+      const read = calls.length;
+      const second = await invoke(`/api/v1/cards?limit=1&cursor=${first.body.meta.next_cursor}`);
+      expect([second.status, second.body.meta.page]).toEqual([200, 2]);
+      // Read once, then kept: no further call for the next cursor.
+      expect(calls.length).toBe(read);
+    } finally {
+      child.kill();
+      standIn.close();
+    }
+  }, 60_000);
 
   it('not found, the catalogue from its shipped file, and a search on DynamoDB', () => {
     const missing = run(named('notFound'), '/api/v1/nowhere');
