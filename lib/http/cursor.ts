@@ -3,6 +3,7 @@
  * the query it came from (its digest), so it can only continue that query, on that index.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sdkClientConfig } from '#store/sdk-config.ts';
 import { invalidParameter } from './errors.ts';
 
 /**
@@ -13,7 +14,8 @@ import { invalidParameter } from './errors.ts';
 async function readCursorKey(env = process.env): Promise<string> {
   if (!env.CURSOR_SECRET_NAME) return env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
   const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({ maxAttempts: 3 });
+  // Bounded in time like every store call: a stalled read fails and the next request tries again.
+  const client = new SecretsManagerClient(sdkClientConfig());
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: env.CURSOR_SECRET_NAME }));
     if (!SecretString) throw new Error(`the secret ${env.CURSOR_SECRET_NAME} holds no string`);

@@ -5,64 +5,20 @@
  * a few attempts with the SDK's backoff, and the request's deadline (deadline.ts) over all of them.
  */
 
-import type { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { deadlineSignal } from './deadline.ts';
+import { sdkClientConfig } from './sdk-config.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'eu-west-1';
 
-/** Time bounds of one DynamoDB call: a stalled store costs at most about ATTEMPTS × (connect + request). */
-export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500, maxAttempts: 3 } as const;
-
-/**
- * A response body's bytes, read as the Node stream it always is here. The SDK's own collector first
- * asks whether the body is a web ReadableStream, and asking loads Node's web streams: about 4 ms of a
- * function's first request. A body that closes before its end is an error at once.
- */
-export function collectBody(stream: unknown): Promise<Uint8Array> {
-  if (stream instanceof Uint8Array) return Promise.resolve(stream);
-  const body = stream as Readable;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.once('end', () => resolve(Buffer.concat(chunks)));
-    body.once('error', reject);
-    body.once('close', () => reject(new Error('the response body ended early')));
-  });
-}
-
-/**
- * Settings the SDK would otherwise look for, on a client's first call, in the environment and then in
- * ~/.aws files (which a function has none of): given here as the SDK's own defaults. Region and
- * credentials still come from the environment Lambda sets.
- */
-const SETTLED = {
-  defaultsMode: 'legacy',
-  retryMode: 'standard',
-  useFipsEndpoint: false,
-  useDualstackEndpoint: false,
-  accountIdEndpointMode: 'preferred',
-  authSchemePreference: [] as string[],
-  endpointDiscoveryEnabled: false,
-  userAgentAppId: async () => undefined,
-  disableClockSkewCorrection: false,
-} as const;
-
 export function dynamoClient(env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
   const endpoint = env.DYNAMODB_ENDPOINT;
-  const { connectionTimeout, requestTimeout, maxAttempts } = STORE_TIMEOUTS;
-  // throwOnRequestTimeout: without it the SDK only warns when an attempt outlives requestTimeout, and
-  // a call to a stalled store outside any request's deadline (start-up, a views batch) never ends.
-  const config = {
-    ...SETTLED,
-    maxAttempts,
-    requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true },
-    streamCollector: collectBody,
-  };
+  // DynamoDB's own settings, given as the SDK's defaults for the same reason as the rest (sdk-config.ts).
+  const config = { ...sdkClientConfig(), accountIdEndpointMode: 'preferred', endpointDiscoveryEnabled: false } as const;
   return endpoint
     ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, ...config })
     : new DynamoDBClient(config);

@@ -320,15 +320,17 @@ describe('the built bundles run as Lambda runs them', () => {
   });
 
   it('a cursor function reads its key from Secrets Manager at init without waiting on it; a failed read costs only the requests that need the key', async () => {
-    // A stand-in for Secrets Manager's GetSecretValue (there is no local Secrets Manager): down, then up.
+    // A stand-in for Secrets Manager's GetSecretValue (there is no local Secrets Manager): down, stalled, then up.
     const SECRET = 'stand-in cursor key';
     const calls: { target?: string; secretId?: string }[] = [];
-    let up = false;
+    let mode: 'down' | 'stalled' | 'up' = 'down';
     const standIn = createServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d));
       req.on('end', () => {
         calls.push({ target: req.headers['x-amz-target'] as string, secretId: JSON.parse(body || '{}').SecretId });
+        if (mode === 'stalled') return; // never answers
+        const up = mode === 'up';
         res.writeHead(up ? 200 : 500, { 'content-type': 'application/x-amz-json-1.1' });
         res.end(
           JSON.stringify(
@@ -385,9 +387,18 @@ describe('the built bundles run as Lambda runs them', () => {
       const failed = await invoke('/api/v1/cards?limit=1');
       expect([failed.status, failed.body.error.code, failed.headers['retry-after']]).toEqual([503, 'service_unavailable', '1']);
       expect(JSON.stringify(failed.body)).not.toMatch(/stand-in|InternalServiceError|at \//);
-      // Back up: the next request reads the key again, and cursors are signed with it.
-      up = true;
-      const first = await invoke('/api/v1/cards?limit=1');
+      // Stalled: the read is bounded like a store call (each attempt times out, three attempts), so the
+      // request is answered 503 in its time and the read does not hang on for later requests.
+      mode = 'stalled';
+      const before = calls.length;
+      const stalled = await invoke('/api/v1/cards?limit=1');
+      expect([stalled.status, stalled.body.error.code]).toEqual([503, 'service_unavailable']);
+      for (let i = 0; i < 100 && calls.length < before + 3; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(calls.length - before).toBe(3);
+      // Back up: a later request reads the key again (once the stalled read has given up), and cursors are signed with it.
+      mode = 'up';
+      let first = await invoke('/api/v1/cards?limit=1');
+      for (let i = 0; i < 5 && first.status === 503; i++) first = await invoke('/api/v1/cards?limit=1');
       expect(first.status).toBe(200);
       const [payload, tag] = (first.body.meta.next_cursor as string).split('.');
       expect(tag).toBe(
@@ -404,6 +415,7 @@ describe('the built bundles run as Lambda runs them', () => {
       expect(calls.length).toBe(read);
     } finally {
       child.kill();
+      standIn.closeAllConnections();
       standIn.close();
     }
   }, 60_000);

@@ -1,7 +1,7 @@
 /** The DynamoDB client's body collector (store/client.ts): a Node stream's bytes, or an error when it ends early. */
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { collectBody } from '#store/client.ts';
+import { collectBody } from '#store/sdk-config.ts';
 
 describe('collectBody', () => {
   it("a stream's chunks, in order, as bytes", async () => {
