@@ -22,7 +22,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { build } from 'esbuild';
 import { createAccount, issueKey } from '#auth/accounts.ts';
-import { parseApiKey, SCOPES } from '#auth/keys.ts';
+import { SCOPES } from '#auth/keys.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { logger } from '#http/logger.ts';
 import { flushViews } from '#public/view-counter.ts';
@@ -131,6 +131,104 @@ function instrument() {
     },
     { step: 'initialize', name: 'bench-tally' },
   );
+}
+
+// --- a route's calls, recorded and replayed alone ----------------------------------------------------------
+interface Recorded {
+  command: string;
+  input: Record<string, unknown>;
+  start: number;
+  end: number;
+}
+let recording: Recorded[] | undefined;
+/** While `recording` is set, keeps each DynamoDB call's command, input and timing. */
+function recorder() {
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!recording) return next(args);
+      const command = ((context as { commandName?: string }).commandName ?? '?').replace(/Command$/, '');
+      const call: Recorded = { command, input: structuredClone(args.input as Record<string, unknown>), start: performance.now(), end: 0 };
+      recording.push(call);
+      try {
+        return await next(args);
+      } finally {
+        call.end = performance.now();
+      }
+    },
+    { step: 'initialize', name: 'bench-record' },
+  );
+}
+/** The DynamoDB calls a route's request makes (in this process, warm), with their inputs and overlaps. */
+async function recordCalls(route: Route, event: APIGatewayProxyEventV2): Promise<Recorded[]> {
+  const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
+  recording = [];
+  try {
+    const r = await handler(event, lambdaContext(route));
+    if ((r.statusCode ?? 500) >= 300 && recording.length) throw new Error(`recording ${route.name}: it answered ${r.statusCode}`);
+    return recording;
+  } finally {
+    recording = undefined;
+  }
+}
+const LIB_COMMANDS: Partial<Record<string, string>> = {
+  GetItem: 'GetCommand',
+  Query: 'QueryCommand',
+  Scan: 'ScanCommand',
+  PutItem: 'PutCommand',
+  UpdateItem: 'UpdateCommand',
+  DeleteItem: 'DeleteCommand',
+  BatchGetItem: 'BatchGetCommand',
+  BatchWriteItem: 'BatchWriteCommand',
+  TransactGetItems: 'TransactGetCommand',
+  TransactWriteItems: 'TransactWriteCommand',
+};
+/** A write without its condition (which held for the route, and would not hold again), and the placeholders only it used. */
+function unconditioned(write: Record<string, unknown>): Record<string, unknown> {
+  const { ConditionExpression: _condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...rest } = write;
+  const text = String(rest.UpdateExpression ?? '');
+  const used = (m: unknown) => {
+    const kept = Object.entries((m ?? {}) as Record<string, unknown>).filter(([k]) =>
+      new RegExp(`${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`).test(text),
+    );
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  };
+  const [n, v] = [used(names), used(values)];
+  return { ...rest, ...(n ? { ExpressionAttributeNames: n } : {}), ...(v ? { ExpressionAttributeValues: v } : {}) };
+}
+function replayInput({ command, input }: Recorded): Record<string, unknown> {
+  const { ReturnConsumedCapacity: _units, ...rest } = input;
+  if (command === 'TransactWriteItems')
+    return {
+      ...rest,
+      TransactItems: (rest.TransactItems as Record<string, Record<string, unknown>>[])
+        .filter((t) => !t.ConditionCheck)
+        .map((t) => Object.fromEntries(Object.entries(t).map(([op, write]) => [op, unconditioned(write)]))),
+    };
+  return ['PutItem', 'UpdateItem', 'DeleteItem'].includes(command) ? unconditioned(rest) : rest;
+}
+/** A bundle's source that makes the recorded calls, in order, those that overlapped side by side. */
+function replaySource(calls: Recorded[]): string {
+  const steps: Recorded[][] = [];
+  let end = Number.NEGATIVE_INFINITY;
+  for (const c of [...calls].sort((a, b) => a.start - b.start)) {
+    if (c.start < end) steps.at(-1)?.push(c);
+    else steps.push([c]);
+    end = Math.max(c.start < end ? end : 0, c.end);
+  }
+  const command = (c: Recorded) => {
+    const name = LIB_COMMANDS[c.command];
+    if (!name) throw new Error(`no replay for ${c.command}`);
+    return name;
+  };
+  const send = (c: Recorded) => `doc.send(new ${command(c)}(${JSON.stringify(replayInput(c))}))`;
+  const body = steps.map((step) =>
+    step.length === 1 ? `await ${send(step[0] as Recorded)};` : `await Promise.all([${step.map(send).join(', ')}]);`,
+  );
+  return `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ${[...new Set(calls.map(command))].join(', ')} } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+export const handler = async () => { ${body.join(' ')} return { statusCode: 200, body: '' }; };
+`;
 }
 
 // --- the store --------------------------------------------------------------------------------------------------
@@ -383,28 +481,17 @@ async function main() {
     table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
 
     // 3. bundles ----------------------------------------------------------------------------------------------
+    recorder();
     const baseline = join(work, 'getitem.ts');
     writeFileSync(
       baseline,
       `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' }; };\n`,
     );
-    // The same DynamoDB calls as a route's first invoke, in a bundle that makes only them (a plain
-    // document client, no handler): how much of a route's cold start is its calls, how much the rest.
-    const keyId = (parseApiKey(apiKey) as { keyId: string }).keyId;
-    const [D, A] = [JSON.stringify(tableName(DECKS)), JSON.stringify(tableName(ACCOUNTS))];
-    const keyReadCall = `doc.send(new GetCommand({ TableName: ${A}, Key: { pk: 'KEY#${keyId}', sk: 'KEY' }, ConsistentRead: true }))`;
-    const rawCalls: Partial<Record<string, string>> = {
-      readDeck: `await ${keyReadCall}; await doc.send(new GetCommand({ TableName: ${D}, Key: { pk: 'USER#${account.user_id}', sk: 'DECK#${shared.id}' }, ConsistentRead: true }));`,
-      listDecks: `await ${keyReadCall}; await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_owner_order', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'USER#${account.user_id}' }, ConsistentRead: true, Limit: 51 }));`,
-      readSharedDeck: `await Promise.all([doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'by_share_slug', KeyConditionExpression: 'share_slug = :s', ExpressionAttributeValues: { ':s': '${shared.share_slug}' }, Limit: 1 })), doc.send(new GetCommand({ TableName: ${D}, Key: ${JSON.stringify(bucketKey(shared.share_slug))} }))]);`,
-      searchDecks: `await doc.send(new QueryCommand({ TableName: ${D}, IndexName: 'search_by_date', KeyConditionExpression: 'facet = :f', ExpressionAttributeValues: { ':f': 'all' }, ...${JSON.stringify(SEARCH_PROJECTION)}, Limit: 21 }));`,
-    };
-    const rawBundle = async (name: string, calls: string) => {
+    // The same DynamoDB calls as a route's request, in a bundle that makes only them (a plain document
+    // client, no handler): how much of a route's cold start is its calls, how much the rest.
+    const rawBundle = async (name: string, calls: Recorded[]) => {
       const source = join(work, `${name}-raw.ts`);
-      writeFileSync(
-        source,
-        `import { randomUUID } from 'node:crypto';\nimport { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { ${calls} return { statusCode: 200, body: '' }; };\n`,
-      );
+      writeFileSync(source, replaySource(calls));
       return bundle(source, `${name}-raw`);
     };
     const hello = join(work, 'hello.ts');
@@ -439,23 +526,21 @@ async function main() {
         replacements: [{ remove_card_id: soviet[0]?.card_id, add_card_id: soviet.at(-1)?.card_id, count: 1 }],
       },
     };
+    // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
+    const RECORD_ROUND = COLD_ROUNDS;
     const doomed: string[] = [];
-    for (let k = 0; k < COLD_ROUNDS; k++)
+    for (let k = 0; k <= RECORD_ROUND; k++)
       doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
-    // A create's calls alone: the key read, then a one-item transaction putting a copy of a stored private deck item.
-    const { Item: stored } = await documentClient().send(
-      new GetCommand({ TableName: tableName(DECKS), Key: { pk: `USER#${account.user_id}`, sk: `DECK#${doomed[0]}` } }),
-    );
-    const { share_slug: _slug, ...copy } = stored as Record<string, unknown>;
-    rawCalls.createDeck = `await ${keyReadCall}; const id = randomUUID(); await doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: ${D}, Item: { ...${JSON.stringify(copy)}, sk: 'DECK#' + id, id }, ConditionExpression: 'attribute_not_exists(pk)' } }] }));`;
     const event = (route: Route | undefined, k: number) => {
       if (!route) return {};
       const method = route.method === 'ANY' ? 'GET' : route.method;
       const deckId = route.name === 'deleteDeck' ? doomed[k] : route.name === 'updateDeck' ? (owned[2] as { id: string }).id : shared.id;
+      // A like changes something each round: each round likes (and then unlikes) a deck of its own.
+      const slug = route.name === 'likeDeck' || route.name === 'unlikeDeck' ? (library[k] as StoredDeck).share_slug : shared.share_slug;
       const url = route.path
         .replace('{user_id}', account.user_id)
         .replace('{deck_id}', deckId as string)
-        .replace('{share_slug}', shared.share_slug)
+        .replace('{share_slug}', slug)
         .replace('{card_id}', '2B')
         .replace('{asset}', 'scalar.js');
       const body = bodies[route.name];
@@ -559,15 +644,15 @@ async function main() {
       const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
       // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
       const withReal = route.catalogue && hasRealCatalogue;
-      const calls = rawCalls[route.name];
-      const rawCase: ColdCase[] = calls ? [{ file: await rawBundle(route.name, calls) }] : [];
+      const calls = await recordCalls(route, event(route, RECORD_ROUND) as APIGatewayProxyEventV2);
+      const rawCase: ColdCase[] = calls.length ? [{ file: await rawBundle(route.name, calls) }] : [];
       const [b, m, ...rest] = sideBySide([
         baseCase,
         { file, route, env },
         ...rawCase,
         ...(withReal ? [{ file, route, env: { ...env, CATALOGUE_FILE: realFile } }] : []),
       ]) as Cold[];
-      const [raw, real] = calls ? rest : [undefined, ...rest];
+      const [raw, real] = calls.length ? rest : [undefined, ...rest];
       bundles.push(
         row(
           route.name,
@@ -576,7 +661,9 @@ async function main() {
           m as Cold,
           b as Cold,
           real ? `real: ${real.total.toFixed(1)} (${paired(real, m as Cold).toFixed(2)}× demo)` : '',
-          raw ? `${raw.total.toFixed(1)} (${paired(m as Cold, raw).toFixed(2)}×)` : '',
+          raw
+            ? `${raw.total.toFixed(1)}: ${paired(raw, b as Cold).toFixed(2)}× GetItem; the route ${paired(m as Cold, raw).toFixed(2)}× them`
+            : '',
         ),
       );
     }
@@ -594,7 +681,7 @@ async function main() {
         'init + 1st invoke',
         'GetItem then',
         '× GetItem',
-        'its calls alone (×)',
+        'its calls alone',
         'real catalogue',
       ],
       bundles,
