@@ -85,15 +85,81 @@ const KardsCardSchema = v.pipe(
 
 /**
  * The compiled form: the project's card format, already checked (at synth, by parseCatalogue), marked
- * so that a function loads it with no schema validation — only JSON.parse and the id index.
+ * so that a function loads it with no schema validation and no index to build — only JSON.parse.
+ * Cards are stored by column (a column of each field, in catalogue order), with the ids sorted beside
+ * their positions for a binary search: JSON.parse then makes a few arrays rather than an object per
+ * card, and a card object is made when it is first asked for. (With the real 1,488 cards, an object
+ * per card and a Map of them were most of a catalogue function's cold start beyond the demo's.)
  */
-export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-1';
+export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-2';
+type Columns = { [F in keyof Card]-?: Card[F][] };
+interface Compiled {
+  format: typeof COMPILED_FORMAT;
+  columns: Columns;
+  /** Every card_id, sorted by UTF-16 code units (as `<` compares them). */
+  ids: string[];
+  /** The position in the columns of each id in `ids`. */
+  at: number[];
+}
 
-export const compileCatalogue = (catalogue: Catalogue): string => JSON.stringify({ format: COMPILED_FORMAT, cards: catalogue.cards });
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function compileCatalogue({ cards }: Catalogue): string {
+  const column = <F extends keyof Card>(field: F) => cards.map((c) => c[field]);
+  const columns: Columns = {
+    card_id: column('card_id'),
+    name: column('name'),
+    faction: column('faction'),
+    type: column('type'),
+    rarity: column('rarity'),
+    kredits: column('kredits'),
+    set: column('set'),
+    derived: column('derived'),
+    exile: column('exile'),
+  };
+  const at = cards.map((_, i) => i).sort((a, b) => byCodeUnits((cards[a] as Card).card_id, (cards[b] as Card).card_id));
+  const compiled: Compiled = { format: COMPILED_FORMAT, columns, ids: at.map((i) => (cards[i] as Card).card_id), at };
+  return JSON.stringify(compiled);
+}
+
+/** A compiled catalogue as parsed: each card made (once) when first asked for, all of them when `cards` is read. */
+function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
+  const made: Card[] = [];
+  const card = (i: number): Card =>
+    (made[i] ??= {
+      card_id: c.card_id[i] as string,
+      name: c.name[i] as string,
+      faction: c.faction[i] as Card['faction'],
+      type: c.type[i] as CardType,
+      rarity: c.rarity[i] as Rarity,
+      kredits: c.kredits[i] as number,
+      set: c.set[i] as string,
+      derived: c.derived[i] as boolean,
+      exile: c.exile[i] as Card['exile'],
+    });
+  let all: readonly Card[] | undefined;
+  return {
+    get cards() {
+      all ??= c.card_id.map((_, i) => card(i));
+      return all;
+    },
+    get(id) {
+      let [lo, hi] = [0, ids.length - 1];
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const order = byCodeUnits(ids[mid] as string, id);
+        if (order === 0) return card(at[mid] as number);
+        if (order < 0) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return undefined;
+    },
+  };
+}
 
 /** Parses a catalogue file's JSON: an array of cards in either format (or `{ cards: [...] }`), or the compiled form. */
 export function parseCatalogue(json: unknown): Catalogue {
-  if ((json as { format?: unknown } | null)?.format === COMPILED_FORMAT) return makeCatalogue((json as { cards: Card[] }).cards);
+  if ((json as { format?: unknown } | null)?.format === COMPILED_FORMAT) return compiledCatalogue(json as Compiled);
   const records = Array.isArray(json) ? json : (json as { cards?: unknown } | null)?.cards;
   if (!Array.isArray(records)) throw new CatalogueFormatError('a catalogue is a JSON array of cards');
   const kards = records.some((r) => typeof r === 'object' && r !== null && 'importId' in r);

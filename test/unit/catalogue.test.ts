@@ -1,11 +1,23 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { demoCatalogue } from '#catalogue/load.ts';
+import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { isCodeCardId } from '#rules/base62.ts';
-import { CARD_TYPES, CatalogueFormatError, parseCatalogue, RARITIES } from '#rules/catalogue.ts';
+import {
+  CARD_TYPES,
+  type Card,
+  type Catalogue,
+  CatalogueFormatError,
+  COMPILED_FORMAT,
+  compileCatalogue,
+  makeCatalogue,
+  parseCatalogue,
+  RARITIES,
+} from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { FACTIONS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { legalDeck } from '../support/decks.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 describe('catalogue formats', () => {
   const kardsRecord = {
@@ -107,14 +119,34 @@ describe('the demo catalogue', () => {
 });
 
 describe('the compiled catalogue (what the functions load)', () => {
-  it('loads to the same cards as the checked file, and is marked as compiled', async () => {
-    const { compileCatalogue, COMPILED_FORMAT, parseCatalogue } = await import('#rules/catalogue.ts');
-    const { demoCatalogue } = await import('#catalogue/load.ts');
-    const checked = demoCatalogue();
+  /** Compiled, then loaded as a function loads it: the same cards, in the same order, each found by its id and nothing else. */
+  function roundTrip(checked: Catalogue) {
     const compiled = compileCatalogue(checked);
     expect(JSON.parse(compiled).format).toBe(COMPILED_FORMAT);
     const loaded = parseCatalogue(JSON.parse(compiled));
+    for (const card of checked.cards) expect(loaded.get(card.card_id)).toEqual(card);
     expect(loaded.cards).toEqual(checked.cards);
-    expect(loaded.get('2B')).toEqual(checked.get('2B'));
+    return loaded;
+  }
+
+  it('loads to the same cards as the checked file, and is marked as compiled', () => {
+    const loaded = roundTrip(demoCatalogue());
+    for (const id of ['nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '0', '', ' 2B', '2B ', 'no-such-card'])
+      expect(loaded.get(id), id).toBeUndefined();
+  });
+
+  it.skipIf(!hasRealCatalogue)('the real catalogue too (1,488 cards, numeric ids among them)', () => {
+    roundTrip(loadCatalogueFile(REAL_CATALOGUE_FILE));
+  });
+
+  it('any catalogue: every id found, any other string not', () => {
+    const id = fc.stringMatching(/^[0-9A-Za-z_.:-]{1,12}$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { minLength: 0, maxLength: 60 }), fc.array(fc.string(), { maxLength: 20 }), (ids, others) => {
+        const cards = ids.map((card_id, i) => ({ ...(demoCatalogue().cards[i % 5] as Card), card_id }));
+        const loaded = roundTrip(makeCatalogue(cards));
+        for (const other of others) if (!ids.includes(other)) expect(loaded.get(other)).toBeUndefined();
+      }),
+    );
   });
 });
