@@ -9,27 +9,21 @@ import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { SEARCH_READS } from '#store/search.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
-import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
-import { type Call, recordDynamo } from '../support/dynamo-recorder.ts';
+import { code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
+import { legalCode } from '../support/decks.ts';
+import { recordDynamo } from '../support/dynamo-recorder.ts';
 
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 interface Cost {
   status: number;
-  /** Operations by name, e.g. { GetItem: 2, Query: 1 }. */
+  /** Operations by name, e.g. { GetItem: 2, Query: 1 }, failed ones included. */
   operations: Record<string, number>;
   /** Items read: ScannedCount of queries, one per GetItem. */
   read: number;
-  /** Items written: one per Put/Update/Delete, each item of a transaction. */
+  /** Items written: one per Put/Update/Delete, each item of a transaction (of the calls that succeeded). */
   written: number;
 }
-
-const itemsWritten = (c: Call) =>
-  c.command === 'TransactWriteItemsCommand'
-    ? ((c.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0)
-    : ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand'].includes(c.command)
-      ? 1
-      : 0;
 
 /** A request's cost, and the attribute names DynamoDB sent back for it (over all its calls). */
 async function measured(
@@ -59,7 +53,7 @@ async function measured(
       status: answer.statusCode ?? 0,
       operations,
       read: recorder.calls.reduce((n, c) => n + (c.command === 'GetItemCommand' ? 1 : (c.scanned ?? 0)), 0),
-      written: recorder.calls.reduce((n, c) => n + itemsWritten(c), 0),
+      written: recorder.written(),
     },
     returned: new Set(recorder.calls.flatMap((c) => [...c.returned])),
   };
@@ -132,6 +126,48 @@ describe('store operations and items per request', () => {
     const again = await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`);
     // Within the flush window a view writes nothing: it is batched in the container.
     expect(again).toEqual({ status: 200, operations: { Query: 1, GetItem: 1 }, read: 2, written: 0 });
+  });
+
+  it('delete: the deck read, then one transaction — the deck, its counter and its views (and, were it public, its entries)', async () => {
+    const doomed = (await createDeck(owner, { deck_code: code('soviet', 'usa', 7) })).body.data;
+    expect(await cost('deleteDeck', 'DELETE', `${owner.decks}/${doomed.id}`, owner.key, {})).toEqual({
+      status: 200,
+      operations: { GetItem: 2, TransactWriteItems: 1 },
+      read: 2,
+      written: 3,
+    });
+  });
+
+  it('rules on a posted code (replace) and OTK reads: the key, then at most one item', async () => {
+    const soviet = deckable('soviet');
+    const replace = await cost('replaceCards', 'POST', `${owner.decks}/replace`, owner.key, {
+      deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
+      replacements: [{ remove_card_id: soviet[0]?.card_id, add_card_id: soviet.at(-1)?.card_id, count: 1 }],
+    });
+    expect(replace).toEqual({ status: 200, operations: { GetItem: 1 }, read: 1, written: 0 });
+    const otk = await cost('readDeckOtk', 'GET', `${owner.decks}/${deck.id}/otk`, owner.key);
+    expect(otk).toEqual({ status: 200, operations: { GetItem: 2 }, read: 2, written: 0 });
+    const sharedOtk = await cost('readSharedOtk', 'GET', `/api/v1/decks/${deck.share_slug}/otk`);
+    expect(sharedOtk).toEqual({ status: 200, operations: { Query: 1 }, read: 1, written: 0 });
+  });
+
+  it('likes: one transaction (the like item and the counter), then while under ten a fold into the deck and its entries; a repeat changes nothing', async () => {
+    const likes = `/api/v1/users/${owner.userId}/likes/${deck.share_slug}`;
+    const cards = distinctCards(code());
+    // The fold: the deck item, its entries (all, main, ally, one tag, each card) and the counter's folded_likes.
+    const folded = 1 + 4 + cards + 1;
+    const change = {
+      status: 200,
+      operations: { GetItem: 2, Query: 1, TransactWriteItems: 1, UpdateItem: folded },
+      read: 3,
+      written: 2 + folded,
+    };
+    // A repeat: the transaction's condition fails (one like per account), so nothing is written or folded.
+    const repeat = { status: 200, operations: { GetItem: 2, Query: 1, TransactWriteItems: 1 }, read: 3, written: 0 };
+    expect(await cost('likeDeck', 'PUT', likes, owner.key)).toEqual(change);
+    expect(await cost('likeDeck', 'PUT', likes, owner.key)).toEqual(repeat);
+    expect(await cost('unlikeDeck', 'DELETE', likes, owner.key)).toEqual(change);
+    expect(await cost('unlikeDeck', 'DELETE', likes, owner.key)).toEqual(repeat);
   });
 
   it('the catalogue costs the store nothing', async () => {

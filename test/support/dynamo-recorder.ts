@@ -1,4 +1,7 @@
-/** Records what the store asks DynamoDB: each command, its keys and indexes, and items read. */
+/**
+ * Records what the store asks DynamoDB: each command, its keys and indexes, and items read — failed
+ * calls too (a write whose condition failed is still an operation, billed, that wrote nothing).
+ */
 import { documentClient } from '#store/client.ts';
 
 export interface Call {
@@ -7,21 +10,34 @@ export interface Call {
   scanned?: number;
   /** The attribute names of the items it returned (Item, Items). */
   returned: Set<string>;
+  /** It threw (a condition that failed, a cancelled transaction): nothing was written. */
+  failed?: boolean;
 }
 
 // The document client's commands run as the base client's: these are their names.
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+const itemsOf = (c: Call) =>
+  c.command === 'TransactWriteItemsCommand'
+    ? ((c.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0)
+    : ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand'].includes(c.command)
+      ? 1
+      : 0;
 
 export function recordDynamo() {
   const calls: Call[] = [];
   const name = `recorder-${Math.random()}`;
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
-      const result = await next(args);
+      const command = (context as { commandName?: string }).commandName ?? '?';
+      const result = await next(args).catch((error: unknown) => {
+        calls.push({ command, input: args.input as Record<string, unknown>, returned: new Set(), failed: true });
+        throw error;
+      });
       const output = (result as { output?: { ScannedCount?: number; Item?: object; Items?: object[] } }).output;
       const items = [...(output?.Items ?? []), ...(output?.Item ? [output.Item] : [])];
       calls.push({
-        command: (context as { commandName?: string }).commandName ?? '?',
+        command,
         input: args.input as Record<string, unknown>,
         scanned: output?.ScannedCount,
         returned: new Set(items.flatMap((item) => Object.keys(item))),
@@ -33,7 +49,9 @@ export function recordDynamo() {
   return {
     calls,
     reset: () => calls.splice(0),
-    writes: () => calls.filter((c) => WRITES.has(c.command)),
+    writes: () => calls.filter((c) => WRITES.has(c.command) && !c.failed),
+    /** Items written: one per Put, Update or Delete and each item of a transaction, of the calls that succeeded. */
+    written: () => calls.reduce((n, c) => n + (c.failed ? 0 : itemsOf(c)), 0),
     /** Items read by the queries recorded (ScannedCount summed). */
     scanned: () => calls.reduce((n, c) => n + (c.scanned ?? 0), 0),
     stop: () => documentClient().middlewareStack.remove(name),
