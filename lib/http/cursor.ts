@@ -3,6 +3,10 @@
  * the query it came from (its digest), so it can only continue that query, on that index.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+// Imported, not import()ed: in AWS every cursor function reads the key at init anyway, and a dynamic
+// import made esbuild bundle the whole client (all its commands) and wrap half the SDK in lazy
+// module initialisers, which cost the import more than the client's own code.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sdkClientConfig } from '#store/sdk-config.ts';
 import { invalidParameter } from './errors.ts';
 
@@ -13,7 +17,6 @@ import { invalidParameter } from './errors.ts';
  */
 async function readCursorKey(env = process.env): Promise<string> {
   if (!env.CURSOR_SECRET_NAME) return env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
-  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   // Bounded in time like every store call: a stalled read fails and the next request tries again.
   const client = new SecretsManagerClient(sdkClientConfig());
   try {

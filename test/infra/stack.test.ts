@@ -267,6 +267,9 @@ describe('bundles', () => {
       // Credentials from the environment only (infra/aliases/credentials.ts): no SSO, profiles or instance metadata.
       for (const chainOnly of ['sso_start_url', 'credential_process', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE'])
         expect(code.includes(chainOnly), `${route.name}: ${chainOnly}`).toBe(false);
+      // Of Secrets Manager, only the read of the cursor key (an import() of the client bundled all of it).
+      expect(code.includes('"GetSecretValue"'), route.name).toBe(route.cursors === true);
+      expect(code.includes('"RotateSecret"'), route.name).toBe(false);
     }
     console.log(`bundle report (minified index.mjs):\n${rows.join('\n')}`);
   });
