@@ -8,7 +8,8 @@
  *   2. per route: the in-process handler's p50/p99 and CPU against the raw SDK calls of the same
  *      operations, interleaved;
  *   3. per function bundle, built with the CDK's esbuild settings: size, and init + first invoke
- *      against a bundle that only does one lib-dynamodb GetItem and a hello-world;
+ *      against a bundle that only does one lib-dynamodb GetItem, a hello-world, and a bundle that
+ *      makes only the route's own DynamoDB calls (recorded from the route, replayed alone);
  *   4. the views workload: 10,000 shared reads over 1,000 public decks (Zipf), items written per view
  *      and views counted against views served.
  */
@@ -403,7 +404,7 @@ async function main() {
     const plain = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     );
-    const N = QUICK ? 100 : 1_000;
+    const N = QUICK ? 100 : 3_000;
     // The auth read every owner request makes: one consistent GetItem of a key.
     const keyRead = () =>
       plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: { pk: 'KEY#x', sk: 'KEY' }, ConsistentRead: true }));
