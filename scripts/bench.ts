@@ -40,7 +40,7 @@ import { bucketKey } from '#store/view-buckets.ts';
 import { BUNDLE } from '../infra/bundling.ts';
 import { ensureTables, startDynamoLocal } from '../infra/local/dynamodb.ts';
 import { lambdaContext, matchRoute, toEvent } from '../infra/local/gateway.ts';
-import { legalCode } from '../test/support/decks.ts';
+import { deckableCards, legalCode } from '../test/support/decks.ts';
 import { freePort } from '../test/support/runtime.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../test/support/shared.ts';
 
@@ -538,7 +538,7 @@ async function main() {
     // Each route's cold request is one that succeeds (its main path, not an early error): a body where it
     // takes one, and for the delete a deck of its own each round.
     const demo = demoCatalogue();
-    const soviet = demo.cards.filter((c) => c.faction === 'soviet' && !c.derived && c.type !== 'headquarters');
+    const soviet = deckableCards(demo, 'soviet');
     const bodies: Partial<Record<string, unknown>> = {
       createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
       updateDeck: { sort_order: 5 },

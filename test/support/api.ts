@@ -5,7 +5,7 @@ import { SCOPES, type Scope } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { checkAgainstDocument } from './contract.ts';
-import { legalCode } from './decks.ts';
+import { deckableCards, legalCode } from './decks.ts';
 
 /** The API under test: the run's shared runtime, unless a test file started its own (API_BASE_URL). */
 export const baseUrl = () => process.env.API_BASE_URL ?? inject('baseUrl');
@@ -68,7 +68,7 @@ export const code = (main: FactionId = 'soviet', ally: FactionId = 'usa', offset
   legalCode(demo, main, ally, allyCopies, offset);
 
 /** Demo cards of a faction that can stand in decks. */
-export const deckable = (faction: string) => demo.cards.filter((c) => c.faction === faction && !c.derived && c.type !== 'headquarters');
+export const deckable = (faction: string) => deckableCards(demo, faction);
 
 export async function createDeck(owner: Owner, body: Record<string, unknown> = {}): Promise<Reply> {
   const reply = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: 'Tempo' }, ...body } });

@@ -4,7 +4,9 @@ import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
 import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
 import type { FactionId } from '#rules/factions.ts';
 
-const deckable = (c: Card) => !c.derived && c.type !== 'headquarters';
+/** A faction's cards that can stand in a deck (not derived, not a headquarters), in catalogue order. */
+export const deckableCards = (cat: Catalogue, faction: string): Card[] =>
+  cat.cards.filter((c) => c.faction === faction && !c.derived && c.type !== 'headquarters');
 
 /**
  * A legal deck for main/ally: `allyCopies` copies of ally cards, the rest main cards, each card at
@@ -12,7 +14,7 @@ const deckable = (c: Card) => !c.derived && c.type !== 'headquarters';
  */
 export function legalDeck(cat: Catalogue, main: FactionId, ally: FactionId, allyCopies = ALLY_LIMIT, offset = 0): CardCount[] {
   const pick = (faction: FactionId, copies: number): CardCount[] => {
-    const pool = cat.cards.filter((c) => c.faction === faction && deckable(c));
+    const pool = deckableCards(cat, faction);
     const out: CardCount[] = [];
     let left = copies;
     for (let i = 0; left > 0 && i < pool.length; i++) {

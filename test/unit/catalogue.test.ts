@@ -16,7 +16,7 @@ import {
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { FACTIONS, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { legalDeck } from '../support/decks.ts';
+import { deckableCards, legalDeck } from '../support/decks.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 describe('catalogue formats', () => {
@@ -96,7 +96,7 @@ describe('the demo catalogue', () => {
 
   it('has at least 25 deckable cards per faction, each with a code id', () => {
     for (const f of FACTIONS) {
-      const deckable = cat.cards.filter((c) => c.faction === f.id && !c.derived && c.type !== 'headquarters');
+      const deckable = deckableCards(cat, f.id);
       expect(deckable.length, f.id).toBeGreaterThanOrEqual(25);
       expect(deckable.every((c) => isCodeCardId(c.card_id))).toBe(true);
     }
