@@ -216,9 +216,13 @@ function replaySource(calls: Recorded[]): string {
   const steps: Recorded[][] = [];
   let end = Number.NEGATIVE_INFINITY;
   for (const c of [...calls].sort((a, b) => a.start - b.start)) {
-    if (c.start < end) steps.at(-1)?.push(c);
-    else steps.push([c]);
-    end = Math.max(c.start < end ? end : 0, c.end);
+    if (c.start < end) {
+      steps.at(-1)?.push(c);
+      end = Math.max(end, c.end);
+    } else {
+      steps.push([c]);
+      end = c.end;
+    }
   }
   const command = (c: Recorded) => {
     const name = LIB_COMMANDS[c.command];
@@ -229,12 +233,14 @@ function replaySource(calls: Recorded[]): string {
   const body = steps.map((step) =>
     step.length === 1 ? `await ${send(step[0] as Recorded)};` : `await Promise.all([${step.map(send).join(', ')}]);`,
   );
-  return `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ${[...new Set(calls.map(command))].join(', ')} } from '@aws-sdk/lib-dynamodb';
-const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
-export const handler = async () => { ${body.join(' ')} return { statusCode: 200, body: '' }; };
-`;
+  return bareSource([...new Set(calls.map(command))], `${body.join(' ')} return { statusCode: 200, body: '' };`);
 }
+/** A bundle's source with no handler of ours: a plain document client (the SDK's defaults), the given lib-dynamodb commands, and `body` as the handler. */
+const bareSource = (commands: string[], body: string) => `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ${commands.join(', ')} } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+export const handler = async () => { ${body} };
+`;
 
 // --- the store --------------------------------------------------------------------------------------------------
 function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
@@ -508,7 +514,10 @@ async function main() {
     const baseline = join(work, 'getitem.ts');
     writeFileSync(
       baseline,
-      `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));\nexport const handler = async () => { const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' }; };\n`,
+      bareSource(
+        ['GetCommand'],
+        `const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' };`,
+      ),
     );
     // The same DynamoDB calls as a route's request, in a bundle that makes only them (a plain document
     // client, no handler): how much of a route's cold start is its calls, how much the rest.
