@@ -37,12 +37,14 @@ export interface ApiResult {
 
 export type QueryOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, never>;
 
+/** What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
+export type Prepared = readonly (() => unknown)[];
+
 /** An endpoint and what it declares of its input (its query schema), as the shared stack runs it. */
 export interface Endpoint<Req, S extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
   owner: boolean;
   query?: S;
-  /** What the endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
-  init?: readonly (() => unknown)[];
+  init?: Prepared;
   run: (request: Req) => Promise<ApiResult>;
 }
 export type PublicEndpoint = Endpoint<ApiRequest<never>> & { owner: false };
@@ -50,12 +52,12 @@ export type OwnerEndpoint = Endpoint<OwnerRequest<never>> & { owner: true };
 
 /** A public route's endpoint: `query` declares and types its query parameters. */
 export const publicEndpoint = <S extends v.GenericSchema | undefined = undefined>(
-  declared: { query?: S; init?: readonly (() => unknown)[] },
+  declared: { query?: S; init?: Prepared },
   run: (request: ApiRequest<QueryOf<S>>) => Promise<ApiResult>,
 ) => ({ owner: false as const, ...declared, run }) as unknown as PublicEndpoint;
 
 /** An owner route's endpoint: its request carries the caller's key. */
 export const ownerEndpoint = <S extends v.GenericSchema | undefined = undefined>(
-  declared: { query?: S; init?: readonly (() => unknown)[] },
+  declared: { query?: S; init?: Prepared },
   run: (request: OwnerRequest<QueryOf<S>>) => Promise<ApiResult>,
 ) => ({ owner: true as const, ...declared, run }) as unknown as OwnerEndpoint;
