@@ -8,14 +8,14 @@
 import type { Scope } from '#rules/scopes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
-export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'BatchWriteItem';
 
 export interface Grant {
   table: 'decks' | 'accounts';
   actions: TableAction[];
-  /** Query: the indexes it may read (and nothing else). */
+  /** Query of an index: the indexes it may read (and nothing else). */
   indexes?: string[];
-  /** Item actions: the leading keys (pk prefixes) of the items it may touch. */
+  /** Item actions, and queries of the table itself: the leading keys (pk prefixes) of the items it may touch. */
   keys?: string[];
 }
 
@@ -41,14 +41,16 @@ export interface Route {
 
 const owner = '/api/v1/users/{user_id}/decks';
 const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
-const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
-const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
-// Folding counts into the deck item and its search entries (counters.ts).
-const folding = decks(['UpdateItem'], ['USER#*', 'SEARCH#*']);
-// Views: a deck's stored count, and the container's batches (view-buckets.ts).
-const viewing = [decks(['GetItem', 'UpdateItem'], ['VIEWS#*']), folding];
-// Likes: the like counter (counters.ts).
-const liking = [decks(['GetItem', 'UpdateItem'], ['COUNT#*']), folding];
+export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
+export const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
+// Views: a deck's stored count, and the container's batches (view-buckets.ts); folding them is the store-change worker's.
+const viewing = [decks(['GetItem', 'UpdateItem'], ['VIEWS#*'])];
+// Likes: the deck checked, the like under the deck and under the account, the counter (likes.ts); folding them is the worker's.
+const liking = [
+  decks(['ConditionCheckItem', 'GetItem'], ['USER#*']),
+  decks(['PutItem', 'DeleteItem'], ['LIKE#*', 'LIKED#*']),
+  decks(['GetItem', 'UpdateItem'], ['COUNT#*']),
+];
 
 export const ROUTES = [
   {
@@ -92,6 +94,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: true,
     catalogue: true,
+    // The deck read, then written with its entry changes in one transaction (a second when they overflow it).
     grants: [decks(['GetItem', 'UpdateItem', 'ConditionCheckItem'], ['USER#*']), decks(['PutItem', 'DeleteItem'], ['SEARCH#*'])],
   },
   {
@@ -122,6 +125,7 @@ export const ROUTES = [
     scope: 'decks:delete',
     body: true,
     catalogue: false,
+    // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
     grants: [decks(['GetItem'], ['USER#*']), decks(['DeleteItem'], ['USER#*', 'SEARCH#*', 'COUNT#*']), decks(['UpdateItem'], ['VIEWS#*'])],
   },
   {
@@ -132,7 +136,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: false,
     catalogue: false,
-    grants: [query('by_share_slug'), decks(['PutItem'], ['LIKE#*']), ...liking],
+    grants: [query('by_share_slug'), ...liking],
   },
   {
     name: 'unlikeDeck',
@@ -142,7 +146,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: false,
     catalogue: false,
-    grants: [query('by_share_slug'), decks(['DeleteItem'], ['LIKE#*']), ...liking],
+    grants: [query('by_share_slug'), ...liking],
   },
   {
     name: 'searchDecks',
@@ -242,7 +246,14 @@ export function routeByName(name: RouteName): Route {
 /** The grant every owner route has: reading API keys (auth). */
 export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: ['KEY#*'] };
 
-export const grantsOf = (route: Route): Grant[] => (route.scope ? [AUTH_GRANT, ...route.grants] : route.grants);
+/** Whatever runs with grants: a route's function, or a worker (lib/workers.ts). */
+export interface Grantee {
+  name: string;
+  scope?: Scope;
+  grants: readonly Grant[];
+}
+
+export const grantsOf = (who: Grantee): Grant[] => (who.scope ? [AUTH_GRANT, ...who.grants] : [...who.grants]);
 
 /** A route's throttle class: reads (GET) and writes (the rest, throttled more strictly; settings in infra). */
 export const throttleClass = (route: Route): 'read' | 'write' => (route.method === 'GET' ? 'read' : 'write');

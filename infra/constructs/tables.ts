@@ -1,6 +1,6 @@
 /** DynamoDB tables from the shared definitions of lib/store/tables.ts. */
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { IndexDef, KeyAttr, TableDef } from '#store/tables.ts';
 
@@ -21,6 +21,7 @@ export function tableFrom(scope: Construct, def: TableDef): TableV2 {
     removalPolicy: RemovalPolicy.RETAIN,
     encryption: TableEncryptionV2.awsManagedKey(),
     ...(def.timeToLiveAttribute ? { timeToLiveAttribute: def.timeToLiveAttribute } : {}),
+    ...(def.stream ? { dynamoStream: StreamViewType[def.stream] } : {}),
     globalSecondaryIndexes: def.globalIndexes.map((i) => ({
       indexName: i.indexName,
       partitionKey: attr(i.partitionKey),

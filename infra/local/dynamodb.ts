@@ -7,8 +7,10 @@ import { resolve } from 'node:path';
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   type DynamoDBClient,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -86,16 +88,28 @@ export function createTableInput(def: TableDef, name: string): CreateTableComman
           Projection: projection(i.projection),
         }))
       : undefined,
+    StreamSpecification: def.stream ? { StreamEnabled: true, StreamViewType: def.stream } : undefined,
   };
 }
 
-/** Creates the tables that do not exist yet; returns the names it created. */
+/** A table made before it had a change stream gets one. */
+async function ensureStream(client: DynamoDBClient, def: TableDef, name: string): Promise<void> {
+  if (!def.stream) return;
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }));
+}
+
+/** Creates the tables that do not exist yet (and the change stream of one that lacks it); returns the names it created. */
 export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const { TableNames = [] } = await client.send(new ListTablesCommand({}));
   const created: string[] = [];
   for (const def of TABLES) {
     const name = tableName(def, env);
-    if (TableNames.includes(name)) continue;
+    if (TableNames.includes(name)) {
+      await ensureStream(client, def, name);
+      continue;
+    }
     await client.send(new CreateTableCommand(createTableInput(def, name)));
     await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: name });
     if (def.timeToLiveAttribute) {

@@ -5,12 +5,13 @@
  * also prove its CDK permissions are enough, and a grant cannot silently go missing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { grantsOf, type Route, type TableAction } from '#routes';
+import { type Grantee, grantsOf, type TableAction } from '#routes';
 import { documentClient } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 
-const current = new AsyncLocalStorage<Route>();
-export const asRoute = <T>(route: Route, fn: () => Promise<T>): Promise<T> => current.run(route, fn);
+const current = new AsyncLocalStorage<Grantee>();
+/** Runs `fn` as a route's function (or a worker) runs: with its grants and no others. */
+export const asRoute = <T>(who: Grantee, fn: () => Promise<T>): Promise<T> => current.run(who, fn);
 
 interface Access {
   action: TableAction | string;
@@ -38,10 +39,28 @@ type Input = {
   IndexName?: string;
   Key?: { pk?: string };
   Item?: { pk?: string };
+  KeyConditionExpression?: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
   TransactItems?: Record<string, Input>[];
+  RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: string } }; DeleteRequest?: { Key?: { pk?: string } } }[]>;
+};
+
+/** The partition a query of the table itself reads: the value its key condition gives `pk`. */
+const queriedPartition = (input: Input): string | undefined => {
+  const name = /\bpk\s*=\s*(:\w+)/.exec(input.KeyConditionExpression ?? '')?.[1];
+  const value = name ? input.ExpressionAttributeValues?.[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
 };
 
 function accesses(command: string, input: Input): Access[] {
+  if (command === 'BatchWriteItemCommand') {
+    return Object.entries(input.RequestItems ?? {}).flatMap(([table, requests]) =>
+      requests.map((r) => ({ action: 'BatchWriteItem', table, pk: r.PutRequest?.Item?.pk ?? r.DeleteRequest?.Key?.pk })),
+    );
+  }
+  if (command === 'QueryCommand' && input.IndexName === undefined) {
+    return [{ action: 'Query', table: input.TableName ?? '', pk: queriedPartition(input) }];
+  }
   if (command === 'TransactWriteItemsCommand') {
     return (input.TransactItems ?? []).flatMap((item) =>
       Object.entries(item).map(([op, inner]) => ({
@@ -56,15 +75,15 @@ function accesses(command: string, input: Input): Access[] {
   ];
 }
 
-export function allowed(route: Route, a: Access): boolean {
+export function allowed(who: Grantee, a: Access): boolean {
   const table = a.table === tableName(DECKS) ? 'decks' : a.table === tableName(ACCOUNTS) ? 'accounts' : undefined;
-  return grantsOf(route).some(
+  return grantsOf(who).some(
     (g) =>
       g.table === table &&
       (g.actions as string[]).includes(a.action) &&
-      (a.action === 'Query'
-        ? a.index !== undefined && (g.indexes ?? []).includes(a.index)
-        : (g.keys ?? []).some((k) => a.pk?.startsWith(k.replace(/\*$/, '')))),
+      (a.index !== undefined
+        ? (g.indexes ?? []).includes(a.index)
+        : g.indexes === undefined && (g.keys ?? []).some((k) => a.pk?.startsWith(k.replace(/\*$/, '')))),
   );
 }
 

@@ -6,14 +6,19 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { flushViews } from '#public/view-counter.ts';
 import { dynamoClient } from '#store/client.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { WORKERS } from '#workers';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
 import { onClientError, serve } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
+import { type StreamPoller, startStreamPoller } from './streams.ts';
+import { invokeWorker } from './workers.ts';
 
 // Requests run side by side, as Lambda runs concurrent invocations when AWS_LAMBDA_MAX_CONCURRENCY is set:
 // each in its own invoke context (gateway.ts), where Powertools keeps that invocation's log keys.
@@ -25,6 +30,7 @@ const dataDir = process.env.DATA_DIR ?? '.data';
 const external = process.env.DYNAMODB_ENDPOINT;
 
 let dynamo: LocalDynamo | undefined;
+const pollers: StreamPoller[] = [];
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
@@ -33,6 +39,7 @@ async function stop(code: number) {
   server.closeAllConnections();
   // The views counted in this process and not yet written (the same batch a Lambda container keeps).
   await flushViews().catch((e: Error) => console.error(`views not written at stop: ${e.message}`));
+  await Promise.all(pollers.map((p) => p.stop()));
   await dynamo?.stop();
   process.exit(code);
 }
@@ -77,6 +84,24 @@ try {
   const created = await ensureTables(client).catch((e: Error) => {
     throw new Error(`the store at ${endpoint} does not answer (${e.name}: ${e.message}); start it, or unset DYNAMODB_ENDPOINT`);
   });
+  // What follows the store's writes (folds, purges): each worker on the table's change stream, as its
+  // event source mapping runs it in AWS.
+  for (const worker of WORKERS) {
+    pollers.push(
+      await startStreamPoller(
+        {
+          endpoint,
+          tableName: tableName(DECKS),
+          worker,
+          invoke: (event) => invokeWorker(worker, event),
+          intervalMs: Number(process.env.STREAM_POLL_MS ?? 250),
+          checkpointFile: dynamo ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
+          log: (message) => console.error(message),
+        },
+        client,
+      ),
+    );
+  }
   client.destroy();
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

@@ -12,6 +12,7 @@ import { count } from '#http/metrics.ts';
 import { type ApiResult, ownerEndpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
+import { isStoreUnavailable } from '#store/faults.ts';
 import { type Remembered, recall, rememberWrite } from '#store/idempotency.ts';
 import { etag } from './params.ts';
 import { ownerDeck } from './responses.ts';
@@ -37,6 +38,21 @@ const bodyHash = (body: unknown) =>
   createHash('sha256')
     .update(JSON.stringify(canonical(body)))
     .digest('base64url');
+
+/**
+ * A create whose transaction got no answer (the store timed out, reset or failed after it was sent) may
+ * have been applied: the 503 says so (contract §9.1), and how to find out without making a second deck.
+ */
+const MAY_HAVE_CREATED =
+  'the deck store did not answer in time; the deck may have been created: list your decks before creating it again, or repeat this request with the same Idempotency-Key, which never creates a second deck';
+const storing = async <T>(write: Promise<T>): Promise<T> => {
+  try {
+    return await write;
+  } catch (e) {
+    if (isStoreUnavailable(e)) throw unavailable(MAY_HAVE_CREATED);
+    throw e;
+  }
+};
 
 function replay(prior: Remembered, hash: string): ApiResult {
   if (prior.body_hash !== hash) throw new ApiError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another body');
@@ -75,12 +91,12 @@ export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) 
     headers: { location: `/api/v1/users/${deck.user_id}/decks/${deck.id}`, etag: etag(deck.version) },
   };
   if (key === undefined) {
-    await storeDeck(deck);
+    if ((await storing(storeDeck(deck))) === 'conflict') throw unavailable('the deck store is busy; nothing was created; retry shortly');
     count('DecksCreated', { route: 'createDeck' });
     return answer;
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if ((await storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer }))) === 'ok') {
+    if ((await storing(storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer })))) === 'ok') {
       count('DecksCreated', { route: 'createDeck' });
       return answer;
     }

@@ -18,7 +18,7 @@ import { invalidParameter } from './errors.ts';
 async function readCursorKey(env = process.env): Promise<string> {
   if (!env.CURSOR_SECRET_NAME) return env.CURSOR_SECRET || 'deck-library-local-cursor-secret';
   // Bounded in time like every store call: a stalled read fails and the next request tries again.
-  const client = new SecretsManagerClient(sdkClientConfig());
+  const client = new SecretsManagerClient(sdkClientConfig(3));
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: env.CURSOR_SECRET_NAME }));
     if (!SecretString) throw new Error(`the secret ${env.CURSOR_SECRET_NAME} holds no string`);

@@ -32,7 +32,8 @@ export function withTimeGuard(handler: Handler): Handler {
   return async (event, context) => {
     const controller = new AbortController();
     const started = Date.now();
-    const run = withDeadline(controller.signal, () => handler(event, context));
+    const allowed = budget(context);
+    const run = withDeadline({ signal: controller.signal, at: started + allowed }, () => handler(event, context));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<APIGatewayProxyStructuredResultV2>((resolve) => {
       timer = setTimeout(async () => {
@@ -51,7 +52,7 @@ export function withTimeGuard(handler: Handler): Handler {
           timed_out: true,
         });
         resolve(response);
-      }, budget(context));
+      }, allowed);
     });
     try {
       return await Promise.race([run, late]);

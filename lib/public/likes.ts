@@ -1,17 +1,20 @@
 /**
  * PUT / DELETE /api/v1/users/:user_id/likes/:share_slug — one like per account per public or unlisted
- * deck; both idempotent. Answers the deck's like count after the change.
+ * deck; both idempotent. Answers the deck's exact like count after the change. The count is folded into
+ * the deck and its search entries by the store-change worker (lib/changes/likes.ts), not here: a like is
+ * one transaction, and a fold that fails is retried until it lands, whatever happens to this request.
  */
 
+import { deckNotFound } from '#http/errors.ts';
 import { type OwnerRequest, ownerEndpoint } from '#http/types.ts';
-import { foldLikes, getCounts, setLike } from '#store/counters.ts';
+import { getCounts } from '#store/counters.ts';
+import { setLike } from '#store/likes.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
 
 async function like(req: OwnerRequest, liked: boolean) {
   const deck = await sharedDeck(shareSlug(req.params.share_slug));
-  await setLike(deck.share_slug, req.key.user_id, liked);
+  if ((await setLike(deck, req.key.user_id, liked)) === 'gone') throw deckNotFound();
   const counts = await getCounts(deck.share_slug, true);
-  await foldLikes(deck, counts);
   return { data: { share_slug: deck.share_slug, liked, likes: counts.likes } };
 }
 

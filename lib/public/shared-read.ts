@@ -16,6 +16,6 @@ export const readSharedDeck = publicEndpoint({ init: [catalogue, documentClient]
   // The deck and its stored view count are read side by side: one index item and one bucket attribute.
   const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);
   // The view is counted in this container (nothing awaited): shown with the stored total at once.
-  const views = stored + countView(deck);
+  const views = stored + countView(slug);
   return { data: publicDeck(deck, { views, likes: deck.likes }, catalogue()), headers: { 'cache-control': 'no-store' } };
 });

@@ -1,13 +1,17 @@
 /**
  * One DynamoDB document client per process. DYNAMODB_ENDPOINT points it at DynamoDB Local, which
  * keys its data by access key and region: there it uses fixed fake credentials.
- * Every call is bounded in time (contract §8.1): a connection timeout, a per-attempt request timeout,
- * a few attempts with the SDK's backoff, and the request's deadline (deadline.ts) over all of them.
+ * Every call is bounded in time (contract §8.1) — a connection timeout, a per-attempt request timeout
+ * (sdk-config.ts) and the request's deadline (deadline.ts) over all of them — and retried by the policy
+ * of retry.ts (contract §9.1): what DynamoDB says to retry, with jittered backoff, within the deadline.
  */
 
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { deadlineSignal } from './deadline.ts';
+import { currentDeadline } from './deadline.ts';
+import { cancellationCodes, RETRY_REASONS } from './faults.ts';
+import { withRetries } from './retry.ts';
 import { sdkClientConfig } from './sdk-config.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
@@ -15,14 +19,19 @@ let doc: DynamoDBDocumentClient | undefined;
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'eu-west-1';
 
-export function dynamoClient(env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
+/** A DynamoDB client. Its own retrying is off by default: documentClient() retries by the service's policy. */
+export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts = 1): DynamoDBClient {
   const endpoint = env.DYNAMODB_ENDPOINT;
   // DynamoDB's own settings, given as the SDK's defaults for the same reason as the rest (sdk-config.ts).
-  const config = { ...sdkClientConfig(), accountIdEndpointMode: 'preferred', endpointDiscoveryEnabled: false } as const;
+  const config = { ...sdkClientConfig(maxAttempts), accountIdEndpointMode: 'preferred', endpointDiscoveryEnabled: false } as const;
   return endpoint
     ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, ...config })
     : new DynamoDBClient(config);
 }
+
+/** Marks a write that must not be repeated once it may have been applied (an unconditional ADD): see retry.ts. */
+const ONCE = Symbol('not idempotent');
+export const once = <C extends object>(command: C): C => Object.assign(command, { [ONCE]: true });
 
 export function documentClient(): DynamoDBDocumentClient {
   if (doc) return doc;
@@ -30,11 +39,12 @@ export function documentClient(): DynamoDBDocumentClient {
   // The SDK's logger middleware redacts every input and output for its logger even when that logger
   // does nothing (about 0.4 ms of CPU for a page of 50 decks). This service logs its own lines.
   client.middlewareStack.remove('loggerMiddleware');
-  // Every call carries its request's deadline (when it runs within one).
+  // Every call carries its request's deadline (when it runs within one) and is retried by the policy.
   const send = client.send.bind(client) as (command: unknown, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
-  client.send = ((command: unknown, options?: { abortSignal?: AbortSignal }) => {
-    const abortSignal = deadlineSignal();
-    return send(command, abortSignal ? { abortSignal, ...options } : options);
+  client.send = ((command: object, options?: { abortSignal?: AbortSignal }) => {
+    const deadline = currentDeadline();
+    const sent = deadline ? { abortSignal: deadline.signal, ...options } : options;
+    return withRetries(() => send(command, sent), { idempotent: !(ONCE in command), deadline });
   }) as typeof client.send;
   doc = client;
   return doc;
@@ -53,18 +63,22 @@ export const MAX_TRANSACT_ITEMS = 100;
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * Runs a write transaction. 'ok'; 'failed' when a condition failed; 'conflict' when another
- * transaction held an item (worth retrying). Anything else is thrown.
+ * Runs a write transaction. 'ok'; 'failed' when a condition failed; 'conflict' when other transactions
+ * kept holding its items until the retries ran out (worth retrying later). Anything else is thrown.
+ * A cancellation for a conflict or throttling is retried as any retryable error is (retry.ts). The
+ * transaction carries one client token over all its attempts: DynamoDB applies a repeat of an applied
+ * transaction (one whose answer was lost) as a no-op for 10 minutes, so retrying it never writes twice.
  */
 export async function transact(items: TransactItem[]): Promise<'ok' | 'failed' | 'conflict'> {
+  const command = new TransactWriteCommand({ TransactItems: items, ClientRequestToken: randomUUID() });
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    await documentClient().send(command);
     return 'ok';
   } catch (e) {
-    if ((e as Error).name !== 'TransactionCanceledException') throw e;
-    const codes = ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
+    const codes = cancellationCodes(e);
+    if (!codes) throw e;
     if (codes.includes('ConditionalCheckFailed')) return 'failed';
-    if (codes.includes('TransactionConflict')) return 'conflict';
+    if (codes.some((c) => RETRY_REASONS.has(c))) return 'conflict';
     throw e;
   }
 }

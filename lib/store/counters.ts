@@ -4,20 +4,32 @@
  * a bucket item shared with other decks (view-buckets.ts). Both are "folded" into the deck item and its
  * search entries — what owner reads, search items and the views/likes sort orders show — only when they
  * have moved enough since the last fold, so a deck's index entries are rewritten O(log n) times:
- *   likes: exact up to 10, within 10% beyond (a like is rare; the fold follows the like at once);
- *   views: folded when they have moved by at least max(25, 25%, 3 per item the fold rewrites) — a view is
- *   common, so folds must be rare, and a public deck has one entry per distinct card: a fold costs at
- *   most a third of an item per view it folds.
- * A fold is conditional on the item still existing (it never resurrects a deleted deck) and on moving
- * forward (a late fold with an older total never takes a deck back): views only up, likes only from a
- * later change of the counter (its `changes`, counted by every like and unlike).
- *   counter: pk COUNT#<share_slug>            sk COUNT  { likes, folded_likes, changes }
- *   like:    pk LIKE#<share_slug>#<user_id>   sk LIKE   { created_at }   (one partition per like)
+ *   likes: exact up to 10, within 10% beyond;
+ *   views: checked each time the total passes a step of VIEW_STEPS (25, then +max(25, 25%)), folded when
+ *   it has moved by at least max(25, 25%, 3 per item the fold rewrites) — a view is common, so folds must
+ *   be rare, and a public deck has one entry per distinct card: a fold costs at most a third of an item
+ *   per view it folds.
+ * Folds are the store-change worker's (lib/changes/), which the store's own change stream drives: a
+ * fold that fails is retried until it lands.
+ *
+ * Ordering (contract §9.1: an entry never stays behind its deck). Each count carries an order — views
+ * their own value (they only grow), likes the counter's `changes` (every like and unlike adds one) —
+ * and every fold write is conditional on the item's order being older:
+ *   1. a fold writes the deck item first and takes the facets from the deck *as written* (ALL_NEW): an
+ *      entry that a PATCH made before the fold landed gets the fold too;
+ *   2. then every entry of those facets;
+ *   3. a PATCH (or reindex) writes its entries with the counts of the deck it read, in a transaction
+ *      conditional on the deck still holding those counts (decks.ts `asRead`): a fold that landed in
+ *      between sends the PATCH back to read again, so a PATCH never writes counts older than the deck's.
+ * A fold whose deck write finds the deck already at or past it (a retry of a fold that stopped half-way)
+ * brings the entries up to the deck's counts instead.
+ *   counter: pk COUNT#<share_slug>   sk COUNT          { likes, changes }   (likes.ts writes it)
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { atMost } from './at-most.ts';
-import { documentClient, transact, unlessConditionFailed } from './client.ts';
-import { counterKey, deckKey, entryKey, likeKey } from './keys.ts';
+import { documentClient, unlessConditionFailed } from './client.ts';
+import { fromItem, getDeck } from './decks.ts';
+import { counterKey, deckKey, entryKey } from './keys.ts';
 import type { StoredDeck } from './records.ts';
 import { facetsOf, sortKeys } from './search.ts';
 import { DECKS, tableName } from './tables.ts';
@@ -27,12 +39,11 @@ export const VIEWS_FOLD_RATIO = 0.25;
 export const VIEWS_FOLD_MIN = 25;
 /** Views a fold must carry per item it rewrites (the deck item and each search entry). */
 export const VIEWS_PER_FOLDED_ITEM = 3;
-/** Folds run this many decks at a time (each deck's items in parallel): a batch never floods the store. */
-const FOLDS_AT_ONCE = 4;
+/** Entry writes one fold has in flight at once: a fold never floods the store (or the connection pool). */
+export const FOLD_WRITES_AT_ONCE = 16;
 
 export interface Counts {
   likes: number;
-  folded_likes: number;
   /** How many likes and unlikes the counter has taken: a fold carries it, so a late fold never undoes a newer one. */
   changes: number;
 }
@@ -41,38 +52,7 @@ const table = () => tableName(DECKS);
 
 export async function getCounts(slug: string, consistent = false): Promise<Counts> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: counterKey(slug), ConsistentRead: consistent }));
-  return { likes: Number(Item?.likes ?? 0), folded_likes: Number(Item?.folded_likes ?? 0), changes: Number(Item?.changes ?? 0) };
-}
-
-const MAX_ATTEMPTS = 16;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
-
-/** Adds (or takes back) one account's like; false when there was nothing to change. */
-export async function setLike(slug: string, userId: string, liked: boolean): Promise<boolean> {
-  const mark = liked
-    ? {
-        Put: {
-          TableName: table(),
-          Item: { ...likeKey(slug, userId), created_at: new Date().toISOString() },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      }
-    : { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } };
-  const count = {
-    Update: {
-      TableName: table(),
-      Key: counterKey(slug),
-      UpdateExpression: 'ADD #likes :d, changes :one',
-      ExpressionAttributeNames: { '#likes': 'likes' },
-      ExpressionAttributeValues: { ':d': liked ? 1 : -1, ':one': 1 },
-    },
-  };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const outcome = await transact([mark, count]);
-    if (outcome !== 'conflict') return outcome === 'ok';
-    await pause(attempt);
-  }
-  throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+  return { likes: Number(Item?.likes ?? 0), changes: Number(Item?.changes ?? 0) };
 }
 
 /** Likes: exact up to 10, within 10% beyond. */
@@ -83,63 +63,66 @@ export const viewsFoldStep = (folded: number, items: number): number =>
   Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO), VIEWS_PER_FOLDED_ITEM * items);
 
 /**
- * Writes one count (views or likes) into the deck item and its search entries, only forward: views only
- * up (they only grow), likes only from a later change of the counter (`changes`; likes also go down).
+ * Whether a view total that went from `before` to `after` passed one of the steps at which a fold is
+ * considered — 25, 50, 75, 100, 125, 156… (each step max(25, 25%) beyond the last) — so that a deck is
+ * looked at O(log n) times over n views, with no state of its own.
  */
-async function fold(deck: StoredDeck, facets: string[], field: 'views' | 'likes', value: number, changes?: number): Promise<void> {
-  const sortKey = field === 'views' ? 'by_views' : 'by_likes';
-  const key = sortKeys({ ...deck, [field]: value })[sortKey];
-  const [order, orderValue] = changes === undefined ? ['#c', value] : ['likes_changes', changes];
-  const update = (Key: Record<string, string>, withSortKey: boolean) =>
-    unlessConditionFailed(
-      documentClient().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key,
-          UpdateExpression: `SET #c = :c${withSortKey ? `, ${sortKey} = :k` : ''}${changes === undefined ? '' : ', likes_changes = :o'}`,
-          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${order}) OR ${order} < :o)`,
-          // "views" is one of DynamoDB's reserved words: the count goes through a placeholder.
-          ExpressionAttributeNames: { '#c': field },
-          ExpressionAttributeValues: { ':c': value, ':o': orderValue, ...(withSortKey ? { ':k': key } : {}) },
-        }),
-      ),
-    );
-  await Promise.all([update(deckKey(deck.user_id, deck.id), false), ...facets.map((f) => update(entryKey(deck.id, f), true))]);
+export function viewStepPassed(before: number, after: number): boolean {
+  for (let step = VIEWS_FOLD_MIN; step <= after; step += Math.max(VIEWS_FOLD_MIN, Math.floor(step * VIEWS_FOLD_RATIO))) {
+    if (step > before) return true;
+  }
+  return false;
 }
 
-/** Folds a deck's view total when due (`deck.views` is the folded count it was read with). */
-async function foldViews(deck: StoredDeck, total: number): Promise<boolean> {
-  const facets = facetsOf(deck);
-  if (total - deck.views < viewsFoldStep(deck.views, 1 + facets.length)) return false;
-  await fold(deck, facets, 'views', total);
-  return true;
-}
+/** A count to fold, and its order: views by their own value, likes by the counter's `changes`. */
+export type Fold = { field: 'views'; value: number } | { field: 'likes'; value: number; changes: number };
 
-/** Folds the decks whose totals are due, a few decks at a time; answers the decks that could not be folded and why. */
-export async function foldViewTotals(due: { deck: StoredDeck; total: number }[]): Promise<{ deck: StoredDeck; error: Error }[]> {
-  const failed: { deck: StoredDeck; error: Error }[] = [];
-  await atMost(FOLDS_AT_ONCE, due, async ({ deck, total }) => {
-    await foldViews(deck, total).catch((error: Error) => failed.push({ deck, error }));
+const orderOf = (fold: Fold): { attribute: string; value: number } =>
+  fold.field === 'views' ? { attribute: 'views', value: fold.value } : { attribute: 'likes_changes', value: fold.changes };
+
+/** The fold a deck item holds now (its folded count and that count's order). */
+const heldBy = (deck: StoredDeck, field: Fold['field']): Fold =>
+  field === 'views' ? { field, value: deck.views } : { field, value: deck.likes, changes: deck.likes_changes ?? 0 };
+
+/** One item's fold write: the count (and on entries its sort key), only if the item exists and its order is older. */
+function foldWrite(Key: Record<string, string>, fold: Fold, sortKey?: { name: string; value: string }) {
+  const order = orderOf(fold);
+  const sets = ['#c = :c', ...(fold.field === 'likes' ? ['likes_changes = :o'] : []), ...(sortKey ? ['#k = :k'] : [])];
+  return new UpdateCommand({
+    TableName: table(),
+    Key,
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#o) OR #o < :o)',
+    // "views" is one of DynamoDB's reserved words: every name goes through a placeholder.
+    ExpressionAttributeNames: { '#c': fold.field, '#o': order.attribute, ...(sortKey ? { '#k': sortKey.name } : {}) },
+    ExpressionAttributeValues: { ':c': fold.value, ':o': order.value, ...(sortKey ? { ':k': sortKey.value } : {}) },
+    // The deck as written: its facets name the entries the fold goes on to.
+    ...(sortKey ? {} : { ReturnValues: 'ALL_NEW' as const }),
   });
-  return failed;
 }
 
-/** Folds a deck's likes when due (likes go down too: taken back). */
-export async function foldLikes(deck: StoredDeck, counts: Counts): Promise<boolean> {
-  if (!likesFoldDue(counts.likes, counts.folded_likes)) return false;
-  await Promise.all([
-    fold(deck, facetsOf(deck), 'likes', counts.likes, counts.changes),
-    unlessConditionFailed(
-      documentClient().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: counterKey(deck.share_slug),
-          UpdateExpression: 'SET folded_likes = :l',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':l': counts.likes },
-        }),
-      ),
-    ),
-  ]);
-  return true;
+/**
+ * Folds one count into a deck and its search entries, in the order the module header gives: the deck
+ * item first (its facets as written), then each entry. Idempotent: a repeat, or a fold older than the
+ * deck's, writes nothing the deck does not already hold, and brings the entries up to the deck.
+ */
+export async function foldDeck(deck: Pick<StoredDeck, 'user_id' | 'id'>, fold: Fold): Promise<void> {
+  let written: StoredDeck | undefined;
+  let held = fold;
+  try {
+    const { Attributes } = await documentClient().send(foldWrite(deckKey(deck.user_id, deck.id), fold));
+    written = Attributes ? fromItem(Attributes) : undefined;
+  } catch (e) {
+    if ((e as Error).name !== 'ConditionalCheckFailedException') throw e;
+    // Deleted, or already at or past this fold: its entries are brought up to what it holds.
+    written = await getDeck(deck.user_id, deck.id);
+    if (written) held = heldBy(written, fold.field);
+  }
+  if (!written) return;
+  const now = written;
+  const sortKey = fold.field === 'views' ? 'by_views' : 'by_likes';
+  const key = sortKeys({ ...now, [fold.field]: held.value })[sortKey];
+  await atMost(FOLD_WRITES_AT_ONCE, facetsOf(now), async (facet) => {
+    await unlessConditionFailed(documentClient().send(foldWrite(entryKey(now.id, facet), held, { name: sortKey, value: key })));
+  });
 }

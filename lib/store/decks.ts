@@ -3,7 +3,8 @@
  * ever reach the caller's own decks.
  *   pk USER#<user_id>  sk DECK#<deck_id>
  * Every write is one transaction with the deck's search entries (search.ts), conditional on the
- * deck's `version` (optimistic concurrency): no update is lost and search never disagrees with a deck.
+ * deck's `version` (optimistic concurrency) — and, where it writes entries, on the folded counts it
+ * read (`asRead`: counters.ts says why): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Guide } from '#rules/deck-model.ts';
@@ -70,7 +71,8 @@ export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; en
 
 /**
  * Writes a new deck and its search entries in one transaction, with `also` (an idempotency record)
- * when given: 'ok', or — only possible through `also` — 'failed' (its condition) or 'conflict'.
+ * when given: 'ok'; 'failed' (only possible through `also`: its condition); 'conflict' (held by other
+ * transactions until the retries ran out).
  */
 export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise<'ok' | 'failed' | 'conflict'> {
   const items = deckItems(deck);
@@ -79,18 +81,34 @@ export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise
     ...items.entries.map((Item) => ({ Put: { TableName: table(), Item } })),
     ...(also ? [also] : []),
   ]);
-  if (outcome !== 'ok' && !also) throw new Error(`deck ${deck.id} could not be created (${outcome})`);
+  // Without `also` only a conflict can stop it (its id is new): the caller answers 503.
+  if (outcome === 'failed' && !also) throw new Error(`deck ${deck.id} could not be created: its id is taken`);
   return outcome;
 }
 
-/** A transaction's condition that the stored deck is still at `deck.version` (it writes nothing itself). */
+/**
+ * The condition that the stored deck is still the one read: its `version`, and the folded counts its
+ * entries are about to be written with (a fold that landed since sends the writer back to read again).
+ */
+function asRead(deck: StoredDeck) {
+  const changes = deck.likes_changes;
+  return {
+    ConditionExpression: `version = :version AND #views = :views AND #likes = :likes AND ${
+      changes === undefined ? 'attribute_not_exists(likes_changes)' : 'likes_changes = :changes'
+    }`,
+    ExpressionAttributeNames: { '#views': 'views', '#likes': 'likes' },
+    ExpressionAttributeValues: {
+      ':version': deck.version,
+      ':views': deck.views,
+      ':likes': deck.likes,
+      ...(changes === undefined ? {} : { ':changes': changes }),
+    },
+  };
+}
+
+/** A transaction's condition that the stored deck is still `deck` as read (it writes nothing itself). */
 const whileAt = (deck: StoredDeck): TransactItem => ({
-  ConditionCheck: {
-    TableName: table(),
-    Key: deckKey(deck.user_id, deck.id),
-    ConditionExpression: 'version = :v',
-    ExpressionAttributeValues: { ':v': deck.version },
-  },
+  ConditionCheck: { TableName: table(), Key: deckKey(deck.user_id, deck.id), ...asRead(deck) },
 });
 
 /**
@@ -105,16 +123,27 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
   const writes = replaceWrites(next, current);
   const first = await transact(writes.slice(0, MAX_TRANSACT_ITEMS));
   if (first !== 'ok' || writes.length <= MAX_TRANSACT_ITEMS) return first === 'ok';
-  // 'failed' or 'conflict': a newer write of the deck has put its own entries; nothing is left to do.
-  await transact([whileAt(next), ...writes.slice(MAX_TRANSACT_ITEMS)]);
-  return true;
+  // The remaining puts, while the deck is still this version; a fold landing in between changes its
+  // counts, and the puts are made again with the counts it holds then.
+  let written = next;
+  for (let attempt = 0; attempt < OVERFLOW_ATTEMPTS; attempt++) {
+    const rest = entryWrites(current, written).slice(MAX_TRANSACT_ITEMS - 1);
+    if ((await transact([whileAt(written), ...rest])) === 'ok') return true;
+    const now = await getDeck(next.user_id, next.id);
+    // A newer write of the deck has put its own entries: nothing is left to do.
+    if (!now || now.version !== next.version) return true;
+    written = now;
+  }
+  throw Object.assign(new Error(`the entries of deck ${next.id} could not be completed`), { name: 'ThrottlingException' });
 }
+const OVERFLOW_ATTEMPTS = 5;
 
 function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
   // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
   const { views: _v, likes: _l, likes_changes: _c, ...attrs } = attributes(next);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':expected': current.version };
+  const read = asRead(current);
+  const names: Record<string, string> = { ...read.ExpressionAttributeNames };
+  const values: Record<string, unknown> = { ...read.ExpressionAttributeValues };
   const sets = Object.entries(attrs).map(([name, value], i) => {
     names[`#a${i}`] = name;
     values[`:a${i}`] = value;
@@ -126,7 +155,7 @@ function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
         TableName: table(),
         Key: deckKey(next.user_id, next.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'version = :expected',
+        ConditionExpression: read.ConditionExpression,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
@@ -135,7 +164,12 @@ function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
   ];
 }
 
-/** Deletes a deck read at `deck.version`, its search entries and its counters; false when it changed meanwhile. */
+/**
+ * Deletes a deck read at `deck.version` with its search entries, its like counter and its view count;
+ * false when the deck changed meanwhile. Its likes go in the background: the store-change worker purges
+ * them when it sees the deck item go, and takes out a view count that a later batch brings back
+ * (lib/changes/).
+ */
 export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
   const outcome = await transact([
     {

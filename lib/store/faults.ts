@@ -1,21 +1,25 @@
 /**
- * Which store errors mean "the store is busy, unreachable or slow" (contract §8.1: 503 with
- * Retry-After, never a 500): DynamoDB's throttling and server errors, the SDK's timeouts and
- * aborts, and network failures. Anything else (a bug, a denied action) stays a fault.
+ * What a store error means (contract §8.1, §9.1), read from the error itself:
+ *   - `retryable`: DynamoDB documents the answer as one to retry — throttling, a transaction conflict,
+ *     an internal or unavailable server, any 5xx — or the network failed (refused, reset, timed out).
+ *   - `ambiguous`: of those, the ones after which the call may have been applied (the request was sent
+ *     and no answer came back, or the server failed while handling it). Only a call that is safe to
+ *     repeat (idempotent) is retried after one of these.
+ *   - `isStoreUnavailable`: the store is busy, unreachable or slow — 503 with Retry-After, never a 500.
+ * Anything else (a bug, a denied action, a failed condition) is neither.
  */
 const THROTTLED = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
+  // An item is held by a running transaction: DynamoDB says to retry (not applied).
+  'TransactionConflictException',
+  // A transaction with the same client token is still running (not applied by this call).
   'TransactionInProgressException',
-  // The SDK's own: a request or connection timeout, or the request's deadline (client.ts).
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'AbortError',
 ]);
+const SERVER = new Set(['InternalServerError', 'ServiceUnavailable', 'ServiceUnavailableException']);
+/** The SDK's and the request deadline's own: a request or connection timeout, an abort. */
+const TIMEOUTS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError']);
 const NETWORK = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -28,20 +32,59 @@ const NETWORK = new Set([
   'ECONNABORTED',
   'UND_ERR_SOCKET',
 ]);
+/** Network failures before anything was sent: the call was certainly not applied. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 interface SdkError {
   name?: string;
   code?: string;
+  message?: string;
   $fault?: string;
   $metadata?: { httpStatusCode?: number };
   cause?: unknown;
 }
 
-export function isStoreUnavailable(error: unknown): boolean {
-  for (let e = error as SdkError | undefined, depth = 0; e && depth < 4; e = e.cause as SdkError | undefined, depth++) {
-    if (typeof e !== 'object') return false;
-    if (THROTTLED.has(e.name ?? '') || NETWORK.has(e.code ?? '')) return true;
+/** The error and its causes (an SDK error may wrap the network error that caused it). */
+function* chain(error: unknown): Generator<SdkError> {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as SdkError).cause, depth++) yield e as SdkError;
+}
+
+/** The SDK's connection timeout: the socket never connected, so nothing was sent. */
+const notConnected = (e: SdkError) => e.name === 'TimeoutError' && /did not establish a connection/.test(e.message ?? '');
+
+/** Cancellation reasons of a transaction that mean "not applied, try again" (DynamoDB's TransactWriteItems documentation). */
+export const RETRY_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/** The reason codes of a cancelled transaction; undefined for any other error. */
+export function cancellationCodes(e: unknown): string[] | undefined {
+  if ((e as Error | undefined)?.name !== 'TransactionCanceledException') return undefined;
+  return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+/** The store said, or the network showed, that trying again may succeed. */
+export function isRetryable(error: unknown): boolean {
+  const codes = cancellationCodes(error);
+  // A cancelled transaction: retry it when no condition failed and some item was held or throttled.
+  if (codes) return !codes.includes('ConditionalCheckFailed') && codes.some((c) => RETRY_REASONS.has(c));
+  for (const e of chain(error)) {
+    if (e.name === 'AbortError') return false; // the request's deadline: no time left to retry in
+    if (THROTTLED.has(e.name ?? '') || SERVER.has(e.name ?? '') || TIMEOUTS.has(e.name ?? '') || NETWORK.has(e.code ?? '')) return true;
     if (e.$fault === 'server' || (e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
   }
   return false;
+}
+
+/** A retryable failure after which the call may nonetheless have been applied. */
+export function isAmbiguous(error: unknown): boolean {
+  if (cancellationCodes(error)) return false;
+  for (const e of chain(error)) {
+    if (THROTTLED.has(e.name ?? '') || NOT_SENT.has(e.code ?? '') || notConnected(e)) return false;
+  }
+  return isRetryable(error);
+}
+
+/** The store is busy, unreachable or slow (or the request ran out of time waiting for it): 503. */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (const e of chain(error)) if (e.name === 'AbortError') return true;
+  return isRetryable(error);
 }

@@ -1,18 +1,24 @@
 /**
  * How this service's AWS SDK clients are configured (the DynamoDB client, and the Secrets Manager
- * client that reads the cursor key): settled defaults, a Node-stream body collector, and every call
- * bounded in time (contract §8.1): a connection timeout, a per-attempt request timeout and a few
- * attempts with the SDK's backoff.
+ * client that reads the cursor key): settled defaults, a Node-stream body collector, a connection pool
+ * that never makes a call wait for a socket, and every call bounded in time (contract §8.1).
  */
 import type { Readable } from 'node:stream';
 
-/** Time bounds of one call (to DynamoDB or Secrets Manager): a stalled service costs at most about ATTEMPTS × (connect + request). */
-export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500, maxAttempts: 3 } as const;
+/**
+ * Time bounds of one attempt (to DynamoDB or Secrets Manager): 1 s to connect, 2.5 s for the answer.
+ * The SDK starts both timers when the call is made, not when it gets a socket: a call that waited in
+ * the pool's queue was timed out for waiting (under a burst, 503s from a healthy store). So the pool
+ * has no ceiling (`maxSockets: Infinity`: a call never queues) and the service bounds how many calls
+ * its own background work makes at once instead (counters.ts).
+ */
+export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500 } as const;
 
 /**
  * A response body's bytes, read as the Node stream it always is here. The SDK's own collector first
  * asks whether the body is a web ReadableStream, and asking loads Node's web streams: about 4 ms of a
- * function's first request. A body that closes before its end is an error at once.
+ * function's first request. A body that closes before its end is an error at once (a reset: the call
+ * may have been applied).
  */
 export function collectBody(stream: unknown): Promise<Uint8Array> {
   if (stream instanceof Uint8Array) return Promise.resolve(stream);
@@ -22,7 +28,7 @@ export function collectBody(stream: unknown): Promise<Uint8Array> {
     body.on('data', (chunk: Buffer) => chunks.push(chunk));
     body.once('end', () => resolve(Buffer.concat(chunks)));
     body.once('error', reject);
-    body.once('close', () => reject(new Error('the response body ended early')));
+    body.once('close', () => reject(Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' })));
   });
 }
 
@@ -41,16 +47,20 @@ const SETTLED = {
   disableClockSkewCorrection: false,
 } as const;
 
-/** A client's configuration: the settled defaults, the time bounds and the body collector. */
-export function sdkClientConfig() {
-  const { connectionTimeout, requestTimeout, maxAttempts } = STORE_TIMEOUTS;
+/**
+ * A client's configuration: the settled defaults, the time bounds, the pool and the body collector.
+ * `maxAttempts` is the SDK's own retrying: the DynamoDB client retries itself (client.ts: 1 here).
+ */
+export function sdkClientConfig(maxAttempts: number) {
+  const { connectionTimeout, requestTimeout } = STORE_TIMEOUTS;
+  const pool = { keepAlive: true, maxSockets: Number.POSITIVE_INFINITY };
   return {
     ...SETTLED,
     maxAttempts,
     // throwOnRequestTimeout: without it the SDK only warns when an attempt outlives requestTimeout, and
     // a call to a stalled service outside any request's deadline (start-up, a views batch, the cursor
     // key's read) never ends.
-    requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true },
+    requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true, httpAgent: pool, httpsAgent: pool },
     streamCollector: collectBody,
   };
 }

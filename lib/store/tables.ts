@@ -20,6 +20,8 @@ export interface TableDef {
   localIndexes: IndexDef[];
   /** The attribute DynamoDB's TTL deletes items by (epoch seconds), if any. */
   timeToLiveAttribute?: string;
+  /** Its change stream, if any: what the store-change workers follow (lib/workers.ts). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 const S = (name: string): KeyAttr => ({ name, type: 'S' });
@@ -49,6 +51,8 @@ export const DECKS: TableDef = {
   envVar: 'DECKS_TABLE',
   // Idempotency-Key records (idempotency.ts) expire after 24 hours.
   timeToLiveAttribute: 'expires_at',
+  // Folds and purges follow the writes (lib/changes/): new and old images, to see what moved.
+  stream: 'NEW_AND_OLD_IMAGES',
   partitionKey: S('pk'),
   sortKey: S('sk'),
   globalIndexes: [

@@ -7,7 +7,7 @@
  *   bucket: pk VIEWS#<000-255>  sk VIEWS  { v_<share_slug>: views, … }
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, type TransactItem } from './client.ts';
+import { documentClient, once, type TransactItem } from './client.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export const VIEW_BUCKETS = 256;
@@ -21,7 +21,9 @@ function fnv1a(s: string): number {
   return h;
 }
 export const bucketKey = (slug: string) => ({ pk: `VIEWS#${String(fnv1a(slug) % VIEW_BUCKETS).padStart(3, '0')}`, sk: 'VIEWS' });
-const attribute = (slug: string) => `v_${slug}`;
+/** A deck's count in its bucket is the attribute `v_<share_slug>`. */
+export const VIEW_ATTRIBUTE_PREFIX = 'v_';
+const attribute = (slug: string) => `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
 const table = () => tableName(DECKS);
 
 /** A deck's stored view count (eventually consistent). */
@@ -56,15 +58,19 @@ export async function addViews(batch: ReadonlyMap<string, number>): Promise<{ to
       const names = Object.fromEntries(slugs.map((s, i) => [`#a${i}`, attribute(s)]));
       const values = Object.fromEntries(slugs.map((s, i) => [`:n${i}`, batch.get(s) as number]));
       try {
+        // An ADD is not repeated once it may have been applied (a timeout, a reset): its views are kept
+        // for the next window instead (retry.ts), unless the store answered that nothing was applied.
         const { Attributes = {} } = await documentClient().send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: bucketKey(slugs[0] as string),
-            UpdateExpression: `ADD ${slugs.map((_, i) => `#a${i} :n${i}`).join(', ')}`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ReturnValues: 'UPDATED_NEW',
-          }),
+          once(
+            new UpdateCommand({
+              TableName: table(),
+              Key: bucketKey(slugs[0] as string),
+              UpdateExpression: `ADD ${slugs.map((_, i) => `#a${i} :n${i}`).join(', ')}`,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+              ReturnValues: 'UPDATED_NEW',
+            }),
+          ),
         );
         for (const s of slugs) totals.set(s, Number(Attributes[attribute(s)] ?? 0));
       } catch {

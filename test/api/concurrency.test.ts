@@ -1,6 +1,6 @@
 /** Optimistic concurrency: parallel PATCHes never lose an update; If-Match guards a version. */
 import { describe, expect, it } from 'vitest';
-import { foldLikes } from '#store/counters.ts';
+import { foldDeck } from '#store/counters.ts';
 import { getDeck, type StoredDeck } from '#store/decks.ts';
 import { call, createDeck, newOwner } from '../support/api.ts';
 
@@ -65,14 +65,14 @@ describe('folds arriving out of order', () => {
     const { id, share_slug } = (await createDeck(owner, { visibility: 'public', tags: [tag] })).body.data;
     const deck = (await getDeck(owner.userId, id)) as StoredDeck;
     // Two likes' folds, the newer (20th change: 20 likes) landing before the older (19th: 19 likes).
-    expect(await foldLikes(deck, { likes: 20, folded_likes: 0, changes: 20 })).toBe(true);
-    expect(await foldLikes(deck, { likes: 19, folded_likes: 0, changes: 19 })).toBe(true);
+    await foldDeck(deck, { field: 'likes', value: 20, changes: 20 });
+    await foldDeck(deck, { field: 'likes', value: 19, changes: 19 });
     expect(((await getDeck(owner.userId, id)) as StoredDeck).likes).toBe(20);
     expect((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.likes).toBe(20);
     const listed = (await call('GET', `/api/v1/decks?tag=${tag}`)).body.data[0];
     expect(listed.likes).toBe(20);
     // A later change does move it back down (unlikes: 10 likes at the 30th change).
-    expect(await foldLikes(deck, { likes: 10, folded_likes: 20, changes: 30 })).toBe(true);
+    await foldDeck(deck, { field: 'likes', value: 10, changes: 30 });
     expect((await call('GET', `/api/v1/decks?tag=${tag}`)).body.data[0].likes).toBe(10);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handleChanges } from '#changes/worker.ts';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { SEARCH_READS } from '#store/search.ts';
@@ -151,23 +152,46 @@ describe('store operations and items per request', () => {
     expect(sharedOtk).toEqual({ status: 200, operations: { Query: 1 }, read: 1, written: 0 });
   });
 
-  it('likes: one transaction (the like item and the counter), then while under ten a fold into the deck and its entries; a repeat changes nothing', async () => {
+  it('likes: one transaction (the deck checked, the like under the deck and the account, the counter); a repeat changes nothing', async () => {
     const likes = `/api/v1/users/${owner.userId}/likes/${deck.share_slug}`;
-    const cards = distinctCards(code());
-    // The fold: the deck item, its entries (all, main, ally, one tag, each card) and the counter's folded_likes.
-    const folded = 1 + 4 + cards + 1;
-    const change = {
-      status: 200,
-      operations: { GetItem: 2, Query: 1, TransactWriteItems: 1, UpdateItem: folded },
-      read: 3,
-      written: 2 + folded,
-    };
-    // A repeat: the transaction's condition fails (one like per account), so nothing is written or folded.
-    const repeat = { status: 200, operations: { GetItem: 2, Query: 1, TransactWriteItems: 1 }, read: 3, written: 0 };
+    // The key, the deck by its slug, the transaction, the counter read back. Folding is the worker's (below).
+    const change = { status: 200, operations: { GetItem: 2, Query: 1, TransactWriteItems: 1 }, read: 3, written: 3 };
+    // A repeat: the transaction's condition fails (one like per account), nothing is written; the deck is read to tell why.
+    const repeat = { status: 200, operations: { GetItem: 3, Query: 1, TransactWriteItems: 1 }, read: 4, written: 0 };
     expect(await cost('likeDeck', 'PUT', likes, owner.key)).toEqual(change);
     expect(await cost('likeDeck', 'PUT', likes, owner.key)).toEqual(repeat);
     expect(await cost('unlikeDeck', 'DELETE', likes, owner.key)).toEqual(change);
     expect(await cost('unlikeDeck', 'DELETE', likes, owner.key)).toEqual(repeat);
+  });
+
+  it("the worker's like fold: the deck by its slug, then the deck item and each entry (all, main, ally, one tag, each card); nothing when not due", async () => {
+    const cards = distinctCards(code());
+    // A deck nobody likes: no fold of the run's own worker comes between.
+    const { share_slug } = (await createDeck(owner, { visibility: 'public', tags: ['costly'] })).body.data;
+    const record = (likes: number, changes: number) => ({
+      eventName: 'MODIFY' as const,
+      dynamodb: {
+        Keys: { pk: { S: `COUNT#${share_slug}` }, sk: { S: 'COUNT' } },
+        NewImage: { pk: { S: `COUNT#${share_slug}` }, sk: { S: 'COUNT' }, likes: { N: String(likes) }, changes: { N: String(changes) } },
+        SequenceNumber: String(100 + changes),
+      },
+    });
+    const folding = async (likes: number, changes: number) => {
+      const recorder = recordDynamo();
+      const answer = await handleChanges({ Records: [record(likes, changes)] });
+      recorder.stop();
+      expect(answer.batchItemFailures).toEqual([]);
+      const operations: Record<string, number> = {};
+      for (const c of recorder.calls)
+        operations[c.command.replace(/Command$/, '')] = (operations[c.command.replace(/Command$/, '')] ?? 0) + 1;
+      return { operations, written: recorder.written() };
+    };
+    const fold = { operations: { Query: 1, UpdateItem: 1 + 4 + cards }, written: 1 + 4 + cards };
+    expect(await folding(7, 1)).toEqual(fold);
+    // Up to 10 every change is due; beyond, one of 10%: from 100 folded, 105 is not due, 110 is.
+    expect(await folding(100, 2)).toEqual(fold);
+    expect(await folding(105, 3)).toEqual({ operations: { Query: 1 }, written: 0 });
+    expect(await folding(110, 4)).toEqual(fold);
   });
 
   it('the catalogue costs the store nothing', async () => {

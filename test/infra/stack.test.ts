@@ -194,14 +194,14 @@ describe('least privilege', () => {
     expect(JSON.stringify(search[0].Resource)).toMatch(/index\/search_by_date.*index\/search_by_views.*index\/search_by_likes/);
   });
 
-  it('only delete may delete decks: any other DeleteItem is held to search entries or like items', () => {
+  it('only delete may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {
     for (const route of routes) {
       for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
         const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
         if (route.name === 'deleteDeck') expect(keys).toContain('USER#*');
         else
           expect(
-            keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*'),
+            keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*' || k === 'LIKED#*'),
             route.name,
           ).toBe(true);
       }

@@ -17,9 +17,10 @@ export interface Call {
 // The document client's commands run as the base client's: these are their names.
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
+// A transaction's condition checks write nothing.
 const itemsOf = (c: Call) =>
   c.command === 'TransactWriteItemsCommand'
-    ? ((c.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0)
+    ? ((c.input as { TransactItems?: object[] }).TransactItems ?? []).filter((item) => !('ConditionCheck' in item)).length
     : ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand'].includes(c.command)
       ? 1
       : 0;
@@ -50,7 +51,7 @@ export function recordDynamo() {
     calls,
     reset: () => calls.splice(0),
     writes: () => calls.filter((c) => WRITES.has(c.command) && !c.failed),
-    /** Items written: one per Put, Update or Delete and each item of a transaction, of the calls that succeeded. */
+    /** Items written: one per Put, Update or Delete and each write of a transaction, of the calls that succeeded. */
     written: () => calls.reduce((n, c) => n + (c.failed ? 0 : itemsOf(c)), 0),
     /** Items read by the queries recorded (ScannedCount summed). */
     scanned: () => calls.reduce((n, c) => n + (c.scanned ?? 0), 0),

@@ -1,20 +1,35 @@
 /**
  * A fault-injecting HTTP proxy between the API and DynamoDB Local (the API reaches it through
  * DYNAMODB_ENDPOINT). Per DynamoDB operation (its X-Amz-Target) or for all ('*'), it can pass the
- * call on, stall it (never answer), delay it, reset the connection, or answer one of DynamoDB's
- * throttling or server errors — as the store itself would, over a real socket, not a stubbed SDK.
- * A delayed call whose client has gone is dropped, not forwarded late.
+ * call on, stall it (never answer), delay it (before it reaches the store, or its answer after), reset
+ * the connection (before the store sees the call, or after the store applied it: the answer is lost),
+ * or answer one of DynamoDB's throttling, conflict or server errors — as the store itself would, over a
+ * real socket, not a stubbed SDK. A fault may apply only to calls whose body holds a string (`match`),
+ * and only a number of times (`times`). A delayed call whose client has gone is dropped, not forwarded
+ * late. It also counts what passes: calls per operation and items written by the calls that succeeded.
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export type Fault =
+export type Fault = (
   | { kind: 'stall' }
+  /** The call reaches the store `ms` late. */
   | { kind: 'delay'; ms: number }
+  /** The call reaches the store at once; its answer comes back `ms` late. */
+  | { kind: 'delayAnswer'; ms: number }
+  /** The connection is reset before the store sees the call. */
   | { kind: 'reset' }
+  /** The store applies the call; the connection is reset instead of its answer (applied, answer lost). */
+  | { kind: 'dropAnswer' }
   /** A 200 whose body stops half-way: the connection drops mid-answer (the request never reaches the store). */
   | { kind: 'cut' }
-  | { kind: 'error'; status: number; type: string; message?: string };
+  | { kind: 'error'; status: number; type: string; message?: string; extra?: Record<string, unknown> }
+) & {
+  /** Only calls whose request body contains this. */
+  match?: string;
+  /** Only this many times, then calls pass again. */
+  times?: number;
+};
 
 /** DynamoDB's own error answers. */
 export const THROTTLING = {
@@ -22,6 +37,21 @@ export const THROTTLING = {
   throttling: { kind: 'error', status: 400, type: 'ThrottlingException' },
   requestLimit: { kind: 'error', status: 400, type: 'RequestLimitExceeded' },
   internal: { kind: 'error', status: 500, type: 'InternalServerError' },
+} as const satisfies Record<string, Fault>;
+
+/** DynamoDB's answers to a call that meets an item held by a running transaction. */
+export const CONFLICT = {
+  /** An item call (UpdateItem, PutItem, DeleteItem) meets a transaction. */
+  item: { kind: 'error', status: 400, type: 'TransactionConflictException', message: 'Transaction is ongoing for the item' },
+  /** A transaction meets another: cancelled, reason TransactionConflict for its first item. */
+  transaction: {
+    kind: 'error',
+    status: 400,
+    type: 'TransactionCanceledException',
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+    extra: { CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }] },
+  },
+  unavailable: { kind: 'error', status: 503, type: 'ServiceUnavailable' },
 } as const satisfies Record<string, Fault>;
 
 export interface FaultProxy {
@@ -32,32 +62,69 @@ export interface FaultProxy {
   clear(): void;
   /** Calls seen per operation, and per outcome. */
   seen: Map<string, number>;
+  /** Items written by calls that succeeded, by operation (a transaction's puts, updates and deletes; a batch's requests). */
+  written: Map<string, number>;
   close(): Promise<void>;
 }
 
 const operationOf = (req: IncomingMessage) => String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '?';
 
+/** Items a write call writes (if it succeeds): a condition check writes nothing. */
+export function itemsWritten(operation: string, body: string): number {
+  if (['PutItem', 'UpdateItem', 'DeleteItem'].includes(operation)) return 1;
+  if (operation !== 'TransactWriteItems' && operation !== 'BatchWriteItem') return 0;
+  const input = JSON.parse(body) as {
+    TransactItems?: Record<string, unknown>[];
+    RequestItems?: Record<string, unknown[]>;
+  };
+  if (operation === 'BatchWriteItem') return Object.values(input.RequestItems ?? {}).reduce((n, list) => n + list.length, 0);
+  return (input.TransactItems ?? []).filter((item) => !('ConditionCheck' in item)).length;
+}
+
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const faults = new Map<string, Fault>();
+  const used = new Map<Fault, number>();
   const stalled = new Set<Socket>();
   const seen = new Map<string, number>();
-  const count = (key: string) => seen.set(key, (seen.get(key) ?? 0) + 1);
+  const written = new Map<string, number>();
+  const count = (key: string, n = 1, into = seen) => into.set(key, (into.get(key) ?? 0) + n);
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, answer: (reply: () => void) => void = (reply) => reply()) => {
     if (req.socket.destroyed) return count('dropped');
-    const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    const operation = operationOf(req);
+    const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
+      const chunks: Buffer[] = [];
+      reply.on('data', (c: Buffer) => chunks.push(c));
+      reply.on('end', () => {
+        if (reply.statusCode === 200) count(operation, itemsWritten(operation, body.toString()), written);
+        answer(() => {
+          if (req.socket.destroyed) return;
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          res.end(Buffer.concat(chunks));
+        });
+      });
     });
     out.on('error', () => res.destroy());
     out.end(body);
   };
 
+  /** The fault that applies to this call, counting its use. */
+  const faultFor = (operation: string, body: string): Fault | undefined => {
+    for (const fault of [faults.get(operation), faults.get('*')]) {
+      if (!fault || (fault.match !== undefined && !body.includes(fault.match))) continue;
+      const n = used.get(fault) ?? 0;
+      if (fault.times !== undefined && n >= fault.times) continue;
+      used.set(fault, n + 1);
+      return fault;
+    }
+    return undefined;
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const operation = operationOf(req);
     count(operation);
-    const fault = faults.get(operation) ?? faults.get('*');
+    const fault = faultFor(operation, body.toString());
     if (!fault) return forward(req, res, body);
     count(fault.kind);
     switch (fault.kind) {
@@ -68,8 +135,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       case 'delay':
         setTimeout(() => forward(req, res, body), fault.ms);
         return;
+      case 'delayAnswer':
+        forward(req, res, body, (reply) => setTimeout(reply, fault.ms));
+        return;
       case 'reset':
         req.socket.resetAndDestroy();
+        return;
+      case 'dropAnswer':
+        forward(req, res, body, () => req.socket.resetAndDestroy());
         return;
       case 'cut':
         res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': 200 });
@@ -80,6 +153,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         const text = JSON.stringify({
           __type: `com.amazonaws.dynamodb.v20120810#${fault.type}`,
           message: fault.message ?? 'injected by the fault proxy',
+          ...fault.extra,
         });
         res.writeHead(fault.status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text) });
         res.end(text);
@@ -100,12 +174,18 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   };
   return {
     url: `http://127.0.0.1:${port}`,
-    set: (operation, fault) => (fault ? faults.set(operation, fault) : faults.delete(operation)),
+    set: (operation, fault) => {
+      if (fault) {
+        faults.set(operation, fault);
+        used.delete(fault);
+      } else faults.delete(operation);
+    },
     clear: () => {
       faults.clear();
       dropStalled();
     },
     seen,
+    written,
     close: () =>
       new Promise<void>((ok) => {
         dropStalled();

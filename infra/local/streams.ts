@@ -1,0 +1,156 @@
+/**
+ * A local stand-in for Lambda's DynamoDB event source mapping: polls a table's change stream (DynamoDB
+ * Local keeps one as DynamoDB does), keeps the records a worker's filters match (lib/workers.ts), and
+ * hands them to the worker in batches — shard by shard, in order, a parent shard before its children —
+ * as AWS does: a batch that throws is retried whole; one that reports failed records (partial batch
+ * response) is retried from the earliest of them; it moves on only once the batch succeeds. Where it
+ * got to is kept in a file beside the data (checkpoint), so a restart goes on from there.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { backoff } from '#store/retry.ts';
+import { matchesFilter, type Worker } from '#workers';
+
+export interface StreamPollerOptions {
+  endpoint: string;
+  tableName: string;
+  worker: Worker;
+  invoke: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+  /** How long an idle poll waits before the next (ms). */
+  intervalMs?: number;
+  /** Where the positions reached are kept between runs. */
+  checkpointFile?: string;
+  log?: (message: string) => void;
+}
+
+export interface StreamPoller {
+  stop(): Promise<void>;
+}
+
+/** A stream record as the event source mapping hands it to a function (its JSON shape). */
+function asEventRecord(r: _Record, streamArn: string): DynamoDBRecord {
+  const { ApproximateCreationDateTime, ...rest } = r.dynamodb ?? {};
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as DynamoDBRecord['eventName'],
+    eventVersion: r.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: r.awsRegion ?? LOCAL_REGION,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(rest as DynamoDBRecord['dynamodb']),
+      ...(ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(ApproximateCreationDateTime.getTime() / 1000) } : {}),
+    },
+  };
+}
+
+export async function startStreamPoller(options: StreamPollerOptions, tables: DynamoDBClient): Promise<StreamPoller> {
+  const { endpoint, tableName, worker, invoke, intervalMs = 250, checkpointFile, log = () => undefined } = options;
+  const { Table } = await tables.send(new DescribeTableCommand({ TableName: tableName }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`the table ${tableName} has no change stream`);
+  const streams = new DynamoDBStreamsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+
+  const saved = checkpointFile && existsSync(checkpointFile) ? (JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint) : undefined;
+  const reached = new Map<string, string>(saved?.streamArn === streamArn ? Object.entries(saved.shards) : []);
+  const finished = new Set<string>(saved?.streamArn === streamArn ? saved.finished : []);
+  const iterators = new Map<string, string>();
+  const save = () => {
+    if (checkpointFile)
+      writeFileSync(checkpointFile, JSON.stringify({ streamArn, shards: Object.fromEntries(reached), finished: [...finished] }));
+  };
+
+  const iterator = async (shardId: string, at?: { sequence: string; inclusive: boolean }) => {
+    const from = at ?? (reached.has(shardId) ? { sequence: reached.get(shardId) as string, inclusive: false } : undefined);
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(from
+          ? { ShardIteratorType: from.inclusive ? 'AT_SEQUENCE_NUMBER' : 'AFTER_SEQUENCE_NUMBER', SequenceNumber: from.sequence }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return ShardIterator;
+  };
+
+  /** One batch of one shard: handed to the worker until it succeeds. Answers whether it read anything. */
+  const pollShard = async (shard: Shard): Promise<boolean> => {
+    const shardId = shard.ShardId as string;
+    const it = iterators.get(shardId) ?? (await iterator(shardId));
+    if (!it) return false;
+    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: worker.batchSize }));
+    const matched = Records.map((r) => asEventRecord(r, streamArn)).filter((r) => worker.filters.some((f) => matchesFilter(r, f)));
+    for (let attempt = 1; matched.length > 0; attempt++) {
+      const failure = await invoke({ Records: matched }).then(
+        (answer) => answer?.batchItemFailures?.[0]?.itemIdentifier,
+        (error: Error) => {
+          log(`${worker.name}: the batch failed (${error.message}); retried`);
+          return matched[0]?.dynamodb?.SequenceNumber;
+        },
+      );
+      if (failure === undefined) break;
+      // Retried from the failed record, as the event source mapping does: the records before it are done.
+      const from = matched.findIndex((r) => r.dynamodb?.SequenceNumber === failure);
+      matched.splice(0, Math.max(0, from));
+      await new Promise((r) => setTimeout(r, Math.max(50, backoff(Math.min(attempt, 8)))));
+      if (stopped) return false;
+    }
+    const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) reached.set(shardId, last);
+    if (NextShardIterator) iterators.set(shardId, NextShardIterator);
+    else {
+      iterators.delete(shardId);
+      finished.add(shardId);
+    }
+    if (Records.length > 0 || !NextShardIterator) save();
+    return Records.length > 0;
+  };
+
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      let busy = false;
+      try {
+        const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+        const shards = StreamDescription?.Shards ?? [];
+        const open = shards.filter((s) => !finished.has(s.ShardId as string));
+        // A child shard waits until its parent is read to its end (records of one item stay in order).
+        for (const shard of open) {
+          if (shard.ParentShardId && open.some((s) => s.ShardId === shard.ParentShardId)) continue;
+          if (await pollShard(shard)) busy = true;
+          if (stopped) break;
+        }
+      } catch (error) {
+        // An expired iterator, or the store not answering: start the shards again from where they got to.
+        iterators.clear();
+        log(`${worker.name}: polling the change stream failed (${(error as Error).message}); polling again`);
+      }
+      if (!busy && !stopped) await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      streams.destroy();
+    },
+  };
+}
+
+interface Checkpoint {
+  streamArn: string;
+  shards: Record<string, string>;
+  finished: string[];
+}

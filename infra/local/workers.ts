@@ -1,0 +1,27 @@
+/**
+ * The workers of lib/workers.ts, run in this process as Lambda runs them: each batch in its own invoke
+ * context (so its log lines carry its own request id) and with the worker's grants only.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Worker } from '#workers';
+import { asRoute } from './grants-guard.ts';
+
+type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const handlers = new Map<string, Promise<Handler>>();
+
+export async function invokeWorker(worker: Worker, event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined> {
+  let handler = handlers.get(worker.entry);
+  if (!handler) {
+    handler = import(pathToFileURL(resolve(ROOT, worker.entry)).href).then((m: { handler: Handler }) => m.handler);
+    handlers.set(worker.entry, handler);
+  }
+  const run = await handler;
+  const store = await InvokeStore.getInstanceAsync();
+  return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: randomUUID() }, () => asRoute(worker, () => run(event)));
+}

@@ -1,0 +1,105 @@
+/**
+ * Likes: one per account per deck, kept twice in one transaction with the deck's like counter
+ * (counters.ts) — under the deck, so that a deleted deck's likes can be found and purged with it, and
+ * under the account, so that an account's likes can be listed and given back (export, erasure).
+ *   like:    pk LIKE#<share_slug>    sk <user_id>      { created_at }
+ *   liked:   pk LIKED#<user_id>      sk <share_slug>   { created_at }
+ */
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, transact } from './client.ts';
+import { getDeck } from './decks.ts';
+import { counterKey, deckKey, likedKey, likeKey } from './keys.ts';
+import type { StoredDeck } from './records.ts';
+import { backoff } from './retry.ts';
+import { DECKS, tableName } from './tables.ts';
+
+const table = () => tableName(DECKS);
+
+/**
+ * Adds (or takes back) one account's like of `deck`, in one transaction: the like under the deck and
+ * under the account, the counter, and a check that the deck still exists and is not private (a like
+ * never outlives its deck). 'changed'; 'unchanged' when there was nothing to change; 'gone' when the
+ * deck was deleted or made private meanwhile.
+ */
+export async function setLike(deck: StoredDeck, userId: string, liked: boolean): Promise<'changed' | 'unchanged' | 'gone'> {
+  const slug = deck.share_slug;
+  const created_at = new Date().toISOString();
+  const marks = liked
+    ? [
+        { Put: { TableName: table(), Item: { ...likeKey(slug, userId), created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: table(), Item: { ...likedKey(userId, slug), created_at } } },
+      ]
+    : [
+        { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } },
+        { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
+      ];
+  const outcome = await transact([
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: deckKey(deck.user_id, deck.id),
+        ConditionExpression: 'attribute_exists(pk) AND visibility <> :private',
+        ExpressionAttributeValues: { ':private': 'private' },
+      },
+    },
+    ...marks,
+    {
+      Update: {
+        TableName: table(),
+        Key: counterKey(slug),
+        UpdateExpression: 'ADD #likes :d, changes :one',
+        ExpressionAttributeNames: { '#likes': 'likes' },
+        ExpressionAttributeValues: { ':d': liked ? 1 : -1, ':one': 1 },
+      },
+    },
+  ]);
+  if (outcome === 'ok') return 'changed';
+  if (outcome === 'conflict') throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+  // A condition failed: the like's (already liked, or not liked) or the deck's (deleted or made private).
+  const now = await getDeck(deck.user_id, deck.id);
+  return !now || now.visibility === 'private' ? 'gone' : 'unchanged';
+}
+
+/** Most items one BatchWriteItem takes (DynamoDB's limit). */
+const BATCH_WRITE_ITEMS = 25;
+const UNPROCESSED_ATTEMPTS = 8;
+
+/** Deletes items by key, 25 a call, until DynamoDB has processed every one (it may hand some back under load). */
+export async function deleteItems(keys: Record<string, string>[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
+    let requests: unknown[] = keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 1; requests.length > 0; attempt++) {
+      if (attempt > UNPROCESSED_ATTEMPTS)
+        throw Object.assign(new Error('the store kept handing deletes back'), { name: 'ThrottlingException' });
+      if (attempt > 1) await new Promise((r) => setTimeout(r, backoff(attempt)));
+      const { UnprocessedItems } = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: requests as never } }));
+      requests = UnprocessedItems?.[table()] ?? [];
+    }
+  }
+}
+
+/**
+ * Forgets every like of a deleted deck, both of its items (a page of likers at a time): the deck and its
+ * counter are gone already, and no like can be added any more (setLike checks the deck).
+ */
+export async function purgeLikes(slug: string): Promise<number> {
+  let purged = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': likeKey(slug, '').pk },
+        ProjectionExpression: 'sk',
+        ExclusiveStartKey: start,
+        Limit: 100,
+      }),
+    );
+    const likers = (page.Items ?? []).map((i) => i.sk as string);
+    await deleteItems(likers.flatMap((userId) => [likeKey(slug, userId), likedKey(userId, slug)]));
+    purged += likers.length;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return purged;
+}
