@@ -2,20 +2,22 @@
  * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
  * route table, the tables of the shared definition, and each function's own least-privilege role.
  */
-import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CORS, grantsOf, ROUTES, type Route, throttleClass } from '#routes';
+import { CORS, ROUTES, type Route, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
-import { ApiFunction } from './constructs/api-function.ts';
+import { WORKERS, type Worker } from '#workers';
 import { Monitoring } from './constructs/monitoring.ts';
+import { ServiceFunction } from './constructs/service-function.ts';
 import { tableFrom } from './constructs/tables.ts';
-import { grantStatements } from './grants.ts';
 import type { OpsSettings } from './settings.ts';
 
 export interface DeckLibraryProps extends StackProps {
@@ -48,7 +50,9 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 export class DeckLibraryStack extends Stack {
-  readonly functions = new Map<string, ApiFunction>();
+  readonly functions = new Map<string, ServiceFunction>();
+  readonly workers = new Map<string, ServiceFunction>();
+  readonly discardedChanges: Queue;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: DeckLibraryProps) {
@@ -70,48 +74,58 @@ export class DeckLibraryStack extends Stack {
       reason: 'Rotating the cursor key only invalidates outstanding list cursors; it is rotated by hand (redeploy) when needed.',
     });
 
+    const shared = {
+      tableArn,
+      catalogueFile: props.catalogueFile,
+      logRetention: props.logRetention,
+      tracing: props.settings.tracing,
+      sourceMaps: props.settings.sourceMaps,
+      reservedConcurrency: props.settings.reservedConcurrency,
+    };
+    const tableNames = { DECKS_TABLE: decks.tableName, ACCOUNTS_TABLE: accounts.tableName };
     for (const route of ROUTES as readonly Route[]) {
-      const name = pascal(route.name);
-      // Each function's own role: logs to its own group and its route's grants, nothing more.
-      const role = new Role(this, `${name}Role`, {
-        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        description: `Deck Library ${route.name}`,
-      });
-      const fn = new ApiFunction(this, `${name}Function`, {
-        route,
-        role,
-        catalogueFile: props.catalogueFile,
-        logRetention: props.logRetention,
-        tracing: props.settings.tracing,
-        sourceMaps: props.settings.sourceMaps,
-        reservedConcurrency: props.settings.reservedConcurrency,
-        environment: {
-          DECKS_TABLE: decks.tableName,
-          ACCOUNTS_TABLE: accounts.tableName,
-          ...(route.cursors ? { CURSOR_SECRET_NAME: cursorSecretName } : {}),
-        },
+      const fn = new ServiceFunction(this, `${pascal(route.name)}Function`, {
+        ...shared,
+        spec: { ...route, serves: `${route.method} ${route.path}` },
+        environment: { ...tableNames, ...(route.cursors ? { CURSOR_SECRET_NAME: cursorSecretName } : {}) },
       });
       // Only the functions that sign or open cursors may read the cursor key, and only that secret.
-      if (route.cursors) cursorSecret.grantRead(role);
-      role.addToPolicy(
-        new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${fn.logGroup.logGroupArn}:*`] }),
-      );
-      const logGroupId = this.getLogicalId(fn.logGroup.node.defaultChild as CfnElement);
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
-        reason: "Log stream names are made at run time: the only wildcard is the streams of the function's own log group.",
-      });
-      if (props.settings.tracing) {
-        Validations.of(role).acknowledge({
-          id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-          reason: "Active tracing: X-Ray's PutTraceSegments and PutTelemetryRecords take no resource, so their only resource is *.",
-        });
-      }
-      for (const statement of grantStatements(grantsOf(route), tableArn)) role.addToPolicy(statement);
+      if (route.cursors) cursorSecret.grantRead(fn);
       this.functions.set(route.name, fn);
     }
 
-    const fallback = this.functions.get('notFound') as ApiFunction;
+    // The workers: each on its table's change stream, retried until its batch succeeds (a batch that keeps
+    // failing waits at most the stream's 24 hours, then is recorded in the queue of discarded records).
+    const discarded = new Queue(this, 'DiscardedChanges', {
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+    });
+    Validations.of(discarded).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-SQS3',
+      reason: 'This queue is itself where the workers record the stream batches they could not handle: it needs no queue of its own.',
+    });
+    for (const worker of WORKERS as readonly Worker[]) {
+      const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
+        ...shared,
+        spec: { ...worker, serves: `changes of the ${worker.table} table` },
+        environment: tableNames,
+      });
+      fn.addEventSource(
+        new DynamoEventSource(decks, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: worker.batchSize,
+          filters: worker.filters.map((pattern) => FilterCriteria.filter(pattern as Record<string, unknown>)),
+          reportBatchItemFailures: true,
+          bisectBatchOnError: false,
+          onFailure: new SqsDlq(discarded),
+        }),
+      );
+      this.workers.set(worker.name, fn);
+    }
+    this.discardedChanges = discarded;
+
+    const fallback = this.functions.get('notFound') as ServiceFunction;
     const api = new HttpApi(this, 'Api', {
       apiName: 'deck-library',
       description: 'Deck Library API',
@@ -132,7 +146,7 @@ export class DeckLibraryStack extends Stack {
       api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ApiFunction),
+        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction),
       });
     }
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });

@@ -14,16 +14,18 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, grantsOf, ROUTES, type Route } from '#routes';
+import { CORS, type Grantee, grantsOf, ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { ACCOUNTS, DECKS, type TableDef } from '#store/tables.ts';
+import { WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
-import { BUNDLE_TARGET } from '../../infra/constructs/api-function.ts';
+import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
+const workers = WORKERS as readonly Worker[];
 const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 let outdir: string;
 let template: Template;
@@ -47,13 +49,13 @@ function synth(env: Record<string, string | undefined> = {}, extraContext: Recor
 }
 
 const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const functionId = (route: Route) =>
+const functionId = (route: Grantee) =>
   Object.keys(resources).find(
     (id) => resources[id].Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(route.name)}Function`),
   ) as string;
-const assetDir = (route: Route) => join(outdir, resources[functionId(route)].Metadata['aws:asset:path']);
-/** All statements of a route's role. */
-function statements(route: Route) {
+const assetDir = (route: Grantee) => join(outdir, resources[functionId(route)].Metadata['aws:asset:path']);
+/** All statements of a route's (or a worker's) role. */
+function statements(route: Grantee) {
   const roleId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::IAM::Role' && id.startsWith(`${pascal(route.name)}Role`));
   return byType('AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
@@ -61,7 +63,7 @@ function statements(route: Route) {
 }
 const tableRef = (def: TableDef) =>
   Object.keys(resources).find((id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' && id.startsWith(`${pascal(def.id)}Table`));
-const dynamo = (route: Route) =>
+const dynamo = (route: Grantee) =>
   statements(route).filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
 const onTable = (s: { Resource: unknown }, def: TableDef) => JSON.stringify(s.Resource).includes(`"${tableRef(def)}"`);
 
@@ -81,7 +83,9 @@ describe('API and functions', () => {
     const targets = apiRoutes.map((r) => JSON.stringify(resources[r.Target['Fn::Join'][1][1].Ref].Properties.IntegrationUri));
     expect(new Set(targets).size).toBe(routes.length);
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
-    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length);
+    // And one function per worker (lib/workers.ts), which no route calls.
+    for (const worker of workers) expect(functionId(worker), worker.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length);
   });
 
   it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {
@@ -156,6 +160,54 @@ describe('tables', () => {
   });
 });
 
+describe('workers', () => {
+  const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+
+  it('the decks table streams new and old images; each worker follows it with its filters, retried from the first failed record, discarded batches kept in a queue', () => {
+    const decks = resources[tableRef(DECKS) as string].Properties;
+    expect(decks.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    const mappings = byType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    expect(mappings).toHaveLength(workers.length);
+    for (const worker of workers) {
+      const mapping = mappings.find((m) => m.FunctionName.Ref === functionId(worker));
+      expect(mapping, worker.name).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [tableRef(DECKS), 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: worker.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: false,
+      });
+      // Retried until the record expires (no attempt or age limit), then recorded in the queue.
+      expect(mapping.MaximumRetryAttempts, worker.name).toBeUndefined();
+      expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBeUndefined();
+      expect(mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
+      expect(mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual(worker.filters);
+    }
+    const [, queue] = byType('AWS::SQS::Queue')[0] ?? [];
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it("each worker's role: exactly its grants, and reading its table's stream (nothing else of it)", () => {
+    for (const worker of workers) {
+      const granted = dynamo(worker).filter((s: { Action: string | string[] }) => ![s.Action].flat().every((a) => STREAM_READ.includes(a)));
+      expect(granted.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort(), worker.name).toEqual(
+        grantsOf(worker)
+          .flatMap((g) => g.actions.map((a) => `dynamodb:${a}`))
+          .sort(),
+      );
+      for (const s of granted) {
+        if (JSON.stringify(s.Resource).includes('/index/')) continue;
+        expect(s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].length, worker.name).toBeGreaterThan(0);
+      }
+      const stream = dynamo(worker).filter((s: { Action: string | string[] }) => [s.Action].flat().every((a) => STREAM_READ.includes(a)));
+      expect(stream.length, worker.name).toBeGreaterThan(0);
+      expect([...new Set(stream.flatMap((s: { Action: string | string[] }) => [s.Action].flat()))].sort()).toEqual(STREAM_READ);
+      for (const s of stream) expect(s.Resource, worker.name).toEqual({ 'Fn::GetAtt': [tableRef(DECKS), 'StreamArn'] });
+      expect(JSON.stringify(statements(worker))).not.toMatch(/dynamodb:\*|Scan/);
+    }
+  });
+});
+
 describe('least privilege', () => {
   it("each function has exactly its route's grants: no wildcard actions, no Scan", () => {
     for (const route of routes) {
@@ -225,9 +277,10 @@ describe('bundles', () => {
   const BUDGET = { store: 330_000, plain: 80_000, openApi: 120_000 };
   const DEMO_CARD_NAME = 'Volga Grey Rifles';
 
-  it('report: size and cold import time of each bundle; within budget; catalogue only where needed', () => {
+  it('report: size and cold import time of each bundle (routes and workers); within budget; catalogue only where needed', () => {
     const rows: string[] = [];
-    for (const route of routes) {
+    const all: (Grantee & { catalogue?: boolean; cursors?: boolean })[] = [...routes, ...workers];
+    for (const route of all) {
       const dir = assetDir(route);
       const bundle = join(dir, 'index.mjs');
       const size = statSync(bundle).size;
@@ -257,7 +310,7 @@ describe('bundles', () => {
         `${route.name.padEnd(15)} ${String(Math.round(size / 1024)).padStart(4)} KiB  import ${String(ms).padStart(4)} ms  ${route.catalogue ? 'catalogue' : ''}`,
       );
       expect(size, route.name).toBeLessThanOrEqual(usesStore ? BUDGET.store : route.name === 'openApi' ? BUDGET.openApi : BUDGET.plain);
-      expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue);
+      expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue === true);
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);

@@ -1,0 +1,130 @@
+/**
+ * One Lambda function of the service — a route's, or a worker's (lib/workers.ts) — with the defaults
+ * every function shares: ARM64, the newest Node.js runtime, an ESM bundle built by the local esbuild (no
+ * Docker) with the AWS SDK inside, minified with source maps beside it (read by Node only when the
+ * sourceMaps setting asks), a log group with a retention period, the catalogue file only where it is
+ * needed — and its own role, which holds its log permission and its DynamoDB grants and nothing else
+ * (the construct owns them, as Powertools' examples/app function construct does).
+ */
+import { basename, resolve } from 'node:path';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { type Grant, type Grantee, grantsOf } from '#routes';
+import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
+import { grantStatements } from '../grants.ts';
+import { NODE_MAJOR } from '../node-version.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+/** Lambda's Node.js: the project's one Node major (node-version.ts). */
+export const RUNTIME = new Runtime(`nodejs${NODE_MAJOR}.x`, RuntimeFamily.NODEJS, { supportsInlineCode: true });
+/** esbuild's target: the same Node. */
+export const BUNDLE_TARGET = BUNDLE.target;
+/** Where a catalogue function finds its file in the deployed bundle. */
+export const BUNDLED_CATALOGUE = 'catalogue.json';
+
+/** What a function is: its name and grants, its handler module, and what ships beside it. */
+export interface FunctionSpec extends Grantee {
+  /** The handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  /** Whether the card catalogue ships with it (512 MB: the catalogue functions' size). */
+  catalogue?: boolean;
+  /** Files (project-relative) shipped beside its bundle. */
+  files?: readonly string[];
+  /** What it serves, for its description. */
+  serves: string;
+}
+
+export interface ServiceFunctionProps {
+  spec: FunctionSpec;
+  /** The ARN of a table of the grants. */
+  tableArn: (table: Grant['table']) => string;
+  environment: Record<string, string>;
+  /** The catalogue file to ship with the function when its route needs one. */
+  catalogueFile: string;
+  logRetention: RetentionDays;
+  /** Lambda active tracing (X-Ray). */
+  tracing?: boolean;
+  /** Source-mapped stack traces (NODE_OPTIONS=--enable-source-maps): a cost at every cold start (settings.ts). */
+  sourceMaps?: boolean;
+  /** A concurrency reservation: a spend ceiling (and a floor taken from the account's pool). */
+  reservedConcurrency?: number;
+}
+
+export class ServiceFunction extends NodejsFunction {
+  constructor(
+    scope: Construct,
+    id: string,
+    { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency }: ServiceFunctionProps,
+  ) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // Its own role: logs to its own group and its grants, nothing more.
+    const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Deck Library ${spec.name}`,
+    });
+    super(scope, id, {
+      entry: resolve(ROOT, spec.entry),
+      depsLockFilePath: resolve(ROOT, 'package-lock.json'),
+      projectRoot: ROOT,
+      handler: 'handler',
+      role,
+      runtime: RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: spec.catalogue ? 512 : 256,
+      timeout: Duration.seconds(10),
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      ...(reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: reservedConcurrency }),
+      logGroup,
+      description: `Deck Library: ${spec.serves}`,
+      environment: {
+        ...(sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
+        POWERTOOLS_SERVICE_NAME: 'deck-library',
+        // The SDK's endpoints are its defaults for the region: no looking for configured URLs in ~/.aws files.
+        AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
+        ...environment,
+        ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),
+      },
+      bundling: {
+        // infra/bundling.ts: the same settings the benchmark builds with.
+        format: OutputFormat.ESM,
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourcemap,
+        sourcesContent: BUNDLE.sourcesContent,
+        // Bundle the AWS SDK too: the function runs the versions it was tested with.
+        externalModules: [],
+        banner: BUNDLE.banner,
+        esbuildArgs: ALIAS_ARGS,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_input: string, output: string) => [
+            ...(spec.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
+            // Files the function ships beside its bundle (the docs page's script), found there through LAMBDA_TASK_ROOT.
+            ...(spec.files ?? []).map((file) => `cp "${resolve(ROOT, file)}" "${resolve(output, basename(file))}"`),
+          ],
+        },
+      },
+    });
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }),
+    );
+    const logGroupId = Stack.of(this).getLogicalId(logGroup.node.defaultChild as CfnElement);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
+      reason: "Log stream names are made at run time: the only wildcard is the streams of the function's own log group.",
+    });
+    if (tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+        reason: "Active tracing: X-Ray's PutTraceSegments and PutTelemetryRecords take no resource, so their only resource is *.",
+      });
+    }
+    for (const statement of grantStatements(grantsOf(spec), tableArn)) role.addToPolicy(statement);
+  }
+}
