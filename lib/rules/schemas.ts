@@ -9,6 +9,18 @@ import { LIMITS } from './limits.ts';
 
 export { LIMITS };
 
+/**
+ * Characters no visible text holds (contract §9.1): Unicode general categories Cc (control), Cf (format:
+ * zero-width and bidirectional marks among them), Zl and Zp (line and paragraph separators), Co (private
+ * use) and Cn (unassigned). Tags and guide.system must be text a reader sees as it is.
+ */
+export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
+const visible = (what: string) =>
+  v.check<string, string>(
+    (s) => !INVISIBLE.test(s),
+    coded('invalid_value', `${what} holds no control, format, separator, private-use or unassigned characters`),
+  );
+
 /** Length in characters (code points), as a client counts them. */
 const chars = (s: string) => [...s].length;
 export const maxChars = (n: number) => v.check<string, string>((s) => chars(s) <= n, coded('too_long', `at most ${n} characters`));
@@ -27,7 +39,7 @@ const cardList = (max: number) => v.pipe(v.array(CardId), v.maxLength(max));
 export const DeckCode = v.pipe(v.string(), maxChars(LIMITS.deckCodeChars));
 
 export const Guide = v.strictObject({
-  system: v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(LIMITS.systemChars)),
+  system: v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(LIMITS.systemChars), visible('guide.system')),
   description: v.nullish(v.pipe(v.string(), maxChars(LIMITS.descriptionChars)), ''),
   core_cards: v.optional(cardList(LIMITS.coreCards), []),
   reserve_recommendations: v.optional(cardList(LIMITS.reserveRecommendations), []),
@@ -61,15 +73,7 @@ export const normalizeTag = (tag: string): string => tag.trim().toLowerCase().no
 
 /** Tags are normalised first, then checked (contract §8.1): any tag read back can be written back unchanged. */
 export const Tags = v.pipe(
-  v.array(
-    v.pipe(
-      v.string(),
-      v.transform(normalizeTag),
-      v.minLength(1),
-      maxChars(LIMITS.tagChars),
-      v.regex(/^[^\p{Cc}]*$/u, coded('invalid_value', 'a tag has no control characters')),
-    ),
-  ),
+  v.array(v.pipe(v.string(), v.transform(normalizeTag), v.minLength(1), maxChars(LIMITS.tagChars), visible('a tag'))),
   v.transform((tags) => [...new Set(tags)]),
   v.maxLength(LIMITS.tags),
 );

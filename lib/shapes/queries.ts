@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { LIMITS } from '#rules/limits.ts';
-import { normalizeTag } from '#rules/schemas.ts';
+import { INVISIBLE, normalizeTag } from '#rules/schemas.ts';
 import { SORTS } from '#rules/sorts.ts';
 
 /** Numbered pages reach this far (page × limit), as GitHub's search does; deeper, walk with next_cursor (§8.1). */
@@ -43,13 +43,13 @@ const oneOf = <T extends string>(name: string, values: readonly T[]) => v.option
 const oneOfOr = <T extends string>(name: string, values: readonly T[], fallback: T) =>
   v.optional(picklist(name, values, fallback), fallback);
 
-/** Free text: trimmed and lower-cased; absent when empty; bounded; no control characters. */
+/** Free text: trimmed and lower-cased; absent when empty; bounded; nothing invisible (what tags and systems cannot hold). */
 const text = (name: string, max: number, normalise: (s: string) => string = (s) => s.toLowerCase()) =>
   v.optional(
     v.pipe(
       v.string(),
       v.transform((s) => normalise(s.trim())),
-      v.check((s) => !/\p{Cc}/u.test(s), `${name} has no control characters`),
+      v.check((s) => !INVISIBLE.test(s), `${name} has no control, format, separator, private-use or unassigned characters`),
       v.check((s) => [...s].length <= max, `${name} is at most ${max} characters`),
       v.transform((s: string) => s || undefined),
       described<string | undefined>({ type: 'string', maxLength: max }),

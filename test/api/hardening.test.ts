@@ -200,3 +200,53 @@ describe('10. numbered pages reach page × limit ≤ 1,000', () => {
     for (const q of ['page=200&limit=5', 'page=20&limit=50']) expect((await call('GET', `/api/v1/decks?${q}`)).status).toBe(200);
   });
 });
+
+describe('11. tags and guide.system hold only visible text (contract §9.1)', () => {
+  // Control, format (zero-width, bidirectional override), line and paragraph separators, private use, unassigned.
+  const INVISIBLE: [string, string][] = [
+    ['a zero-width space alone', '\u200b'],
+    ['a zero-width space beside a word', 'aggro\u200b'],
+    ['a right-to-left override', 'ag\u202egro'],
+    ['a zero-width joiner', 'ag\u200dgro'],
+    ['a byte order mark inside', 'ag\ufeffgro'],
+    ['a line separator inside', 'ag\u2028gro'],
+    ['a paragraph separator inside', 'ag\u2029gro'],
+    ['a private-use character', 'ag\ue000gro'],
+    ['an unassigned code point', 'ag\u0378gro'],
+    ['a control character', 'ag\u0007gro'],
+  ];
+
+  it.each(INVISIBLE)('%s is 422 invalid_value, in a tag and in guide.system, on create and on PATCH', async (_name, text) => {
+    const created = await call('POST', owner.decks, { key: owner.key, body: { deck_code: code(), guide: { system: text }, tags: [text] } });
+    expect(created.status).toBe(422);
+    expect(details(created)).toEqual([
+      ['guide.system', 'invalid_value'],
+      ['tags[0]', 'invalid_value'],
+    ]);
+    const { id } = (await createDeck(owner)).body.data;
+    const patched = await call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { tags: ['fine', text] } });
+    expect(details(patched)).toEqual([['tags[1]', 'invalid_value']]);
+  });
+
+  it('separators and a byte order mark at the ends are trimmed away: a tag left empty is still `required`', async () => {
+    const r = await call('POST', owner.decks, { key: owner.key, body: body({ tags: ['\u2028', '\ufeff \ufeff'] }) });
+    expect(details(r)).toEqual([
+      ['tags[0]', 'required'],
+      ['tags[1]', 'required'],
+    ]);
+  });
+
+  it('visible text in other scripts, with accents and emoji, is accepted as it is', async () => {
+    const tags = ['ägrô', 'ソ連', 'танки', '🔥aggro', 'café'];
+    const made = await createDeck(owner, { tags, guide: { system: 'Блиц 🔥' } });
+    expect(made.body.data.tags).toEqual(tags);
+    expect(made.body.data.guide.system).toBe('Блиц 🔥');
+  });
+
+  it('the search tag and q filters refuse the same characters (400 invalid_parameter)', async () => {
+    for (const q of ['tag=ag%E2%80%8Bgro', 'q=ag%E2%80%AEgro']) {
+      const r = await call('GET', `/api/v1/decks?${q}`);
+      expect([r.status, r.body.error.code]).toEqual([400, 'invalid_parameter']);
+    }
+  });
+});
