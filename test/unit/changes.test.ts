@@ -1,0 +1,96 @@
+/**
+ * The store-change worker's pure parts: which view totals are looked at for a fold, what moved in a
+ * bucket, how a batch's records become work (one piece per item, from its first record), and the event
+ * filter patterns the local poller applies as the event source mapping does.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { movedCounts } from '#changes/views.ts';
+import { workOf } from '#changes/worker.ts';
+import { VIEWS_FOLD_MIN, viewStepPassed } from '#store/counters.ts';
+import { matchesFilter, WORKERS } from '#workers';
+
+describe('view steps', () => {
+  it('25, 50, 75, 100, 125, 156, …: each max(25, 25%) beyond the last', () => {
+    const steps = Array.from({ length: 1_000 }, (_, n) => n + 1).filter((n) => viewStepPassed(n - 1, n));
+    expect(steps.slice(0, 8)).toEqual([25, 50, 75, 100, 125, 156, 195, 243]);
+  });
+
+  it('a move passes a step exactly when some step lies in (before, after]; a deck is looked at O(log n) times over n views', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 5_000 }), (before, more) => {
+        const after = before + more;
+        let passed = false;
+        for (let n = before + 1; n <= after && !passed; n++) passed = viewStepPassed(n - 1, n);
+        return viewStepPassed(before, after) === passed;
+      }),
+    );
+    const looked = Array.from({ length: 1_000_000 }, (_, n) => n + 1).filter((n) => viewStepPassed(n - 1, n)).length;
+    expect(looked).toBeLessThan(60);
+    expect(viewStepPassed(0, VIEWS_FOLD_MIN - 1)).toBe(false);
+  });
+});
+
+describe('what moved in a bucket', () => {
+  it('each deck count that changed, appeared or was taken out; other attributes ignored', () => {
+    const before = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 5, v_gone: 2 };
+    const after = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 9, v_new: 1 };
+    expect(movedCounts(before, after)).toEqual(
+      new Map([
+        ['b', [5, 9]],
+        ['gone', [2, undefined]],
+        ['new', [undefined, 1]],
+      ]),
+    );
+    expect(movedCounts(undefined, { v_x: 4 })).toEqual(new Map([['x', [undefined, 4]]]));
+  });
+});
+
+const S = (s: string) => ({ S: s });
+const N = (n: number) => ({ N: String(n) });
+const record = (
+  sequence: number,
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  keys: { pk: string; sk: string },
+  images: { OldImage?: object; NewImage?: object } = {},
+) =>
+  ({
+    eventName,
+    dynamodb: { Keys: { pk: S(keys.pk), sk: S(keys.sk) }, SequenceNumber: String(sequence).padStart(21, '0'), ...images },
+  }) as DynamoDBRecord;
+
+describe('a batch of records as work', () => {
+  it('one piece per item, starting at its first record; a counter taken out and other items ask for nothing', () => {
+    const counter = { pk: 'COUNT#abc', sk: 'COUNT' };
+    const work = workOf([
+      record(1, 'MODIFY', counter, { NewImage: { likes: N(1), changes: N(1) } }),
+      record(2, 'MODIFY', { pk: 'VIEWS#007', sk: 'VIEWS' }, { OldImage: { v_x: N(1) }, NewImage: { v_x: N(30) } }),
+      record(3, 'MODIFY', counter, { NewImage: { likes: N(2), changes: N(2) } }),
+      record(4, 'REMOVE', { pk: 'USER#u', sk: 'DECK#d' }, { OldImage: { share_slug: S('abc'), deck_id: S('d') } }),
+      record(5, 'REMOVE', { pk: 'COUNT#gone', sk: 'COUNT' }, { OldImage: { likes: N(3) } }),
+      record(6, 'INSERT', { pk: 'SEARCH#d', sk: 'all' }),
+    ]);
+    expect(work.map((w) => Number(w.first))).toEqual([1, 2, 4]);
+  });
+});
+
+describe('event filter patterns, as the event source mapping reads them', () => {
+  const [worker] = WORKERS;
+  const matches = (r: DynamoDBRecord) => worker.filters.some((f) => matchesFilter(r, f));
+
+  it("the worker is given counters, buckets and deleted decks — nothing else of the table's changes", () => {
+    expect(matches(record(1, 'MODIFY', { pk: 'COUNT#abc', sk: 'COUNT' }))).toBe(true);
+    expect(matches(record(1, 'INSERT', { pk: 'VIEWS#001', sk: 'VIEWS' }))).toBe(true);
+    expect(matches(record(1, 'REMOVE', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
+    expect(matches(record(1, 'MODIFY', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(false);
+    expect(matches(record(1, 'INSERT', { pk: 'SEARCH#d', sk: 'all' }))).toBe(false);
+    expect(matches(record(1, 'INSERT', { pk: 'LIKE#abc', sk: 'u' }))).toBe(false);
+  });
+
+  it('a field the record lacks never matches; an own field only (not an inherited one)', () => {
+    expect(matchesFilter({ dynamodb: {} }, { dynamodb: { Keys: { pk: { S: [{ prefix: 'COUNT#' }] } } } })).toBe(false);
+    expect(matchesFilter({}, { constructor: ['x'] })).toBe(false);
+    expect(matchesFilter({ eventName: 'REMOVE' }, { eventName: ['INSERT', 'REMOVE'] })).toBe(true);
+  });
+});
