@@ -13,14 +13,35 @@ import { bucketKey, VIEW_ATTRIBUTE_PREFIX } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
 
-/** The deck counts of a bucket before and after a run of its changes: slug → [before, after]. */
-export function movedCounts(before: Image | undefined, after: Image | undefined): Map<string, [number | undefined, number | undefined]> {
-  const moved = new Map<string, [number | undefined, number | undefined]>();
-  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter((n) => n.startsWith(VIEW_ATTRIBUTE_PREFIX)));
-  for (const name of names) {
-    const was = before?.[name] === undefined ? undefined : Number(before[name]);
-    const now = after?.[name] === undefined ? undefined : Number(after[name]);
-    if (was !== now) moved.set(name.slice(VIEW_ATTRIBUTE_PREFIX.length), [was, now]);
+/** How one deck's count in a bucket moved over a run of the bucket's changes. */
+export interface Moved {
+  /** Before the first change that moved it (undefined: no count). */
+  before: number | undefined;
+  /** After the last (undefined: taken out). */
+  after: number | undefined;
+  /** It appeared in one of the changes (absent before it, present after): its deck must be checked. */
+  appeared: boolean;
+}
+
+/**
+ * The deck counts that moved over a run of a bucket's changes (each its old and new image, in order).
+ * Each change is looked at, not only the first and the last: a count taken out (a delete) and brought
+ * back (a view counted before it) within one run must still be seen to appear.
+ */
+export function movedCounts(changes: readonly [Image | undefined, Image | undefined][]): Map<string, Moved> {
+  const moved = new Map<string, Moved>();
+  for (const [before, after] of changes) {
+    const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter((n) => n.startsWith(VIEW_ATTRIBUTE_PREFIX)));
+    for (const name of names) {
+      const was = before?.[name] === undefined ? undefined : Number(before[name]);
+      const now = after?.[name] === undefined ? undefined : Number(after[name]);
+      if (was === now) continue;
+      const slug = name.slice(VIEW_ATTRIBUTE_PREFIX.length);
+      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false };
+      seen.after = now;
+      if (was === undefined && now !== undefined) seen.appeared = true;
+      moved.set(slug, seen);
+    }
   }
   return moved;
 }
@@ -36,11 +57,10 @@ const forget = (slug: string) =>
     }),
   );
 
-/** What follows one deck's view count moving from `before` to `after` (undefined: no count). */
-export async function viewsMoved(slug: string, before: number | undefined, after: number | undefined): Promise<void> {
+/** What follows one deck's view count moving over a run of its bucket's changes. */
+export async function viewsMoved(slug: string, { before, after, appeared }: Moved): Promise<void> {
   if (after === undefined) return; // taken out (the deck's delete, or a gone deck's count)
-  const appeared = before === undefined;
-  if (!appeared && !viewStepPassed(before, after)) return;
+  if (!appeared && !viewStepPassed(before ?? 0, after)) return;
   // A count that appears: the slug index may still show a deck deleted a moment ago, so the deck item
   // itself, read consistently, says whether it is there.
   const listed = await deckBySlug(slug);

@@ -7,7 +7,7 @@
  *   - a view bucket changed          → fold the views that moved, forget a gone deck's (views.ts)
  *   - a deck item was deleted        → purge its likes (the delete's transaction took the rest)
  * Every step is idempotent: a record seen twice changes nothing more. Records of one item come in order;
- * a batch's records of one item are taken together (its last counter, its bucket's first and last image).
+ * a batch's records of one item are taken together (its last counter; what moved over its bucket's images).
  */
 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -54,13 +54,9 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       work.push({ first: sequence, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) });
     } else if (pk.startsWith('VIEWS#')) {
       const moved = movedCounts(
-        image(first.dynamodb?.OldImage as Record<string, unknown>),
-        image(last.dynamodb?.NewImage as Record<string, unknown>),
+        run.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]),
       );
-      work.push({
-        first: sequence,
-        run: () => atMost(WORK_AT_ONCE, moved, async ([slug, [before, after]]) => viewsMoved(slug, before, after)),
-      });
+      work.push({ first: sequence, run: () => atMost(WORK_AT_ONCE, moved, ([slug, how]) => viewsMoved(slug, how)) });
     } else if (String(keys.sk).startsWith('DECK#')) {
       const removed = run.find((r) => r.eventName === 'REMOVE');
       const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);

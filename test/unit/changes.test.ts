@@ -36,14 +36,31 @@ describe('what moved in a bucket', () => {
   it('each deck count that changed, appeared or was taken out; other attributes ignored', () => {
     const before = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 5, v_gone: 2 };
     const after = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 9, v_new: 1 };
-    expect(movedCounts(before, after)).toEqual(
+    expect(movedCounts([[before, after]])).toEqual(
       new Map([
-        ['b', [5, 9]],
-        ['gone', [2, undefined]],
-        ['new', [undefined, 1]],
+        ['b', { before: 5, after: 9, appeared: false }],
+        ['gone', { before: 2, after: undefined, appeared: false }],
+        ['new', { before: undefined, after: 1, appeared: true }],
       ]),
     );
-    expect(movedCounts(undefined, { v_x: 4 })).toEqual(new Map([['x', [undefined, 4]]]));
+    expect(movedCounts([[undefined, { v_x: 4 }]])).toEqual(new Map([['x', { before: undefined, after: 4, appeared: true }]]));
+  });
+
+  it('over a run of changes: from the first move to the last; a count taken out and brought back has appeared', () => {
+    const run: [Record<string, number>, Record<string, number>][] = [
+      [
+        { v_a: 5, v_b: 1 },
+        { v_a: 5, v_b: 2 },
+      ],
+      [{ v_a: 5, v_b: 2 }, { v_b: 2 }],
+      [{ v_b: 2 }, { v_a: 5, v_b: 30 }],
+    ];
+    expect(movedCounts(run)).toEqual(
+      new Map([
+        ['b', { before: 1, after: 30, appeared: false }],
+        ['a', { before: 5, after: 5, appeared: true }],
+      ]),
+    );
   });
 });
 
