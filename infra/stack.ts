@@ -175,6 +175,8 @@ export class DeckLibraryStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api,
       functions: this.functions,
+      workers: this.workers,
+      discardedChanges: discarded,
       tables: [decks, accounts],
       settings: props.settings,
     });

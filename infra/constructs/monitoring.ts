@@ -20,6 +20,7 @@ import { Alias } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_NAMES, METRICS_NAMESPACE } from '#http/metrics.ts';
 import type { OpsSettings } from '../settings.ts';
@@ -27,6 +28,9 @@ import type { OpsSettings } from '../settings.ts';
 export interface MonitoringProps {
   api: HttpApi;
   functions: ReadonlyMap<string, LambdaFunction>;
+  /** The store-change workers, and the queue where the batches they gave up on are recorded. */
+  workers: ReadonlyMap<string, LambdaFunction>;
+  discardedChanges: IQueue;
   tables: TableV2[];
   settings: OpsSettings;
 }
@@ -40,7 +44,7 @@ export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { api, functions, tables, settings }: MonitoringProps) {
+  constructor(scope: Construct, id: string, { api, functions, workers, discardedChanges, tables, settings }: MonitoringProps) {
     super(scope, id);
     const { thresholds } = settings;
     this.topic = new Topic(this, 'Alarms', {
@@ -122,6 +126,29 @@ export class Monitoring extends Construct {
         `${Name} table: DynamoDB system errors (5xx)`,
       );
     }
+    // The workers: a backlog (records waiting longer than a minute: a batch keeps failing, and folds and
+    // purges wait behind it) and any batch given up on (24 hours of failures).
+    for (const [name, fn] of workers) {
+      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
+      alarm(
+        `${Name}Backlog`,
+        new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'IteratorAge',
+          dimensionsMap: { FunctionName: fn.functionName },
+          statistic: 'Maximum',
+          period: FIVE_MINUTES,
+        }),
+        60_000,
+        `${name}: store changes waiting over a minute to be handled`,
+      );
+    }
+    alarm(
+      'DiscardedChanges',
+      discardedChanges.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      1,
+      'store changes given up on after 24 hours of failures (recorded in the discarded-changes queue)',
+    );
     const concurrency = new Metric({
       namespace: 'AWS/Lambda',
       metricName: 'ConcurrentExecutions',
