@@ -30,6 +30,8 @@ export interface StreamPollerOptions {
   intervalMs?: number;
   /** Where the positions reached are kept between runs. */
   checkpointFile?: string;
+  /** Where a shard with no position kept starts: its oldest record (as the event source mapping here), or only what comes next. */
+  startAt?: 'TRIM_HORIZON' | 'LATEST';
   log?: (message: string) => void;
 }
 
@@ -55,7 +57,16 @@ function asEventRecord(r: _Record, streamArn: string): DynamoDBRecord {
 }
 
 export async function startStreamPoller(options: StreamPollerOptions, tables: DynamoDBClient): Promise<StreamPoller> {
-  const { endpoint, tableName, worker, invoke, intervalMs = 250, checkpointFile, log = () => undefined } = options;
+  const {
+    endpoint,
+    tableName,
+    worker,
+    invoke,
+    intervalMs = 250,
+    checkpointFile,
+    startAt = 'TRIM_HORIZON',
+    log = () => undefined,
+  } = options;
   const { Table } = await tables.send(new DescribeTableCommand({ TableName: tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`the table ${tableName} has no change stream`);
@@ -78,7 +89,7 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
         ShardId: shardId,
         ...(from
           ? { ShardIteratorType: from.inclusive ? 'AT_SEQUENCE_NUMBER' : 'AFTER_SEQUENCE_NUMBER', SequenceNumber: from.sequence }
-          : { ShardIteratorType: 'TRIM_HORIZON' }),
+          : { ShardIteratorType: startAt }),
       }),
     );
     return ShardIterator;
