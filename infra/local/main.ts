@@ -85,8 +85,9 @@ try {
     throw new Error(`the store at ${endpoint} does not answer (${e.name}: ${e.message}); start it, or unset DYNAMODB_ENDPOINT`);
   });
   // What follows the store's writes (folds, purges): each worker on the table's change stream, as its
-  // event source mapping runs it in AWS.
-  for (const worker of WORKERS) {
+  // event source mapping runs it in AWS. STREAM_WORKERS=off for a second runtime on a store that another
+  // one already follows (a worker would run twice: harmless, but twice the writes).
+  for (const worker of process.env.STREAM_WORKERS === 'off' ? [] : WORKERS) {
     pollers.push(
       await startStreamPoller(
         {

@@ -123,18 +123,25 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
     else {
       iterators.delete(shardId);
       finished.add(shardId);
+      described = 0; // its children are to be found
     }
     if (Records.length > 0 || !NextShardIterator) save();
     return Records.length > 0;
   };
 
   let stopped = false;
+  // The shards, described again every second (a new shard opens every few hours) or when one closes:
+  // a poll of an idle stream is then one GetRecords per open shard.
+  let shards: Shard[] = [];
+  let described = 0;
   const loop = (async () => {
     while (!stopped) {
       let busy = false;
       try {
-        const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-        const shards = StreamDescription?.Shards ?? [];
+        if (Date.now() - described > DESCRIBE_EVERY_MS) {
+          shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
+          described = Date.now();
+        }
         const open = shards.filter((s) => !finished.has(s.ShardId as string));
         // A child shard waits until its parent is read to its end (records of one item stay in order).
         for (const shard of open) {
@@ -159,6 +166,8 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
     },
   };
 }
+
+const DESCRIBE_EVERY_MS = 1_000;
 
 interface Checkpoint {
   streamArn: string;

@@ -26,8 +26,15 @@ export interface KeyRecord {
 const table = () => tableName(ACCOUNTS);
 const keyKey = (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' });
 
+/**
+ * Puts an item that must not exist yet. Its key is new (a random id), so a failed condition can only
+ * mean that an earlier attempt of this same put was applied and its answer lost (the store timed out
+ * or reset after it): the put is done.
+ */
+const putNew = (put: PutCommand) => unlessConditionFailed(documentClient().send(put));
+
 export async function putAccount(account: Account): Promise<void> {
-  await documentClient().send(
+  await putNew(
     new PutCommand({
       TableName: table(),
       Item: { pk: `USER#${account.user_id}`, sk: 'ACCOUNT', ...account },
@@ -43,7 +50,7 @@ export async function getAccount(userId: string): Promise<Account | undefined> {
 
 export async function putKey(key: KeyRecord): Promise<void> {
   const { key_id, user_id, ...rest } = key;
-  await documentClient().send(
+  await putNew(
     new PutCommand({
       TableName: table(),
       Item: { ...keyKey(key_id), key_id, key_user_id: user_id, ...rest },

@@ -106,6 +106,9 @@ function asRead(deck: StoredDeck) {
   };
 }
 
+/** How many times entries are written again when a fold moved the deck's counts in between (each time, with the counts it left). */
+const COUNTS_MOVED_ATTEMPTS = 5;
+
 /** A transaction's condition that the stored deck is still `deck` as read (it writes nothing itself). */
 const whileAt = (deck: StoredDeck): TransactItem => ({
   ConditionCheck: { TableName: table(), Key: deckKey(deck.user_id, deck.id), ...asRead(deck) },
@@ -126,7 +129,7 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
   // The remaining puts, while the deck is still this version; a fold landing in between changes its
   // counts, and the puts are made again with the counts it holds then.
   let written = next;
-  for (let attempt = 0; attempt < OVERFLOW_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < COUNTS_MOVED_ATTEMPTS; attempt++) {
     const rest = entryWrites(current, written).slice(MAX_TRANSACT_ITEMS - 1);
     if ((await transact([whileAt(written), ...rest])) === 'ok') return true;
     const now = await getDeck(next.user_id, next.id);
@@ -136,7 +139,6 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
   }
   throw Object.assign(new Error(`the entries of deck ${next.id} could not be completed`), { name: 'ThrottlingException' });
 }
-const OVERFLOW_ATTEMPTS = 5;
 
 function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
   // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
@@ -226,11 +228,16 @@ export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> 
 /**
  * Writes a public deck's search entries as this version defines them (after an upgrade that indexes
  * more, such as card entries), only while the deck is still at the version read: 'ok', or 'changed'
- * when a write came first (that write put its own entries).
+ * when a write came first (that write put its own entries). A fold that came first changed only the
+ * counts: the entries are written again with the counts it left.
  */
 export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
-  const outcome = await transact([whileAt(deck), ...entryWrites(undefined, deck)]);
-  return outcome === 'ok' ? 'ok' : 'changed';
+  let read: StoredDeck | undefined = deck;
+  for (let attempt = 0; read && read.version === deck.version && attempt < COUNTS_MOVED_ATTEMPTS; attempt++) {
+    if ((await transact([whileAt(read), ...entryWrites(undefined, read)])) === 'ok') return 'ok';
+    read = await getDeck(deck.user_id, deck.id);
+  }
+  return 'changed';
 }
 
 /** Every deck item the filter keeps, page by page (a full Scan: for operators' tools, never a route). */

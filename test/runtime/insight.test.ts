@@ -46,7 +46,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'deck-library-season-'));
   const file = join(dir, 'next-season.json');
   writeFileSync(file, JSON.stringify(demo.cards.map((c) => (c.card_id === four ? { ...c, rarity: 'elite' } : c))));
-  next = await startRuntime(dir, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), CATALOGUE_FILE: file });
+  next = await startRuntime(dir, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), CATALOGUE_FILE: file, STREAM_WORKERS: 'off' });
 }, 120_000);
 afterAll(async () => {
   await next?.stop();

@@ -128,6 +128,7 @@ describe('background work the store refuses is retried until it lands', () => {
     const folded = await settled(
       async () => (await getDeck(owner.userId, deck.id))?.likes,
       (likes) => likes === 1,
+      30_000,
     );
     expect(store.proxy.seen.get('error')).toBeGreaterThanOrEqual(30);
     expect(folded).toBe(1);
@@ -149,16 +150,20 @@ describe('background work the store refuses is retried until it lands', () => {
       share_slug: string;
     };
     await quiet(store.proxy);
-    // The bucket writes are throttled for a while (longer than one window's retries).
-    store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: 'VIEWS#', times: 20 });
+    // The bucket writes are throttled for a while (longer than one window's retries: 8 attempts).
+    store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: 'VIEWS#', times: 12 });
     for (let i = 0; i < 120; i += 20) await Promise.all(Array.from({ length: 20 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
-    const folded = await settled(
-      async () => (await getDeck(owner.userId, deck.id))?.views,
-      (views) => views === 120,
+    // Every view stored once; and folded (views are folded as their total passes a step: 100 is the last
+    // here, and the fold carries the total it read, 100 to 120, within the documented bound).
+    const [stored, folded] = await settled(
+      async () => [await storedViews(deck.share_slug), (await getDeck(owner.userId, deck.id))?.views ?? 0] as const,
+      ([s, f]) => s === 120 && f >= 100,
+      30_000,
     );
-    expect(store.proxy.seen.get('error')).toBeGreaterThanOrEqual(20);
-    expect(await storedViews(deck.share_slug)).toBe(120);
-    expect(folded).toBe(120);
+    expect(store.proxy.seen.get('error')).toBeGreaterThanOrEqual(12);
+    expect(stored).toBe(120);
+    expect(folded).toBeGreaterThanOrEqual(100);
+    expect(folded).toBeLessThanOrEqual(120);
   }, 60_000);
 });
 
