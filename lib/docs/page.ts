@@ -2,14 +2,22 @@
  * GET /api/v1/docs and GET /api/v1/docs/{asset} (contract §8.4): an interactive reference (Scalar)
  * rendered from the served OpenAPI document, its script served by the API itself — no third-party
  * host (no web fonts, no proxy: "try it" calls this API directly, the document's server being "/").
+ * The page sends a Content-Security-Policy that runs only this API's own script and the page's one
+ * inline script (by its hash: no 'unsafe-inline' script), and forbids framing it. The script (4.4 MB)
+ * is sent compressed — Brotli or gzip, as the request's Accept-Encoding allows — from files compressed
+ * when the function is built (infra: ServiceFunction), or, where there are none (the local runtime),
+ * compressed once at the first request.
  * The only answers that are not JSON; errors on these paths keep the envelope.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiRequest, type ApiResult, publicEndpoint } from '#http/types.ts';
 import { routeByName } from '#routes';
+import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
 
 /** Scalar's self-contained browser build (the route's `files`): beside the bundle in Lambda, else in the project. */
 const SCALAR_FILE = routeByName('docsAsset').files?.[0] as string;
@@ -18,7 +26,7 @@ export const SCALAR_ASSET = 'scalar.js';
 const scalarPath = () =>
   process.env.LAMBDA_TASK_ROOT
     ? join(process.env.LAMBDA_TASK_ROOT, basename(SCALAR_FILE))
-    : new URL(`../../${SCALAR_FILE}`, import.meta.url);
+    : fileURLToPath(new URL(`../../${SCALAR_FILE}`, import.meta.url));
 
 const CONFIGURATION = {
   url: '/api/v1/openapi.json',
@@ -32,6 +40,8 @@ const CONFIGURATION = {
   defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
 };
 
+const START = `Scalar.createApiReference('#app', ${JSON.stringify(CONFIGURATION)});`;
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -44,22 +54,67 @@ const PAGE = `<!doctype html>
 <body>
 <div id="app"></div>
 <script src="/api/v1/docs/${SCALAR_ASSET}"></script>
-<script>Scalar.createApiReference('#app', ${JSON.stringify(CONFIGURATION)});</script>
+<script>${START}</script>
 </body>
 </html>
 `;
 
+/**
+ * What the page may do: scripts only from this API and the one inline script above (its SHA-256), styles
+ * from this API and inline (Scalar sets its own), data: images and fonts, calls to this API ("try it"),
+ * never framed, no plugins, no base or form elsewhere.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(START).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join('; ');
+
+const CACHE = 'public, max-age=300, stale-while-revalidate=86400';
+
 /** A text answer that changes only with a deployment: a strong ETag, and 304 on If-None-Match. */
-function asset(req: ApiRequest<unknown>, contentType: string, body: string): ApiResult {
-  const { headers, notModified } = validators(req, body, 'public, max-age=300, stale-while-revalidate=86400');
-  return notModified ? { status: 304, data: undefined, headers } : { data: undefined, headers, raw: { contentType, body } };
+function page(req: ApiRequest<unknown>, contentType: string, body: string, extra: Record<string, string>): ApiResult {
+  const { headers, notModified } = validators(req, body, CACHE);
+  const all = { ...headers, ...extra };
+  return notModified ? { status: 304, data: undefined, headers: all } : { data: undefined, headers: all, raw: { contentType, body } };
 }
 
-export const readDocsPage = publicEndpoint({}, async (req) => asset(req, 'text/html; charset=utf-8', PAGE));
+export const readDocsPage = publicEndpoint({}, async (req) =>
+  page(req, 'text/html; charset=utf-8', PAGE, { 'content-security-policy': DOCS_CSP, 'x-frame-options': 'DENY' }),
+);
 
-let scalar: string | undefined;
+/** The script, as it is and in each encoding: precompressed files beside it when there are, else compressed now (once). */
+const variants = new Map<Encoding | 'identity', Buffer>();
+function scalar(encoding: Encoding | 'identity'): Buffer {
+  let body = variants.get(encoding);
+  if (!body) {
+    const path = scalarPath();
+    const file = encoding === 'identity' ? path : `${path}${ENCODINGS[encoding]}`;
+    body = existsSync(file) ? readFileSync(file) : compressed(scalar('identity'), encoding as Encoding);
+    variants.set(encoding, body);
+  }
+  return body;
+}
+
 export const readDocsAsset = publicEndpoint({}, async (req) => {
   if (req.params.asset !== SCALAR_ASSET) throw new ApiError(404, 'not_found', 'no such asset of the docs page');
-  scalar ??= readFileSync(scalarPath(), 'utf8');
-  return asset(req, 'text/javascript; charset=utf-8', scalar);
+  const encoding = preferred(req.headers['accept-encoding']);
+  const body = scalar(encoding ?? 'identity');
+  // One ETag per representation: a cache never answers one encoding with another.
+  const { headers, notModified } = validators(
+    req,
+    `${encoding ?? 'identity'}:${createHash('sha256').update(scalar('identity')).digest('base64')}`,
+    CACHE,
+  );
+  const all = { ...headers, vary: 'accept-encoding', ...(encoding ? { 'content-encoding': encoding } : {}) };
+  return notModified
+    ? { status: 304, data: undefined, headers: all }
+    : { data: undefined, headers: all, raw: { contentType: 'text/javascript; charset=utf-8', body } };
 });

@@ -4,10 +4,10 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { count } from '#metrics';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
 import { logger } from './logger.ts';
-import { count } from './metrics.ts';
 import type { ApiResult } from './types.ts';
 
 export const API_VERSION = 'v1';
@@ -23,8 +23,14 @@ const headersOf = (contentType: string, requestId: string, own: Record<string, s
 
 export function success(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
   const status = result.status ?? 200;
-  if (result.raw)
-    return { statusCode: status, headers: headersOf(result.raw.contentType, requestId, result.headers), body: result.raw.body };
+  if (result.raw) {
+    const { contentType, body } = result.raw;
+    const headers = headersOf(contentType, requestId, result.headers);
+    // Bytes (a compressed asset) go through API Gateway as base64, which it decodes for the client.
+    return typeof body === 'string'
+      ? { statusCode: status, headers, body }
+      : { statusCode: status, headers, body: body.toString('base64'), isBase64Encoded: true };
+  }
   return {
     statusCode: status,
     headers: headersOf(JSON_TYPE, requestId, result.headers),
@@ -66,7 +72,7 @@ export const requestIdOf = (event: APIGatewayProxyEventV2, awsRequestId?: string
 
 /**
  * Outermost middleware: request id in every log line and in `X-Request-Id`, errors as envelopes, one
- * access log line (with the route and, on owner routes, the key id) and the route's request metric.
+ * access log line (with the route and, on owner routes, the key id) and the request metric (lib/metrics.ts).
  * Per-request state lives on the request (the local runtime runs requests side by side in one process).
  */
 export const envelope = (route: string): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
@@ -84,8 +90,8 @@ export const envelope = (route: string): MiddlewareObj<APIGatewayProxyEventV2, A
       duration_ms: Date.now() - ((request.internal as Internal).started ?? Date.now()),
       ...(request.context.key?.key_id ? { key_id: request.context.key.key_id } : {}),
     });
-    count('Requests', { route, status_class: `${Math.floor(status / 100)}xx` });
-    if (status === 503) count('StoreFaults', { route });
+    count('Requests', { status_class: `${Math.floor(status / 100)}xx` });
+    if (status === 503) count('StoreFaults', {});
   };
   return {
     before: async (request) => {

@@ -31,8 +31,8 @@ export interface ApiResult {
   headers?: Record<string, string>;
   /** Send `data` as the whole body, without the envelope (a document such as openapi.json). */
   bare?: boolean;
-  /** A body that is not JSON (the docs page and its assets): its content type and text. */
-  raw?: { contentType: string; body: string };
+  /** A body that is not JSON (the docs page and its assets): its content type, and its text or bytes (sent base64). */
+  raw?: { contentType: string; body: string | Buffer };
 }
 
 export type QueryOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, never>;

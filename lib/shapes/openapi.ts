@@ -90,6 +90,21 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
     schema: { const: 'true' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'Content-Security-Policy': {
+    description:
+      "What the page may load and run: only this API's own script, nothing inline but the page's one hashed script, never framed.",
+    schema: { type: 'string' },
+  },
+  'X-Frame-Options': {
+    description: 'DENY: the page is never framed (as frame-ancestors says to browsers that read CSP).',
+    schema: { const: 'DENY' },
+  },
+  'Content-Encoding': {
+    description: 'br or gzip when the request allowed it (Accept-Encoding); absent otherwise.',
+    required: false,
+    schema: { enum: ['br', 'gzip'] },
+  },
+  Vary: { description: 'Accept-Encoding: the body depends on it.', schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
 };
 /** Response headers, each declared once in components.headers and referenced; all required where listed. */

@@ -13,7 +13,15 @@ import type { ErrorCode } from './errors.ts';
 import { CardQuery, OwnerListQuery, SearchQuery } from './queries.ts';
 import * as S from './responses.ts';
 
-export type ResponseHeader = 'ETag' | 'Location' | 'Cache-Control' | 'Idempotent-Replayed';
+export type ResponseHeader =
+  | 'ETag'
+  | 'Location'
+  | 'Cache-Control'
+  | 'Idempotent-Replayed'
+  | 'Content-Security-Policy'
+  | 'X-Frame-Options'
+  | 'Content-Encoding'
+  | 'Vary';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
 
 export interface Operation {
@@ -183,18 +191,25 @@ export const OPERATIONS = {
     summary: 'This reference, as a page',
     description: 'An interactive reference rendered from this document; its script is served by the API itself.',
     tag: 'Reference',
-    success: { status: 200, data: v.string(), bare: true, contentType: 'text/html', headers: ['ETag', 'Cache-Control'], conditional: true },
+    success: {
+      status: 200,
+      data: v.string(),
+      bare: true,
+      contentType: 'text/html',
+      headers: ['ETag', 'Cache-Control', 'Content-Security-Policy', 'X-Frame-Options'],
+      conditional: true,
+    },
   },
   docsAsset: {
     summary: "The reference page's script",
-    description: 'scalar.js, the only asset of the page.',
+    description: 'scalar.js, the only asset of the page: compressed (br or gzip) when Accept-Encoding allows.',
     tag: 'Reference',
     success: {
       status: 200,
       data: v.string(),
       bare: true,
       contentType: 'text/javascript',
-      headers: ['ETag', 'Cache-Control'],
+      headers: ['ETag', 'Cache-Control', 'Vary', 'Content-Encoding'],
       conditional: true,
     },
     errors: ['not_found'],

@@ -3,9 +3,12 @@
  * with no console error and no request to any host but the API's own, and shows every operation's
  * summary from the served document. Its screenshot (UPDATE_SCREENSHOT=1) is docs/api-reference.png, in the README.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call } from '../support/api.ts';
@@ -52,7 +55,15 @@ describe('GET /api/v1/docs', () => {
     const res = await page.goto(`${baseUrl()}/api/v1/docs`, { waitUntil: 'networkidle' });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['x-request-id']).toBeTruthy();
-    await page.waitForFunction('document.body.innerText.length > 500', undefined, { timeout: 30_000 });
+    // Polled from outside the page (its CSP forbids evaluating strings, which waitForFunction does).
+    await expect
+      .poll(
+        () => page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText.length),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBeGreaterThan(500);
     for (const summary of summaries)
       await expect.poll(() => page.getByText(summary, { exact: false }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect([...hosts]).toEqual([new URL(baseUrl()).host]);
@@ -65,6 +76,56 @@ describe('GET /api/v1/docs', () => {
     });
     await page.close();
   }, 90_000);
+
+  it('a Content-Security-Policy with no unsafe-inline script and frame-ancestors none; never framed', async () => {
+    const res = await fetch(`${baseUrl()}/api/v1/docs`);
+    const csp = res.headers.get('content-security-policy') as string;
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['default-src']).toEqual(["'none'"]);
+    expect(directives['script-src']).toEqual(["'self'", expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/)]);
+    expect(csp).not.toMatch(/unsafe-eval/);
+    expect(directives['script-src']?.join(' ')).not.toMatch(/unsafe-inline/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    // The hash is the page's one inline script's.
+    const html = await res.text();
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] as string);
+    expect(inline).toHaveLength(1);
+    expect(directives['script-src']?.[1]).toBe(
+      `'sha256-${createHash('sha256')
+        .update(inline[0] as string)
+        .digest('base64')}'`,
+    );
+  });
+
+  it('its script is sent compressed as Accept-Encoding allows (br, else gzip), under 1.5 MB, each with its own ETag', async () => {
+    const plain = Buffer.from(
+      await (await fetch(`${baseUrl()}/api/v1/docs/scalar.js`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
+    );
+    // Raw bytes on the wire: node:http does not decode (fetch would).
+    const raw = (encoding: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((ok, fail) => {
+        get(`${baseUrl()}/api/v1/docs/scalar.js`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', fail);
+      });
+    const br = await raw('gzip, deflate, br');
+    const gz = await raw('gzip;q=1, br;q=0');
+    expect([br.headers['content-encoding'], gz.headers['content-encoding']]).toEqual(['br', 'gzip']);
+    expect([br.headers.vary, gz.headers.vary]).toEqual(['accept-encoding', 'accept-encoding']);
+    expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+    expect(gunzipSync(gz.body).equals(plain)).toBe(true);
+    console.log(`scalar.js: ${plain.length} bytes; br ${br.body.length}, gzip ${gz.body.length}`);
+    for (const sent of [br, gz]) expect(sent.body.length).toBeLessThan(1_500_000);
+    expect(new Set([br.headers.etag, gz.headers.etag]).size).toBe(2);
+  });
 
   it('its script is served by the API, cacheable; an unknown asset is the 404 envelope', async () => {
     const script = await fetch(`${baseUrl()}/api/v1/docs/scalar.js`);
