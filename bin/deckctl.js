@@ -3,5 +3,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// An operator's tool: no metric lines (embedded metric format) among its output.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 const { main } = await import('../lib/cli/deckctl.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,10 +1,12 @@
 /**
  * The CDK app (`npx cdk synth | deploy`). Synthesises offline: no credentials, no Docker (the local
- * esbuild bundles). cdk-nag's AwsSolutions checks run on every synth.
+ * esbuild bundles). cdk-nag's AwsSolutions checks and the Control Tower proactive controls (cfn-guard)
+ * run on every synth.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -13,7 +15,11 @@ import { compileCatalogue } from '#rules/catalogue.ts';
 import { opsSettings } from './settings.ts';
 import { DeckLibraryStack } from './stack.ts';
 
-export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack } {
+/**
+ * The app, with cdk-nag and — unless `guard` is false (tests that synthesise only to read the template:
+ * cfn-guard's 237 rules take about 25 s a synth) — the Control Tower proactive controls.
+ */
+export function buildApp(app = new App(), { guard = true } = {}): { app: App; stack: DeckLibraryStack } {
   const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : fileURLToPath(DEMO_CATALOGUE_FILE);
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
   // Refuse a bad catalogue at synth, not at the first request; ship it compiled (checked: no validation at init).
@@ -26,7 +32,9 @@ export function buildApp(app = new App()): { app: App; stack: DeckLibraryStack }
     logRetention: RetentionDays.ONE_MONTH,
     settings: opsSettings(app),
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // cdk-nag's AwsSolutions checks, and AWS's Control Tower proactive controls as cfn-guard rules, on every
+  // synth: a finding that is not fixed must be acknowledged, with its reason, on the construct it is about.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), ...(guard ? [new CfnGuardValidator()] : []));
   return { app, stack };
 }
 

@@ -25,6 +25,12 @@ export interface OpsSettings {
   sourceMaps: boolean;
   /** Where alarms are e-mailed (an SNS subscription); none by default (subscribe to the topic yourself). */
   alarmEmail?: string;
+  /**
+   * The operations dashboard (23 metrics): off by default. It is free while the account has one of
+   * CloudWatch's 3 free dashboards left, and $3 a month otherwise — three times the stack's idle budget
+   * (docs/operations.md, "What an idle stack costs").
+   */
+  dashboard: boolean;
   thresholds: {
     /** API 5xx answers as a percentage of all answers, over 5 minutes. */
     serverErrorPercent: number;
@@ -50,6 +56,7 @@ export function opsSettings(app: App): OpsSettings {
     tracing: String(get('tracing') ?? 'false') === 'true',
     sourceMaps: String(get('sourceMaps') ?? 'false') === 'true',
     alarmEmail: (get('alarmEmail') as string | undefined) || undefined,
+    dashboard: String(get('dashboard') ?? 'false') === 'true',
     thresholds: {
       serverErrorPercent: number('alarmServerErrorPercent', 1),
       p99Ms: number('alarmP99Ms', 1_000),

@@ -2,14 +2,13 @@
  * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
  * route table, the tables of the shared definition, and each function's own least-privilege role.
  */
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
@@ -18,6 +17,7 @@ import { WORKERS, type Worker } from '#workers';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { tableFrom } from './constructs/tables.ts';
+import { GUARD_EXCEPTIONS, guardException } from './guard.ts';
 import type { OpsSettings } from './settings.ts';
 
 export interface DeckLibraryProps extends StackProps {
@@ -61,19 +61,6 @@ export class DeckLibraryStack extends Stack {
     const accounts = tableFrom(this, ACCOUNTS);
     const tableArn = (t: 'decks' | 'accounts') => (t === 'decks' ? decks.tableArn : accounts.tableArn);
 
-    // The key that signs list cursors (tamper evidence, not secrecy of data). Its name is fixed, so the
-    // functions' configuration names it without holding its value or even its ARN; they read it at init.
-    const cursorSecretName = `${this.stackName}/cursor-key`;
-    const cursorSecret = new Secret(this, 'CursorSecret', {
-      secretName: cursorSecretName,
-      description: 'Deck Library: HMAC key of list cursors',
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
-    });
-    Validations.of(cursorSecret).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-SMG4',
-      reason: 'Rotating the cursor key only invalidates outstanding list cursors; it is rotated by hand (redeploy) when needed.',
-    });
-
     const shared = {
       tableArn,
       catalogueFile: props.catalogueFile,
@@ -87,10 +74,8 @@ export class DeckLibraryStack extends Stack {
       const fn = new ServiceFunction(this, `${pascal(route.name)}Function`, {
         ...shared,
         spec: { ...route, serves: `${route.method} ${route.path}` },
-        environment: { ...tableNames, ...(route.cursors ? { CURSOR_SECRET_NAME: cursorSecretName } : {}) },
+        environment: tableNames,
       });
-      // Only the functions that sign or open cursors may read the cursor key, and only that secret.
-      if (route.cursors) cursorSecret.grantRead(fn);
       this.functions.set(route.name, fn);
     }
 
@@ -101,10 +86,8 @@ export class DeckLibraryStack extends Stack {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
     });
-    Validations.of(discarded).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-SQS3',
-      reason: 'This queue is itself where the workers record the stream batches they could not handle: it needs no queue of its own.',
-    });
+    Validations.of(discarded).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: GUARD_EXCEPTIONS.sqs_dlq_check });
+    guardException(discarded, 'sqs_dlq_check');
     for (const worker of WORKERS as readonly Worker[]) {
       const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
         ...shared,
@@ -141,15 +124,17 @@ export class DeckLibraryStack extends Stack {
         maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
-    for (const route of ROUTES as readonly Route[]) {
-      if (route.path === '$default') continue;
-      api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction),
-      });
-    }
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    const apiRoutes = (ROUTES as readonly Route[])
+      .filter((route) => route.path !== '$default')
+      .flatMap((route) =>
+        api.addRoutes({
+          path: route.path,
+          methods: [HttpMethod[route.method]],
+          integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction),
+        }),
+      );
+    // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const { read, write } = props.settings.throttle;
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
@@ -163,7 +148,10 @@ export class DeckLibraryStack extends Stack {
       },
     });
     // Per-route throttles from the route table: reads and writes (stricter) by the route's method. The L1
-    // property is JSON written as is, so its keys are CloudFormation's.
+    // property is JSON written as is, so its keys are CloudFormation's. API Gateway refuses settings for a
+    // route that does not exist yet ("Unable to find Route by key"), and nothing else orders the stage
+    // after the routes: it depends on every route it configures, so a first deploy creates them first.
+    for (const apiRoute of apiRoutes) stage.node.addDependency(apiRoute);
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       (ROUTES as readonly Route[])
         .filter((r) => r.path !== '$default')
@@ -180,6 +168,10 @@ export class DeckLibraryStack extends Stack {
       tables: [decks, accounts],
       settings: props.settings,
     });
+    guardException(api, 'api_gw_v2_authorization_type_configured_check');
+    guardException(api, 'lambda_function_public_access_prohibited_check');
+    guardException(accessLogs, 'cloudwatch_log_group_retention_period_check');
+    guardException(accessLogs, 'cloudwatch_log_group_encrypted_check');
     Validations.of(api).acknowledge({
       id: 'AwsSolutions::AwsSolutions-APIG4',
       reason:

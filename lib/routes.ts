@@ -3,7 +3,7 @@
  * the CDK stack are both built from it, so they cannot drift. `grants` are the DynamoDB actions a
  * route's function may take, on which indexes or on which item kinds (leading key prefixes of
  * lib/store/keys.ts); CDK turns them into the function's only permissions. Owner routes also read
- * API keys (`KEY#*` in accounts), and only they.
+ * API keys (`KEY#*` in accounts), and only they; cursor routes the cursor keys (`CURSORKEYS`).
  */
 import type { Scope } from '#rules/scopes.ts';
 
@@ -32,7 +32,7 @@ export interface Route {
   body: boolean;
   /** Whether the function needs the card catalogue (it ships only with those that do). */
   catalogue: boolean;
-  /** Whether it signs or opens list cursors (it then gets CURSOR_SECRET). */
+  /** Whether it signs or opens list cursors (it then reads the cursor keys: CURSOR_KEYS_GRANT). */
   cursors?: boolean;
   /** Files (project-relative) shipped beside the function's bundle. */
   files?: readonly string[];
@@ -245,15 +245,22 @@ export function routeByName(name: RouteName): Route {
 
 /** The grant every owner route has: reading API keys (auth). */
 export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: ['KEY#*'] };
+/** The grant every cursor route has: reading the cursor keys, and making them when there are none yet (lib/store/cursor-keys.ts). */
+export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem', 'PutItem'], keys: ['CURSORKEYS'] };
 
 /** Whatever runs with grants: a route's function, or a worker (lib/workers.ts). */
 export interface Grantee {
   name: string;
   scope?: Scope;
+  cursors?: boolean;
   grants: readonly Grant[];
 }
 
-export const grantsOf = (who: Grantee): Grant[] => (who.scope ? [AUTH_GRANT, ...who.grants] : [...who.grants]);
+export const grantsOf = (who: Grantee): Grant[] => [
+  ...(who.scope ? [AUTH_GRANT] : []),
+  ...(who.cursors ? [CURSOR_KEYS_GRANT] : []),
+  ...who.grants,
+];
 
 /** A route's throttle class: reads (GET) and writes (the rest, throttled more strictly; settings in infra). */
 export const throttleClass = (route: Route): 'read' | 'write' => (route.method === 'GET' ? 'read' : 'write');

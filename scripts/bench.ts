@@ -44,13 +44,15 @@ import { BUNDLE } from '../infra/bundling.ts';
 import { ensureTables, startDynamoLocal } from '../infra/local/dynamodb.ts';
 import { lambdaContext, matchRoute, toEvent } from '../infra/local/gateway.ts';
 import { startStreamPoller } from '../infra/local/streams.ts';
+import { PRICES } from '../infra/prices.ts';
 import { deckableCards, legalCode } from '../test/support/decks.ts';
 import { freePort } from '../test/support/runtime.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../test/support/shared.ts';
 
 const QUICK = process.argv.includes('--quick');
 const ROOT = resolve(import.meta.dirname, '..');
-const PRICE = { read: 0.125, write: 0.625 }; // US$ per million on-demand read / write request units (us-east-1)
+// US$ per million on-demand read / write request units (us-east-1): infra/prices.ts.
+const PRICE = { read: PRICES.dynamodb.readUnitsPerMillion, write: PRICES.dynamodb.writeUnitsPerMillion };
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const table = (head: string[], rows: (string | number)[][]) => {

@@ -1,8 +1,22 @@
 /**
  * What on-call watches: an SNS topic for alarms (e-mailed when an address is given), the alarms of
- * docs/operations.md, and one dashboard with the same metrics. Thresholds come from the settings.
+ * docs/operations.md, and one dashboard. Thresholds come from the settings.
+ *
+ * Built to cost nothing while the service is idle (docs/operations.md, "What an idle stack costs";
+ * infra/idle-cost.ts computes it from the template): at most 9 alarm metrics — within CloudWatch's
+ * always-free 10 — by alarming on what AWS already aggregates (the account's Lambda errors and
+ * throttles, the API's metrics) and on one metric of the service's own (StoreErrors: every throttling,
+ * 5xx or network failure of DynamoDB, whatever the table or function), and a dashboard within the free
+ * 50 metrics when the settings ask for one (it costs $3 a month once the account's 3 free ones are used).
+ *
+ * The topic is not encrypted: an alarm's message holds its name, state and metric, no customer data, and
+ * CloudWatch cannot publish to a topic encrypted with the AWS-managed key `alias/aws/sns` (its key policy
+ * cannot be changed to let cloudwatch.amazonaws.com use it: Amazon SNS Developer Guide, "Enable
+ * compatibility between event sources from AWS services and encrypted topics"); a customer-managed key
+ * that allows it costs $1 a month, the whole idle budget. The topic's policy lets CloudWatch publish —
+ * only for alarms of this account and region — beside the Deny of any request without TLS.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -16,13 +30,13 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Alias } from 'aws-cdk-lib/aws-kms';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRIC_NAMES, METRICS_NAMESPACE } from '#http/metrics.ts';
+import { METRICS_NAMESPACE } from '#metrics';
 import type { OpsSettings } from '../settings.ts';
 
 export interface MonitoringProps {
@@ -36,21 +50,49 @@ export interface MonitoringProps {
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
-const OPERATIONS = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'];
 /** The public reads whose latency is the product: the shared read and the search. */
 export const LATENCY_WATCHED = ['readSharedDeck', 'searchDecks'] as const;
+
+/** A metric of the account's Lambda functions as a whole (no dimension: AWS aggregates it). */
+const accountLambda = (metricName: string, statistic = 'Sum') =>
+  new Metric({ namespace: 'AWS/Lambda', metricName, statistic, period: FIVE_MINUTES });
+/** A metric of the service's own (embedded metric format), with its one dimension set. */
+const own = (metricName: string) =>
+  new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: 'deck-library' },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
 
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  readonly dashboard?: Dashboard;
 
   constructor(scope: Construct, id: string, { api, functions, workers, discardedChanges, tables, settings }: MonitoringProps) {
     super(scope, id);
     const { thresholds } = settings;
-    this.topic = new Topic(this, 'Alarms', {
-      displayName: 'Deck Library alarms',
-      enforceSSL: true,
-      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    const stack = Stack.of(this);
+    this.topic = new Topic(this, 'Alarms', { displayName: 'Deck Library alarms', enforceSSL: true });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        // Only on behalf of this account's alarms in this region (no confused deputy).
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*` },
+        },
+      }),
+    );
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-SNS2',
+      reason:
+        'Alarm messages hold no customer data; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer-managed key ($1/month) is the whole idle budget (infra/constructs/monitoring.ts).',
     });
     if (settings.alarmEmail) this.topic.addSubscription(new EmailSubscription(settings.alarmEmail));
     const action = new SnsAction(this.topic);
@@ -69,6 +111,7 @@ export class Monitoring extends Construct {
       return a;
     };
 
+    // 1–2: the API's 5xx rate (two metrics).
     const serverErrorRate = new MathExpression({
       expression: '100 * errors / MAX([requests, 1])',
       usingMetrics: {
@@ -84,123 +127,95 @@ export class Monitoring extends Construct {
       thresholds.serverErrorPercent,
       `API 5xx answers over ${thresholds.serverErrorPercent}% of all`,
     );
-
-    for (const [name, fn] of functions) {
-      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
-      alarm(
-        `${Name}Errors`,
-        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
-        1,
-        `${name}: the function failed (an unhandled error or a timeout)`,
-      );
-      alarm(
-        `${Name}Throttles`,
-        fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
-        1,
-        `${name}: invocations throttled (concurrency)`,
-      );
-    }
-    for (const name of LATENCY_WATCHED) {
+    // 3–4: every function's errors and throttles, as the account's totals (AWS aggregates them).
+    const errors = accountLambda('Errors');
+    const throttles = accountLambda('Throttles');
+    alarm('FunctionErrors', errors, 1, 'a function failed (an unhandled error or a timeout): its log group names it');
+    alarm('FunctionThrottles', throttles, 1, 'invocations throttled (concurrency)');
+    // 5: DynamoDB throttling, 5xx and unreachable, on any table, as the functions met them.
+    const storeErrors = own('StoreErrors');
+    alarm('StoreErrors', storeErrors, 1, 'DynamoDB throttled, failed (5xx) or was unreachable (each attempt, retried or not)');
+    // 6–7: the p99 of the shared read and the search.
+    const p99 = LATENCY_WATCHED.flatMap((name) => {
       const fn = functions.get(name);
-      if (!fn) continue;
-      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
+      if (!fn) return [];
+      const metric = fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' });
       alarm(
-        `${Name}LatencyP99`,
-        fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' }),
+        `${name[0]?.toUpperCase()}${name.slice(1)}LatencyP99`,
+        metric,
         thresholds.p99Ms,
         `${name}: p99 duration over ${thresholds.p99Ms} ms`,
       );
-    }
-    for (const table of tables) {
-      const Name = table.node.id.replace(/Table$/, '');
+      return [metric];
+    });
+    // 8–9: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
+    // folds and purges wait behind it), and a batch given up on (24 hours of failures).
+    const backlogs = [...workers].map(([name, fn]) => {
+      const metric = new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'IteratorAge',
+        dimensionsMap: { FunctionName: fn.functionName },
+        statistic: 'Maximum',
+        period: FIVE_MINUTES,
+      });
       alarm(
-        `${Name}ThrottledRequests`,
-        table.metricThrottledRequestsForOperations({ operations: OPERATIONS as never, period: FIVE_MINUTES }),
-        1,
-        `${Name} table: requests throttled by DynamoDB`,
-      );
-      alarm(
-        `${Name}SystemErrors`,
-        table.metricSystemErrorsForOperations({ operations: OPERATIONS as never, period: FIVE_MINUTES }),
-        1,
-        `${Name} table: DynamoDB system errors (5xx)`,
-      );
-    }
-    // The workers: a backlog (records waiting longer than a minute: a batch keeps failing, and folds and
-    // purges wait behind it) and any batch given up on (24 hours of failures).
-    for (const [name, fn] of workers) {
-      const Name = `${name[0]?.toUpperCase()}${name.slice(1)}`;
-      alarm(
-        `${Name}Backlog`,
-        new Metric({
-          namespace: 'AWS/Lambda',
-          metricName: 'IteratorAge',
-          dimensionsMap: { FunctionName: fn.functionName },
-          statistic: 'Maximum',
-          period: FIVE_MINUTES,
-        }),
+        `${name[0]?.toUpperCase()}${name.slice(1)}Backlog`,
+        metric,
         60_000,
         `${name}: store changes waiting over a minute to be handled`,
       );
-    }
+      return metric;
+    });
+    const discarded = discardedChanges.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
     alarm(
       'DiscardedChanges',
-      discardedChanges.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      discarded,
       1,
       'store changes given up on after 24 hours of failures (recorded in the discarded-changes queue)',
     );
-    const concurrency = new Metric({
-      namespace: 'AWS/Lambda',
-      metricName: 'ConcurrentExecutions',
-      statistic: 'Maximum',
-      period: Duration.minutes(1),
-    });
-    alarm('ConcurrencyNearCeiling', concurrency, thresholds.concurrency, `concurrent executions at ${thresholds.concurrency} or more`);
 
-    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.stack.stackName}-operations` });
-    const byFunction = (metric: (fn: LambdaFunction) => IMetric) => [...functions.values()].map(metric);
-    dashboard.addWidgets(
+    // The dashboard (when the settings ask for it): the alarms' metrics and the load behind them, within
+    // the free 50 metrics.
+    if (!settings.dashboard) return;
+    const tableMetric = (t: TableV2, metricName: string) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: t.tableName },
+        statistic: 'Sum',
+        period: FIVE_MINUTES,
+      });
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.stack.stackName}-operations` });
+    this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Requests and 5xx',
+        title: 'Requests and 5xx (%)',
         left: [api.metricCount({ period: FIVE_MINUTES })],
         right: [serverErrorRate],
         width: 12,
       }),
+      new GraphWidget({ title: 'p99 duration: shared read, search (ms)', left: p99, width: 12 }),
       new GraphWidget({
-        title: 'p99 duration: shared read, search (ms)',
-        left: LATENCY_WATCHED.flatMap((n) =>
-          functions.get(n) ? [(functions.get(n) as LambdaFunction).metricDuration({ statistic: 'p99', period: FIVE_MINUTES })] : [],
-        ),
+        title: 'Functions (all): invocations, errors, throttles, concurrency',
+        left: [accountLambda('Invocations'), errors, throttles],
+        right: [accountLambda('ConcurrentExecutions', 'Maximum')],
         width: 12,
       }),
-      new GraphWidget({ title: 'Function errors', left: byFunction((fn) => fn.metricErrors({ period: FIVE_MINUTES })), width: 12 }),
-      new GraphWidget({ title: 'Function throttles', left: byFunction((fn) => fn.metricThrottles({ period: FIVE_MINUTES })), width: 12 }),
-      // One graph per table and kind: each is a sum over operations, whose inner ids may not repeat in a graph.
-      ...tables.flatMap((t) => [
-        new GraphWidget({
-          title: `${t.node.id}: throttled requests`,
-          left: [t.metricThrottledRequestsForOperations({ operations: OPERATIONS as never, period: FIVE_MINUTES })],
-          width: 6,
-        }),
-        new GraphWidget({
-          title: `${t.node.id}: system errors`,
-          left: [t.metricSystemErrorsForOperations({ operations: OPERATIONS as never, period: FIVE_MINUTES })],
-          width: 6,
-        }),
-      ]),
-      new GraphWidget({ title: 'Concurrent executions', left: [concurrency], width: 12 }),
       new GraphWidget({
-        title: 'Store faults, decks created, views counted (embedded metrics)',
-        left: METRIC_NAMES.filter((name) => name !== 'Requests').map(
-          (metricName) =>
-            new MathExpression({
-              expression: `SUM(SEARCH('{${METRICS_NAMESPACE},service,route} MetricName="${metricName}"', 'Sum', 300))`,
-              label: metricName,
-              period: FIVE_MINUTES,
-            }),
-        ),
-        width: 24,
+        title: 'The service: store errors and faults (503), decks created, views counted',
+        left: [storeErrors, own('StoreFaults')],
+        right: [own('DecksCreated'), own('ViewsCounted')],
+        width: 12,
       }),
+      ...tables.map(
+        (t) =>
+          new GraphWidget({
+            title: `${t.node.id}: units consumed, throttle events`,
+            left: [tableMetric(t, 'ConsumedReadCapacityUnits'), tableMetric(t, 'ConsumedWriteCapacityUnits')],
+            right: [tableMetric(t, 'ReadThrottleEvents'), tableMetric(t, 'WriteThrottleEvents')],
+            width: 12,
+          }),
+      ),
+      new GraphWidget({ title: 'Store changes: backlog (ms), given up on', left: backlogs, right: [discarded], width: 24 }),
     );
   }
 }

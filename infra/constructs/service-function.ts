@@ -6,16 +6,19 @@
  * needed — and its own role, which holds its log permission and its DynamoDB grants and nothing else
  * (the construct owns them, as Powertools' examples/app function construct does).
  */
-import { basename, resolve } from 'node:path';
-import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { type Grant, type Grantee, grantsOf } from '#routes';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { grantStatements } from '../grants.ts';
+import { guardException } from '../guard.ts';
 import { NODE_MAJOR } from '../node-version.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -61,6 +64,20 @@ export class ServiceFunction extends NodejsFunction {
     { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency }: ServiceFunctionProps,
   ) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // A script it ships (the docs page's) ships compressed too, in each encoding it may be sent in
+    // (lib/docs/encoding.ts): compressed now, once per synth, copied beside the bundle.
+    const compressedFiles = (spec.files ?? [])
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) => {
+        const dir = join(Stage.of(scope)?.outdir ?? '.', 'compressed', spec.name);
+        mkdirSync(dir, { recursive: true });
+        const body = readFileSync(resolve(ROOT, file));
+        return (Object.keys(ENCODINGS) as Encoding[]).map((encoding) => {
+          const out = join(dir, `${basename(file)}${ENCODINGS[encoding]}`);
+          writeFileSync(out, compressed(body, encoding));
+          return out;
+        });
+      });
     // Its own role: logs to its own group and its grants, nothing more.
     const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -107,6 +124,7 @@ export class ServiceFunction extends NodejsFunction {
             ...(spec.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
             // Files the function ships beside its bundle (the docs page's script), found there through LAMBDA_TASK_ROOT.
             ...(spec.files ?? []).map((file) => `cp "${resolve(ROOT, file)}" "${resolve(output, basename(file))}"`),
+            ...compressedFiles.map((file) => `cp "${file}" "${resolve(output, basename(file))}"`),
           ],
         },
       },
@@ -126,5 +144,8 @@ export class ServiceFunction extends NodejsFunction {
       });
     }
     for (const statement of grantStatements(grantsOf(spec), tableArn)) role.addToPolicy(statement);
+    guardException(this, 'lambda_inside_vpc_check');
+    guardException(logGroup, 'cloudwatch_log_group_retention_period_check');
+    guardException(logGroup, 'cloudwatch_log_group_encrypted_check');
   }
 }

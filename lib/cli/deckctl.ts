@@ -5,6 +5,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
+import { cursorKeyRotate } from './cursor-key.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
@@ -43,6 +44,14 @@ const commands = new Map<string, Command>([
       usage: 'search reindex [--json] [--aws]',
       help: "Rewrites every public deck's search entries as this version defines them (run once after an upgrade that indexes more, such as card search). Safe while the API serves.",
       run: searchReindex,
+    },
+  ],
+  [
+    'cursor-key rotate',
+    {
+      usage: 'cursor-key rotate [--force] [--json] [--aws]',
+      help: 'A new key signs list cursors from now on; the one before it still opens its cursors, any older one is retired. Refused within 5 minutes of the last rotation without --force.',
+      run: cursorKeyRotate,
     },
   ],
   [

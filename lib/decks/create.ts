@@ -8,8 +8,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { randomAlphanumeric } from '#auth/random.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
-import { count } from '#http/metrics.ts';
 import { type ApiResult, ownerEndpoint } from '#http/types.ts';
+import { count } from '#metrics';
 import { checkCreate } from '#rules/deck-write.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
@@ -92,12 +92,12 @@ export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) 
   };
   if (key === undefined) {
     if ((await storing(storeDeck(deck))) === 'conflict') throw unavailable('the deck store is busy; nothing was created; retry shortly');
-    count('DecksCreated', { route: 'createDeck' });
+    count('DecksCreated', {});
     return answer;
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if ((await storing(storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer })))) === 'ok') {
-      count('DecksCreated', { route: 'createDeck' });
+      count('DecksCreated', {});
       return answer;
     }
     // Another request with this key got there first (or is committing): answer as it did.

@@ -12,7 +12,7 @@
  * keeps its views pending.
  */
 import { logger } from '#http/logger.ts';
-import { count } from '#http/metrics.ts';
+import { count } from '#metrics';
 import { outsideRequest } from '#store/deadline.ts';
 import { addViews } from '#store/view-buckets.ts';
 
@@ -49,6 +49,6 @@ export async function flushViews(): Promise<number> {
     schedule();
   }
   const written = [...totals.keys()].reduce((n, slug) => n + (batch.get(slug) ?? 0), 0);
-  if (written) count('ViewsCounted', { route: 'readSharedDeck' }, written);
+  if (written) count('ViewsCounted', {}, written);
   return [...failed.values()].reduce((a, b) => a + b, 0);
 }

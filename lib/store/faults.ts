@@ -74,6 +74,17 @@ export function isRetryable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The store throttling, failing or unreachable (counted as StoreErrors) — not a transaction conflict,
+ * which is contention between the service's own writes, retried as a matter of course.
+ */
+export function isStoreError(error: unknown): boolean {
+  const codes = cancellationCodes(error);
+  if (codes) return codes.some((c) => c !== 'TransactionConflict' && RETRY_REASONS.has(c));
+  for (const e of chain(error)) if (e.name === 'TransactionConflictException' || e.name === 'TransactionInProgressException') return false;
+  return isRetryable(error);
+}
+
 /** A retryable failure after which the call may nonetheless have been applied. */
 export function isAmbiguous(error: unknown): boolean {
   if (cancellationCodes(error)) return false;

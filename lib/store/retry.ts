@@ -9,13 +9,16 @@
  *   - how: full-jitter exponential backoff (a random wait up to 25 ms × 2^attempt, at most 1 s), at most
  *     MAX_ATTEMPTS attempts, and never past the request's deadline: a call that cannot be retried in
  *     time fails at once, and the request answers 503 (envelope.ts) within its budget;
+ *   - every throttling, 5xx or network failure is counted (the StoreErrors metric, lib/metrics.ts), so
+ *     that an alarm sees the store struggling before any request fails;
  *   - no retry quota: on Lambda an environment serves one request at a time, the deadline bounds each
  *     request's retries, and the jitter spreads them. The SDK's quota (500 tokens, 10 a timeout) drained
  *     under a burst of timeouts that were the pool's queue, not the store (issue 19), and then refused
  *     retries to requests that needed one.
  */
+import { count } from '#metrics';
 import type { Deadline } from './deadline.ts';
-import { isAmbiguous, isRetryable } from './faults.ts';
+import { isAmbiguous, isRetryable, isStoreError } from './faults.ts';
 
 export const RETRY = { maxAttempts: 8, baseMs: 25, capMs: 1_000 } as const;
 
@@ -47,6 +50,8 @@ export async function withRetries<T>(call: () => Promise<T>, { idempotent, deadl
     try {
       return await call();
     } catch (error) {
+      // Every throttling, 5xx or network failure is counted, retried or not: the alarm on the store reads it.
+      if (isStoreError(error)) count('StoreErrors', {});
       const again = attempt < RETRY.maxAttempts && isRetryable(error) && (idempotent || !isAmbiguous(error)) && !deadline?.signal.aborted;
       if (!again) throw error;
       const wait = backoff(attempt);

@@ -1,11 +1,12 @@
 /**
- * What operations get from the synthesised template (issue: production operations): alarms on every
- * metric of docs/operations.md to one SNS topic, a dashboard, the HTTP API access log in its own
- * fields, per-route throttles from the route table, no secret in any function's configuration (and
- * the cursor key readable only by the functions that use it), an optional concurrency reservation and
- * tracing switch — defaults first, then the context values that change them.
+ * What operations get from the synthesised template: alarms on every kind of failure docs/operations.md
+ * names, to one SNS topic CloudWatch can publish to, a dashboard, an idle bill within its goal, the HTTP
+ * API access log in its own fields, per-route throttles from the route table, no secret in any
+ * function's configuration or the template (and the cursor keys readable only by the functions that use
+ * them), an optional concurrency reservation and tracing switch — defaults first, then the context
+ * values that change them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -13,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
+import { billTable, idleBill } from '../../infra/idle-cost.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
+import { ACCOUNT, evaluate, REGION, resolve } from '../support/iam.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
 type Resources = Record<string, any>;
@@ -23,7 +26,8 @@ const dirs: string[] = [];
 function synth(context: Record<string, unknown> = {}): Resources {
   const dir = mkdtempSync(join(tmpdir(), 'deck-library-ops-'));
   dirs.push(dir);
-  const { app, stack } = buildApp(new App({ outdir: dir, context }));
+  // Read for the template only: the guard's rules are run by the stack test's synth.
+  const { app, stack } = buildApp(new App({ outdir: dir, context }), { guard: false });
   app.synth();
   return app.synth().getStackByName(stack.stackName).template.Resources;
 }
@@ -41,6 +45,7 @@ beforeAll(() => {
     'deck-library:alarmEmail': 'oncall@example.com',
     'deck-library:writeRateLimit': 5,
     'deck-library:alarmP99Ms': 750,
+    'deck-library:dashboard': 'true',
   });
 }, 300_000);
 afterAll(() => {
@@ -48,28 +53,80 @@ afterAll(() => {
 });
 
 describe('alarms, topic and dashboard', () => {
-  it('every alarm goes to the one encrypted topic; each metric of the runbook has its alarm', () => {
-    const [[topicId, topic]] = of(plain, 'AWS::SNS::Topic') as [[string, Resources]];
-    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
-    const alarms = of(plain, 'AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, ...a.Properties }));
-    for (const a of alarms) expect(a.AlarmActions, a.id).toEqual([{ Ref: topicId }]);
-    const ids = alarms.map((a) => a.id).join(' ');
-    expect(ids).toMatch(/ApiServerErrors/);
-    for (const r of ROUTES) {
-      const Name = `${r.name[0]?.toUpperCase()}${r.name.slice(1)}`;
-      expect(ids).toMatch(new RegExp(`${Name}Errors`));
-      expect(ids).toMatch(new RegExp(`${Name}Throttles`));
-    }
-    for (const name of LATENCY_WATCHED) expect(ids).toMatch(new RegExp(`${name[0]?.toUpperCase()}${name.slice(1)}LatencyP99`));
-    for (const table of ['Decks', 'Accounts']) {
-      expect(ids).toMatch(new RegExp(`${table}ThrottledRequests`));
-      expect(ids).toMatch(new RegExp(`${table}SystemErrors`));
-    }
-    expect(ids).toMatch(/ConcurrencyNearCeiling/);
-    const p99 = alarms.find((a) => a.id.includes('SearchDecksLatencyP99'));
+  /** The alarm's metrics: namespace, name and dimension names (metric math: each metric it reads). */
+  const metricsOf = (a: Resources) =>
+    a.Metrics
+      ? a.Metrics.filter((m: Resources) => m.MetricStat).map((m: Resources) => ({
+          namespace: m.MetricStat.Metric.Namespace,
+          name: m.MetricStat.Metric.MetricName,
+          dimensions: (m.MetricStat.Metric.Dimensions ?? []).map((d: { Name: string }) => d.Name),
+        }))
+      : [{ namespace: a.Namespace, name: a.MetricName, dimensions: (a.Dimensions ?? []).map((d: { Name: string }) => d.Name) }];
+
+  it("each kind of failure the runbook names has its alarm, on what AWS already aggregates or on the service's one store metric", () => {
+    const alarms = Object.fromEntries(
+      of(plain, 'AWS::CloudWatch::Alarm').map(([id, a]) => [id.replace(/^Monitoring|[0-9A-F]{8}$/g, ''), metricsOf(a.Properties)]),
+    );
+    expect(alarms).toEqual({
+      // The API's 5xx rate.
+      ApiServerErrors: [
+        { namespace: 'AWS/ApiGateway', name: '5xx', dimensions: ['ApiId'] },
+        { namespace: 'AWS/ApiGateway', name: 'Count', dimensions: ['ApiId'] },
+      ],
+      // Every function's errors and throttles: the account's totals (no dimension).
+      FunctionErrors: [{ namespace: 'AWS/Lambda', name: 'Errors', dimensions: [] }],
+      FunctionThrottles: [{ namespace: 'AWS/Lambda', name: 'Throttles', dimensions: [] }],
+      // DynamoDB throttling, 5xx and unreachable, on both tables: the service's own metric, one dimension set.
+      StoreErrors: [{ namespace: 'DeckLibrary', name: 'StoreErrors', dimensions: ['service'] }],
+      ReadSharedDeckLatencyP99: [{ namespace: 'AWS/Lambda', name: 'Duration', dimensions: ['FunctionName'] }],
+      SearchDecksLatencyP99: [{ namespace: 'AWS/Lambda', name: 'Duration', dimensions: ['FunctionName'] }],
+      StoreChangesBacklog: [{ namespace: 'AWS/Lambda', name: 'IteratorAge', dimensions: ['FunctionName'] }],
+      DiscardedChanges: [{ namespace: 'AWS/SQS', name: 'ApproximateNumberOfMessagesVisible', dimensions: ['QueueName'] }],
+    });
+    for (const name of LATENCY_WATCHED) expect(Object.keys(alarms)).toContain(`${name[0]?.toUpperCase()}${name.slice(1)}LatencyP99`);
+    const p99 = of(plain, 'AWS::CloudWatch::Alarm').find(([id]) => id.includes('SearchDecksLatencyP99'))?.[1].Properties;
     expect([p99?.Threshold, p99?.ExtendedStatistic]).toEqual([1000, 'p99']);
     expect(of(plain, 'AWS::SNS::Subscription')).toHaveLength(0);
-    expect(of(plain, 'AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  });
+
+  it('the dashboard only when the settings ask for it, within the free 50 metrics', () => {
+    expect(of(plain, 'AWS::CloudWatch::Dashboard')).toHaveLength(0);
+    expect(of(tuned, 'AWS::CloudWatch::Dashboard')).toHaveLength(1);
+    const line = idleBill({ Resources: tuned }).lines.find((l) => l.item === 'CloudWatch dashboards');
+    expect(line?.withinFreeTier).toBe(0);
+    expect(Number(/\((\d+) metrics here\)/.exec(line?.note ?? '')?.[1])).toBeLessThanOrEqual(50);
+  });
+
+  it('every alarm goes to the one topic, which CloudWatch can publish to: no key to grant, and a topic policy that allows it (evaluated as IAM does) beside the TLS Deny', () => {
+    const [[topicId, topic]] = of(plain, 'AWS::SNS::Topic') as [[string, Resources]];
+    for (const [id, a] of of(plain, 'AWS::CloudWatch::Alarm')) {
+      expect(a.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(a.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
+    // Not encrypted: a topic under the AWS-managed SNS key can never let CloudWatch use the key.
+    expect(topic.Properties.KmsMasterKeyId).toBeUndefined();
+    const topicArn = `arn:aws:sns:${REGION}:${ACCOUNT}:deck-library-alarms`;
+    const [[, policy]] = of(plain, 'AWS::SNS::TopicPolicy') as [[string, Resources]];
+    expect(policy.Properties.Topics).toEqual([{ Ref: topicId }]);
+    const document = resolve(policy.Properties.PolicyDocument, { [topicId]: topicArn }) as { Statement: Record<string, unknown>[] };
+    const alarmArn = `arn:aws:cloudwatch:${REGION}:${ACCOUNT}:alarm:DeckLibrary-StoreErrors`;
+    const publish = (context: Record<string, string | boolean>) =>
+      evaluate(document, { principal: { Service: 'cloudwatch.amazonaws.com' }, action: 'sns:Publish', resource: topicArn, context });
+    const asCloudWatch = { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': alarmArn, 'aws:SecureTransport': true };
+    expect(publish(asCloudWatch)).toBe('Allow');
+    // Not for another account's alarms (no confused deputy), nor without TLS, nor for anyone else.
+    expect(
+      publish({ ...asCloudWatch, 'aws:SourceAccount': '999999999999', 'aws:SourceArn': alarmArn.replace(ACCOUNT, '999999999999') }),
+    ).toBe('ImplicitDeny');
+    expect(publish({ ...asCloudWatch, 'aws:SecureTransport': false })).toBe('Deny');
+    expect(
+      evaluate(document, {
+        principal: { Service: 'events.amazonaws.com' },
+        action: 'sns:Publish',
+        resource: topicArn,
+        context: asCloudWatch,
+      }),
+    ).toBe('ImplicitDeny');
   });
 
   it('thresholds and the e-mail subscription come from context values', () => {
@@ -77,6 +134,19 @@ describe('alarms, topic and dashboard', () => {
     expect(p99.Properties.Threshold).toBe(750);
     const [[, sub]] = of(tuned, 'AWS::SNS::Subscription') as [[string, Resources]];
     expect(sub.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'oncall@example.com' });
+  });
+});
+
+describe('what an idle stack costs', () => {
+  it('at most $1.00 a month beyond the free tier and $0.00 within it, computed from the template; docs/operations.md prints that bill', () => {
+    const bill = idleBill({ Resources: plain });
+    console.log(billTable(bill));
+    expect(bill.withinFreeTier).toBe(0);
+    expect(bill.beyondFreeTier).toBeLessThanOrEqual(1);
+    const runbook = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    expect(runbook).toContain(billTable(bill));
+    // With the dashboard on, still nothing within the free tier.
+    expect(idleBill({ Resources: tuned }).withinFreeTier).toBe(0);
   });
 });
 
@@ -113,27 +183,16 @@ describe('the HTTP API stage', () => {
 });
 
 describe('functions', () => {
-  it('no secret in any configuration: no dynamic reference, no secret ARN; the key read only where cursors are', () => {
-    const secrets = of(plain, 'AWS::SecretsManager::Secret').map(([id]) => id);
-    expect(secrets).toHaveLength(1);
-    for (const [id, fn] of functionsOf(plain)) {
-      const env = JSON.stringify(fn.Properties.Environment ?? {});
-      expect(env, id).not.toContain('{{resolve:secretsmanager');
-      for (const secret of secrets) expect(env, id).not.toContain(`"${secret}"`);
-    }
+  it('no secret in any configuration or the template: no secret resource, no dynamic reference; the cursor keys read only where cursors are', () => {
+    expect(of(plain, 'AWS::SecretsManager::Secret')).toHaveLength(0);
+    expect(JSON.stringify(plain)).not.toMatch(/\{\{resolve:(secretsmanager|ssm-secure)/);
     const readers = new Set(
       of(plain, 'AWS::IAM::Policy')
-        .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('secretsmanager:GetSecretValue'))
+        .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('"CURSORKEYS"'))
         .flatMap(([, p]) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref.replace(/Role.*$/, ''))),
     );
     const withCursors = routes.filter((r) => r.cursors).map((r) => `${r.name[0]?.toUpperCase()}${r.name.slice(1)}`);
     expect([...readers].sort()).toEqual(withCursors.sort());
-    for (const p of of(plain, 'AWS::IAM::Policy').filter(([, x]) => JSON.stringify(x).includes('secretsmanager:'))) {
-      for (const s of p[1].Properties.PolicyDocument.Statement.filter((x: { Action: unknown }) =>
-        JSON.stringify(x.Action).includes('secretsmanager'),
-      ))
-        expect(s.Resource).toEqual({ Ref: secrets[0] });
-    }
   });
 
   it('no reserved concurrency, no tracing and no source-map support by default; each from context values', () => {

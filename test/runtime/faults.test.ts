@@ -1,21 +1,23 @@
 /**
- * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and the
- * run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling and server
- * errors. An owner read, a public shared read, a search, a create and a PATCH each answer 503
+ * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and its own
+ * tables in the run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
+ * and server errors. An owner read, a public shared read, a search, a create and a PATCH each answer 503
  * service_unavailable with Retry-After, in the envelope, within 10 s of being sent; nothing of the
  * owner's is written meanwhile (the store's items compared before and after); once the fault clears,
  * the same requests succeed.
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { code, newOwner, type Owner } from '../support/api.ts';
-import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
-import { type Runtime, startRuntime } from '../support/runtime.ts';
+import { type FaultProxy, THROTTLING } from '../support/fault-proxy.ts';
+import { type Isolated, isolatedRuntime } from '../support/isolated.ts';
+import type { Runtime } from '../support/runtime.ts';
 
 const BOUND_MS = 10_000;
+let store: Isolated;
 let proxy: FaultProxy;
 let runtime: Runtime;
 let owner: Owner;
@@ -57,18 +59,15 @@ async function ownersItems(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  proxy = await startFaultProxy(inject('dynamoEndpoint'));
-  runtime = await startRuntime('/nonexistent-data-dir', { DYNAMODB_ENDPOINT: proxy.url });
+  store = await isolatedRuntime();
+  ({ proxy, runtime } = store);
   owner = await newOwner(undefined, `Fault Tester ${randomUUID().slice(0, 8)}`);
   const made = await send('POST', owner.decks, { deck_code: code(), guide: { system: 'Before faults' }, visibility: 'public' });
   expect(made.status).toBe(201);
   deck = made.body.data;
 }, 120_000);
 
-afterAll(async () => {
-  await runtime?.stop();
-  await proxy?.close();
-});
+afterAll(() => store?.close());
 
 const times: string[] = [];
 afterAll(() => console.log(`time to 503 per fault (ms), each request sent side by side:\n${times.join('\n')}`));
@@ -125,14 +124,16 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
       const [read, search, create] = await Promise.all([calls['owner read'](), calls.search(), calls.create()]);
       expect([read.status, search.status, create.status]).toEqual([200, 200, 503]);
       expect(proxy.seen.get('error')).toBeGreaterThan(0);
-      // The 503 is counted as a store fault of its route (embedded metric format on stdout).
+      // The 503 is counted as a store fault (embedded metric format on stdout), with the service's dimension only.
       await new Promise((r) => setTimeout(r, 200));
       const faults = runtime
         .output()
         .split('\n')
         .filter((l) => l.includes('"StoreFaults"'))
-        .map((l) => JSON.parse(l) as { route: string; StoreFaults: number });
-      expect(faults.some((f) => f.route === 'createDeck' && f.StoreFaults === 1)).toBe(true);
+        .map((l) => JSON.parse(l) as { StoreFaults: number; _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } });
+      expect(faults.some((f) => f.StoreFaults === 1 && JSON.stringify(f._aws.CloudWatchMetrics[0]?.Dimensions) === '[["service"]]')).toBe(
+        true,
+      );
     } finally {
       proxy.clear();
     }
