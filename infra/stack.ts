@@ -7,13 +7,16 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
-import { WORKERS, type Worker } from '#workers';
+import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { tableFrom } from './constructs/tables.ts';
@@ -30,28 +33,13 @@ export interface DeckLibraryProps extends StackProps {
 
 const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 
-/** The HTTP API access log, in HTTP API's own fields (the function's own line adds the route name and key id). */
-export const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  routeKey: '$context.routeKey',
-  method: '$context.httpMethod',
-  path: '$context.path',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  latency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  integrationStatus: '$context.integrationStatus',
-  integrationErrorMessage: '$context.integrationErrorMessage',
-  errorMessage: '$context.error.message',
-  sourceIp: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
-  requestTime: '$context.requestTimeEpoch',
-  protocol: '$context.protocol',
-} as const;
+export { ACCESS_LOG_FIELDS };
 
 export class DeckLibraryStack extends Stack {
   readonly functions = new Map<string, ServiceFunction>();
   readonly workers = new Map<string, ServiceFunction>();
+  /** The function the access log's subscription feeds (views). */
+  readonly countViews: ServiceFunction;
   readonly discardedChanges: Queue;
   readonly monitoring: Monitoring;
 
@@ -98,6 +86,7 @@ export class DeckLibraryStack extends Stack {
         new DynamoEventSource(decks, {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: worker.batchSize,
+          ...(worker.batchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(worker.batchingWindowSeconds) } : {}),
           filters: worker.filters.map((pattern) => FilterCriteria.filter(pattern as Record<string, unknown>)),
           reportBatchItemFailures: true,
           bisectBatchOnError: false,
@@ -135,6 +124,22 @@ export class DeckLibraryStack extends Stack {
       );
     // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // Views are counted from the access log (contract §9.5): its lines of shared reads answered 200 reach
+    // the countViews function through a subscription filter, in batches, invoked asynchronously: Lambda
+    // retries a failed batch twice within 6 hours (the batch's marker makes a retry count nothing twice),
+    // then records it in the queue of discarded work (alarmed).
+    const countViews = new ServiceFunction(this, 'CountViewsFunction', {
+      ...shared,
+      spec: { ...VIEW_SUBSCRIPTION, serves: 'the views in the access log' },
+      environment: tableNames,
+    });
+    countViews.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) });
+    new SubscriptionFilter(this, 'ViewsSubscription', {
+      logGroup: accessLogs,
+      destination: new LambdaDestination(countViews),
+      filterPattern: FilterPattern.literal(subscriptionPattern(VIEW_SUBSCRIPTION)),
+    });
+    this.countViews = countViews;
     const { read, write } = props.settings.throttle;
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,

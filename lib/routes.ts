@@ -43,8 +43,8 @@ const owner = '/api/v1/users/{user_id}/decks';
 const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
 export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
 export const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
-// Views: a deck's stored count, and the container's batches (view-buckets.ts); folding them is the store-change worker's.
-const viewing = [decks(['GetItem', 'UpdateItem'], ['VIEWS#*'])];
+// Views: a deck's stored count (view-buckets.ts). Counting them is the access log's (lib/workers.ts VIEW_SUBSCRIPTION).
+const viewing = [decks(['GetItem'], ['VIEWS#*'])];
 // Likes: the deck checked, the like under the deck and under the account, the counter (likes.ts); folding them is the worker's.
 const liking = [
   decks(['ConditionCheckItem', 'GetItem'], ['USER#*']),

@@ -4,7 +4,7 @@
  * runtime both read this: CDK makes the function, its event source mapping and its role; the local
  * runtime polls the same stream with the same filters and enforces the same grants (grants-guard.ts).
  */
-import { decks, type Grant, query } from '#routes';
+import { decks, type Grant, type Grantee, query, type Route, routeByName } from '#routes';
 
 /**
  * A Lambda event filter pattern over a stream record (the subset this project uses: exact values and
@@ -22,6 +22,8 @@ export interface Worker {
   filters: readonly FilterPattern[];
   /** Most records per invocation. */
   batchSize: number;
+  /** How long records are gathered before an invocation (the event source mapping's batching window). */
+  batchingWindowSeconds?: number;
   grants: Grant[];
 }
 
@@ -53,9 +55,59 @@ export const WORKERS = [
       decks(['BatchWriteItem'], ['LIKE#*', 'LIKED#*']),
     ],
   },
+  {
+    // Views recorded from the access log (VIEW_SUBSCRIPTION) reach their buckets a window at a time:
+    // one update a bucket a window, whatever the traffic (lib/store/view-log.ts, lib/changes/view-log.ts).
+    name: 'viewLog',
+    entry: 'functions/view-log.ts',
+    table: 'decks',
+    filters: [{ eventName: ['INSERT', 'MODIFY'], ...keyPrefix('pk', 'VIEWLOG#') }],
+    batchSize: 1000,
+    // A view shows in the stored total within 60 s (contract §9.5): the access log's delivery (seconds),
+    // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
+    // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
+    batchingWindowSeconds: 30,
+    grants: [decks(['GetItem', 'UpdateItem'], ['VIEWS#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
+  },
 ] as const satisfies readonly Worker[];
 
 export type WorkerName = (typeof WORKERS)[number]['name'];
+
+/**
+ * A function fed by the API's access log (a CloudWatch Logs subscription filter on the stage's log group;
+ * locally infra/local/access-log.ts): the lines of its routes' answers with its status, in batches.
+ */
+export interface LogSubscriber extends Grantee {
+  entry: string;
+  routes: readonly Route[];
+  status: number;
+}
+
+/** Views are counted from the access log: each shared read answered 200 is one view (contract §9.5). */
+export const VIEW_SUBSCRIPTION: LogSubscriber = {
+  name: 'countViews',
+  entry: 'functions/count-views.ts',
+  routes: [routeByName('readSharedDeck')],
+  status: 200,
+  // The batch's marker, and its views in the logs of the bucket groups (lib/store/view-log.ts).
+  grants: [decks(['PutItem'], ['VIEWBATCH#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
+};
+
+const routeKey = (route: Route) => `${route.method} ${route.path}`;
+
+/** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
+export const subscriptionPattern = (s: LogSubscriber): string =>
+  `{ (${s.routes.map((r) => `$.routeKey = "${routeKey(r)}"`).join(' || ')}) && $.status = "${s.status}" }`;
+
+/** Whether an access log line (parsed) is one the subscription's pattern matches. */
+export function matchesSubscription(line: unknown, s: LogSubscriber): boolean {
+  if (typeof line !== 'object' || line === null) return false;
+  const { routeKey: key, status } = line as Record<string, unknown>;
+  return s.routes.some((r) => routeKey(r) === key) && String(status) === String(s.status);
+}
+
+/** Whether an access log line is a read that counts a view. */
+export const countsAView = (line: unknown): boolean => matchesSubscription(line, VIEW_SUBSCRIPTION);
 
 /** Whether a stream record (as the event source mapping sees it, JSON) matches a filter pattern. */
 export function matchesFilter(record: unknown, pattern: FilterPattern): boolean {

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -25,9 +26,9 @@ import { build } from 'esbuild';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { countViews } from '#changes/count-views.ts';
 import { handleChanges } from '#changes/worker.ts';
 import { logger } from '#http/logger.ts';
-import { flushViews } from '#public/view-counter.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
@@ -39,7 +40,8 @@ import { createDeck, type StoredDeck } from '#store/decks.ts';
 import { SEARCH_PROJECTION } from '#store/search.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { bucketKey } from '#store/view-buckets.ts';
-import { WORKERS } from '#workers';
+import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { accessLine } from '../infra/access-log-fields.ts';
 import { BUNDLE } from '../infra/bundling.ts';
 import { ensureTables, startDynamoLocal } from '../infra/local/dynamodb.ts';
 import { lambdaContext, matchRoute, toEvent } from '../infra/local/gateway.ts';
@@ -321,7 +323,6 @@ async function main() {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   logger.setLogLevel('ERROR');
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  process.env.VIEW_FLUSH_MS = String(60 * 60_000);
   const setup = dynamoClient();
   await ensureTables(setup);
   setup.destroy();
@@ -751,31 +752,58 @@ async function main() {
     const perDeck = weights.map((w) => Math.max(1, Math.round((w / sum) * reads)));
     const served = perDeck.reduce((a, b) => a + b, 0);
     const order = library.flatMap((d, i) => Array<string>(perDeck[i] as number).fill(d.share_slug));
-    await flushViews();
-    // The folds are the store-change worker's: it follows the table's stream from here on.
-    const poller = await startStreamPoller(
-      {
-        endpoint: dynamo.endpoint,
-        tableName: tableName(DECKS),
-        worker: WORKERS[0],
-        invoke: handleChanges,
-        intervalMs: 50,
-        startAt: 'LATEST',
-      },
-      dynamoClient(),
-    );
+    // Views are counted from the access log: its lines of the reads, delivered to countViews in batches
+    // (one every 5 s at 200 reads a second: 1,000 lines), then the view log's worker adds them to their
+    // buckets a window at a time and the store-change worker folds them. Both follow the table's stream
+    // from here on, the view log's worker with one window for the workload.
+    const follow = (worker: (typeof WORKERS)[number], batchingWindowMs: number) =>
+      startStreamPoller(
+        {
+          endpoint: dynamo.endpoint,
+          tableName: tableName(DECKS),
+          worker,
+          invoke: handleChanges,
+          intervalMs: 50,
+          startAt: 'LATEST',
+          batchingWindowMs,
+        },
+        dynamoClient(),
+      );
+    const pollers = [await follow(WORKERS[0], 0), await follow(WORKERS[1], 3_000)];
     tally = fresh();
     for (let i = 0; i < order.length; i += 25)
       await Promise.all(order.slice(i, i + 25).map((slug) => invoke('GET', `/api/v1/decks/${slug}`)));
     const whileReading = tally.written;
     tally = fresh();
-    await flushViews();
-    // Until the worker has folded what the batch moved: no write for a second.
+    const route = VIEW_SUBSCRIPTION.routes[0] as Route;
+    const lines = order.map((slug, i) =>
+      JSON.stringify(
+        accessLine({
+          '$context.routeKey': `${route.method} ${route.path}`,
+          '$context.path': `/api/v1/decks/${slug}`,
+          '$context.status': '200',
+          '$context.requestTimeEpoch': String(i),
+        }),
+      ),
+    );
+    for (let i = 0; i < lines.length; i += 1_000) {
+      const logEvents = lines.slice(i, i + 1_000).map((message, j) => ({ id: String(i + j), timestamp: i + j, message }));
+      const data = {
+        messageType: 'DATA_MESSAGE',
+        owner: 'bench',
+        logGroup: 'access',
+        logStream: 'bench',
+        subscriptionFilters: [VIEW_SUBSCRIPTION.name],
+        logEvents,
+      };
+      await countViews({ awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } });
+    }
+    // Until the workers have added and folded what the batches moved: no write for two seconds.
     for (let last = -1; tally.written !== last; ) {
       last = tally.written;
-      await new Promise((r) => setTimeout(r, 1_000));
+      await new Promise((r) => setTimeout(r, 2_000));
     }
-    await poller.stop();
+    await Promise.all(pollers.map((p) => p.stop()));
     const batch = tally;
     const counted = (
       await Promise.all(
@@ -797,7 +825,7 @@ async function main() {
     table(
       [
         'items written while reading',
-        'items written by the batch and its folds',
+        'items written by counting and folding',
         'write units',
         'items per view',
         'views counted',

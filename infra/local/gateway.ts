@@ -17,6 +17,7 @@ import { MAX_BODY_BYTES, payloadTooLarge } from '#http/body.ts';
 import { failure } from '#http/envelope.ts';
 import { ApiError } from '#http/errors.ts';
 import { CORS, ROUTES, type Route } from '#routes';
+import { type AccessLogValues, accessLine } from '../access-log-fields.ts';
 import { asRoute } from './grants-guard.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -178,9 +179,22 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('error', fail);
   });
 
+/** How a route's function is invoked: in this process (below), or as Lambda runs it (lambda/, LAMBDA_LIFECYCLE=1). */
+export type Invoker = (route: Route, event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+let invoker: Invoker | undefined;
+export const useInvoker = (next: Invoker | undefined) => {
+  invoker = next;
+};
+/** Where the access log's lines go (access-log.ts), if anywhere. */
+let accessLog: ((line: Record<string, string>) => void) | undefined;
+export const useAccessLog = (write: ((line: Record<string, string>) => void) | undefined) => {
+  accessLog = write;
+};
+
 /** Routes a request to its handler module and returns the handler's answer. */
 export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructuredResultV2> {
   const { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname);
+  if (invoker) return invoker(route, toEvent(raw, route, params), lambdaContext(route));
   const handler = await load(route.entry);
   const store = await InvokeStore.getInstanceAsync();
   const context = lambdaContext(route);
@@ -207,6 +221,24 @@ const CROSS_ORIGIN = {
 /** The node:http request listener of the local API. */
 export async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = randomUUID();
+  const start = Date.now();
+  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  const logAnswer = (status: number, length: number, values: AccessLogValues = {}) =>
+    accessLog?.(
+      accessLine({
+        '$context.requestId': requestId,
+        '$context.httpMethod': req.method ?? 'GET',
+        '$context.path': path,
+        '$context.status': String(status),
+        '$context.responseLength': String(length),
+        '$context.responseLatency': String(Date.now() - start),
+        '$context.identity.sourceIp': req.socket.remoteAddress ?? '127.0.0.1',
+        '$context.identity.userAgent': req.headers['user-agent'] ?? '',
+        '$context.requestTimeEpoch': String(start),
+        '$context.protocol': `HTTP/${req.httpVersion}`,
+        ...values,
+      }),
+    );
   const crossOrigin = req.headers.origin !== undefined;
   if (req.method === 'OPTIONS' && crossOrigin && req.headers['access-control-request-method'] !== undefined) {
     req.resume();
@@ -231,6 +263,12 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       'content-length': Buffer.byteLength(payload),
     });
     res.end(payload);
+    const { route } = matchRoute(raw.method, path);
+    logAnswer(result.statusCode ?? 200, Buffer.byteLength(payload), {
+      '$context.routeKey': route.path === '$default' ? '$default' : `${route.method} ${route.path}`,
+      '$context.integrationLatency': String(Date.now() - start),
+      '$context.integrationStatus': '200',
+    });
   } catch (e) {
     if (e instanceof TooLarge) {
       // Answer now and close: the rest of the body is never kept.
@@ -240,6 +278,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       // what still arrives is discarded (never kept) for a moment, then the connection is dropped.
       // A body that then ends keeps the connection (keep-alive); one still arriving after 2 s loses it.
       res.end(body);
+      logAnswer(statusCode ?? 413, Buffer.byteLength(body as string));
       req.resume();
       const drop = setTimeout(() => req.socket.destroy(), 2_000).unref();
       req.once('end', () => clearTimeout(drop));

@@ -1,7 +1,11 @@
 /**
  * `npm start`: the store — DynamoDB_ENDPOINT when set (contract §8.7: that store, no DynamoDB Local
  * of our own), else DynamoDB Local persisted under DATA_DIR — its tables, and the API on
- * 127.0.0.1:PORT served by the deployed handler modules. Ctrl-C stops both, Java included.
+ * 127.0.0.1:PORT served by the deployed handler modules; the workers on the table's change stream, and
+ * the access log with its subscriber (views). Ctrl-C stops everything, Java included.
+ * With LAMBDA_LIFECYCLE=1 (contract §9.5) every function runs as Lambda runs it: its bundle as `cdk
+ * deploy` ships it, in execution environments of its own (lambda/), one invocation at a time, frozen
+ * between invocations, shut down after LAMBDA_IDLE_MS. Without it, in this process: fast to start.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,20 +13,26 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
-import { flushViews } from '#public/view-counter.ts';
-import { dynamoClient } from '#store/client.ts';
-import { DECKS, tableName } from '#store/tables.ts';
-import { WORKERS } from '#workers';
+import type { Grantee } from '#routes';
+import { ROUTES } from '#routes';
+import { dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
+import { type LocalAccessLog, startAccessLog } from './access-log.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
-import { onClientError, serve } from './gateway.ts';
+import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
+import { functionConfigs, synthesised } from './lambda/functions.ts';
+import { FunctionPool } from './lambda/pool.ts';
 import { type StreamPoller, startStreamPoller } from './streams.ts';
 import { invokeWorker } from './workers.ts';
 
-// Requests run side by side, as Lambda runs concurrent invocations when AWS_LAMBDA_MAX_CONCURRENCY is set:
-// each in its own invoke context (gateway.ts), where Powertools keeps that invocation's log keys.
-process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
+const lifecycle = process.env.LAMBDA_LIFECYCLE === '1';
+// In this process, requests run side by side, as Lambda runs concurrent invocations when
+// AWS_LAMBDA_MAX_CONCURRENCY is set: each in its own invoke context (gateway.ts), where Powertools keeps
+// that invocation's log keys. On-demand Lambda never sets it: the lifecycle mode does not either.
+if (!lifecycle) process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
 
 const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
@@ -31,15 +41,18 @@ const external = process.env.DYNAMODB_ENDPOINT;
 
 let dynamo: LocalDynamo | undefined;
 const pollers: StreamPoller[] = [];
+let accessLog: LocalAccessLog | undefined;
+const pools = new Map<string, FunctionPool>();
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   server.close();
   server.closeAllConnections();
-  // The views counted in this process and not yet written (the same batch a Lambda container keeps).
-  await flushViews().catch((e: Error) => console.error(`views not written at stop: ${e.message}`));
+  // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
+  await accessLog?.stop().catch((e: Error) => console.error(`access log not delivered at stop: ${e.message}`));
   await Promise.all(pollers.map((p) => p.stop()));
+  await Promise.all([...pools.values()].map((p) => p.stop()));
   await dynamo?.stop();
   process.exit(code);
 }
@@ -79,23 +92,76 @@ try {
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT as string;
   // Each handler may use only its route's grants, as in AWS (grants-guard.ts); the store client is made now.
-  installGrantsGuard();
+  if (!lifecycle) installGrantsGuard();
   const client = dynamoClient();
   const created = await ensureTables(client).catch((e: Error) => {
     throw new Error(`the store at ${endpoint} does not answer (${e.name}: ${e.message}); start it, or unset DYNAMODB_ENDPOINT`);
   });
-  // What follows the store's writes (folds, purges): each worker on the table's change stream, as its
-  // event source mapping runs it in AWS. STREAM_WORKERS=off for a second runtime on a store that another
-  // one already follows (a worker would run twice: harmless, but twice the writes).
+  if (lifecycle) {
+    // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse).
+    console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
+    const outdir = await synthesised(process.env.LAMBDA_ASSETS || undefined);
+    const names = [...ROUTES.map((r) => r.name), ...WORKERS.map((w) => w.name), VIEW_SUBSCRIPTION.name];
+    const local = {
+      DYNAMODB_ENDPOINT: endpoint,
+      AWS_REGION: LOCAL_REGION,
+      AWS_DEFAULT_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_SESSION_TOKEN: 'local',
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
+    };
+    for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS]))
+      pools.set(
+        name,
+        new FunctionPool(config, {
+          idleMs: Number(process.env.LAMBDA_IDLE_MS ?? 300_000),
+          runtimeClient: process.env.LAMBDA_RUNTIME_CLIENT,
+          baseEnvironment: local,
+          onLog: (line) => console.log(`[${name}] ${line}`),
+        }),
+      );
+    // A function error is API Gateway's own 500 (its body, not the contract's: the function never answered).
+    useInvoker(async (route, event) => {
+      const answer = await (pools.get(route.name) as FunctionPool).invoke(event);
+      return answer.error
+        ? { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' }
+        : (answer.result as object);
+    });
+  }
+  /** Invokes a function that no route calls: in its environments, or in this process. */
+  const invokeFunction = async <Answer>(fn: Grantee & { entry: string }, event: unknown): Promise<Answer> => {
+    const pool = pools.get(fn.name);
+    if (!pool) return invokeWorker<Answer>(fn, event);
+    const answer = await pool.invoke(event);
+    if (answer.error) throw new Error(`${answer.error.errorType}: ${answer.error.errorMessage}`);
+    return answer.result as Answer;
+  };
+  // Views: the access log, and its subscriber (lib/workers.ts VIEW_SUBSCRIPTION).
+  accessLog = startAccessLog({
+    subscriber: VIEW_SUBSCRIPTION,
+    invoke: (event) => invokeFunction(VIEW_SUBSCRIPTION, event),
+    file: dynamo ? join(dataDir, 'access-log.jsonl') : undefined,
+    deliveryMs: Number(process.env.ACCESS_LOG_DELIVERY_MS ?? 5_000),
+    retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
+    log: (message) => console.error(message),
+  });
+  useAccessLog((line) => accessLog?.write(line));
+  // What follows the store's writes (folds, purges, views): each worker on the table's change stream, as
+  // its event source mapping runs it in AWS, over its batching window (STREAM_BATCH_WINDOW_MS for all).
+  // STREAM_WORKERS=off for a second runtime on a store that another one already follows (a worker would
+  // run twice: harmless, but twice the writes).
   for (const worker of process.env.STREAM_WORKERS === 'off' ? [] : WORKERS) {
+    const window = (worker as { batchingWindowSeconds?: number }).batchingWindowSeconds ?? 0;
     pollers.push(
       await startStreamPoller(
         {
           endpoint,
           tableName: tableName(DECKS),
           worker,
-          invoke: (event) => invokeWorker(worker, event),
+          invoke: (event) => invokeFunction(worker, event),
           intervalMs: Number(process.env.STREAM_POLL_MS ?? 250),
+          batchingWindowMs: window > 0 ? Number(process.env.STREAM_BATCH_WINDOW_MS ?? window * 1000) : 0,
           checkpointFile: dynamo ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
           log: (message) => console.error(message),
         },

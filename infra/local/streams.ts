@@ -1,7 +1,7 @@
 /**
  * A local stand-in for Lambda's DynamoDB event source mapping: polls a table's change stream (DynamoDB
  * Local keeps one as DynamoDB does), keeps the records a worker's filters match (lib/workers.ts), and
- * hands them to the worker in batches — shard by shard, in order, a parent shard before its children —
+ * hands them to the worker in batches — gathered for its batching window, shard by shard, in order, a parent shard before its children —
  * as AWS does: a batch that throws is retried whole; one that reports failed records (partial batch
  * response) is retried from the earliest of them; it moves on only once the batch succeeds. Where it
  * got to is kept in a file beside the data (checkpoint), so a restart goes on from there.
@@ -13,6 +13,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -28,6 +29,8 @@ export interface StreamPollerOptions {
   invoke: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
   /** How long an idle poll waits before the next (ms). */
   intervalMs?: number;
+  /** How long records are gathered, from the first, before the worker is invoked (its batching window; ms). */
+  batchingWindowMs?: number;
   /** Where the positions reached are kept between runs. */
   checkpointFile?: string;
   /** Where a shard with no position kept starts: its oldest record (as the event source mapping here), or only what comes next. */
@@ -63,6 +66,7 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
     worker,
     invoke,
     intervalMs = 250,
+    batchingWindowMs = 0,
     checkpointFile,
     startAt = 'TRIM_HORIZON',
     log = () => undefined,
@@ -100,8 +104,25 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
     const shardId = shard.ShardId as string;
     const it = iterators.get(shardId) ?? (await iterator(shardId));
     if (!it) return false;
-    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: worker.batchSize }));
-    const matched = Records.map((r) => asEventRecord(r, streamArn)).filter((r) => worker.filters.some((f) => matchesFilter(r, f)));
+    // Records are gathered until the batch is full or, from the first matched, its batching window ends.
+    const matched: DynamoDBRecord[] = [];
+    let next: string | undefined = it;
+    let last: string | undefined;
+    let read = 0;
+    let firstAt = 0;
+    while (next) {
+      const { Records = [], NextShardIterator }: GetRecordsCommandOutput = await streams.send(
+        new GetRecordsCommand({ ShardIterator: next, Limit: worker.batchSize - matched.length }),
+      );
+      next = NextShardIterator;
+      read += Records.length;
+      last = Records.at(-1)?.dynamodb?.SequenceNumber ?? last;
+      matched.push(...Records.map((r) => asEventRecord(r, streamArn)).filter((r) => worker.filters.some((f) => matchesFilter(r, f))));
+      if (matched.length > 0 && firstAt === 0) firstAt = Date.now();
+      const left = firstAt + batchingWindowMs - Date.now();
+      if (firstAt === 0 || left <= 0 || matched.length >= worker.batchSize || stopped) break;
+      if (Records.length === 0) await new Promise((r) => setTimeout(r, Math.min(intervalMs, left)));
+    }
     for (let attempt = 1; matched.length > 0; attempt++) {
       const failure = await invoke({ Records: matched }).then(
         (answer) => answer?.batchItemFailures?.[0]?.itemIdentifier,
@@ -117,16 +138,15 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
       await new Promise((r) => setTimeout(r, Math.max(50, backoff(Math.min(attempt, 8)))));
       if (stopped) return false;
     }
-    const last = Records.at(-1)?.dynamodb?.SequenceNumber;
     if (last) reached.set(shardId, last);
-    if (NextShardIterator) iterators.set(shardId, NextShardIterator);
+    if (next) iterators.set(shardId, next);
     else {
       iterators.delete(shardId);
       finished.add(shardId);
       described = 0; // its children are to be found
     }
-    if (Records.length > 0 || !NextShardIterator) save();
-    return Records.length > 0;
+    if (read > 0 || !next) save();
+    return read > 0;
   };
 
   let stopped = false;

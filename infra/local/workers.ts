@@ -1,21 +1,21 @@
 /**
- * The workers of lib/workers.ts, run in this process as Lambda runs them: each batch in its own invoke
- * context (so its log lines carry its own request id) and with the worker's grants only.
+ * The functions of lib/workers.ts (stream workers, the access log's subscriber), run in this process as
+ * Lambda runs them: each event in its own invoke context (so its log lines carry its own request id) and
+ * with the function's grants only.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { Worker } from '#workers';
+import type { Grantee } from '#routes';
 import { asRoute } from './grants-guard.ts';
 
-type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+type Handler = (event: unknown) => Promise<unknown>;
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const handlers = new Map<string, Promise<Handler>>();
 
-export async function invokeWorker(worker: Worker, event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse | undefined> {
+export async function invokeWorker<Answer>(worker: Grantee & { entry: string }, event: unknown): Promise<Answer> {
   let handler = handlers.get(worker.entry);
   if (!handler) {
     handler = import(pathToFileURL(resolve(ROOT, worker.entry)).href).then((m: { handler: Handler }) => m.handler);
@@ -23,5 +23,7 @@ export async function invokeWorker(worker: Worker, event: DynamoDBStreamEvent): 
   }
   const run = await handler;
   const store = await InvokeStore.getInstanceAsync();
-  return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: randomUUID() }, () => asRoute(worker, () => run(event)));
+  return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: randomUUID() }, () =>
+    asRoute(worker, () => run(event)),
+  ) as Promise<Answer>;
 }

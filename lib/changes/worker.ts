@@ -6,6 +6,8 @@
  *   - a like counter changed         → fold its likes (likes.ts)
  *   - a view bucket changed          → fold the views that moved, forget a gone deck's (views.ts)
  *   - a deck item was deleted        → purge its likes (the delete's transaction took the rest)
+ *   - a view log changed             → add its new batches to their buckets (view-log.ts; the viewLog
+ *                                      worker's, a window at a time)
  * Every step is idempotent: a record seen twice changes nothing more. Records of one item come in order;
  * a batch's records of one item are taken together (its last counter; what moved over its bucket's images).
  */
@@ -17,6 +19,7 @@ import { logger } from '#http/logger.ts';
 import { atMost } from '#store/at-most.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { likesMoved } from './likes.ts';
+import { loggedBatches, viewLogMoved } from './view-log.ts';
 import { movedCounts, viewsMoved } from './views.ts';
 
 type Image = Record<string, unknown>;
@@ -57,6 +60,12 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
         run.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]),
       );
       work.push({ first: sequence, run: () => atMost(WORK_AT_ONCE, moved, ([slug, how]) => viewsMoved(slug, how)) });
+    } else if (pk.startsWith('VIEWLOG#')) {
+      const group = Number(pk.slice('VIEWLOG#'.length));
+      const batches = loggedBatches(
+        run.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]),
+      );
+      if (batches.length > 0) work.push({ first: sequence, run: async () => void (await viewLogMoved(group, batches)) });
     } else if (String(keys.sk).startsWith('DECK#')) {
       const removed = run.find((r) => r.eventName === 'REMOVE');
       const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);

@@ -1,7 +1,7 @@
 /**
  * Every response body the API builds from a deck, in one place, each typed by its declared shape
  * (lib/shapes/responses.ts): the owner deck and list item, the validate answer's deck, the public
- * deck and the search item. (Counting page views is another concern: lib/public/view-counter.ts.)
+ * deck and the search item. (Counting page views is another concern: lib/changes/count-views.ts.)
  */
 import type { Catalogue } from '#rules/catalogue.ts';
 import { type CardCount, cardsSnapshot, type Deck, parseDeckCode } from '#rules/deck-code.ts';

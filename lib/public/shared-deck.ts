@@ -3,10 +3,12 @@ import { deckNotFound } from '#http/errors.ts';
 import { deckBySlug, type StoredDeck } from '#store/decks.ts';
 
 const SLUG = /^[A-Za-z0-9]{12}$/;
+/** Whether a string is a well-formed share slug. */
+export const isShareSlug = (raw: string): boolean => SLUG.test(raw);
 
 /** A share slug from a path; a malformed one names no deck. */
 export function shareSlug(raw: string | undefined): string {
-  if (!raw || !SLUG.test(raw)) throw deckNotFound();
+  if (!raw || !isShareSlug(raw)) throw deckNotFound();
   return raw;
 }
 

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/decks/:share_slug — a public or unlisted deck, and one view counted. A private or
+ * GET /api/v1/decks/:share_slug — a public or unlisted deck, and one view counted (from the access log). A private or
  * unknown slug gets the same 404, so nothing tells them apart.
  */
 
@@ -9,13 +9,13 @@ import { publicEndpoint } from '#http/types.ts';
 import { documentClient } from '#store/client.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
-import { countView } from './view-counter.ts';
 
 export const readSharedDeck = publicEndpoint({ init: [catalogue, documentClient] }, async (req) => {
   const slug = shareSlug(req.params.share_slug);
   // The deck and its stored view count are read side by side: one index item and one bucket attribute.
   const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);
-  // The view is counted in this container (nothing awaited): shown with the stored total at once.
-  const views = stored + countView(slug);
+  // This read is a view: counted from the access log (its line, answered 200: lib/workers.ts
+  // VIEW_SUBSCRIPTION), nothing written here. Shown at once, with the stored total.
+  const views = stored + 1;
   return { data: publicDeck(deck, { views, likes: deck.likes }, catalogue()), headers: { 'cache-control': 'no-store' } };
 });

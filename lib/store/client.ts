@@ -29,10 +29,6 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts =
     : new DynamoDBClient(config);
 }
 
-/** Marks a write that must not be repeated once it may have been applied (an unconditional ADD): see retry.ts. */
-const ONCE = Symbol('not idempotent');
-export const once = <C extends object>(command: C): C => Object.assign(command, { [ONCE]: true });
-
 export function documentClient(): DynamoDBDocumentClient {
   if (doc) return doc;
   const client = DynamoDBDocumentClient.from(dynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
@@ -44,7 +40,9 @@ export function documentClient(): DynamoDBDocumentClient {
   client.send = ((command: object, options?: { abortSignal?: AbortSignal }) => {
     const deadline = currentDeadline();
     const sent = deadline ? { abortSignal: deadline.signal, ...options } : options;
-    return withRetries(() => send(command, sent), { idempotent: !(ONCE in command), deadline });
+    // Every write of the service is safe to repeat (conditional, SET or REMOVE, or a transaction with a
+    // client token): none is an unconditional ADD since views are counted from the access log.
+    return withRetries(() => send(command, sent), { idempotent: true, deadline });
   }) as typeof client.send;
   doc = client;
   return doc;

@@ -4,8 +4,8 @@
  *     conflicts, internal errors and 5xx, refused or reset connections, timeouts — and nothing else;
  *   - after a failure that may have applied the call (a timeout or a reset once the request was sent, a
  *     5xx), only a call that is safe to repeat is retried: reads, conditional writes, transactions (which
- *     carry a client token: client.ts). A write marked `once` (an unconditional ADD) is not: its caller
- *     keeps what it wrote as pending (view-buckets.ts, view-counter.ts);
+ *     carry a client token: client.ts) — every write of the service today; a write that is not (an
+ *     unconditional ADD) would not be retried after a failure that may have applied it;
  *   - how: full-jitter exponential backoff (a random wait up to 25 ms × 2^attempt, at most 1 s), at most
  *     MAX_ATTEMPTS attempts, and never past the request's deadline: a call that cannot be retried in
  *     time fails at once, and the request answers 503 (envelope.ts) within its budget;

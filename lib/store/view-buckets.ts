@@ -1,18 +1,20 @@
 /**
- * Views, kept many decks to an item: a deck's exact view count is an attribute of one of 256 bucket
- * items (by a hash of its share slug). A container's batch of views costs one UpdateItem per bucket
- * it touches (ADD, up to 50 decks per call), however many decks and views the batch holds; a shared
- * read gets a deck's count with one GetItem of one attribute. Items stay small: 10,000 public decks
- * make about 40 attributes a bucket (≈ 1 KB), 100,000 about 400 (≈ 7 KB).
- *   bucket: pk VIEWS#<000-255>  sk VIEWS  { v_<share_slug>: views, … }
+ * Views, kept many decks to an item: a deck's exact view count is an attribute of one of 64 bucket
+ * items (by a hash of its share slug). Views reach the buckets from the access log, a window at a time
+ * (view-log.ts): one UpdateItem per bucket a window touches, however many decks and views it holds —
+ * at most 64 a window, which is what keeps a busy window's cost low (256 buckets cost 0.17 items a view
+ * at 140 views a second; 64 cost 0.08: docs/data-model.md). A shared read gets a deck's count with one
+ * GetItem of one attribute, billed by the bucket's size: 10,000 public decks make about 160 attributes
+ * a bucket (≈ 3.5 KB: half a read unit), 100,000 about 1,600 (≈ 35 KB: 4.5 units) — where the bucket
+ * count is the lever to move again (a change moves every count to a new bucket: a migration).
+ *   bucket: pk VIEWS#<000-063>  sk VIEWS  { v_<share_slug>: views, …, applied: the ordinal of the last
+ *           view batch of its group in it (view-log.ts) }
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, once, type TransactItem } from './client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, type TransactItem } from './client.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export const VIEW_BUCKETS = 256;
-/** Decks per UpdateItem (an update expression is at most 4 KB). */
-const PER_CALL = 50;
+export const VIEW_BUCKETS = 64;
 
 /** FNV-1a: a stable, cheap spread of slugs over the buckets. */
 function fnv1a(s: string): number {
@@ -20,10 +22,14 @@ function fnv1a(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
 }
-export const bucketKey = (slug: string) => ({ pk: `VIEWS#${String(fnv1a(slug) % VIEW_BUCKETS).padStart(3, '0')}`, sk: 'VIEWS' });
+/** The bucket a deck's count is kept in (0–63). */
+export const bucketOf = (slug: string): number => fnv1a(slug) % VIEW_BUCKETS;
+export const bucketKeyAt = (bucket: number) => ({ pk: `VIEWS#${String(bucket).padStart(3, '0')}`, sk: 'VIEWS' });
+export const bucketKey = (slug: string) => bucketKeyAt(bucketOf(slug));
 /** A deck's count in its bucket is the attribute `v_<share_slug>`. */
 export const VIEW_ATTRIBUTE_PREFIX = 'v_';
-const attribute = (slug: string) => `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
+export const viewAttribute = (slug: string) => `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
+const attribute = viewAttribute;
 const table = () => tableName(DECKS);
 
 /** A deck's stored view count (eventually consistent). */
@@ -37,48 +43,6 @@ export async function storedViews(slug: string): Promise<number> {
     }),
   );
   return Number(Item?.[attribute(slug)] ?? 0);
-}
-
-/**
- * Adds a batch of views (slug → count): one call per bucket and 50 decks. Answers each deck's new
- * total, and the views of any call that failed (to be kept and written later: never counted twice).
- */
-export async function addViews(batch: ReadonlyMap<string, number>): Promise<{ totals: Map<string, number>; failed: Map<string, number> }> {
-  const byBucket = new Map<string, string[]>();
-  for (const slug of batch.keys()) {
-    const { pk } = bucketKey(slug);
-    byBucket.set(pk, [...(byBucket.get(pk) ?? []), slug]);
-  }
-  const calls: string[][] = [];
-  for (const slugs of byBucket.values()) for (let i = 0; i < slugs.length; i += PER_CALL) calls.push(slugs.slice(i, i + PER_CALL));
-  const totals = new Map<string, number>();
-  const failed = new Map<string, number>();
-  await Promise.all(
-    calls.map(async (slugs) => {
-      const names = Object.fromEntries(slugs.map((s, i) => [`#a${i}`, attribute(s)]));
-      const values = Object.fromEntries(slugs.map((s, i) => [`:n${i}`, batch.get(s) as number]));
-      try {
-        // An ADD is not repeated once it may have been applied (a timeout, a reset): its views are kept
-        // for the next window instead (retry.ts), unless the store answered that nothing was applied.
-        const { Attributes = {} } = await documentClient().send(
-          once(
-            new UpdateCommand({
-              TableName: table(),
-              Key: bucketKey(slugs[0] as string),
-              UpdateExpression: `ADD ${slugs.map((_, i) => `#a${i} :n${i}`).join(', ')}`,
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-              ReturnValues: 'UPDATED_NEW',
-            }),
-          ),
-        );
-        for (const s of slugs) totals.set(s, Number(Attributes[attribute(s)] ?? 0));
-      } catch {
-        for (const s of slugs) failed.set(s, batch.get(s) as number);
-      }
-    }),
-  );
-  return { totals, failed };
 }
 
 /** Forgets a deleted deck's views (in the delete's transaction). */

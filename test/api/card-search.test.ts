@@ -50,7 +50,7 @@ function random(seed: number) {
 }
 
 beforeAll(async () => {
-  runtime = await ownRuntime('card-search', { VIEW_FLUSH_MS: '0' });
+  runtime = await ownRuntime('card-search', { ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '0' });
   const owner = await newOwner(undefined, 'Card Searcher');
   const fans = await Promise.all([1, 2].map(() => newOwner()));
   const pick = random(20_261_122);

@@ -67,8 +67,6 @@ let owner: Owner;
 let deck: { id: string; share_slug: string };
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  // A long flush window: the second of two reads is certainly inside it.
-  process.env.VIEW_FLUSH_MS = '60000';
   owner = await newOwner();
   deck = (await createDeck(owner, { visibility: 'public', tags: ['costly'] })).body.data;
   for (let i = 1; i <= 3; i++) await createDeck(owner, { deck_code: code('soviet', 'usa', i) });
@@ -123,10 +121,14 @@ describe('store operations and items per request', () => {
       expect(fields.has('deck_id')).toBe(true);
       expect([...fields].filter((a) => !(SEARCH_READS as string[]).includes(a))).toEqual([]);
     }
-    await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`); // this container's first view of the deck is written
-    const again = await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`);
-    // Within the flush window a view writes nothing: it is batched in the container.
-    expect(again).toEqual({ status: 200, operations: { Query: 1, GetItem: 1 }, read: 2, written: 0 });
+    // A view writes nothing on the reader's path (it is counted from the access log): the deck and its count, read.
+    for (let i = 0; i < 2; i++)
+      expect(await cost('readSharedDeck', 'GET', `/api/v1/decks/${deck.share_slug}`)).toEqual({
+        status: 200,
+        operations: { Query: 1, GetItem: 1 },
+        read: 2,
+        written: 0,
+      });
   });
 
   it('delete: the deck read, then one transaction — the deck, its counter and its views (and, were it public, its entries)', async () => {

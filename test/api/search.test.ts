@@ -35,7 +35,7 @@ let runtime: OwnRuntime | undefined;
 const decks: Model[] = [];
 
 beforeAll(async () => {
-  runtime = await ownRuntime('search', { VIEW_FLUSH_MS: '0' });
+  runtime = await ownRuntime('search', { ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '0' });
   const owner = await newOwner(undefined, 'Searcher');
   const fans = await Promise.all([1, 2, 3].map(() => newOwner()));
   for (let i = 0; i < 14; i++) {

@@ -14,8 +14,8 @@ import { settled } from '../support/settle.ts';
 
 let store: Isolated;
 beforeAll(async () => {
-  // Views written 200 ms after a read: the reads racing a delete are counted (and must be taken out again) within the test.
-  store = await isolatedRuntime({ VIEW_FLUSH_MS: '200' });
+  // Views reach their buckets within about 300 ms of a read: the reads racing a delete are counted (and must be taken out again) within the test.
+  store = await isolatedRuntime({ ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '200' });
 }, 120_000);
 afterAll(() => store?.close());
 

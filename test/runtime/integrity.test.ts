@@ -21,9 +21,9 @@ let owner: Owner;
 let fans: Owner[];
 
 beforeAll(async () => {
-  // Views are written 300 ms after a deck's first pending read (a trial's reads fall in one window), and
-  // the worker polls every 25 ms.
-  store = await isolatedRuntime({ VIEW_FLUSH_MS: '300' });
+  // Views reach the store from the access log every 100 ms, and their buckets 300 ms after a window's
+  // first batch (a trial's reads fall in one window).
+  store = await isolatedRuntime({ ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '300' });
   owner = await newOwner();
   fans = await Promise.all(Array.from({ length: 3 }, () => newOwner()));
 }, 120_000);

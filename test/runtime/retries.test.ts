@@ -23,7 +23,7 @@ let owner: Owner;
 let fan: Owner;
 
 beforeAll(async () => {
-  store = await isolatedRuntime({ VIEW_FLUSH_MS: '200' });
+  store = await isolatedRuntime({ ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '200' });
   owner = await newOwner();
   fan = await newOwner();
 }, 120_000);
@@ -144,7 +144,7 @@ describe('background work the store refuses is retried until it lands', () => {
     expect(Items.filter((e) => e.likes !== 1)).toEqual([]);
   }, 60_000);
 
-  it('views whose batch the store refuses are kept, and written in a later window: every view counted, once, and folded', async () => {
+  it('views whose bucket writes the store refuses stay in the view log and land on a retry: every view counted, once, and folded', async () => {
     const deck = (await createDeck(owner, { visibility: 'public', tags: ['refused-views'] })).body.data as {
       id: string;
       share_slug: string;
@@ -164,6 +164,18 @@ describe('background work the store refuses is retried until it lands', () => {
     expect(stored).toBe(120);
     expect(folded).toBeGreaterThanOrEqual(100);
     expect(folded).toBeLessThanOrEqual(120);
+  }, 60_000);
+  it('a view batch recorded, or added to its buckets, whose answers are lost is counted once', async () => {
+    const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
+    await quiet(store.proxy);
+    // The batch's transaction applied and its answer lost (retried with its client token), then two bucket
+    // updates applied and their answers lost (retried: the bucket's ordinal says they are in).
+    store.proxy.set('TransactWriteItems', { kind: 'dropAnswer', match: 'VIEWBATCH#', times: 1 });
+    store.proxy.set('UpdateItem', { kind: 'dropAnswer', match: 'VIEWS#', times: 2 });
+    for (let i = 0; i < 30; i += 10) await Promise.all(Array.from({ length: 10 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
+    await quiet(store.proxy);
+    expect(store.proxy.seen.get('dropAnswer')).toBeGreaterThanOrEqual(3);
+    expect(await storedViews(deck.share_slug)).toBe(30);
   }, 60_000);
 });
 

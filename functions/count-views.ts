@@ -1,0 +1,3 @@
+import { countViews } from '#changes/count-views.ts';
+
+export const handler = countViews;

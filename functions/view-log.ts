@@ -1,0 +1,3 @@
+import { handleChanges } from '#changes/worker.ts';
+
+export const handler = handleChanges;

@@ -1,0 +1,71 @@
+/**
+ * The views in a batch of the API's access log (contract §9.5): each line of a read that counts a view
+ * (lib/workers.ts VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names.
+ * CloudWatch Logs hands the batch over gzipped and base64-encoded; a batch's id is a hash of its log
+ * events' ids, the same when Lambda retries it (lib/store/view-log.ts records it once).
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
+import { logger } from '#http/logger.ts';
+import { count } from '#metrics';
+import { isShareSlug } from '#public/shared-deck.ts';
+import { recordViewBatch } from '#store/view-log.ts';
+import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
+
+const PARAM = /\{(\w+)\}/g;
+/** Each counted route's path as a pattern that captures the share slug. */
+const patterns = VIEW_SUBSCRIPTION.routes.map(
+  (route) => new RegExp(`^${route.path.replace(PARAM, (_, name) => (name === 'share_slug' ? '([^/]+)' : '[^/]+'))}$`),
+);
+
+/** The share slug a counted read's path names, or undefined. */
+function slugOf(path: unknown): string | undefined {
+  if (typeof path !== 'string') return undefined;
+  for (const pattern of patterns) {
+    const raw = pattern.exec(path)?.[1];
+    if (raw === undefined) continue;
+    try {
+      const slug = decodeURIComponent(raw);
+      return isShareSlug(slug) ? slug : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A batch's id and its views by share slug. */
+export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: Map<string, number> } {
+  const views = new Map<string, number>();
+  for (const event of data.logEvents) {
+    let line: unknown;
+    try {
+      line = JSON.parse(event.message);
+    } catch {
+      continue;
+    }
+    if (!countsAView(line)) continue;
+    const slug = slugOf((line as { path?: unknown }).path);
+    if (slug) views.set(slug, (views.get(slug) ?? 0) + 1);
+  }
+  const id = createHash('sha256')
+    .update(data.logEvents.map((e) => e.id).join('\n'))
+    .digest('base64url')
+    .slice(0, 32);
+  return { id, views };
+}
+
+export const decodeLogs = (event: CloudWatchLogsEvent): CloudWatchLogsDecodedData =>
+  JSON.parse(gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8'));
+
+/** The countViews function: records the batch's views once; a failure is thrown, and Lambda retries the batch. */
+export async function countViews(event: CloudWatchLogsEvent): Promise<void> {
+  const data = decodeLogs(event);
+  if (data.messageType !== 'DATA_MESSAGE') return; // CloudWatch's check that the destination answers
+  const { id, views } = viewsOf(data);
+  const outcome = await recordViewBatch(id, views);
+  const total = [...views.values()].reduce((a, b) => a + b, 0);
+  if (outcome === 'recorded' && total > 0) count('ViewsCounted', {}, total);
+  else if (outcome === 'already') logger.info('view batch already recorded', { batch: id });
+}

@@ -1,0 +1,72 @@
+/**
+ * A view log changed (lib/store/view-log.ts): the batches its changes added are added to their buckets —
+ * a window's batches with one UpdateItem a bucket — then taken out of the log. Each bucket keeps the
+ * ordinal of the last batch it holds, so a window handled again adds nothing twice.
+ */
+import { atMost } from '#store/at-most.ts';
+import { bucketOf } from '#store/view-buckets.ts';
+import { addToBucket, BATCH_PREFIX, DECKS_PER_UPDATE, dropFromLog, groupOf, type LoggedBatch } from '#store/view-log.ts';
+
+type Image = Record<string, unknown>;
+
+/** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
+export function loggedBatches(changes: readonly [Image | undefined, Image | undefined][]): LoggedBatch[] {
+  const batches: LoggedBatch[] = [];
+  for (const [before, after] of changes) {
+    if (!after) continue;
+    for (const name of Object.keys(after)) {
+      if (!name.startsWith(BATCH_PREFIX) || (before && Object.hasOwn(before, name))) continue;
+      batches.push({ id: name.slice(BATCH_PREFIX.length), ordinal: Number(after.n), views: after[name] as Record<string, number> });
+    }
+  }
+  return batches.sort((a, b) => a.ordinal - b.ordinal);
+}
+
+/** Consecutive runs of batches in which no bucket gets more than DECKS_PER_UPDATE decks: one update a bucket a run. */
+export function runsOf(batches: readonly LoggedBatch[]): LoggedBatch[][] {
+  const runs: LoggedBatch[][] = [];
+  let run: LoggedBatch[] = [];
+  let decks = new Map<number, Set<string>>();
+  for (const batch of batches) {
+    const next = new Map([...decks].map(([b, s]) => [b, new Set(s)]));
+    for (const slug of Object.keys(batch.views)) {
+      const bucket = bucketOf(slug);
+      next.set(bucket, (next.get(bucket) ?? new Set()).add(slug));
+    }
+    if (run.length > 0 && [...next.values()].some((s) => s.size > DECKS_PER_UPDATE)) {
+      runs.push(run);
+      run = [];
+      decks = new Map();
+      for (const slug of Object.keys(batch.views)) {
+        const bucket = bucketOf(slug);
+        decks.set(bucket, (decks.get(bucket) ?? new Set()).add(slug));
+      }
+    } else decks = next;
+    run.push(batch);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** Bucket updates run at once. */
+const BUCKETS_AT_ONCE = 4;
+
+/** Adds a log's new batches to their buckets (once each), then takes them out of the log. Answers the bucket writes. */
+export async function viewLogMoved(group: number, batches: readonly LoggedBatch[]): Promise<number> {
+  let writes = 0;
+  for (const run of runsOf(batches)) {
+    const buckets = new Set(run.flatMap((b) => Object.keys(b.views).map(bucketOf)));
+    await atMost(
+      BUCKETS_AT_ONCE,
+      [...buckets].filter((b) => groupOf(b) === group),
+      async (bucket) => {
+        writes += await addToBucket(bucket, run);
+      },
+    );
+  }
+  await dropFromLog(
+    group,
+    batches.map((b) => b.id),
+  );
+  return writes;
+}

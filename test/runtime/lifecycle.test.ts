@@ -1,0 +1,330 @@
+/**
+ * The functions as Lambda runs them (contract §9.5; infra/local/lambda/): execution environments that
+ * serve one invocation at a time, frozen between invocations (their timers do not run), thawed by the
+ * next, shut down after an idle while — with SIGTERM only when an extension is registered. Then the
+ * service's own bundles (what `cdk deploy` ships) under that lifecycle, behind the local gateway, with
+ * their store behind a fault proxy: every view counted exactly once — across shut-downs, with a slow
+ * store, and over a long-tail workload of 10,000 views at most 0.1 items written per view.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultArchive } from '#rules/deck-model.ts';
+import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
+import { storedViews } from '#store/view-buckets.ts';
+import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
+import type { FunctionConfig } from '../../infra/local/lambda/environment.ts';
+import { synthesised } from '../../infra/local/lambda/functions.ts';
+import { FunctionPool } from '../../infra/local/lambda/pool.ts';
+import { call, code, createDeck, newOwner } from '../support/api.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { freePort, type Runtime, startRuntime } from '../support/runtime.ts';
+import { settled } from '../support/settle.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// One synthesis (the bundles as deployed) and one store for the file: each runtime below in turn.
+let assets: string;
+let dynamo: Awaited<ReturnType<typeof startDynamoLocal>>;
+beforeAll(async () => {
+  assets = await synthesised();
+  dynamo = await startDynamoLocal(await freePort());
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+}, 180_000);
+afterAll(async () => {
+  await dynamo?.stop();
+  if (assets) rmSync(assets, { recursive: true, force: true });
+});
+
+describe('execution environments', () => {
+  const root = mkdtempSync(join(tmpdir(), 'deck-library-fn-'));
+  // A function that counts timer ticks (a frozen environment's timers do not run) and says when SIGTERM comes.
+  writeFileSync(
+    join(root, 'index.mjs'),
+    `let ticks = 0; setInterval(() => { ticks++; }, 10);
+     process.on('SIGTERM', () => { console.log('SIGTERM received'); process.exit(0); });
+     export const handler = async (event, context) => { await new Promise((r) => setTimeout(r, event.holdMs ?? 0));
+       return { ticks, pid: process.pid, requestId: context.awsRequestId, left: context.getRemainingTimeInMillis() }; };`,
+  );
+  writeFileSync(join(root, 'broken.mjs'), `throw new Error('no init today');`);
+  const config = (over: Partial<FunctionConfig> = {}): FunctionConfig => ({
+    name: 'ticker',
+    taskRoot: root,
+    handler: 'index.handler',
+    memoryMb: 128,
+    timeoutS: 5,
+    environment: {},
+    extensions: false,
+    ...over,
+  });
+  const pools: FunctionPool[] = [];
+  const pool = (over: Partial<FunctionConfig> = {}, idleMs = 60_000) => {
+    const p = new FunctionPool(config(over), { idleMs });
+    pools.push(p);
+    return p;
+  };
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.stop()));
+    rmSync(root, { recursive: true, force: true });
+  });
+  type Ticks = { ticks: number; pid: number; requestId: string; left: number };
+
+  it('frozen between invocations: its timers do not run until the next invocation thaws it', async () => {
+    const p = pool();
+    const first = (await p.invoke({})).result as Ticks;
+    const env = p.environments[0];
+    // Frozen once its runtime asks for the next event (just after it answered).
+    expect(
+      await settled(
+        async () => env?.frozen,
+        (f) => f === true,
+        2_000,
+      ),
+    ).toBe(true);
+    await sleep(500);
+    const second = await p.invoke({ holdMs: 0 });
+    // 500 ms at a tick every 10 ms: about 50 ticks, had it not been frozen; a thawed process may run one late tick.
+    expect((second.result as Ticks).ticks - first.ticks).toBeLessThanOrEqual(2);
+    expect(second.cold).toBe(false);
+    expect(second.environment).toBe(env);
+    // Thawed while it works: its timers run during an invocation.
+    const third = await p.invoke({ holdMs: 300 });
+    expect((third.result as Ticks).ticks - (second.result as Ticks).ticks).toBeGreaterThan(10);
+    expect((third.result as Ticks).left).toBeGreaterThan(4_000);
+    expect((third.result as Ticks).left).toBeLessThanOrEqual(5_000);
+  });
+
+  it('one invocation per environment: concurrent invocations start environments of their own; a free one is reused', async () => {
+    const p = pool();
+    const answers = await Promise.all([0, 1, 2].map(() => p.invoke({ holdMs: 200 })));
+    expect(new Set(answers.map((a) => (a.result as Ticks).pid)).size).toBe(3);
+    expect(answers.every((a) => a.cold)).toBe(true);
+    expect(p.started.every((e) => e.initMs !== undefined)).toBe(true);
+    const again = await p.invoke({});
+    expect(again.cold).toBe(false);
+    expect(p.started).toHaveLength(3);
+    expect(new Set(answers.map((a) => (a.result as Ticks).requestId)).size).toBe(3);
+  });
+
+  it('shut down after its idle time: without an extension with SIGKILL alone (no SIGTERM)', async () => {
+    const p = pool({}, 400);
+    await p.invoke({});
+    const env = p.started[0];
+    await settled(
+      async () => env?.state,
+      (s) => s === 'gone',
+      5_000,
+    );
+    expect(env?.state).toBe('gone');
+    expect(env?.ended).toBe('SIGKILL');
+    expect(env?.logs.some((l) => l.includes('SIGTERM received'))).toBe(false);
+    expect(p.environments).toHaveLength(0);
+    // The next invocation is a cold start again.
+    expect((await p.invoke({})).cold).toBe(true);
+  });
+
+  it('with an extension registered: thawed, SIGTERM, and the runtime may end within its budget', async () => {
+    const p = pool({ extensions: true });
+    await p.invoke({});
+    const env = p.started[0];
+    expect(
+      await settled(
+        async () => env?.frozen,
+        (f) => f === true,
+        2_000,
+      ),
+    ).toBe(true);
+    await p.shutdown(env as NonNullable<typeof env>);
+    expect(env?.ended).toBe('SIGTERM');
+    expect(env?.logs).toContain('SIGTERM received');
+  });
+
+  it('an init that fails is an error for the invocation, and the environment is gone', async () => {
+    const p = pool({ handler: 'broken.handler' });
+    const answer = await p.invoke({});
+    expect(answer.error?.errorType).toBe('Runtime.InitError');
+    expect(answer.error?.errorMessage).toContain('no init today');
+    expect(p.environments).toHaveLength(0);
+  });
+});
+
+describe('the bundles as deployed, under the lifecycle', () => {
+  let proxy: FaultProxy;
+  let runtime: Runtime;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(dynamo.endpoint);
+    runtime = await startRuntime('/nonexistent-data-dir', {
+      LAMBDA_LIFECYCLE: '1',
+      LAMBDA_ASSETS: assets,
+      LAMBDA_IDLE_MS: '1500',
+      DYNAMODB_ENDPOINT: proxy.url,
+      STREAM_POLL_MS: '50',
+      ACCESS_LOG_DELIVERY_MS: '500',
+      STREAM_BATCH_WINDOW_MS: '2000',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+    });
+    process.env.API_BASE_URL = runtime.baseUrl;
+  }, 180_000);
+  afterAll(async () => {
+    delete process.env.API_BASE_URL;
+    await runtime?.stop();
+    await proxy?.close();
+  });
+
+  const views = async (slug: string) => (await call('GET', `/api/v1/decks/${slug}`)).body.data.views as number;
+
+  it('sparse reads, each environment shut down before the next read: every view counted, shown within 60 s', async () => {
+    const owner = await newOwner();
+    const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
+    const shutdowns = () => (runtime.output().match(/\[readSharedDeck\] environment \d+ shut down \(SIGKILL\)/g) ?? []).length;
+    for (let i = 1; i <= 4; i++) {
+      const before = shutdowns();
+      // The reader sees the stored total and its own view (the earlier reads' once stored).
+      const seen = await views(deck.share_slug);
+      expect(seen).toBeGreaterThanOrEqual(1);
+      expect(seen).toBeLessThanOrEqual(i);
+      await settled(
+        async () => shutdowns(),
+        (n) => n > before,
+        10_000,
+      );
+      expect(shutdowns()).toBeGreaterThan(before);
+    }
+    const lastRead = Date.now();
+    const stored = await settled(
+      () => storedViews(deck.share_slug),
+      (n) => n === 4,
+      60_000,
+    );
+    expect(stored).toBe(4);
+    expect(Date.now() - lastRead).toBeLessThan(60_000);
+    // And no more later: nothing is counted twice.
+    await sleep(3_000);
+    expect(await storedViews(deck.share_slug)).toBe(4);
+  }, 120_000);
+
+  it('a slow store: writes answered after their attempt timed out, retried across freezes, count nothing twice', async () => {
+    const owner = await newOwner();
+    const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
+    // The batch's transaction and the bucket updates applied, their answers 3 s late (an attempt times out at 2.5 s).
+    proxy.set('TransactWriteItems', { kind: 'delayAnswer', ms: 3_000, match: 'VIEWBATCH#', times: 2 });
+    proxy.set('UpdateItem', { kind: 'delayAnswer', ms: 3_000, match: 'VIEWS#', times: 2 });
+    for (let i = 0; i < 3; i++) {
+      await views(deck.share_slug);
+      await sleep(1_200);
+    }
+    const stored = await settled(
+      () => storedViews(deck.share_slug),
+      (n) => n >= 3,
+      60_000,
+    );
+    await sleep(8_000);
+    expect(proxy.seen.get('delayAnswer')).toBeGreaterThanOrEqual(2);
+    expect(stored).toBe(3);
+    expect(await storedViews(deck.share_slug)).toBe(3);
+  }, 120_000);
+});
+
+describe('views over a long tail, under the lifecycle (the deployed windows)', () => {
+  const DECKS = 1_000;
+  const VIEWS = 10_000;
+  let proxy: FaultProxy;
+  let runtime: Runtime;
+  const decks: StoredDeck[] = [];
+  const written = () => [...proxy.written.values()].reduce((a, b) => a + b, 0);
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(dynamo.endpoint);
+    // The deployed settings: the view log's 30 s window (the access log delivered every 5 s, as locally by default).
+    runtime = await startRuntime('/nonexistent-data-dir', {
+      LAMBDA_LIFECYCLE: '1',
+      LAMBDA_ASSETS: assets,
+      DYNAMODB_ENDPOINT: proxy.url,
+      STREAM_POLL_MS: '50',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+    });
+    process.env.API_BASE_URL = runtime.baseUrl;
+    for (let i = 0; i < DECKS; i++) decks.push(seed(i));
+    for (let i = 0; i < decks.length; i += 25) await Promise.all(decks.slice(i, i + 25).map((d) => storeDeck(d)));
+  }, 240_000);
+  afterAll(async () => {
+    delete process.env.API_BASE_URL;
+    await runtime?.stop();
+    await proxy?.close();
+  });
+
+  it('10,000 Zipf views over 1,000 decks: nothing written by a reader, at most 0.1 items written per view, folds included; every view counted', async () => {
+    const perDeck = zipf(DECKS, VIEWS);
+    const served = perDeck.reduce((a, b) => a + b, 0);
+    // Read in a shuffled order, 16 at a time.
+    const order = decks.flatMap((d, i) => Array<string>(perDeck[i] as number).fill(d.share_slug));
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = (i * 7919) % (i + 1);
+      [order[i], order[j]] = [order[j] as string, order[i] as string];
+    }
+    await sleep(2_000); // the seeding's folds (none: no views yet) and stream at rest
+    const before = written();
+    const started = Date.now();
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < order.length) {
+          const slug = order[next++] as string;
+          statuses.push((await fetch(`${runtime.baseUrl}/api/v1/decks/${slug}`)).status);
+        }
+      }),
+    );
+    const readFor = Date.now() - started;
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const totals = await settled(
+      () => Promise.all(decks.map((d) => storedViews(d.share_slug))),
+      (t) => t.reduce((a, b) => a + b, 0) >= served,
+      90_000,
+    );
+    await sleep(3_000); // the folds that follow the last window
+    const items = written() - before;
+    console.log(Object.fromEntries(proxy.written), Object.fromEntries(proxy.seen));
+    console.log(
+      `${served} views of ${DECKS} decks (most read ${perDeck[0]} times) in ${(readFor / 1000).toFixed(1)} s under the lifecycle: ` +
+        `${items} items written (batches, buckets, folds): ${(items / served).toFixed(3)} items per view`,
+    );
+    expect(totals).toEqual(perDeck);
+    expect(items / served).toBeLessThanOrEqual(0.1);
+  }, 300_000);
+});
+
+/** Views per deck: Zipf with exponent 1 over the ranks, about `total` in all, at least 1 each. */
+function zipf(n: number, total: number): number[] {
+  const weights = Array.from({ length: n }, (_, r) => 1 / (r + 1));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.max(1, Math.round((w / sum) * total)));
+}
+
+function seed(i: number): StoredDeck {
+  const now = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString();
+  return {
+    id: randomUUID(),
+    user_id: randomUUID(),
+    share_slug: `v${randomUUID().replaceAll('-', '').slice(0, 11)}`,
+    author_name: 'Viewed',
+    name: 'Soviet Union / United States',
+    main_faction: 'soviet',
+    ally_faction: 'usa',
+    deck_code: code(),
+    tags: ['viewed'],
+    visibility: 'public',
+    sort_order: 0,
+    guide: { system: 'Tempo', description: '', core_cards: [], reserve_recommendations: [] },
+    archive: defaultArchive(),
+    display: { featured_card_id: null, card_back_id: null },
+    views: 0,
+    likes: 0,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+}
