@@ -1,5 +1,6 @@
 /** Shared reads by slug, visibility and its transitions, likes, and the card catalogue. */
 import { describe, expect, it } from 'vitest';
+import { storedViews } from '#store/view-buckets.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
 
@@ -105,12 +106,26 @@ describe('shared read', () => {
     expect((await call('GET', path)).status).toBe(404);
   });
 
-  it('each read counts a view', async () => {
+  it('each read counts a view: shown at once to its reader, in the stored total soon after, once', async () => {
     const owner = await newOwner();
     const { share_slug } = (await createDeck(owner, { visibility: 'unlisted' })).body.data;
+    const read = async () => (await call('GET', `/api/v1/decks/${share_slug}`)).body.data.views as number;
     const views = [];
-    for (let i = 0; i < 3; i++) views.push((await call('GET', `/api/v1/decks/${share_slug}`)).body.data.views);
-    expect(views).toEqual([1, 2, 3]);
+    for (let i = 0; i < 3; i++) views.push(await read());
+    // Each reader sees the stored total and its own view: the first 1, none more than its reads so far.
+    expect(views[0]).toBe(1);
+    views.forEach((v, i) => expect(v).toBeLessThanOrEqual(i + 1));
+    // Counted from the access log: the three views are stored, and only once; the next reader sees them and its own.
+    expect(
+      await settled(
+        () => storedViews(share_slug),
+        (v) => v >= 3,
+        15_000,
+      ),
+    ).toBe(3);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await storedViews(share_slug)).toBe(3);
+    expect(await read()).toBe(4);
   });
 });
 

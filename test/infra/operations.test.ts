@@ -81,6 +81,8 @@ describe('alarms, topic and dashboard', () => {
       ReadSharedDeckLatencyP99: [{ namespace: 'AWS/Lambda', name: 'Duration', dimensions: ['FunctionName'] }],
       SearchDecksLatencyP99: [{ namespace: 'AWS/Lambda', name: 'Duration', dimensions: ['FunctionName'] }],
       StoreChangesBacklog: [{ namespace: 'AWS/Lambda', name: 'IteratorAge', dimensions: ['FunctionName'] }],
+      // Views waiting in the view log (its worker failing): the other stream worker's backlog.
+      ViewLogBacklog: [{ namespace: 'AWS/Lambda', name: 'IteratorAge', dimensions: ['FunctionName'] }],
       DiscardedChanges: [{ namespace: 'AWS/SQS', name: 'ApproximateNumberOfMessagesVisible', dimensions: ['QueueName'] }],
     });
     for (const name of LATENCY_WATCHED) expect(Object.keys(alarms)).toContain(`${name[0]?.toUpperCase()}${name.slice(1)}LatencyP99`);

@@ -19,7 +19,7 @@ import { compileCatalogue } from '#rules/catalogue.ts';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/cursor-keys.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import { WORKERS, type Worker } from '#workers';
+import { VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
@@ -99,7 +99,9 @@ describe('API and functions', () => {
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
     // And one function per worker (lib/workers.ts), which no route calls.
     for (const worker of workers) expect(functionId(worker), worker.name).toBeDefined();
-    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length);
+    // And the access log's subscriber (views).
+    expect(functionId(VIEW_SUBSCRIPTION), VIEW_SUBSCRIPTION.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 1);
   });
 
   it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {
@@ -213,7 +215,14 @@ describe('deploying for the first time', () => {
 
   it("every Lambda permission is API Gateway's for this API only (the guard rule's finding is a false positive)", () => {
     const [apiId] = byType('AWS::ApiGatewayV2::Api')[0] as [string, unknown];
-    const permissions = byType('AWS::Lambda::Permission');
+    const all = byType('AWS::Lambda::Permission');
+    // But one: CloudWatch Logs may invoke countViews for the access log group's subscription only.
+    const logs = all.filter(([, p]) => p.Properties.Principal === 'logs.amazonaws.com');
+    expect(logs).toHaveLength(1);
+    const [accessLogs] = byType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('AccessLogs')) as [string, unknown];
+    expect(JSON.stringify(logs[0]?.[1].Properties.SourceArn)).toContain(`"${accessLogs}"`);
+    expect(JSON.stringify(logs[0]?.[1].Properties.FunctionName)).toContain(functionId(VIEW_SUBSCRIPTION));
+    const permissions = all.filter(([, p]) => p.Properties.Principal !== 'logs.amazonaws.com');
     expect(permissions.length).toBe(routes.length);
     for (const [id, p] of permissions) {
       expect(p.Properties.Principal, id).toBe('apigateway.amazonaws.com');

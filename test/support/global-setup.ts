@@ -14,7 +14,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'deck-library-test-'));
-  const runtime = await startRuntime(dir);
+  // Views reach the stored totals within about a second (the deployed 30 s window is the lifecycle test's).
+  const runtime = await startRuntime(dir, { ACCESS_LOG_DELIVERY_MS: '200', STREAM_BATCH_WINDOW_MS: '500' });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
   return async () => {
