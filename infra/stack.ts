@@ -13,7 +13,7 @@ import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CORS, ROUTES, type Route, throttleClass } from '#routes';
+import { CORS, ROUTES, type Route, routeKey, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
@@ -32,8 +32,6 @@ export interface DeckLibraryProps extends StackProps {
 }
 
 const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
-
-export { ACCESS_LOG_FIELDS };
 
 export class DeckLibraryStack extends Stack {
   readonly functions = new Map<string, ServiceFunction>();
@@ -162,7 +160,7 @@ export class DeckLibraryStack extends Stack {
         .filter((r) => r.path !== '$default')
         .map((r) => {
           const limits = throttleClass(r) === 'read' ? read : write;
-          return [`${r.method} ${r.path}`, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
+          return [routeKey(r), { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
         }),
     );
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -243,6 +243,33 @@ export function routeByName(name: RouteName): Route {
   return ROUTES.find((r) => r.name === name) as Route;
 }
 
+/** A route's key as API Gateway names it (`$context.routeKey`): `GET /api/v1/decks/{share_slug}`, or `$default`. */
+export const routeKey = (route: Route): string => (route.path === '$default' ? '$default' : `${route.method} ${route.path}`);
+
+const PARAM = /\{(\w+)\}/g;
+/** A route path's parameters, and how to read them from a request path as API Gateway does (a segment each, URL-decoded). */
+export function pathMatcher(routePath: string): { names: string[]; match: (path: string) => Record<string, string> | undefined } {
+  const names = [...routePath.matchAll(PARAM)].map((m) => m[1] as string);
+  const pattern = new RegExp(`^${routePath.replace(PARAM, '([^/]+)')}$`);
+  return {
+    names,
+    match(path) {
+      const found = pattern.exec(path);
+      if (!found) return undefined;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => {
+        const raw = found[i + 1] as string;
+        try {
+          params[name] = decodeURIComponent(raw);
+        } catch {
+          params[name] = raw;
+        }
+      });
+      return params;
+    },
+  };
+}
+
 /** The grant every owner route has: reading API keys (auth). */
 export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: ['KEY#*'] };
 /** The grant every cursor route has: reading the cursor keys, and making them when there are none yet (lib/store/cursor-keys.ts). */

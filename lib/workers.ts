@@ -4,7 +4,7 @@
  * runtime both read this: CDK makes the function, its event source mapping and its role; the local
  * runtime polls the same stream with the same filters and enforces the same grants (grants-guard.ts).
  */
-import { decks, type Grant, type Grantee, query, type Route, routeByName } from '#routes';
+import { decks, type Grant, type Grantee, query, type Route, routeByName, routeKey } from '#routes';
 
 /**
  * A Lambda event filter pattern over a stream record (the subset this project uses: exact values and
@@ -92,8 +92,6 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = {
   // The batch's marker, and its views in the logs of the bucket groups (lib/store/view-log.ts).
   grants: [decks(['PutItem'], ['VIEWBATCH#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
 };
-
-const routeKey = (route: Route) => `${route.method} ${route.path}`;
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
 export const subscriptionPattern = (s: LogSubscriber): string =>

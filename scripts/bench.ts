@@ -18,15 +18,14 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, CloudWatchLogsDecodedData, Context } from 'aws-lambda';
 import { build } from 'esbuild';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { countViews } from '#changes/count-views.ts';
+import { countViews, encodeLogs } from '#changes/count-views.ts';
 import { handleChanges } from '#changes/worker.ts';
 import { logger } from '#http/logger.ts';
 import { ROUTES, type Route } from '#routes';
@@ -44,7 +43,7 @@ import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { accessLine } from '../infra/access-log-fields.ts';
 import { BUNDLE } from '../infra/bundling.ts';
 import { ensureTables, startDynamoLocal } from '../infra/local/dynamodb.ts';
-import { lambdaContext, matchRoute, toEvent } from '../infra/local/gateway.ts';
+import { lambdaContext, matchRoute, toEvent } from '../infra/local/events.ts';
 import { startStreamPoller } from '../infra/local/streams.ts';
 import { PRICES } from '../infra/prices.ts';
 import { deckableCards, legalCode } from '../test/support/decks.ts';
@@ -788,7 +787,7 @@ async function main() {
     );
     for (let i = 0; i < lines.length; i += 1_000) {
       const logEvents = lines.slice(i, i + 1_000).map((message, j) => ({ id: String(i + j), timestamp: i + j, message }));
-      const data = {
+      const data: CloudWatchLogsDecodedData = {
         messageType: 'DATA_MESSAGE',
         owner: 'bench',
         logGroup: 'access',
@@ -796,7 +795,7 @@ async function main() {
         subscriptionFilters: [VIEW_SUBSCRIPTION.name],
         logEvents,
       };
-      await countViews({ awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } });
+      await countViews(encodeLogs(data));
     }
     // Until the workers have added and folded what the batches moved: no write for two seconds.
     for (let last = -1; tally.written !== last; ) {

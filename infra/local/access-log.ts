@@ -9,8 +9,8 @@
  * keeps them; a clean stop delivers what is left first.
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
+import { encodeLogs } from '#changes/count-views.ts';
 import { type LogSubscriber, matchesSubscription } from '#workers';
 
 export interface AccessLogOptions {
@@ -95,7 +95,7 @@ export function startAccessLog({
         subscriptionFilters: [subscriber.name],
         logEvents: events.slice(i, i + PER_DELIVERY),
       };
-      const event = { awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } };
+      const event = encodeLogs(data);
       for (let attempt = 1; ; attempt++) {
         const failed = await invoke(event).then(
           () => undefined,

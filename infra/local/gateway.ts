@@ -1,6 +1,7 @@
 /**
  * A local stand-in for API Gateway (HTTP API, payload v2): matches a request against the route table,
- * builds the v2 event and a Lambda context, and calls the route's own handler module. Requests run
+ * builds the v2 event and a Lambda context (events.ts), and calls the route's own handler module — or
+ * its execution environments (lambda/, LAMBDA_LIFECYCLE=1) — and writes its access log line. Requests run
  * side by side as on Lambda with concurrent invocations: each in its own Lambda invoke context (the
  * runtime's InvokeStore, which Powertools reads), so every log line carries its own request's identity.
  * The gateway's own answers (a body over the limit, a request Node's HTTP parser refuses) are the
@@ -16,50 +17,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { MAX_BODY_BYTES, payloadTooLarge } from '#http/body.ts';
 import { failure } from '#http/envelope.ts';
 import { ApiError } from '#http/errors.ts';
-import { CORS, ROUTES, type Route } from '#routes';
+import { CORS, type Route, routeKey } from '#routes';
 import { type AccessLogValues, accessLine } from '../access-log-fields.ts';
+import { lambdaContext, matchRoute, type RawRequest, toEvent } from './events.ts';
 import { asRoute } from './grants-guard.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PARAM = /\{(\w+)\}/g;
-
-interface Matcher {
-  route: Route;
-  pattern: RegExp;
-  names: string[];
-}
-
-// Static segments win over parameters, as in API Gateway: /decks/validate before /decks/{deck_id}.
-const matchers: Matcher[] = ROUTES.filter((r) => r.path !== '$default')
-  .map((route) => ({
-    route,
-    names: [...route.path.matchAll(PARAM)].map((m) => m[1] as string),
-    pattern: new RegExp(`^${route.path.replace(PARAM, '([^/]+)')}$`),
-  }))
-  .sort((a, b) => a.names.length - b.names.length);
-const fallback = ROUTES.find((r) => r.path === '$default') as Route;
-
-export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
-  for (const m of matchers) {
-    if (m.route.method !== method && m.route.method !== 'ANY') continue;
-    const found = m.pattern.exec(path);
-    if (!found) continue;
-    const params: Record<string, string> = {};
-    m.names.forEach((name, i) => {
-      const raw = found[i + 1] as string;
-      try {
-        params[name] = decodeURIComponent(raw);
-      } catch {
-        params[name] = raw;
-      }
-    });
-    return { route: m.route, params };
-  }
-  return { route: fallback, params: {} };
-}
-
 const handlers = new Map<string, Promise<Handler>>();
 const load = (entry: string): Promise<Handler> => {
   let h = handlers.get(entry);
@@ -69,96 +34,6 @@ const load = (entry: string): Promise<Handler> => {
   }
   return h;
 };
-
-/** Repeated names joined by commas, as API Gateway does; a client's name is only ever an own key. */
-function joinValues(pairs: [string, string][]): Record<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of pairs) out.set(k, out.has(k) ? `${out.get(k)},${v}` : v);
-  return Object.fromEntries(out);
-}
-
-export interface RawRequest {
-  method: string;
-  /** Path and query string. */
-  url: string;
-  /** Lower-case names; repeated headers as arrays. */
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-  sourceIp?: string;
-  /** The request id of the API's answer (made here when not given). */
-  requestId?: string;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-/** A body as API Gateway passes it: text when it is UTF-8, else base64 (isBase64Encoded), never altered. */
-function eventBody(body: Buffer): { body?: string; isBase64Encoded: boolean } {
-  if (body.length === 0) return { isBase64Encoded: false };
-  try {
-    return { body: utf8.decode(body), isBase64Encoded: false };
-  } catch {
-    return { body: body.toString('base64'), isBase64Encoded: true };
-  }
-}
-
-/** The API Gateway HTTP API (payload v2) event for a request on a route. */
-export function toEvent(req: RawRequest, route: Route, params: Record<string, string>): APIGatewayProxyEventV2 {
-  const url = new URL(req.url, 'http://local');
-  const { method, body } = req;
-  const headers = joinValues(
-    Object.entries(req.headers).flatMap(([k, v]) =>
-      Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : v === undefined ? [] : [[k, v] as [string, string]],
-    ),
-  );
-  const query = joinValues([...url.searchParams.entries()]);
-  const now = new Date();
-  const routeKey = route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters: Object.keys(params).length ? params : undefined,
-    ...eventBody(body),
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      http: {
-        method,
-        path: url.pathname,
-        protocol: 'HTTP/1.1',
-        sourceIp: req.sourceIp ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId: req.requestId ?? randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-  };
-}
-
-export function lambdaContext(route: Route): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: `deck-library-${route.name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:deck-library-${route.name}`,
-    memoryLimitInMB: '256',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/deck-library-${route.name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 class TooLarge extends Error {}
 
@@ -192,8 +67,10 @@ export const useAccessLog = (write: ((line: Record<string, string>) => void) | u
 };
 
 /** Routes a request to its handler module and returns the handler's answer. */
-export async function invoke(raw: RawRequest): Promise<APIGatewayProxyStructuredResultV2> {
-  const { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname);
+export async function invoke(
+  raw: RawRequest,
+  { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname),
+): Promise<APIGatewayProxyStructuredResultV2> {
   if (invoker) return invoker(route, toEvent(raw, route, params), lambdaContext(route));
   const handler = await load(route.entry);
   const store = await InvokeStore.getInstanceAsync();
@@ -255,7 +132,8 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       sourceIp: req.socket.remoteAddress,
       requestId,
     };
-    const result = await invoke(raw);
+    const matched = matchRoute(raw.method, path);
+    const result = await invoke(raw, matched);
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
     res.writeHead(result.statusCode ?? 200, {
       ...(result.headers as Record<string, string>),
@@ -263,9 +141,8 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
       'content-length': Buffer.byteLength(payload),
     });
     res.end(payload);
-    const { route } = matchRoute(raw.method, path);
     logAnswer(result.statusCode ?? 200, Buffer.byteLength(payload), {
-      '$context.routeKey': route.path === '$default' ? '$default' : `${route.method} ${route.path}`,
+      '$context.routeKey': routeKey(matched.route),
       '$context.integrationLatency': String(Date.now() - start),
       '$context.integrationStatus': '200',
     });

@@ -17,7 +17,7 @@ import type { Grantee } from '#routes';
 import { ROUTES } from '#routes';
 import { dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
@@ -151,8 +151,8 @@ try {
   // its event source mapping runs it in AWS, over its batching window (STREAM_BATCH_WINDOW_MS for all).
   // STREAM_WORKERS=off for a second runtime on a store that another one already follows (a worker would
   // run twice: harmless, but twice the writes).
-  for (const worker of process.env.STREAM_WORKERS === 'off' ? [] : WORKERS) {
-    const window = (worker as { batchingWindowSeconds?: number }).batchingWindowSeconds ?? 0;
+  for (const worker of process.env.STREAM_WORKERS === 'off' ? [] : (WORKERS as readonly Worker[])) {
+    const window = worker.batchingWindowSeconds ?? 0;
     pollers.push(
       await startStreamPoller(
         {

@@ -5,32 +5,24 @@
  * events' ids, the same when Lambda retries it (lib/store/view-log.ts records it once).
  */
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { count } from '#metrics';
 import { isShareSlug } from '#public/shared-deck.ts';
+import { pathMatcher } from '#routes';
 import { recordViewBatch } from '#store/view-log.ts';
 import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
 
-const PARAM = /\{(\w+)\}/g;
-/** Each counted route's path as a pattern that captures the share slug. */
-const patterns = VIEW_SUBSCRIPTION.routes.map(
-  (route) => new RegExp(`^${route.path.replace(PARAM, (_, name) => (name === 'share_slug' ? '([^/]+)' : '[^/]+'))}$`),
-);
+/** Each counted route's path parameters, read from a line's path as the gateway read them. */
+const matchers = VIEW_SUBSCRIPTION.routes.map((route) => pathMatcher(route.path));
 
 /** The share slug a counted read's path names, or undefined. */
 function slugOf(path: unknown): string | undefined {
   if (typeof path !== 'string') return undefined;
-  for (const pattern of patterns) {
-    const raw = pattern.exec(path)?.[1];
-    if (raw === undefined) continue;
-    try {
-      const slug = decodeURIComponent(raw);
-      return isShareSlug(slug) ? slug : undefined;
-    } catch {
-      return undefined;
-    }
+  for (const { match } of matchers) {
+    const slug = match(path)?.share_slug;
+    if (slug !== undefined) return isShareSlug(slug) ? slug : undefined;
   }
   return undefined;
 }
@@ -58,6 +50,10 @@ export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: M
 
 export const decodeLogs = (event: CloudWatchLogsEvent): CloudWatchLogsDecodedData =>
   JSON.parse(gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8'));
+/** The event CloudWatch Logs hands a subscribed function (the local access log and the bench make them). */
+export const encodeLogs = (data: CloudWatchLogsDecodedData): CloudWatchLogsEvent => ({
+  awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') },
+});
 
 /** The countViews function: records the batch's views once; a failure is thrown, and Lambda retries the batch. */
 export async function countViews(event: CloudWatchLogsEvent): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { atMost } from '#store/at-most.ts';
 import { bucketOf } from '#store/view-buckets.ts';
-import { addToBucket, BATCH_PREFIX, DECKS_PER_UPDATE, dropFromLog, groupOf, type LoggedBatch } from '#store/view-log.ts';
+import { addToBucket, BATCH_PREFIX, DECKS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
 
 type Image = Record<string, unknown>;
 
@@ -26,22 +26,22 @@ export function loggedBatches(changes: readonly [Image | undefined, Image | unde
 export function runsOf(batches: readonly LoggedBatch[]): LoggedBatch[][] {
   const runs: LoggedBatch[][] = [];
   let run: LoggedBatch[] = [];
-  let decks = new Map<number, Set<string>>();
+  let decks = new Map<number, Set<string>>(); // the run's decks, by bucket
   for (const batch of batches) {
-    const next = new Map([...decks].map(([b, s]) => [b, new Set(s)]));
+    const grown = new Map<number, number>();
     for (const slug of Object.keys(batch.views)) {
       const bucket = bucketOf(slug);
-      next.set(bucket, (next.get(bucket) ?? new Set()).add(slug));
+      if (!decks.get(bucket)?.has(slug)) grown.set(bucket, (grown.get(bucket) ?? decks.get(bucket)?.size ?? 0) + 1);
     }
-    if (run.length > 0 && [...next.values()].some((s) => s.size > DECKS_PER_UPDATE)) {
+    if (run.length > 0 && [...grown.values()].some((n) => n > DECKS_PER_UPDATE)) {
       runs.push(run);
       run = [];
       decks = new Map();
-      for (const slug of Object.keys(batch.views)) {
-        const bucket = bucketOf(slug);
-        decks.set(bucket, (decks.get(bucket) ?? new Set()).add(slug));
-      }
-    } else decks = next;
+    }
+    for (const slug of Object.keys(batch.views)) {
+      const bucket = bucketOf(slug);
+      decks.set(bucket, (decks.get(bucket) ?? new Set()).add(slug));
+    }
     run.push(batch);
   }
   if (run.length > 0) runs.push(run);
@@ -55,14 +55,11 @@ const BUCKETS_AT_ONCE = 4;
 export async function viewLogMoved(group: number, batches: readonly LoggedBatch[]): Promise<number> {
   let writes = 0;
   for (const run of runsOf(batches)) {
+    // A log holds only its group's decks: these are its buckets.
     const buckets = new Set(run.flatMap((b) => Object.keys(b.views).map(bucketOf)));
-    await atMost(
-      BUCKETS_AT_ONCE,
-      [...buckets].filter((b) => groupOf(b) === group),
-      async (bucket) => {
-        writes += await addToBucket(bucket, run);
-      },
-    );
+    await atMost(BUCKETS_AT_ONCE, buckets, async (bucket) => {
+      writes += await addToBucket(bucket, run);
+    });
   }
   await dropFromLog(
     group,

@@ -3,7 +3,7 @@
  *   account: pk USER#<user_id>  sk ACCOUNT  { display_name, created_at }
  *   key:     pk KEY#<key_id>    sk KEY      { key_user_id, display_name, secret_hash, scopes, status, created_at }
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '#rules/scopes.ts';
 import { documentClient, unlessConditionFailed } from './client.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
@@ -96,22 +96,19 @@ export type KeySummary = Omit<KeyRecord, 'secret_hash'>;
 
 export async function listKeys(userId: string): Promise<KeySummary[]> {
   const keys: KeySummary[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'keys_by_user',
-        KeyConditionExpression: 'key_user_id = :u',
-        ExpressionAttributeValues: { ':u': userId },
-        ExclusiveStartKey: start,
-      }),
-    );
+  const pages = paginateQuery(
+    { client: documentClient() },
+    {
+      TableName: table(),
+      IndexName: 'keys_by_user',
+      KeyConditionExpression: 'key_user_id = :u',
+      ExpressionAttributeValues: { ':u': userId },
+    },
+  );
+  for await (const page of pages)
     for (const item of page.Items ?? []) {
       const { secret_hash: _hash, ...summary } = toKey(item);
       keys.push(summary);
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
   return keys;
 }

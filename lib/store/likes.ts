@@ -5,7 +5,7 @@
  *   like:    pk LIKE#<share_slug>    sk <user_id>      { created_at }
  *   liked:   pk LIKED#<user_id>      sk <share_slug>   { created_at }
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact } from './client.ts';
 import { getDeck } from './decks.ts';
 import { counterKey, deckKey, likedKey, likeKey } from './keys.ts';
@@ -84,22 +84,19 @@ export async function deleteItems(keys: Record<string, string>[]): Promise<void>
  */
 export async function purgeLikes(slug: string): Promise<number> {
   let purged = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': likeKey(slug, '').pk },
-        ProjectionExpression: 'sk',
-        ExclusiveStartKey: start,
-        Limit: 100,
-      }),
-    );
+  const pages = paginateQuery(
+    { client: documentClient(), pageSize: 100 },
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': likeKey(slug, '').pk },
+      ProjectionExpression: 'sk',
+    },
+  );
+  for await (const page of pages) {
     const likers = (page.Items ?? []).map((i) => i.sk as string);
     await deleteItems(likers.flatMap((userId) => [likeKey(slug, userId), likedKey(userId, slug)]));
     purged += likers.length;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return purged;
 }

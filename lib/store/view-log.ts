@@ -18,7 +18,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact, unlessConditionFailed } from './client.ts';
 import { DECKS, tableName } from './tables.ts';
-import { bucketKeyAt, bucketOf, VIEW_BUCKETS, viewAttribute } from './view-buckets.ts';
+import { bucketKeyAt, bucketOf, viewAttribute } from './view-buckets.ts';
 
 /** Groups of buckets, one view log each (16 buckets a group): a batch writes its marker and at most 4 logs. */
 export const VIEW_GROUPS = 4;
@@ -137,6 +137,3 @@ export async function dropFromLog(group: number, ids: readonly string[]): Promis
     }),
   );
 }
-
-/** The buckets of a group. */
-export const bucketsOf = (group: number): number[] => Array.from({ length: VIEW_BUCKETS / VIEW_GROUPS }, (_, i) => i * VIEW_GROUPS + group);

@@ -114,7 +114,7 @@ describe('shared read', () => {
     for (let i = 0; i < 3; i++) views.push(await read());
     // Each reader sees the stored total and its own view: the first 1, none more than its reads so far.
     expect(views[0]).toBe(1);
-    views.forEach((v, i) => expect(v).toBeLessThanOrEqual(i + 1));
+    for (const [i, v] of views.entries()) expect(v).toBeLessThanOrEqual(i + 1);
     // Counted from the access log: the three views are stored, and only once; the next reader sees them and its own.
     expect(
       await settled(

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
+import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
-import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
 import { ACCOUNT, evaluate, REGION, resolve } from '../support/iam.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON

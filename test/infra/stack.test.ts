@@ -14,7 +14,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, type Grantee, grantsOf, ROUTES, type Route } from '#routes';
+import { CORS, type Grantee, grantsOf, ROUTES, type Route, routeKey } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/cursor-keys.ts';
@@ -23,7 +23,7 @@ import { VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
 import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
@@ -91,9 +91,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 describe('API and functions', () => {
   it('one route per route-table entry, each to its own function', () => {
     const apiRoutes = byType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
-    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(
-      routes.map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`)).sort(),
-    );
+    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(routes.map(routeKey).sort());
     const targets = apiRoutes.map((r) => JSON.stringify(resources[r.Target['Fn::Join'][1][1].Ref].Properties.IntegrationUri));
     expect(new Set(targets).size).toBe(routes.length);
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();

@@ -15,7 +15,7 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
-import type { FunctionConfig } from '../../infra/local/lambda/environment.ts';
+import type { Environment, FunctionConfig } from '../../infra/local/lambda/environment.ts';
 import { synthesised } from '../../infra/local/lambda/functions.ts';
 import { FunctionPool } from '../../infra/local/lambda/pool.ts';
 import { call, code, createDeck, newOwner } from '../support/api.ts';
@@ -37,6 +37,29 @@ afterAll(async () => {
   await dynamo?.stop();
   if (assets) rmSync(assets, { recursive: true, force: true });
 });
+
+/** A runtime in lifecycle mode on the file's synthesis, its store behind a fault proxy of its own; this process's API calls go to it. */
+async function lifecycleRuntime(env: Record<string, string>): Promise<{ proxy: FaultProxy; runtime: Runtime; close(): Promise<void> }> {
+  const proxy = await startFaultProxy(dynamo.endpoint);
+  const runtime = await startRuntime('/nonexistent-data-dir', {
+    LAMBDA_LIFECYCLE: '1',
+    LAMBDA_ASSETS: assets,
+    DYNAMODB_ENDPOINT: proxy.url,
+    STREAM_POLL_MS: '50',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    ...env,
+  });
+  process.env.API_BASE_URL = runtime.baseUrl;
+  return {
+    proxy,
+    runtime,
+    close: async () => {
+      delete process.env.API_BASE_URL;
+      await runtime.stop();
+      await proxy.close();
+    },
+  };
+}
 
 describe('execution environments', () => {
   const root = mkdtempSync(join(tmpdir(), 'deck-library-fn-'));
@@ -70,19 +93,20 @@ describe('execution environments', () => {
     rmSync(root, { recursive: true, force: true });
   });
   type Ticks = { ticks: number; pid: number; requestId: string; left: number };
+  /** Whether an environment is frozen within 2 s (once its runtime asks for the next event, just after it answered). */
+  const frozen = (env: Environment | undefined) =>
+    settled(
+      async () => env?.frozen,
+      (f) => f === true,
+      2_000,
+    );
 
   it('frozen between invocations: its timers do not run until the next invocation thaws it', async () => {
     const p = pool();
     const first = (await p.invoke({})).result as Ticks;
     const env = p.environments[0];
     // Frozen once its runtime asks for the next event (just after it answered).
-    expect(
-      await settled(
-        async () => env?.frozen,
-        (f) => f === true,
-        2_000,
-      ),
-    ).toBe(true);
+    expect(await frozen(env)).toBe(true);
     await sleep(500);
     const second = await p.invoke({ holdMs: 0 });
     // 500 ms at a tick every 10 ms: about 50 ticks, had it not been frozen; a thawed process may run one late tick.
@@ -129,13 +153,7 @@ describe('execution environments', () => {
     const p = pool({ extensions: true });
     await p.invoke({});
     const env = p.started[0];
-    expect(
-      await settled(
-        async () => env?.frozen,
-        (f) => f === true,
-        2_000,
-      ),
-    ).toBe(true);
+    expect(await frozen(env)).toBe(true);
     await p.shutdown(env as NonNullable<typeof env>);
     expect(env?.ended).toBe('SIGTERM');
     expect(env?.logs).toContain('SIGTERM received');
@@ -153,26 +171,16 @@ describe('execution environments', () => {
 describe('the bundles as deployed, under the lifecycle', () => {
   let proxy: FaultProxy;
   let runtime: Runtime;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    proxy = await startFaultProxy(dynamo.endpoint);
-    runtime = await startRuntime('/nonexistent-data-dir', {
-      LAMBDA_LIFECYCLE: '1',
-      LAMBDA_ASSETS: assets,
+    ({ proxy, runtime, close } = await lifecycleRuntime({
       LAMBDA_IDLE_MS: '1500',
-      DYNAMODB_ENDPOINT: proxy.url,
-      STREAM_POLL_MS: '50',
       ACCESS_LOG_DELIVERY_MS: '500',
       STREAM_BATCH_WINDOW_MS: '2000',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-    });
-    process.env.API_BASE_URL = runtime.baseUrl;
+    }));
   }, 180_000);
-  afterAll(async () => {
-    delete process.env.API_BASE_URL;
-    await runtime?.stop();
-    await proxy?.close();
-  });
+  afterAll(() => close?.());
 
   const views = async (slug: string) => (await call('GET', `/api/v1/decks/${slug}`)).body.data.views as number;
 
@@ -233,28 +241,17 @@ describe('views over a long tail, under the lifecycle (the deployed windows)', (
   const VIEWS = 10_000;
   let proxy: FaultProxy;
   let runtime: Runtime;
+  let close: () => Promise<void>;
   const decks: StoredDeck[] = [];
   const written = () => [...proxy.written.values()].reduce((a, b) => a + b, 0);
 
   beforeAll(async () => {
-    proxy = await startFaultProxy(dynamo.endpoint);
     // The deployed settings: the view log's 30 s window (the access log delivered every 5 s, as locally by default).
-    runtime = await startRuntime('/nonexistent-data-dir', {
-      LAMBDA_LIFECYCLE: '1',
-      LAMBDA_ASSETS: assets,
-      DYNAMODB_ENDPOINT: proxy.url,
-      STREAM_POLL_MS: '50',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-    });
-    process.env.API_BASE_URL = runtime.baseUrl;
+    ({ proxy, runtime, close } = await lifecycleRuntime({}));
     for (let i = 0; i < DECKS; i++) decks.push(seed(i));
     for (let i = 0; i < decks.length; i += 25) await Promise.all(decks.slice(i, i + 25).map((d) => storeDeck(d)));
   }, 240_000);
-  afterAll(async () => {
-    delete process.env.API_BASE_URL;
-    await runtime?.stop();
-    await proxy?.close();
-  });
+  afterAll(() => close?.());
 
   it('10,000 Zipf views over 1,000 decks: nothing written by a reader, at most 0.1 items written per view, folds included; every view counted', async () => {
     const perDeck = zipf(DECKS, VIEWS);

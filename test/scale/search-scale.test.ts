@@ -18,7 +18,7 @@ import { documentClient, dynamoClient } from '#store/client.ts';
 import { deckItems, type StoredDeck } from '#store/decks.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from '../../infra/local/dynamodb.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/gateway.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { legalCode } from '../support/decks.ts';
 import { recordDynamo } from '../support/dynamo-recorder.ts';
 import { freePort } from '../support/runtime.ts';

@@ -6,9 +6,12 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loggedBatches, runsOf } from '#changes/view-log.ts';
 import { movedCounts } from '#changes/views.ts';
 import { workOf } from '#changes/worker.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed } from '#store/counters.ts';
+import { bucketOf } from '#store/view-buckets.ts';
+import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
 
 describe('view steps', () => {
@@ -109,5 +112,55 @@ describe('event filter patterns, as the event source mapping reads them', () => 
     expect(matchesFilter({ dynamodb: {} }, { dynamodb: { Keys: { pk: { S: [{ prefix: 'COUNT#' }] } } } })).toBe(false);
     expect(matchesFilter({}, { constructor: ['x'] })).toBe(false);
     expect(matchesFilter({ eventName: 'REMOVE' }, { eventName: ['INSERT', 'REMOVE'] })).toBe(true);
+  });
+});
+
+describe('view logs', () => {
+  const batch = (ordinal: number, slugs: string[]): LoggedBatch => ({
+    id: `b${ordinal}`,
+    ordinal,
+    views: Object.fromEntries(slugs.map((s) => [s, 1])),
+  });
+
+  it("the batches a run of a log's changes added, in ordinal order; a change that only takes batches out adds none", () => {
+    const changes: [Record<string, unknown> | undefined, Record<string, unknown> | undefined][] = [
+      [
+        { n: 1, b_a: { x: 1 } },
+        { n: 2, b_a: { x: 1 }, b_b: { y: 2 } },
+      ],
+      [undefined, { n: 1, b_a: { x: 1 } }],
+      [{ n: 2, b_a: { x: 1 }, b_b: { y: 2 } }, { n: 2 }],
+    ];
+    expect(loggedBatches(changes).map((b) => [b.id, b.ordinal, b.views])).toEqual([
+      ['a', 1, { x: 1 }],
+      ['b', 2, { y: 2 }],
+    ]);
+  });
+
+  it('runs keep the batches in order, give no bucket more than DECKS_PER_UPDATE decks (a batch of its own may), and end only when the next batch would', () => {
+    // Decks of two buckets only, so that runs must split.
+    const pool = Array.from({ length: 40_000 }, (_, n) => `s${n}`).filter((s) => bucketOf(s) < 2);
+    const deckCount = (run: readonly LoggedBatch[]) => {
+      const decks = new Map<number, Set<string>>();
+      for (const b of run)
+        for (const slug of Object.keys(b.views)) decks.set(bucketOf(slug), (decks.get(bucketOf(slug)) ?? new Set()).add(slug));
+      return Math.max(0, ...[...decks.values()].map((d) => d.size));
+    };
+    // Three batches of 110 decks of one bucket: the third would take it to 330.
+    const one = pool.filter((slug) => bucketOf(slug) === 0);
+    const three = [0, 1, 2].map((i) => batch(i + 1, one.slice(i * 110, (i + 1) * 110)));
+    expect(runsOf(three).map((run) => run.map((b) => b.ordinal))).toEqual([[1, 2], [3]]);
+    fc.assert(
+      fc.property(fc.array(fc.uniqueArray(fc.constantFrom(...pool), { maxLength: 250 }), { maxLength: 10 }), (lists) => {
+        const batches = lists.map((list, i) => batch(i + 1, list));
+        const runs = runsOf(batches);
+        expect(runs.flat()).toEqual(batches);
+        for (const [i, run] of runs.entries()) {
+          if (run.length > 1) expect(deckCount(run)).toBeLessThanOrEqual(DECKS_PER_UPDATE);
+          const next = runs[i + 1];
+          if (next) expect(deckCount([...run, next[0] as LoggedBatch])).toBeGreaterThan(DECKS_PER_UPDATE);
+        }
+      }),
+    );
   });
 });
