@@ -51,7 +51,9 @@ async function stop(code: number) {
   server.closeAllConnections();
   // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
   await accessLog?.stop().catch((e: Error) => console.error(`access log not delivered at stop: ${e.message}`));
-  await Promise.all(pollers.map((p) => p.stop()));
+  // Then the workers hand over what their streams hold, the view log's before the store-change worker's
+  // (its buckets' changes are what the other folds): a clean stop leaves no window half-gathered.
+  for (const poller of [...pollers].reverse()) await poller.stop({ drain: true });
   await Promise.all([...pools.values()].map((p) => p.stop()));
   await dynamo?.stop();
   process.exit(code);

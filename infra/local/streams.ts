@@ -39,7 +39,8 @@ export interface StreamPollerOptions {
 }
 
 export interface StreamPoller {
-  stop(): Promise<void>;
+  /** Stops polling; with `drain`, first hands over every record the stream holds now (its window ended early), as a clean stop. */
+  stop(options?: { drain?: boolean }): Promise<void>;
 }
 
 /** A stream record as the event source mapping hands it to a function (its JSON shape). */
@@ -120,7 +121,7 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
       matched.push(...Records.map((r) => asEventRecord(r, streamArn)).filter((r) => worker.filters.some((f) => matchesFilter(r, f))));
       if (matched.length > 0 && firstAt === 0) firstAt = Date.now();
       const left = firstAt + batchingWindowMs - Date.now();
-      if (firstAt === 0 || left <= 0 || matched.length >= worker.batchSize || stopped) break;
+      if (firstAt === 0 || left <= 0 || matched.length >= worker.batchSize || stopped || (draining && Records.length === 0)) break;
       if (Records.length === 0) await new Promise((r) => setTimeout(r, Math.min(intervalMs, left)));
     }
     for (let attempt = 1; matched.length > 0; attempt++) {
@@ -136,7 +137,8 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
       const from = matched.findIndex((r) => r.dynamodb?.SequenceNumber === failure);
       matched.splice(0, Math.max(0, from));
       await new Promise((r) => setTimeout(r, Math.max(50, backoff(Math.min(attempt, 8)))));
-      if (stopped) return false;
+      // A stop gives up a failing batch (its records stay for the next start); a draining one, after 8 tries.
+      if (stopped || (draining && attempt >= 8)) return false;
     }
     if (last) reached.set(shardId, last);
     if (next) iterators.set(shardId, next);
@@ -150,6 +152,7 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
   };
 
   let stopped = false;
+  let draining = false;
   // The shards, described again every second (a new shard opens every few hours) or when one closes:
   // a poll of an idle stream is then one GetRecords per open shard.
   let shards: Shard[] = [];
@@ -174,13 +177,15 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
         iterators.clear();
         log(`${worker.name}: polling the change stream failed (${(error as Error).message}); polling again`);
       }
+      if (!busy && draining) break; // drained: a pass found nothing
       if (!busy && !stopped) await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
 
   return {
-    stop: async () => {
-      stopped = true;
+    stop: async ({ drain = false } = {}) => {
+      if (drain) draining = true;
+      else stopped = true;
       await loop;
       streams.destroy();
     },

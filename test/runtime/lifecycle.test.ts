@@ -236,7 +236,7 @@ describe('the bundles as deployed, under the lifecycle', () => {
   }, 120_000);
 });
 
-describe('views over a long tail, under the lifecycle (the deployed windows)', () => {
+describe('views over a long tail, under the lifecycle (one window)', () => {
   const DECKS = 1_000;
   const VIEWS = 10_000;
   let proxy: FaultProxy;
@@ -246,14 +246,17 @@ describe('views over a long tail, under the lifecycle (the deployed windows)', (
   const written = () => [...proxy.written.values()].reduce((a, b) => a + b, 0);
 
   beforeAll(async () => {
-    // The deployed settings: the view log's 30 s window (the access log delivered every 5 s, as locally by default).
-    ({ proxy, runtime, close } = await lifecycleRuntime({}));
+    // One view-log window for the whole workload, ended by a clean stop (the runtime hands over what its
+    // streams hold): what the workload costs does not hang on how fast this machine reads. The access log
+    // is delivered every 5 s, as locally by default. (A window's cost is at most 64 bucket writes and
+    // its folds; over time, deliveries: docs/data-model.md gives the deployed 30 s window's figures.)
+    ({ proxy, runtime, close } = await lifecycleRuntime({ STREAM_BATCH_WINDOW_MS: '3600000' }));
     for (let i = 0; i < DECKS; i++) decks.push(seed(i));
     for (let i = 0; i < decks.length; i += 25) await Promise.all(decks.slice(i, i + 25).map((d) => storeDeck(d)));
   }, 240_000);
   afterAll(() => close?.());
 
-  it('10,000 Zipf views over 1,000 decks: nothing written by a reader, at most 0.1 items written per view, folds included; every view counted', async () => {
+  it('10,000 Zipf views over 1,000 decks in one window: nothing written by a reader, at most 0.1 items written per view, folds included; every view counted', async () => {
     const perDeck = zipf(DECKS, VIEWS);
     const served = perDeck.reduce((a, b) => a + b, 0);
     // Read in a shuffled order, 16 at a time.
@@ -264,6 +267,8 @@ describe('views over a long tail, under the lifecycle (the deployed windows)', (
     }
     await sleep(2_000); // the seeding's folds (none: no views yet) and stream at rest
     const before = written();
+    const byOperation = () => new Map(proxy.written);
+    const atStart = byOperation();
     const started = Date.now();
     const statuses: number[] = [];
     let next = 0;
@@ -277,14 +282,13 @@ describe('views over a long tail, under the lifecycle (the deployed windows)', (
     );
     const readFor = Date.now() - started;
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const totals = await settled(
-      () => Promise.all(decks.map((d) => storedViews(d.share_slug))),
-      (t) => t.reduce((a, b) => a + b, 0) >= served,
-      90_000,
-    );
-    await sleep(3_000); // the folds that follow the last window
+    // While reading, the only writes were the access log's batches (countViews' transactions): no reader wrote.
+    const whileReading = [...byOperation()].filter(([op, n]) => n > (atStart.get(op) ?? 0)).map(([op]) => op);
+    expect(whileReading.filter((op) => op !== 'TransactWriteItems')).toEqual([]);
+    // The clean stop: the access log delivered, the window handed over, its folds done.
+    expect(await runtime.stop()).toBe(0);
+    const totals = await Promise.all(decks.map((d) => storedViews(d.share_slug)));
     const items = written() - before;
-    console.log(Object.fromEntries(proxy.written), Object.fromEntries(proxy.seen));
     console.log(
       `${served} views of ${DECKS} decks (most read ${perDeck[0]} times) in ${(readFor / 1000).toFixed(1)} s under the lifecycle: ` +
         `${items} items written (batches, buckets, folds): ${(items / served).toFixed(3)} items per view`,
