@@ -423,7 +423,7 @@ async function main() {
         costs.push(row('  its fold (the worker)', '—', await likeFolds(url.split('/').at(-1) as string)));
     }
     console.log(
-      '\n1. DynamoDB per request (the shared read writes nothing: its view is batched, see part 4; a call that failed, such as a repeated like, counts as an operation, with no units known)',
+      '\n1. DynamoDB per request (the shared read writes nothing: its view is counted from the access log, see part 4; a call that failed, such as a repeated like, counts as an operation, with no units known)',
     );
     table(['route', 'status', 'operations', 'items read', 'items written', 'read units', 'write units', 'DynamoDB $ / million'], costs);
 
