@@ -19,7 +19,7 @@ import { compileCatalogue } from '#rules/catalogue.ts';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/cursor-keys.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import { VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
@@ -269,9 +269,38 @@ describe('workers', () => {
       expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBeUndefined();
       expect(mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
       expect(mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual(worker.filters);
+      // Records gathered for the worker's batching window (the view log's 30 s), or handed over at once.
+      expect(mapping.MaximumBatchingWindowInSeconds, worker.name).toBe(worker.batchingWindowSeconds);
     }
     const [, queue] = byType('AWS::SQS::Queue')[0] ?? [];
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it("views: the access log's subscription filter feeds countViews, invoked asynchronously: 2 retries within 6 hours, then the queue of discarded work", () => {
+    // AWS::Logs::SubscriptionFilter delivers a log group's matching events to a Lambda function (CloudWatch
+    // Logs user guide, "Real-time processing of log data with subscriptions"); AWS::Lambda::EventInvokeConfig
+    // bounds the asynchronous retries (at most 2, events kept at most 6 hours) and names the on-failure destination.
+    const subscriptions = byType('AWS::Logs::SubscriptionFilter');
+    expect(subscriptions).toHaveLength(1);
+    const filter = subscriptions[0]?.[1];
+    const [accessLogs] = byType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('AccessLogs')) as [string, unknown];
+    expect(filter.Properties.LogGroupName).toEqual({ Ref: accessLogs });
+    expect(filter.Properties.FilterPattern).toBe(subscriptionPattern(VIEW_SUBSCRIPTION));
+    expect(filter.Properties.FilterPattern).toBe('{ ($.routeKey = "GET /api/v1/decks/{share_slug}") && $.status = "200" }');
+    expect(filter.Properties.DestinationArn).toEqual({ 'Fn::GetAtt': [functionId(VIEW_SUBSCRIPTION), 'Arn'] });
+    const invokeConfig = byType('AWS::Lambda::EventInvokeConfig')[0]?.[1];
+    expect(invokeConfig.Properties).toMatchObject({
+      FunctionName: { Ref: functionId(VIEW_SUBSCRIPTION) },
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 21_600,
+    });
+    expect(invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
+    // Its role: exactly its grants (a batch's marker, the view logs).
+    expect(
+      dynamo(VIEW_SUBSCRIPTION)
+        .flatMap((s: { Action: string | string[] }) => [s.Action].flat())
+        .sort(),
+    ).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 
   it("each worker's role: exactly its grants, and reading its table's stream (nothing else of it)", () => {
