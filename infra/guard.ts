@@ -10,14 +10,15 @@ export const GUARD_EXCEPTIONS = {
   api_gw_v2_authorization_type_configured_check:
     'Public routes are public by the requirement; owner routes authenticate in their function (API keys hashed in DynamoDB, contract §5), which API Gateway authorizers cannot check.',
   lambda_function_public_access_prohibited_check:
-    "A false positive: each permission's principal is apigateway.amazonaws.com and its SourceArn is this API's ARN (joined with its stage and route), which the rule does not read as a local reference (it accepts only a plain string, Ref or GetAtt). The stack test checks every permission.",
+    "A false positive: each route's permission has the principal apigateway.amazonaws.com and this API's ARN (joined with its stage and route) as SourceArn, which the rule does not read as a local reference (it accepts only a plain string, Ref or GetAtt); countViews' one permission is CloudWatch Logs' for the access log group. The stack test checks every permission.",
   lambda_inside_vpc_check:
     'Scale to zero: a VPC would need NAT gateways or interface endpoints to reach DynamoDB and CloudWatch, billed by the hour whatever the traffic (about $7 to $32 a month each), beyond the whole idle budget.',
   cloudwatch_log_group_retention_period_check:
     'Logs are kept 30 days by cost: request and access logs past a month are of no use to on-call, and storage bills by the GB-month.',
   cloudwatch_log_group_encrypted_check:
     'CloudWatch Logs encrypts every log group at rest already; a customer-managed KMS key costs $1 a month, the whole idle budget, and the logs hold no customer secret (keys are hashed, bodies are not logged).',
-  sqs_dlq_check: 'This queue is itself where the workers record the stream batches they gave up on: it needs no queue of its own.',
+  sqs_dlq_check:
+    'This queue is itself where the workers record the stream batches they gave up on, and Lambda the view batches countViews failed: it needs no queue of its own.',
 } as const;
 
 export type GuardRule = keyof typeof GUARD_EXCEPTIONS;
