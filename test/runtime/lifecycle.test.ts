@@ -45,7 +45,7 @@ async function lifecycleRuntime(env: Record<string, string>): Promise<{ proxy: F
     LAMBDA_LIFECYCLE: '1',
     LAMBDA_ASSETS: assets,
     DYNAMODB_ENDPOINT: proxy.url,
-    STREAM_POLL_MS: '50',
+    STREAM_POLL_MS: '100',
     POWERTOOLS_LOG_LEVEL: 'WARN',
     ...env,
   });
