@@ -5,7 +5,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#store/client.ts';
-import { foldDeck, viewStepPassed, viewsFoldStep } from '#store/counters.ts';
+import { foldDeck, viewStepPassed, viewsFoldDue } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/search.ts';
 import { DECKS, tableName } from '#store/tables.ts';
@@ -69,8 +69,5 @@ export async function viewsMoved(slug: string, { before, after, appeared }: Move
     if (appeared) await forget(slug);
     return;
   }
-  if (!viewStepPassed(before ?? 0, after)) return;
-  // At or past this total already (a retry of a fold that stopped half-way): its entries are brought up to it.
-  const due = deck.views >= after || after - deck.views >= viewsFoldStep(deck.views, 1 + facetsOf(deck).length);
-  if (due) await foldDeck(deck, { field: 'views', value: after });
+  if (viewsFoldDue(deck.views, before ?? 0, after, 1 + facetsOf(deck).length)) await foldDeck(deck, { field: 'views', value: after });
 }

@@ -68,10 +68,31 @@ export const viewsFoldStep = (folded: number, items: number): number =>
  * looked at O(log n) times over n views, with no state of its own.
  */
 export function viewStepPassed(before: number, after: number): boolean {
-  for (let step = VIEWS_FOLD_MIN; step <= after; step += Math.max(VIEWS_FOLD_MIN, Math.floor(step * VIEWS_FOLD_RATIO))) {
-    if (step > before) return true;
-  }
+  for (const step of viewSteps(after)) if (step > before) return true;
   return false;
+}
+
+function* viewSteps(upTo: number): Generator<number> {
+  for (let step = VIEWS_FOLD_MIN; step <= upTo; step += Math.max(VIEWS_FOLD_MIN, Math.floor(step * VIEWS_FOLD_RATIO))) yield step;
+}
+
+/**
+ * Whether a deck whose views were last folded at `folded` is folded when its total moves from `before`
+ * to `after` over a run of its bucket's changes: a step was passed, and the total has moved a fold step
+ * since the last fold (or the deck is at or past it already: a retry of a fold that stopped half-way).
+ */
+export const viewsFoldDue = (folded: number, before: number, after: number, items: number): boolean =>
+  viewStepPassed(before, after) && (folded >= after || after - folded >= viewsFoldStep(folded, items));
+
+/**
+ * The bound that rule keeps at rest, however a total's views were split into runs: the folded value is
+ * at most the total, and either at or past the last step the total passed, or less than a fold step
+ * behind it (the run that passed that step ended there or later, and was not due).
+ */
+export function viewsFoldWithinBound(folded: number, total: number, items: number): boolean {
+  let last = 0;
+  for (const step of viewSteps(total)) last = step;
+  return folded <= total && (folded >= last || last - folded < viewsFoldStep(folded, items));
 }
 
 /** A count to fold, and its order: views by their own value, likes by the counter's `changes`. */

@@ -9,7 +9,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '#store/client.ts';
-import { getCounts } from '#store/counters.ts';
+import { getCounts, viewsFoldWithinBound } from '#store/counters.ts';
 import { getDeck } from '#store/decks.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { storedViews } from '#store/view-buckets.ts';
@@ -30,6 +30,17 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 /** The owner's decks in the store (those of one guide system, when given). */
+const searchEntries = async (deckId: string) =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `SEARCH#${deckId}` },
+      }),
+    )
+  ).Items ?? [];
+
 const decksOf = async (o: Owner, system?: string): Promise<number> => {
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
@@ -133,13 +144,7 @@ describe('background work the store refuses is retried until it lands', () => {
     expect(store.proxy.seen.get('error')).toBeGreaterThanOrEqual(30);
     expect(folded).toBe(1);
     await quiet(store.proxy);
-    const { Items = [] } = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(DECKS),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `SEARCH#${deck.id}` },
-      }),
-    );
+    const Items = await searchEntries(deck.id);
     expect(Items.length).toBeGreaterThan(10);
     expect(Items.filter((e) => e.likes !== 1)).toEqual([]);
   }, 60_000);
@@ -153,17 +158,18 @@ describe('background work the store refuses is retried until it lands', () => {
     // The bucket writes are throttled for a while (longer than one window's retries: 8 attempts).
     store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: 'VIEWS#', times: 12 });
     for (let i = 0; i < 120; i += 20) await Promise.all(Array.from({ length: 20 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
-    // Every view stored once; and folded (views are folded as their total passes a step: 100 is the last
-    // here, and the fold carries the total it read, 100 to 120, within the documented bound).
+    // Every view stored once; and folded within the documented bound. Where the fold ends depends on how
+    // the views fell into windows (a fold at 91 is not moved by 120: 29 views are under a fold step), so
+    // the bound is asserted, not a value; a deck never folded, or folded past its total, is outside it.
+    const items = async () => 1 + (await searchEntries(deck.id)).length;
     const [stored, folded] = await settled(
-      async () => [await storedViews(deck.share_slug), (await getDeck(owner.userId, deck.id))?.views ?? 0] as const,
-      ([s, f]) => s === 120 && f >= 100,
+      async () => [await storedViews(deck.share_slug), (await getDeck(owner.userId, deck.id))?.views ?? 0, await items()] as const,
+      ([s, f, n]) => s === 120 && viewsFoldWithinBound(f, s, n),
       30_000,
     );
     expect(store.proxy.seen.get('error')).toBeGreaterThanOrEqual(12);
     expect(stored).toBe(120);
-    expect(folded).toBeGreaterThanOrEqual(100);
-    expect(folded).toBeLessThanOrEqual(120);
+    expect(viewsFoldWithinBound(folded, stored, await items())).toBe(true);
   }, 60_000);
   it('a view batch recorded, or added to its buckets, whose answers are lost is counted once', async () => {
     const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };

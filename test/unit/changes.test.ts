@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loggedBatches, runsOf } from '#changes/view-log.ts';
 import { movedCounts } from '#changes/views.ts';
 import { workOf } from '#changes/worker.ts';
-import { VIEWS_FOLD_MIN, viewStepPassed } from '#store/counters.ts';
+import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } from '#store/counters.ts';
 import { bucketOf } from '#store/view-buckets.ts';
 import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
@@ -32,6 +32,35 @@ describe('view steps', () => {
     const looked = Array.from({ length: 1_000_000 }, (_, n) => n + 1).filter((n) => viewStepPassed(n - 1, n)).length;
     expect(looked).toBeLessThan(60);
     expect(viewStepPassed(0, VIEWS_FOLD_MIN - 1)).toBe(false);
+  });
+});
+
+describe('views folded at rest', () => {
+  it('however a total arrives in runs (windows, retries), the folded value ends within the documented bound', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 2, max: 54 }),
+        (runs, items) => {
+          let total = 0;
+          let folded = 0;
+          for (const views of runs) {
+            if (viewsFoldDue(folded, total, total + views, items)) folded = total + views;
+            total += views;
+          }
+          return viewsFoldWithinBound(folded, total, items);
+        },
+      ),
+    );
+  });
+
+  it('the bound is not empty: a deck never folded at 120 views, or folded past its total, is outside it', () => {
+    expect(viewsFoldWithinBound(0, 120, 13)).toBe(false);
+    expect(viewsFoldWithinBound(121, 120, 13)).toBe(false);
+    // 120 views of a 13-item deck: the last step passed is 100, a fold step is 39 there.
+    expect(viewsFoldWithinBound(61, 120, 13)).toBe(false);
+    expect(viewsFoldWithinBound(62, 120, 13)).toBe(true);
+    expect(viewsFoldWithinBound(0, 24, 13)).toBe(true);
   });
 });
 
