@@ -1,7 +1,7 @@
 /** `deckctl deck check CODE`: the deck rules applied to one code (contract §7). */
 import type { Catalogue } from '#rules/catalogue.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
-import { derive, readDeckCode } from '#rules/deck-write.ts';
+import { derivedWithCards, readDeckCode } from '#rules/deck-write.ts';
 import type { Detail } from '#rules/details.ts';
 
 export interface DeckCheck {
@@ -28,8 +28,8 @@ export function deckCheck(code: string, catalogue: Catalogue): DeckCheck {
     };
   }
   const errors = checkDeck(deck, catalogue);
-  // A code whose counts cannot be re-encoded never parses, so derive() is safe here.
-  return { valid: errors.length === 0, ...derive(deck), errors };
+  // A code whose counts cannot be re-encoded never parses, so derivedWithCards() is safe here.
+  return { valid: errors.length === 0, ...derivedWithCards(deck), errors };
 }
 
 export function formatDeckCheck(r: DeckCheck): string {

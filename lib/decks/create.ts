@@ -70,10 +70,9 @@ export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) 
   }
   const result = checkCreate(req.body, catalogue());
   if (!result.ok) throw validationFailed(result.details);
-  const { cards_snapshot: _derivedOnRead, ...content } = result.content;
   const now = new Date().toISOString();
   const deck: StoredDeck = {
-    ...content,
+    ...result.content,
     id: randomUUID(),
     user_id: userId,
     // 62^12 ≈ 3·10^21 slugs: a collision is not a practical concern, and the index would show it.

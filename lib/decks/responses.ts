@@ -1,51 +1,32 @@
 /**
  * Every response body the API builds from a deck, in one place, each typed by its declared shape
  * (lib/shapes/responses.ts): the owner deck and list item, the validate answer's deck, the public
- * deck and the search item. (Counting page views is another concern: lib/changes/count-views.ts.)
+ * deck and the search item. Codes are parsed once per container (#rules/parsed-codes.ts).
  */
 import type { Catalogue } from '#rules/catalogue.ts';
-import { type CardCount, cardsSnapshot, type Deck, parseDeckCode } from '#rules/deck-code.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
 import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
+import { type ParsedCode, parsedCode, snapshotOf } from '#rules/parsed-codes.ts';
 import type * as S from '#shapes/responses.ts';
 import type { Out } from '#shapes/responses.ts';
 import type { ListedDeck, StoredDeck } from '#store/records.ts';
 import type { SearchEntry } from '#store/search.ts';
 
-/**
- * The snapshot of a stored canonical code, kept per container (codes change rarely; a list page of 50
- * then parses only the codes it has not seen). Frozen: answers share them.
- */
-interface Parsed {
-  deck: Deck;
-  snapshot: CardCount[];
-  /** Stats and legality, against the catalogue they were judged with. */
-  insight?: { catalogue: Catalogue; stats: Stats; legality: ReturnType<typeof legality> };
-}
-const parsed = new Map<string, Parsed>();
-const PARSED_KEPT = 5_000;
-function parsedCode(code: string): Parsed {
-  let entry = parsed.get(code);
-  if (!entry) {
-    const deck = parseDeckCode(code);
-    entry = { deck, snapshot: Object.freeze(cardsSnapshot(deck.cards)) as CardCount[] };
-    if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
-    parsed.set(code, entry);
-  }
-  return entry;
-}
-const snapshotOf = (code: string) => parsedCode(code).snapshot;
+/** Stats and legality of a parsed code, against the catalogue they were judged with (kept while the code is). */
+const judged = new WeakMap<ParsedCode, { catalogue: Catalogue; stats: Stats; legality: ReturnType<typeof legality> }>();
 
 /**
  * Stats and legality of a stored deck against the catalogue the service runs with now (contract §8.6),
  * judged once per code and catalogue in a container (a hot deck's reads do not judge it again).
  */
 const insight = (code: string, catalogue: Catalogue) => {
-  const entry = parsedCode(code);
-  if (entry.insight?.catalogue !== catalogue) {
-    entry.insight = { catalogue, stats: deckStats(entry.deck, catalogue), legality: legality(entry.deck, catalogue) };
+  const parsed = parsedCode(code);
+  let seen = judged.get(parsed);
+  if (seen?.catalogue !== catalogue) {
+    seen = { catalogue, stats: deckStats(parsed.deck, catalogue), legality: legality(parsed.deck, catalogue) };
+    judged.set(parsed, seen);
   }
-  return { stats: entry.insight.stats, legality: entry.insight.legality };
+  return { stats: seen.stats, legality: seen.legality };
 };
 
 /** Id, derived fields and the snapshot, derived from the stored canonical code (never stored itself). */
@@ -64,7 +45,7 @@ export const contentResponse = (d: Content): Out<typeof S.DeckContent> => ({
   main_faction: d.main_faction,
   ally_faction: d.ally_faction,
   deck_code: d.deck_code,
-  cards_snapshot: d.cards_snapshot,
+  cards_snapshot: snapshotOf(d.deck_code),
   tags: d.tags,
   visibility: d.visibility,
   sort_order: d.sort_order,
@@ -72,8 +53,6 @@ export const contentResponse = (d: Content): Out<typeof S.DeckContent> => ({
   archive: d.archive,
   display: d.display,
 });
-
-export const withSnapshot = (d: StoredDeck): Content & StoredDeck => ({ ...d, cards_snapshot: deckIdentity(d).cards_snapshot });
 
 /** An owner list item: the owner deck without guide.description and archive. */
 export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {

@@ -9,14 +9,13 @@ import { checkPatch } from '#rules/deck-write.ts';
 import { replaceDeck } from '#store/decks.ts';
 import { onLatestDeck } from './optimistic.ts';
 import { etag } from './params.ts';
-import { ownerDeck, withSnapshot } from './responses.ts';
+import { ownerDeck } from './responses.ts';
 
 export const updateOwnerDeck = ownerEndpoint({ init: [catalogue] }, (req) =>
   onLatestDeck(req, async (current) => {
-    const result = checkPatch(req.body, withSnapshot(current), catalogue());
+    const result = checkPatch(req.body, current, catalogue());
     if (!result.ok) throw validationFailed(result.details);
-    const { cards_snapshot: _derivedOnRead, ...content } = result.content;
-    const next = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
+    const next = { ...current, ...result.content, updated_at: new Date().toISOString(), version: current.version + 1 };
     if (!(await replaceDeck(next, current))) return undefined;
     return { data: ownerDeck(next, catalogue()), headers: { etag: etag(next.version) } };
   }),

@@ -1,4 +1,4 @@
-/** The shapes of a deck's content: what a write produces and a store keeps (contract §3). */
+/** The shapes of a deck's content: what a write produces and a store keeps (contract §3); the snapshot is derived on read. */
 import type { CardCount } from './deck-code.ts';
 import type { FactionId } from './factions.ts';
 import type { AlternativesOut, ChartSettingsOut, GuideOut, KeyComponentsOut, Visibility } from './schemas.ts';
@@ -20,12 +20,16 @@ export interface Display {
   card_back_id: string | null;
 }
 
-/** Fields derived from the deck code: never writable. */
+/** Fields derived from the deck code and kept with it: never writable. */
 export interface Derived {
   deck_code: string;
   name: string;
   main_faction: FactionId;
   ally_faction: FactionId;
+}
+
+/** What an answer shows of a code beyond them: its cards, derived on read (parsed-codes.ts), never kept. */
+export interface Described extends Derived {
   cards_snapshot: CardCount[];
 }
 

@@ -15,10 +15,11 @@ import {
   deckContext,
 } from './content-rules.ts';
 import { cardsSnapshot, type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
-import { type Archive, type DeckContent, type Derived, defaultArchive, type Guide } from './deck-model.ts';
+import { type Archive, type DeckContent, type Derived, type Described, defaultArchive, type Guide } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
 import { type Detail, detail } from './details.ts';
 import { deckName } from './factions.ts';
+import { rememberCode } from './parsed-codes.ts';
 import { salvageArchive, salvageGuide } from './salvage.ts';
 import * as S from './schemas.ts';
 import { isJsonObject, notUnder, parseStrict } from './shape.ts';
@@ -118,16 +119,15 @@ function readFields(body: Record<string, unknown>): Read {
   return read;
 }
 
-/** Name, factions, canonical code and snapshot of a parsed deck. */
+/** Name, factions and canonical code of a parsed deck; the code is remembered parsed (parsed-codes.ts). */
 export function derive(deck: Deck): Derived {
-  return {
-    deck_code: encodeDeckCode(deck),
-    name: deckName(deck.main, deck.ally),
-    main_faction: deck.main,
-    ally_faction: deck.ally,
-    cards_snapshot: cardsSnapshot(deck.cards),
-  };
+  const deck_code = encodeDeckCode(deck);
+  rememberCode(deck_code, deck);
+  return { deck_code, name: deckName(deck.main, deck.ally), main_faction: deck.main, ally_faction: deck.ally };
 }
+
+/** What derive() gives, and the snapshot: an answer about a code that is not stored (replace, `deckctl deck check`). */
+export const derivedWithCards = (deck: Deck): Described => ({ ...derive(deck), cards_snapshot: cardsSnapshot(deck.cards) });
 
 /** Parses a deck code field into a deck, or the `invalid_deck_code` detail on `path`. */
 export function readDeckCode(code: string, path = 'deck_code'): Deck | Detail {

@@ -4,14 +4,14 @@
  */
 import type { Catalogue } from './catalogue.ts';
 import { MAX_GROUP } from './deck-code.ts';
-import type { Derived } from './deck-model.ts';
+import type { Described } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
-import { derive, readDeckCode } from './deck-write.ts';
+import { derivedWithCards, readDeckCode } from './deck-write.ts';
 import { at, type Detail, detail } from './details.ts';
 import { ReplaceBody } from './schemas.ts';
 import { parseStrict } from './shape.ts';
 
-export type ReplaceResult = { ok: true; result: Derived } | { ok: false; details: Detail[] };
+export type ReplaceResult = { ok: true; result: Described } | { ok: false; details: Detail[] };
 
 export function checkReplace(body: Record<string, unknown>, catalogue: Catalogue): ReplaceResult {
   const parsed = parseStrict(ReplaceBody, body);
@@ -51,5 +51,5 @@ export function checkReplace(body: Record<string, unknown>, catalogue: Catalogue
   });
   // Copy limits stop at 4 for every rarity, so a rule failure already covers any unencodable count.
   if (details.length > 0 || result.cards.some((c) => c.count > MAX_GROUP)) return { ok: false, details };
-  return { ok: true, result: derive(result) };
+  return { ok: true, result: derivedWithCards(result) };
 }

@@ -1,8 +1,8 @@
 /** The records of the store: what a deck is once stored (one declaration, read by every repository). */
 import type { DeckContent } from '#rules/deck-model.ts';
 
-/** A deck as stored: its content (snapshot excluded: derived from the code on read) and server fields. */
-export interface StoredDeck extends Omit<DeckContent, 'cards_snapshot'> {
+/** A deck as stored: its content and server fields. */
+export interface StoredDeck extends DeckContent {
   id: string;
   user_id: string;
   share_slug: string;

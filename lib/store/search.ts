@@ -8,8 +8,8 @@
  * views and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
  */
 
-import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
+import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
 import { entryKey } from './keys.ts';
 import type { StoredDeck } from './records.ts';
@@ -24,7 +24,7 @@ export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
 type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags' | 'deck_code'>;
 
 /** The distinct card ids of a stored (canonical) deck code, in its canonical order. */
-export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parseDeckCode(d.deck_code).cards.map((c) => c.card_id);
+export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parsedCode(d.deck_code).deck.cards.map((c) => c.card_id);
 
 export const cardFacet = (cardId: string) => `card:${cardId}`;
 

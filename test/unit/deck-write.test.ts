@@ -3,6 +3,7 @@ import type { DeckContent } from '#rules/deck-model.ts';
 import { checkCreate, checkPatch } from '#rules/deck-write.ts';
 import type { Detail } from '#rules/details.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
+import { snapshotOf } from '#rules/parsed-codes.ts';
 import { TINY_CODE, tiny } from '../support/decks.ts';
 
 const base = () => ({ deck_code: TINY_CODE, guide: { system: 'Tempo' } });
@@ -35,9 +36,11 @@ describe('create: normalisation', () => {
       },
       display: { featured_card_id: null, card_back_id: null },
     });
-    const ids = deck.cards_snapshot.map((c) => c.card_id);
+    // The snapshot is derived on read from the canonical code the write produced.
+    const snapshot = snapshotOf(deck.deck_code);
+    const ids = snapshot.map((c) => c.card_id);
     expect(ids).toEqual([...ids].sort());
-    expect(deck.cards_snapshot.reduce((n, c) => n + c.count, 0)).toBe(39);
+    expect(snapshot.reduce((n, c) => n + c.count, 0)).toBe(39);
   });
 });
 
