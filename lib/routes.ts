@@ -39,6 +39,9 @@ export interface Route {
   grants: Grant[];
 }
 
+/** A route that takes no body but whose method may carry one: it refuses one (415), as its document says. */
+export const refusesBody = (r: Pick<Route, 'method' | 'body'>): boolean => !r.body && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
+
 const owner = '/api/v1/users/{user_id}/decks';
 const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
 export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });

@@ -24,6 +24,13 @@ export const bodyLimit = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
 
 const unsupported = (message: string) => new ApiError(415, 'unsupported_media_type', message);
 
+/** A route that takes no body refuses one (its document declares none): 415, whatever it holds. */
+export const noBody = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: async ({ event }) => {
+    if (bodyBytes(event) > 0) throw unsupported('this route takes no body');
+  },
+});
+
 // RFC 9110 §8.3.1 and §5.6.6: type "/" subtype *( OWS ";" OWS [ token "=" ( token / quoted-string ) ] ).
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^\\s*(${TOKEN})/(${TOKEN})\\s*((?:;\\s*(?:${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")\\s*)?)*)$`);

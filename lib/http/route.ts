@@ -1,8 +1,9 @@
 /**
  * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
  * Order: the time guard (time-guard.ts) around all of it; envelope (ids, logs, errors) → Powertools
- * context → header normalisation → body size limit → owner auth → JSON body → the query, parsed by the
- * endpoint's declared schema → the endpoint. Nothing is parsed for a caller without a key.
+ * context → header normalisation → body size limit → owner auth → JSON body (or, on a PUT or DELETE that
+ * takes none, no body) → the query, parsed by the endpoint's declared schema → the endpoint. Nothing is
+ * parsed for a caller without a key.
  * Public routes use `route`; owner routes `ownerRoute` (owner-route.ts), so that only they bundle auth
  * and its store; the compiler takes only route names of the matching kind for each.
  */
@@ -12,9 +13,9 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { type ROUTES, routeByName } from '#routes';
+import { type ROUTES, refusesBody, routeByName } from '#routes';
 import type { Scope } from '#rules/scopes.ts';
-import { bodyLimit, jsonBody } from './body.ts';
+import { bodyLimit, jsonBody, noBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { invalidParameter } from './errors.ts';
 import { logger } from './logger.ts';
@@ -56,6 +57,7 @@ export function build(
   if (spec.body) handler.use(bodyLimit());
   if (spec.scope && auth) handler.use(auth(spec.scope));
   if (spec.body) handler.use(jsonBody());
+  if (refusesBody(spec)) handler.use(noBody());
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
     const request: ApiRequest<unknown> & { key?: unknown } = {

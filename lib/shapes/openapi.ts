@@ -7,7 +7,7 @@
  */
 import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ROUTES, type Route } from '#routes';
+import { ROUTES, type Route, refusesBody } from '#routes';
 import { SCOPES } from '#rules/scopes.ts';
 import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
 import { OPERATIONS, type Operation, type RequestHeader, type ResponseHeader } from './operations.ts';
@@ -140,7 +140,7 @@ const MESSAGES: Partial<Record<ErrorStatus, string>> = {
   409: 'The Idempotency-Key was used with another body',
   412: 'If-Match names another version of the deck',
   413: 'The body is over 128 KiB',
-  415: 'The body is not sent as application/json (UTF-8)',
+  415: 'The body is not sent as application/json (UTF-8), or this route takes no body and one was sent',
   422: 'The body breaks rules: every failing rule is in details',
   500: 'A fault on our side; the request id identifies it',
   503: 'The store is busy, unreachable or slow: retry after Retry-After seconds',
@@ -152,6 +152,7 @@ export function errorsOf(route: Route, op: Operation): Map<ErrorStatus, ErrorCod
   if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
+  if (refusesBody(route)) codes.add('unsupported_media_type');
   if (op.query) codes.add('invalid_parameter');
   if (route.scope || route.grants.length > 0) codes.add('service_unavailable');
   for (const c of op.errors ?? []) codes.add(c);

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type Route } from '#routes';
+import { ROUTES, type Route, refusesBody } from '#routes';
 import { LIMITS } from '#rules/limits.ts';
 import { ERROR_CODES } from '#shapes/errors.ts';
 import { baseUrl, code, createDeck, demo, newOwner } from '../support/api.ts';
@@ -204,6 +204,8 @@ function allowed(route: Route): Set<number> {
   if (!['readDeck', 'readSharedDeck', 'readCard', 'openApi', 'docsPage', 'docsAsset'].includes(route.name)) statuses.add(400);
   if (route.scope) for (const s of [400, 401, 403]) statuses.add(s);
   if (route.body) for (const s of [400, 415, 422]) statuses.add(s);
+  // A PUT or DELETE that takes no body refuses one.
+  if (refusesBody(route)) statuses.add(415);
   if (route.name === 'updateDeck' || route.name === 'deleteDeck') statuses.add(412);
   return statuses;
 }

@@ -1,6 +1,6 @@
 /** The HTTP surface: bodies, media types, sizes, unknown routes, request ids — all in the contract's envelope. */
 import { describe, expect, it } from 'vitest';
-import { call, code, newOwner } from '../support/api.ts';
+import { baseUrl, call, code, newOwner } from '../support/api.ts';
 
 const envelope = (r: { body: { error: unknown; meta: unknown }; headers: Headers }) => {
   expect(r.body.meta).toEqual({ api_version: 'v1', request_id: r.headers.get('x-request-id') });
@@ -62,6 +62,18 @@ describe('routes and ids', () => {
       const r = await call(method as string, path as string);
       expect([method, path, r.status, r.body.error.code]).toEqual([method, path, 404, 'not_found']);
       envelope(r);
+    }
+    // HEAD is a method no route has (API Gateway sends it to $default as any other): no such route, and
+    // as HTTP has it, the answer's headers without its body.
+    for (const path of ['/api/v1/decks', '/api/v1/cards/2B']) {
+      const head = await fetch(`${baseUrl()}${path}`, { method: 'HEAD' });
+      expect([path, head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+        path,
+        404,
+        'application/json; charset=utf-8',
+        '',
+      ]);
+      expect(head.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 

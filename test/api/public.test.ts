@@ -1,5 +1,6 @@
 /** Shared reads by slug, visibility and its transitions, likes, and the card catalogue. */
 import { describe, expect, it } from 'vitest';
+import { getCounts } from '#store/counters.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
@@ -157,6 +158,21 @@ describe('likes', () => {
       const r = await likes(owner, slug, 'PUT');
       expect([r.status, r.body.error.code]).toEqual([404, 'deck_not_found']);
     }
+  });
+
+  it('takes no body (its document declares none): a body is 415, and nothing is liked or unliked', async () => {
+    const owner = await newOwner();
+    const fan = await newOwner();
+    const { share_slug } = (await createDeck(owner, { visibility: 'public' })).body.data;
+    const path = `/api/v1/users/${fan.userId}/likes/${share_slug}`;
+    for (const opts of [{ body: {} }, { body: { liked: false } }, { raw: 'x', headers: { 'content-type': 'text/plain' } }]) {
+      const r = await call('PUT', path, { key: fan.key, ...opts });
+      expect([r.status, r.body.error.code, r.body.error.message]).toEqual([415, 'unsupported_media_type', 'this route takes no body']);
+    }
+    expect((await getCounts(share_slug, true)).likes).toBe(0);
+    expect((await likes(fan, share_slug, 'PUT')).body.data.likes).toBe(1);
+    expect((await call('DELETE', path, { key: fan.key, body: {} })).status).toBe(415);
+    expect((await getCounts(share_slug, true)).likes).toBe(1);
   });
 
   it("needs a key with decks:write, for the caller's own user_id", async () => {
