@@ -20,6 +20,8 @@ import { synthesised } from '../../infra/local/lambda/functions.ts';
 import { FunctionPool } from '../../infra/local/lambda/pool.ts';
 import { call, code, createDeck, newOwner } from '../support/api.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { runWalkthrough } from '../support/readme.ts';
+import { expectWalkthrough } from '../support/readme-expect.ts';
 import { freePort, type Runtime, startRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 
@@ -237,6 +239,25 @@ describe('the bundles as deployed, under the lifecycle', () => {
     expect(proxy.seen.get('delayAnswer')).toBeGreaterThanOrEqual(2);
     expect(stored).toBe(3);
     expect(await storedViews(deck.share_slug)).toBe(3);
+  }, 120_000);
+});
+
+describe("the README's walkthrough, under LAMBDA_LIFECYCLE=1", () => {
+  let runtime: Runtime;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // Tables of its own: the runtime makes them and prints a demo account, as `npm start` does on a first start.
+    ({ runtime, close } = await lifecycleRuntime({ DECKS_TABLE: 'readme-decks', ACCOUNTS_TABLE: 'readme-accounts' }));
+  }, 180_000);
+  afterAll(() => close?.());
+
+  it('answers as the README says, each route in its own environments of the deployed bundle', async () => {
+    expect(runtime.demo).toBeDefined();
+    expectWalkthrough(await runWalkthrough(runtime.baseUrl, runtime.demo as { userId: string; apiKey: string }));
+    // Served by the bundles' environments, not in the runtime's process.
+    for (const name of ['createDeck', 'updateDeck', 'searchDecks', 'readSharedDeck', 'likeDeck', 'deleteDeck']) {
+      expect([name, new RegExp(`\\[${name}\\] environment \\d+ started`).test(runtime.output())]).toEqual([name, true]);
+    }
   }, 120_000);
 });
 

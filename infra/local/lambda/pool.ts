@@ -56,6 +56,7 @@ export class FunctionPool {
             cold: true,
           };
         }
+        this.options.onLog?.(`environment ${env.id} started`);
         return this.run(env, event, true);
       }
       await new Promise<void>((ok) => this.waiting.push(ok));

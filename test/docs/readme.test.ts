@@ -1,0 +1,36 @@
+/**
+ * The README's curl walkthrough, top to bottom, against a runtime of its own tables (on the tests'
+ * store): what a newcomer runs after `npm start` answers as the README says — every command succeeds
+ * but the one shown answering an error, the search examples find the walkthrough's decks (the pages
+ * shown with their meta answer that meta), and the deck is deleted last. (Under LAMBDA_LIFECYCLE=1:
+ * lifecycle.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runWalkthrough, walkthroughCommands } from '../support/readme.ts';
+import { expectWalkthrough } from '../support/readme-expect.ts';
+import { type Runtime, startRuntime } from '../support/runtime.ts';
+
+let runtime: Runtime;
+beforeAll(async () => {
+  // Tables of its own: the runtime makes them, and prints a demo account as on a first start.
+  runtime = await startRuntime('/nonexistent-data-dir', {
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    DECKS_TABLE: 'readme-decks',
+    ACCOUNTS_TABLE: 'readme-accounts',
+  });
+}, 120_000);
+afterAll(() => runtime?.stop());
+
+describe("the README's walkthrough", () => {
+  it('is found where the README has it: owner calls, insight, search, then the delete', () => {
+    const commands = walkthroughCommands().map((c) => c.text);
+    expect(commands.length).toBeGreaterThan(20);
+    expect(commands.at(-1)).toMatch(/^curl -s -X DELETE /);
+    expect(commands.findIndex((c) => c.includes('-X DELETE'))).toBe(commands.length - 1);
+  });
+
+  it('answers as the README says, run as printed with the printed demo account', async () => {
+    expect(runtime.demo).toBeDefined();
+    expectWalkthrough(await runWalkthrough(runtime.baseUrl, runtime.demo as { userId: string; apiKey: string }));
+  }, 60_000);
+});
