@@ -5,12 +5,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { count } from '#metrics';
+import { API_VERSION } from '#shapes/envelope-constants.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
 import { logger } from './logger.ts';
 import type { ApiResult } from './types.ts';
 
-export const API_VERSION = 'v1';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The headers of every answer (contract §2, §8.3), with the answer's own after them. */

@@ -1,11 +1,15 @@
 /** Errors that become the contract's error envelope (contract §2). */
 import type { Detail } from '#rules/details.ts';
+import type { AnyErrorStatus, CodeOf } from '#shapes/errors.ts';
 
-export class ApiError extends Error {
+export { MAX_DETAILS } from '#shapes/envelope-constants.ts';
+
+/** An error answer: its code one of those its status carries (the published codes, lib/shapes/errors.ts). */
+export class ApiError<S extends AnyErrorStatus = AnyErrorStatus> extends Error {
   override readonly name = 'ApiError';
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly status: S,
+    readonly code: CodeOf<S>,
     message: string,
     readonly details?: Detail[],
     readonly headers: Record<string, string> = {},
@@ -13,9 +17,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-/** `error.details` holds at most this many entries; `error.details_total` then gives the full count (§8.1). */
-export const MAX_DETAILS = 100;
 
 export const validationFailed = (details: Detail[]) =>
   new ApiError(

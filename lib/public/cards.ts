@@ -1,6 +1,6 @@
 /**
- * GET /api/v1/cards and /api/v1/cards/:card_id — the catalogue, cacheable: it changes only with a
- * deployment, so answers carry Cache-Control and an ETag, and If-None-Match gets a 304.
+ * GET /api/v1/cards — the catalogue, filtered and paged; cacheable: it changes only with a deployment,
+ * so answers carry Cache-Control and an ETag, and If-None-Match gets a 304 (one card: card.ts).
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';

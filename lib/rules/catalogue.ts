@@ -1,6 +1,7 @@
 /**
- * The card catalogue model (contract §1) and its two file formats: the project's own and the
- * kards.com card API's. Pure: turns parsed JSON into a Catalogue, or throws CatalogueFormatError.
+ * The card catalogue model (contract §1) and its three file formats: the project's own, the kards.com
+ * card API's, and the compiled form synth ships (columns, already checked). Pure: turns parsed JSON
+ * into a Catalogue, or throws CatalogueFormatError.
  */
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';

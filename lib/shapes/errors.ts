@@ -3,7 +3,8 @@
  * with these codes, and the OpenAPI document lists, per operation and status, the codes it can carry.
  */
 import * as v from 'valibot';
-import { API_VERSION, Detail } from './responses.ts';
+import { API_VERSION, MAX_DETAILS } from './envelope-constants.ts';
+import { Detail } from './responses.ts';
 
 export { Detail };
 
@@ -24,8 +25,21 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus][number];
 
-/** `error.details` holds at most this many entries; `details_total` then gives the full count (§8.1). */
-export const MAX_DETAILS = 100;
+/**
+ * What the gateway answers for a request it cannot parse (locally Node's HTTP parser refuses it; on AWS,
+ * API Gateway answers such a request itself): not an answer of the API's, so not in its document.
+ */
+export const GATEWAY_CODES = { 400: ['bad_request'], 431: ['headers_too_large'] } as const;
+type Codes = {
+  [S in ErrorStatus | keyof typeof GATEWAY_CODES]:
+    | (S extends ErrorStatus ? (typeof ERROR_CODES)[S][number] : never)
+    | (S extends keyof typeof GATEWAY_CODES ? (typeof GATEWAY_CODES)[S][number] : never);
+};
+/** A status an error may answer, and the codes that status carries. */
+export type AnyErrorStatus = keyof Codes;
+export type CodeOf<S extends AnyErrorStatus> = Codes[S];
+
+export { MAX_DETAILS };
 
 export const ErrorMeta = v.strictObject({ api_version: v.literal(API_VERSION), request_id: v.string() });
 export const Details = v.pipe(v.array(Detail), v.maxLength(MAX_DETAILS));

@@ -10,6 +10,7 @@ import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
 import { DECK_TYPES } from '#rules/insight.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
+import { API_VERSION } from './envelope-constants.ts';
 
 const int = v.pipe(v.number(), v.integer());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -165,7 +166,7 @@ export const Card = v.strictObject({
 });
 
 // --- envelopes ---------------------------------------------------------------------------------------------
-export const API_VERSION = 'v1';
+export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });
 /** A list's meta (contract §2): page, limit, has_more, next_cursor (null on the last page). */
 export const ListMeta = v.strictObject({

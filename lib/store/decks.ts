@@ -2,9 +2,10 @@
  * Decks in the decks table: one item per deck, keyed by its owner, so that an owner path can only
  * ever reach the caller's own decks.
  *   pk USER#<user_id>  sk DECK#<deck_id>
- * Every write is one transaction with the deck's search entries (search.ts), conditional on the
- * deck's `version` (optimistic concurrency) — and, where it writes entries, on the folded counts it
- * read (`asRead`: counters.ts says why): no update is lost and search never disagrees with a deck.
+ * Every write is one transaction with the deck's search entries (search.ts) — two when a change of
+ * nearly every card and tag overflows one (replaceDeck) — conditional on the deck's `version`
+ * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
+ * counters.ts says why): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Guide } from '#rules/deck-model.ts';

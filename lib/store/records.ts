@@ -7,7 +7,7 @@ export interface StoredDeck extends DeckContent {
   user_id: string;
   share_slug: string;
   author_name: string;
-  /** Folded counts (counters.ts): exact while small, within 10% after. */
+  /** Folded counts (counters.ts): likes exact up to 10, within 10% beyond; views within a fold step (max(25, 25%, 3 per item)). */
   views: number;
   likes: number;
   /** The like counter's change the folded likes came from (counters.ts): a fold from an older one is refused. */

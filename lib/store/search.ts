@@ -112,7 +112,7 @@ export interface SearchEntry {
 
 /**
  * What a search reads of an entry (its ProjectionExpression): every field of SearchEntry, the compiler
- * holding the two together — not the filter-only attributes (`cards`: up to 52 card ids an entry, and
+ * holding the two together — not the filter-only attributes (`cards`: up to 39 card ids an entry, and
  * `search_text`), which DynamoDB filters on but need not send.
  */
 const READS: Record<keyof SearchEntry, true> = {

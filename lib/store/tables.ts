@@ -59,7 +59,7 @@ export const DECKS: TableDef = {
     // Public and unlisted reads by share slug (one item per slug).
     { indexName: 'by_share_slug', partitionKey: S('share_slug'), projection: { type: 'ALL' } },
     // Public search: one index per sort over the search entries (only public decks have entries),
-    // partitioned by facet (`all`, `main:<f>`, `ally:<f>`, `tag:<t>`); see lib/store/search.ts.
+    // partitioned by facet (`all`, `main:<f>`, `ally:<f>`, `tag:<t>`, `card:<id>`); see lib/store/search.ts.
     { indexName: 'search_by_date', partitionKey: S('facet'), sortKey: S('by_date'), projection: { type: 'ALL' } },
     { indexName: 'search_by_views', partitionKey: S('facet'), sortKey: S('by_views'), projection: { type: 'ALL' } },
     { indexName: 'search_by_likes', partitionKey: S('facet'), sortKey: S('by_likes'), projection: { type: 'ALL' } },

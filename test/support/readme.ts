@@ -46,8 +46,10 @@ export function walkthroughCommands(readme = readFileSync(join(PROJECT_ROOT, 'RE
     if (text.startsWith('#')) {
       if (code) code.shows += text.replace(/^#\s*/, '');
     } else if (text.startsWith('  ') && code) code.text += `\n${text}`;
-    else if (/^(curl |[A-Z]+=)/.test(text)) commands.push((code = { text, shows: '' }));
-    else code = undefined; // another tool's command (deckctl): not the walkthrough's
+    else if (/^(curl |[A-Z]+=)/.test(text)) {
+      code = { text, shows: '' };
+      commands.push(code);
+    } else code = undefined; // another tool's command (deckctl): not the walkthrough's
   }
   return commands;
 }

@@ -77,12 +77,15 @@ export type OwnRuntime = Runtime & { close(): Promise<void> };
 export async function ownRuntime(name: string, extraEnv: Record<string, string> = {}): Promise<OwnRuntime> {
   const dir = mkdtempSync(join(tmpdir(), `deck-library-${name}-`));
   const runtime = await startRuntime(dir, extraEnv);
+  const store = process.env.DYNAMODB_ENDPOINT;
   process.env.API_BASE_URL = runtime.baseUrl;
   process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
   return {
     ...runtime,
     close: async () => {
       delete process.env.API_BASE_URL;
+      if (store === undefined) delete process.env.DYNAMODB_ENDPOINT;
+      else process.env.DYNAMODB_ENDPOINT = store;
       await runtime.stop();
       rmSync(dir, { recursive: true, force: true });
     },
