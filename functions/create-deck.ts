@@ -1,4 +1,4 @@
 import { createOwnerDeck } from '#decks/create.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('createDeck', createOwnerDeck);
+export const handler = ownerRoute(createOwnerDeck);

@@ -1,4 +1,4 @@
 import { deleteOwnerDeck } from '#decks/delete.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('deleteDeck', deleteOwnerDeck);
+export const handler = ownerRoute(deleteOwnerDeck);

@@ -1,4 +1,4 @@
 import { readDocsAsset } from '#docs/page.ts';
 import { route } from '#http/route.ts';
 
-export const handler = route('docsAsset', readDocsAsset);
+export const handler = route(readDocsAsset);

@@ -1,4 +1,4 @@
 import { readDocsPage } from '#docs/page.ts';
 import { route } from '#http/route.ts';
 
-export const handler = route('docsPage', readDocsPage);
+export const handler = route(readDocsPage);

@@ -1,4 +1,4 @@
+import { likeDeck } from '#decks/likes.ts';
 import { ownerRoute } from '#http/owner-route.ts';
-import { likeDeck } from '#public/likes.ts';
 
-export const handler = ownerRoute('likeDeck', likeDeck);
+export const handler = ownerRoute(likeDeck);

@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { listCards } from '#public/cards.ts';
 
-export const handler = route('listCards', listCards);
+export const handler = route(listCards);

@@ -1,4 +1,4 @@
 import { listOwnerDecks } from '#decks/list.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('listDecks', listOwnerDecks);
+export const handler = ownerRoute(listOwnerDecks);

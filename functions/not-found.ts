@@ -1,10 +1,9 @@
 import { ApiError } from '#http/errors.ts';
 import { route } from '#http/route.ts';
-import { publicEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 
 export const handler = route(
-  'notFound',
-  publicEndpoint({}, async () => {
+  endpoint('notFound', {}, async () => {
     throw new ApiError(404, 'not_found', 'no such route');
   }),
 );

@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { readOpenApi } from '#public/openapi.ts';
 
-export const handler = route('openApi', readOpenApi);
+export const handler = route(readOpenApi);

@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { readCard } from '#public/card.ts';
 
-export const handler = route('readCard', readCard);
+export const handler = route(readCard);

@@ -1,4 +1,4 @@
 import { readOwnerOtk } from '#decks/otk.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('readDeckOtk', readOwnerOtk);
+export const handler = ownerRoute(readOwnerOtk);

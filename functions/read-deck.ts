@@ -1,4 +1,4 @@
 import { readOwnerDeck } from '#decks/read.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('readDeck', readOwnerDeck);
+export const handler = ownerRoute(readOwnerDeck);

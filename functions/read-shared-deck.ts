@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { readSharedDeck } from '#public/shared-read.ts';
 
-export const handler = route('readSharedDeck', readSharedDeck);
+export const handler = route(readSharedDeck);

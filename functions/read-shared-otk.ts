@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { readSharedOtk } from '#public/shared-otk.ts';
 
-export const handler = route('readSharedOtk', readSharedOtk);
+export const handler = route(readSharedOtk);

@@ -1,4 +1,4 @@
 import { replaceDeckCards } from '#decks/replace.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('replaceCards', replaceDeckCards);
+export const handler = ownerRoute(replaceDeckCards);

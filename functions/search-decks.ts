@@ -1,4 +1,4 @@
 import { route } from '#http/route.ts';
 import { searchPublicDecks } from '#public/search.ts';
 
-export const handler = route('searchDecks', searchPublicDecks);
+export const handler = route(searchPublicDecks);

@@ -1,4 +1,4 @@
+import { unlikeDeck } from '#decks/likes.ts';
 import { ownerRoute } from '#http/owner-route.ts';
-import { unlikeDeck } from '#public/likes.ts';
 
-export const handler = ownerRoute('unlikeDeck', unlikeDeck);
+export const handler = ownerRoute(unlikeDeck);

@@ -1,4 +1,4 @@
 import { updateOwnerDeck } from '#decks/update.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('updateDeck', updateOwnerDeck);
+export const handler = ownerRoute(updateOwnerDeck);

@@ -1,4 +1,4 @@
 import { validateOwnerDeck } from '#decks/validate.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
-export const handler = ownerRoute('validateDeck', validateOwnerDeck);
+export const handler = ownerRoute(validateOwnerDeck);

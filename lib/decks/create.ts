@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { randomAlphanumeric } from '#auth/random.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
-import { type ApiResult, ownerEndpoint } from '#http/types.ts';
+import { type ApiResult, type DataOf, endpoint } from '#http/types.ts';
 import { count } from '#metrics';
 import { checkCreate } from '#rules/deck-write.ts';
 import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
@@ -54,12 +54,16 @@ const storing = async <T>(write: Promise<T>): Promise<T> => {
   }
 };
 
-function replay(prior: Remembered, hash: string): ApiResult {
+/** What a create answers; what a repeat with its Idempotency-Key replays (the record holds it as it was sent). */
+type Answer = { status: 201; data: DataOf<'createDeck'>; headers: Record<string, string> };
+
+function replay(prior: Remembered, hash: string): ApiResult<DataOf<'createDeck'>> {
   if (prior.body_hash !== hash) throw new ApiError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another body');
-  return { ...prior.answer, headers: { ...prior.answer.headers, 'idempotent-replayed': 'true' } };
+  const answer = prior.answer as Answer;
+  return { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } };
 }
 
-export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) => {
+export const createOwnerDeck = endpoint('createDeck', { init: [catalogue] }, async (req) => {
   const key = req.headers['idempotency-key'];
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
   const hash = key === undefined ? '' : bodyHash(req.body);
@@ -84,7 +88,7 @@ export const createOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) 
     updated_at: now,
     version: 1,
   };
-  const answer = {
+  const answer: Answer = {
     status: 201,
     data: ownerDeck(deck, catalogue()),
     headers: { location: `/api/v1/users/${deck.user_id}/decks/${deck.id}`, etag: etag(deck.version) },

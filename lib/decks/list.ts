@@ -1,12 +1,12 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
 import { cursorKeyAtInit } from '#http/cursor.ts';
-import { ownerEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { OwnerListQuery } from '#shapes/queries.ts';
 import { listDecks, ownerOrder } from '#store/decks.ts';
 import { decodeOwnerCursor, encodeOwnerCursor } from './owner-cursor.ts';
 import { ownerListItem } from './responses.ts';
 
-export const listOwnerDecks = ownerEndpoint({ query: OwnerListQuery, init: [cursorKeyAtInit] }, async (req) => {
+export const listOwnerDecks = endpoint('listDecks', { query: OwnerListQuery, init: [cursorKeyAtInit] }, async (req) => {
   const { limit } = req.query;
   const cursor = await decodeOwnerCursor(req.query.cursor);
   const page = cursor?.page ?? 1;

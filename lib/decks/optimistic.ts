@@ -4,7 +4,8 @@
  * longer matches and the answer is 412.
  */
 import { deckNotFound, preconditionFailed, unavailable } from '#http/errors.ts';
-import type { OwnerRequest } from '#http/types.ts';
+import type { Headed } from '#http/types.ts';
+import type { KeyRecord } from '#store/accounts.ts';
 import { getDeck, type StoredDeck } from '#store/decks.ts';
 import { deckPath, ifMatch } from './params.ts';
 
@@ -12,7 +13,10 @@ export const WRITE_ATTEMPTS = 20;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
 
 /** Runs `write` on the latest deck until it lands (`write` answers undefined when it lost the race). */
-export async function onLatestDeck<T>(req: OwnerRequest<unknown>, write: (current: StoredDeck) => Promise<T | undefined>): Promise<T> {
+export async function onLatestDeck<T>(
+  req: Headed & { params: { deck_id: string }; key: KeyRecord },
+  write: (current: StoredDeck) => Promise<T | undefined>,
+): Promise<T> {
   const { userId, deckId } = deckPath(req);
   const expected = ifMatch(req);
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {

@@ -1,11 +1,11 @@
 import { deckNotFound } from '#http/errors.ts';
-import { ownerEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath } from './params.ts';
 import { otkChartOf } from './responses.ts';
 
 /** GET /api/v1/users/:user_id/decks/:deck_id/otk — the OTK chart of one of the caller's decks (contract §8.6). */
-export const readOwnerOtk = ownerEndpoint({}, async (req) => {
+export const readOwnerOtk = endpoint('readDeckOtk', {}, async (req) => {
   const { userId, deckId } = deckPath(req);
   const deck = await getDeck(userId, deckId);
   if (!deck) throw deckNotFound();

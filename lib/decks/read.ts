@@ -1,12 +1,12 @@
 /** GET /api/v1/users/:user_id/decks/:deck_id — one of the caller's decks, with its version as ETag. */
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound } from '#http/errors.ts';
-import { ownerEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath, etag } from './params.ts';
 import { ownerDeck } from './responses.ts';
 
-export const readOwnerDeck = ownerEndpoint({ init: [catalogue] }, async (req) => {
+export const readOwnerDeck = endpoint('readDeck', { init: [catalogue] }, async (req) => {
   const { userId, deckId } = deckPath(req);
   const deck = await getDeck(userId, deckId);
   if (!deck) throw deckNotFound();

@@ -4,14 +4,14 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
-import { ownerEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { replaceDeck } from '#store/decks.ts';
 import { onLatestDeck } from './optimistic.ts';
 import { etag } from './params.ts';
 import { ownerDeck } from './responses.ts';
 
-export const updateOwnerDeck = ownerEndpoint({ init: [catalogue] }, (req) =>
+export const updateOwnerDeck = endpoint('updateDeck', { init: [catalogue] }, (req) =>
   onLatestDeck(req, async (current) => {
     const result = checkPatch(req.body, current, catalogue());
     if (!result.ok) throw validationFailed(result.details);

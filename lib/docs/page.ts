@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
-import { type ApiRequest, type ApiResult, publicEndpoint } from '#http/types.ts';
+import { type ApiResult, endpoint, type Headed } from '#http/types.ts';
 import { routeByName } from '#routes';
 import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
 
@@ -80,13 +80,13 @@ export const DOCS_CSP = [
 const CACHE = 'public, max-age=300, stale-while-revalidate=86400';
 
 /** A text answer that changes only with a deployment: a strong ETag, and 304 on If-None-Match. */
-function page(req: ApiRequest<unknown>, contentType: string, body: string, extra: Record<string, string>): ApiResult {
+function page(req: Headed, contentType: string, body: string, extra: Record<string, string>): ApiResult<undefined> {
   const { headers, notModified } = validators(req, body, CACHE);
   const all = { ...headers, ...extra };
   return notModified ? { status: 304, data: undefined, headers: all } : { data: undefined, headers: all, raw: { contentType, body } };
 }
 
-export const readDocsPage = publicEndpoint({}, async (req) =>
+export const readDocsPage = endpoint('docsPage', {}, async (req) =>
   page(req, 'text/html; charset=utf-8', PAGE, { 'content-security-policy': DOCS_CSP, 'x-frame-options': 'DENY' }),
 );
 
@@ -103,7 +103,7 @@ function scalar(encoding: Encoding | 'identity'): Buffer {
   return body;
 }
 
-export const readDocsAsset = publicEndpoint({}, async (req) => {
+export const readDocsAsset = endpoint('docsAsset', {}, async (req) => {
   if (req.params.asset !== SCALAR_ASSET) throw new ApiError(404, 'not_found', 'no such asset of the docs page');
   const encoding = preferred(req.headers['accept-encoding']);
   const body = scalar(encoding ?? 'identity');

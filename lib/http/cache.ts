@@ -1,6 +1,6 @@
 /** Answers that change only with a deployment: Cache-Control, a strong ETag, and 304 on If-None-Match. */
 import { createHash } from 'node:crypto';
-import type { ApiRequest, ApiResult } from './types.ts';
+import type { Fresh, Headed, NotModified } from './types.ts';
 
 const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
 
@@ -8,13 +8,13 @@ const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
  * The validators of content that changes only with a deployment: a strong ETag of `content`, its
  * Cache-Control, and whether the request's If-None-Match already holds it (then the answer is 304).
  */
-export function validators(req: ApiRequest<unknown>, content: string, cacheControl = CACHE) {
+export function validators(req: Headed, content: string, cacheControl = CACHE) {
   const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
   return { headers: { etag, 'cache-control': cacheControl }, notModified: held?.includes(etag) === true || held?.includes('*') === true };
 }
 
-export function cacheable(req: ApiRequest<unknown>, data: unknown, meta?: Record<string, unknown>): ApiResult {
+export function cacheable<D>(req: Headed, data: D, meta?: Record<string, unknown>): Fresh<D> | NotModified {
   const { headers, notModified } = validators(req, JSON.stringify({ data, meta }));
   return notModified ? { status: 304, data: undefined, headers } : { data, meta, headers };
 }

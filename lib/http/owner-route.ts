@@ -2,8 +2,8 @@
 import type { Context } from 'aws-lambda';
 import { type AuthContext, ownerAuth } from './auth.ts';
 import { build, type OwnerRouteName } from './route.ts';
-import type { OwnerEndpoint } from './types.ts';
+import type { Endpoint } from './types.ts';
 
 /** An owner route's Lambda handler: its endpoint's request carries the key that auth has checked. */
-export const ownerRoute = (name: OwnerRouteName, endpoint: OwnerEndpoint) =>
-  build(name, endpoint, ownerAuth, (context: Context) => (context as AuthContext).key);
+export const ownerRoute = <N extends OwnerRouteName>(endpoint: Endpoint<N>) =>
+  build(endpoint, ownerAuth, (context: Context) => (context as AuthContext).key);

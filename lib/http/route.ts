@@ -1,5 +1,5 @@
 /**
- * The shared middy stack: a handler module gives its route name and endpoint; this builds the rest.
+ * The shared middy stack: a handler module gives its endpoint (declared by its route, types.ts); this builds the rest.
  * Order: the time guard (time-guard.ts) around all of it; envelope (ids, logs, errors) → Powertools
  * context → header normalisation → body size limit → owner auth → JSON body (or, on a PUT or DELETE that
  * takes none, no body) → the query, parsed by the endpoint's declared schema → the endpoint. Nothing is
@@ -13,14 +13,14 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { type ROUTES, refusesBody, routeByName } from '#routes';
+import { type ROUTES, type RouteName, refusesBody, routeByName } from '#routes';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { invalidParameter } from './errors.ts';
 import { logger } from './logger.ts';
 import { withTimeGuard } from './time-guard.ts';
-import type { ApiRequest, OwnerEndpoint, PublicEndpoint } from './types.ts';
+import type { Endpoint } from './types.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -41,12 +41,12 @@ function parseQuery(schema: v.GenericSchema | undefined, raw: Record<string, str
   return parsed.output;
 }
 
-export function build(
-  name: Routes['name'],
-  endpoint: PublicEndpoint | OwnerEndpoint,
+export function build<N extends RouteName>(
+  endpoint: Endpoint<N>,
   auth?: (scope: Scope) => MiddlewareObj<Event>,
   key?: (context: Context) => unknown,
 ) {
+  const { name } = endpoint;
   const spec = routeByName(name);
   // Prepared now, at init (a cold start), rather than on the first request.
   for (const prepare of endpoint.init ?? []) prepare();
@@ -60,11 +60,11 @@ export function build(
   if (refusesBody(spec)) handler.use(noBody());
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
-    const request: ApiRequest<unknown> & { key?: unknown } = {
+    const request = {
       params: own(event.pathParameters),
       query: parseQuery(endpoint.query, own(event.queryStringParameters)),
       headers: own(event.headers),
-      body: spec.body ? (event.body as unknown as Record<string, unknown>) : {},
+      body: spec.body ? (event.body as unknown as Record<string, unknown>) : Object.freeze({}),
       requestId,
       ...(key ? { key: key(context) } : {}),
     };
@@ -74,4 +74,4 @@ export function build(
 }
 
 /** A public route's Lambda handler. */
-export const route = (name: PublicRouteName, endpoint: PublicEndpoint) => build(name, endpoint);
+export const route = <N extends PublicRouteName>(endpoint: Endpoint<N>) => build(endpoint);

@@ -1,63 +1,110 @@
 /**
- * What an endpoint sees of a request, typed by its route (as Hono's typed context): its query parsed
- * by its declared schema, and — on owner routes only — the caller's key, which the type makes
- * required, so no owner endpoint ever checks for it.
+ * An endpoint, declared by its route (as @hono/zod-openapi's `createRoute` ties a handler to its
+ * operation): its route name types, through the route table (lib/routes.ts) and the route's operation
+ * (lib/shapes/operations.ts), the path parameters it may read, the query its schema must be, whether it
+ * has a body, whether the request carries the caller's key (owner routes), and the `data` it answers.
+ * A route's contract is written once; the compiler holds the endpoint to it. The imports are types
+ * only: an endpoint's bundle takes no shape it does not use.
  */
 import type * as v from 'valibot';
+import type { ROUTES, RouteName } from '#routes';
+import type { Scope } from '#rules/scopes.ts';
+import type { OPERATIONS } from '#shapes/operations.ts';
 import type { KeyRecord } from '#store/accounts.ts';
 
-export interface ApiRequest<Q = Record<string, never>> {
-  /** Path parameters (own keys only). */
-  params: Record<string, string>;
-  /** The query, as the route's schema parses it (lib/shapes/queries.ts). */
-  query: Q;
+type RouteOf<N extends RouteName> = Extract<(typeof ROUTES)[number], { name: N }>;
+type OperationOf<N extends RouteName> = N extends keyof typeof OPERATIONS ? (typeof OPERATIONS)[N] : Record<string, never>;
+/** The names in a route path's `{…}` segments. */
+type ParamNames<P extends string> = P extends `${string}{${infer K}}${infer R}` ? K | ParamNames<R> : never;
+
+/** A route's path parameters (own keys only). */
+export type ParamsOf<N extends RouteName> = Readonly<Record<ParamNames<RouteOf<N>['path']>, string>>;
+/** The schema of a route's query (lib/shapes/queries.ts), as its operation declares it; none when it declares none. */
+export type QuerySchemaOf<N extends RouteName> = OperationOf<N> extends { query: infer Q extends v.GenericSchema } ? Q : undefined;
+/** A route's query as its schema parses it. */
+export type QueryOf<N extends RouteName> =
+  QuerySchemaOf<N> extends v.GenericSchema ? v.InferOutput<QuerySchemaOf<N>> : Readonly<Record<string, never>>;
+/** The JSON object body of a route that has one (its rules check it: lib/rules); `{}` otherwise. */
+export type BodyOf<N extends RouteName> = RouteOf<N>['body'] extends true ? Record<string, unknown> : Readonly<Record<string, never>>;
+/** What a route answers in `data`, by its operation's success shape; nothing for a non-JSON answer (`raw`). */
+export type DataOf<N extends RouteName> =
+  OperationOf<N> extends { success: { contentType: string } }
+    ? undefined
+    : OperationOf<N> extends { success: { data: infer D extends v.GenericSchema } }
+      ? v.InferOutput<D>
+      : never;
+
+/** What every endpoint sees of a request. */
+export interface ApiRequest<N extends RouteName> {
+  params: ParamsOf<N>;
+  /** The query, as the route's schema parses it. */
+  query: QueryOf<N>;
   /** Lower-cased header names (own keys only). */
-  headers: Record<string, string>;
-  /** The JSON object body (routes with `body`); `{}` otherwise. */
-  body: Record<string, unknown>;
+  headers: Readonly<Record<string, string>>;
+  body: BodyOf<N>;
   requestId: string;
 }
-
 /** A request on an owner route: authenticated, authorised for the route's scope and path user. */
-export interface OwnerRequest<Q = Record<string, never>> extends ApiRequest<Q> {
+export interface OwnerRequest<N extends RouteName> extends ApiRequest<N> {
   key: KeyRecord;
 }
+/** A request as its route's endpoint sees it: on owner routes (those with a scope) it carries the key, which no endpoint then checks for. */
+export type RequestOf<N extends RouteName> = RouteOf<N> extends { scope: Scope } ? OwnerRequest<N> : ApiRequest<N>;
 
-/** What an endpoint answers: `data` goes into the success envelope. */
-export interface ApiResult {
-  status?: number;
-  data: unknown;
+/** The part of a request that helpers shared by several endpoints read. */
+export type Headed = Pick<ApiRequest<RouteName>, 'headers'>;
+
+type Headers = Record<string, string>;
+/** A JSON answer: `data` goes into the success envelope. */
+export interface Fresh<D> {
+  status?: 200 | 201;
+  data: D;
   meta?: Record<string, unknown>;
-  headers?: Record<string, string>;
+  headers?: Headers;
   /** Send `data` as the whole body, without the envelope (a document such as openapi.json). */
   bare?: boolean;
-  /** A body that is not JSON (the docs page and its assets): its content type, and its text or bytes (sent base64). */
-  raw?: { contentType: string; body: string | Buffer };
+  raw?: undefined;
 }
-
-export type QueryOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, never>;
+/** An If-None-Match that holds the answer's ETag. */
+export interface NotModified {
+  status: 304;
+  data: undefined;
+  headers: Headers;
+  meta?: undefined;
+  bare?: boolean;
+  raw?: undefined;
+}
+/** A body that is not JSON (the docs page and its assets): its content type, and its text or bytes (sent base64). */
+export interface Raw {
+  status?: 200;
+  data: undefined;
+  headers: Headers;
+  raw: { contentType: string; body: string | Buffer };
+  meta?: undefined;
+  bare?: undefined;
+}
+/** What an endpoint answers. */
+export type ApiResult<D = unknown> = Fresh<D> | NotModified | Raw;
 
 /** What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
 export type Prepared = readonly (() => unknown)[];
 
-/** An endpoint and what it declares of its input (its query schema), as the shared stack runs it. */
-export interface Endpoint<Req, S extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
-  owner: boolean;
-  query?: S;
+/** What an endpoint declares besides its route: its query schema (exactly its operation's, when it has one) and what it prepares at init. */
+export type Declared<N extends RouteName> = { init?: Prepared } & (QuerySchemaOf<N> extends undefined
+  ? { query?: undefined }
+  : { query: QuerySchemaOf<N> });
+
+/** An endpoint of route N, as the shared stack (route.ts) runs it. */
+export interface Endpoint<N extends RouteName> {
+  name: N;
+  query?: v.GenericSchema;
   init?: Prepared;
-  run: (request: Req) => Promise<ApiResult>;
+  run: (request: RequestOf<N>) => Promise<ApiResult<DataOf<N>>>;
 }
-export type PublicEndpoint = Endpoint<ApiRequest<never>> & { owner: false };
-export type OwnerEndpoint = Endpoint<OwnerRequest<never>> & { owner: true };
 
-/** A public route's endpoint: `query` declares and types its query parameters. */
-export const publicEndpoint = <S extends v.GenericSchema | undefined = undefined>(
-  declared: { query?: S; init?: Prepared },
-  run: (request: ApiRequest<QueryOf<S>>) => Promise<ApiResult>,
-) => ({ owner: false as const, ...declared, run }) as unknown as PublicEndpoint;
-
-/** An owner route's endpoint: its request carries the caller's key. */
-export const ownerEndpoint = <S extends v.GenericSchema | undefined = undefined>(
-  declared: { query?: S; init?: Prepared },
-  run: (request: OwnerRequest<QueryOf<S>>) => Promise<ApiResult>,
-) => ({ owner: true as const, ...declared, run }) as unknown as OwnerEndpoint;
+/** The endpoint of route `name`: the compiler holds its query, params, body and answer to the route's declaration. */
+export const endpoint = <N extends RouteName>(
+  name: N,
+  declared: Declared<N>,
+  run: (request: RequestOf<N>) => Promise<ApiResult<DataOf<N>>>,
+): Endpoint<N> => ({ name, ...declared, run });

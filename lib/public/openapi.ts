@@ -4,12 +4,12 @@
  * envelope): OpenAPI tools read it as it is.
  */
 import { cacheable } from '#http/cache.ts';
-import { publicEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { openApiDocument } from '#shapes/openapi.ts';
 
 let document: ReturnType<typeof openApiDocument> | undefined;
 
-export const readOpenApi = publicEndpoint({}, async (req) => {
+export const readOpenApi = endpoint('openApi', {}, async (req) => {
   document ??= openApiDocument();
   return { ...cacheable(req, document), bare: true };
 });

@@ -10,7 +10,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { searchItem } from '#decks/responses.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
-import { publicEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
 import { documentClient } from '#store/client.ts';
 import { cardFacet } from '#store/search.ts';
@@ -63,53 +63,57 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
-export const searchPublicDecks = publicEndpoint({ query: SearchQuery, init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
-  const { sort, limit } = req.query;
-  const filters: Filters = {
-    main: req.query.main_faction,
-    ally: req.query.ally_faction,
-    tag: req.query.tag,
-    q: req.query.q,
-    cards: knownCards('card', req.query.card),
-    excluded: knownCards('exclude_card', req.query.exclude_card),
-  };
-  const { facet, rest } = facetAndRest(filters);
-  const digest = queryDigest([
-    sort,
-    String(limit),
-    facet,
-    rest.tag,
-    rest.main,
-    rest.ally,
-    rest.q,
-    rest.cards?.join(','),
-    rest.excluded?.join(','),
-  ]);
+export const searchPublicDecks = endpoint(
+  'searchDecks',
+  { query: SearchQuery, init: [catalogue, documentClient, cursorKeyAtInit] },
+  async (req) => {
+    const { sort, limit } = req.query;
+    const filters: Filters = {
+      main: req.query.main_faction,
+      ally: req.query.ally_faction,
+      tag: req.query.tag,
+      q: req.query.q,
+      cards: knownCards('card', req.query.card),
+      excluded: knownCards('exclude_card', req.query.exclude_card),
+    };
+    const { facet, rest } = facetAndRest(filters);
+    const digest = queryDigest([
+      sort,
+      String(limit),
+      facet,
+      rest.tag,
+      rest.main,
+      rest.ally,
+      rest.q,
+      rest.cards?.join(','),
+      rest.excluded?.join(','),
+    ]);
 
-  let page = req.query.page;
-  let skip = (page - 1) * limit;
-  let start: Record<string, string> | undefined;
-  if (req.query.cursor !== undefined) {
-    const c = await openCursor(req.query.cursor);
-    if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
-    start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
-    page = c.p;
-    skip = c.s;
-  } else if (page * limit > MAX_PAGE_DEPTH) {
-    throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
-  }
+    let page = req.query.page;
+    let skip = (page - 1) * limit;
+    let start: Record<string, string> | undefined;
+    if (req.query.cursor !== undefined) {
+      const c = await openCursor(req.query.cursor);
+      if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
+      start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
+      page = c.p;
+      skip = c.s;
+    } else if (page * limit > MAX_PAGE_DEPTH) {
+      throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
+    }
 
-  const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
-  // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
-  const left = skip - result.skipped;
-  const next = result.next && {
-    d: digest,
-    p: left > 0 ? page : page + 1,
-    k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
-    s: left,
-  };
-  return {
-    data: result.items.map(searchItem),
-    meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
-  };
-});
+    const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
+    // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
+    const left = skip - result.skipped;
+    const next = result.next && {
+      d: digest,
+      p: left > 0 ? page : page + 1,
+      k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
+      s: left,
+    };
+    return {
+      data: result.items.map(searchItem),
+      meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
+    };
+  },
+);

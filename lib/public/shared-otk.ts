@@ -1,9 +1,9 @@
 import { otkChartOf } from '#decks/responses.ts';
-import { publicEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { documentClient } from '#store/client.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
 
 /** GET /api/v1/decks/:share_slug/otk — the OTK chart of a public or unlisted deck; counts no view (contract §8.6). */
-export const readSharedOtk = publicEndpoint({ init: [documentClient] }, async (req) => ({
+export const readSharedOtk = endpoint('readSharedOtk', { init: [documentClient] }, async (req) => ({
   data: otkChartOf(await sharedDeck(shareSlug(req.params.share_slug))),
 }));

@@ -5,12 +5,12 @@
 
 import { catalogue } from '#catalogue/load.ts';
 import { publicDeck } from '#decks/responses.ts';
-import { publicEndpoint } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
 import { documentClient } from '#store/client.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
 
-export const readSharedDeck = publicEndpoint({ init: [catalogue, documentClient] }, async (req) => {
+export const readSharedDeck = endpoint('readSharedDeck', { init: [catalogue, documentClient] }, async (req) => {
   const slug = shareSlug(req.params.share_slug);
   // The deck and its stored view count are read side by side: one index item and one bucket attribute.
   const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);

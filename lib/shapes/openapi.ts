@@ -239,7 +239,7 @@ export function openApiDocument() {
     (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(route, op);
   }
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Deck Library API',
       version: S.API_VERSION,

@@ -6,7 +6,7 @@
  * the route table itself (openapi.ts). Every shape is the one the code builds or parses.
  */
 import * as v from 'valibot';
-import type { RouteName } from '#routes';
+import type { ROUTES, RouteName } from '#routes';
 import { FIELDS } from '#rules/deck-write.ts';
 import { ReplaceBody } from '#rules/schemas.ts';
 import type { ErrorCode } from './errors.ts';
@@ -215,3 +215,13 @@ export const OPERATIONS = {
     errors: ['not_found'],
   },
 } as const satisfies Record<Exclude<RouteName, 'notFound'>, Operation>;
+
+type OperationName = keyof typeof OPERATIONS;
+type BodyOf<N extends OperationName> = Extract<(typeof ROUTES)[number], { name: N }>['body'];
+/** Operations whose route's `body` says otherwise than the operation (a body declared for a route that reads none, or none for one that does). */
+type BodiesDisagree = {
+  [N in OperationName]: BodyOf<N> extends ('body' extends keyof (typeof OPERATIONS)[N] ? true : false) ? never : N;
+}[OperationName];
+/** Compiles only while the route table and every operation agree on which routes take a body. */
+export type BodiesAgree = [BodiesDisagree] extends [never] ? true : { disagree: BodiesDisagree };
+export const BODIES_AGREE: BodiesAgree = true;

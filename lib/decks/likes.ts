@@ -6,17 +6,17 @@
  */
 
 import { deckNotFound } from '#http/errors.ts';
-import { type OwnerRequest, ownerEndpoint } from '#http/types.ts';
+import { endpoint, type OwnerRequest } from '#http/types.ts';
+import { sharedDeck, shareSlug } from '#public/shared-deck.ts';
 import { getCounts } from '#store/counters.ts';
 import { setLike } from '#store/likes.ts';
-import { sharedDeck, shareSlug } from './shared-deck.ts';
 
-async function like(req: OwnerRequest, liked: boolean) {
+async function like(req: OwnerRequest<'likeDeck' | 'unlikeDeck'>, liked: boolean) {
   const deck = await sharedDeck(shareSlug(req.params.share_slug));
   if ((await setLike(deck, req.key.user_id, liked)) === 'gone') throw deckNotFound();
   const counts = await getCounts(deck.share_slug, true);
   return { data: { share_slug: deck.share_slug, liked, likes: counts.likes } };
 }
 
-export const likeDeck = ownerEndpoint({}, (req) => like(req, true));
-export const unlikeDeck = ownerEndpoint({}, (req) => like(req, false));
+export const likeDeck = endpoint('likeDeck', {}, (req) => like(req, true));
+export const unlikeDeck = endpoint('unlikeDeck', {}, (req) => like(req, false));
