@@ -2,7 +2,7 @@
  * The route table: every route of the API, its Lambda entry and what it needs. The local server and
  * the CDK stack are both built from it, so they cannot drift. `grants` are the DynamoDB actions a
  * route's function may take, on which indexes or on which item kinds (leading key prefixes of
- * lib/store/keys.ts); CDK turns them into the function's only permissions. Owner routes also read
+ * lib/store/items/); CDK turns them into the function's only permissions. Owner routes also read
  * API keys (`KEY#*` in accounts), and only they; cursor routes the cursor keys (`CURSORKEYS`).
  */
 import type { Scope } from '#rules/scopes.ts';

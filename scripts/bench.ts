@@ -35,10 +35,11 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { documentClient, dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION, type TransactItem } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
-import { createDeck, type StoredDeck } from '#store/decks.ts';
-import { SEARCH_PROJECTION } from '#store/search.ts';
+import { createDeck } from '#store/decks.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
+import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { bucketKey } from '#store/view-buckets.ts';
 import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { accessLine } from '../infra/access-log-fields.ts';
 import { BUNDLE } from '../infra/bundling.ts';
@@ -464,7 +465,7 @@ async function main() {
             IndexName: 'search_by_date',
             KeyConditionExpression: 'facet = :f',
             ExpressionAttributeValues: { ':f': 'all' },
-            // The same request as the handler's: only the fields a search shows (store/search.ts).
+            // The same request as the handler's: only the fields a search shows (store/items/search-entry.ts).
             ...SEARCH_PROJECTION,
             Limit: 21,
           }),

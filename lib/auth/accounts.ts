@@ -1,6 +1,8 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
-import { type Account, getAccount, type KeyRecord, putAccount, putKey } from '#store/accounts.ts';
+import { getAccount, putAccount, putKey } from '#store/accounts.ts';
+import type { Account } from '#store/items/account.ts';
+import type { ApiKey } from '#store/items/api-key.ts';
 import { newApiKey, type Scope } from './keys.ts';
 
 export const DISPLAY_NAME_MAX = 64;
@@ -15,11 +17,11 @@ export async function createAccount(displayName: string): Promise<Account> {
   return account;
 }
 
-export async function issueKey(userId: string, scopes: Scope[]): Promise<{ key: KeyRecord; apiKey: string }> {
+export async function issueKey(userId: string, scopes: Scope[]): Promise<{ key: ApiKey; apiKey: string }> {
   const account = await getAccount(userId);
   if (!account) throw new RangeError(`no account ${userId}`);
   const { keyId, apiKey, secretHash } = newApiKey();
-  const key: KeyRecord = {
+  const key: ApiKey = {
     key_id: keyId,
     user_id: userId,
     display_name: account.display_name,

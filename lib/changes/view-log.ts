@@ -4,8 +4,9 @@
  * ordinal of the last batch it holds, so a window handled again adds nothing twice.
  */
 import { atMost } from '#store/at-most.ts';
-import { bucketOf } from '#store/view-buckets.ts';
-import { addToBucket, BATCH_PREFIX, DECKS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
+import { bucketOf } from '#store/items/view-bucket.ts';
+import { BATCH_PREFIX } from '#store/items/view-log.ts';
+import { addToBucket, DECKS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
 
 type Image = Record<string, unknown>;
 

@@ -7,9 +7,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#store/client.ts';
 import { foldDeck, viewStepPassed, viewsFoldDue } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
-import { facetsOf } from '#store/search.ts';
+import { facetsOf } from '#store/items/search-entry.ts';
+import { bucketKey, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
 import { DECKS, tableName } from '#store/tables.ts';
-import { bucketKey, VIEW_ATTRIBUTE_PREFIX } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
 

@@ -11,15 +11,16 @@ import { ApiError, invalidParameter, unavailable, validationFailed } from '#http
 import { type ApiResult, type DataOf, endpoint } from '#http/types.ts';
 import { count } from '#metrics';
 import { checkCreate } from '#rules/deck-write.ts';
-import { type StoredDeck, createDeck as storeDeck } from '#store/decks.ts';
+import { ownerDeck } from '#shapes/deck-bodies.ts';
+import { createDeck as storeDeck } from '#store/decks.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { type Remembered, recall, rememberWrite } from '#store/idempotency.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 import { etag } from './params.ts';
-import { ownerDeck } from './responses.ts';
 
 export const SHARE_SLUG_LENGTH = 12;
 /** 1–255 visible ASCII characters (contract §8.2). */
-const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const IDEMPOTENCY_KEY_FORM = /^[\x21-\x7E]{1,255}$/;
 const ATTEMPTS = 8;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
 
@@ -64,12 +65,13 @@ function replay(prior: Remembered, hash: string): ApiResult<DataOf<'createDeck'>
 }
 
 export const createOwnerDeck = endpoint('createDeck', { init: [catalogue] }, async (req) => {
-  const key = req.headers['idempotency-key'];
-  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
-  const hash = key === undefined ? '' : bodyHash(req.body);
+  const idempotencyKey = req.headers['idempotency-key'];
+  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_FORM.test(idempotencyKey))
+    throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
+  const hash = idempotencyKey === undefined ? '' : bodyHash(req.body);
   const userId = req.key.user_id;
-  if (key !== undefined) {
-    const prior = await recall(userId, key);
+  if (idempotencyKey !== undefined) {
+    const prior = await recall(userId, idempotencyKey);
     if (prior) return replay(prior, hash);
   }
   const result = checkCreate(req.body, catalogue());
@@ -93,18 +95,18 @@ export const createOwnerDeck = endpoint('createDeck', { init: [catalogue] }, asy
     data: ownerDeck(deck, catalogue()),
     headers: { location: `/api/v1/users/${deck.user_id}/decks/${deck.id}`, etag: etag(deck.version) },
   };
-  if (key === undefined) {
+  if (idempotencyKey === undefined) {
     if ((await storing(storeDeck(deck))) === 'conflict') throw unavailable('the deck store is busy; nothing was created; retry shortly');
     count('DecksCreated', {});
     return answer;
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if ((await storing(storeDeck(deck, rememberWrite(userId, key, { body_hash: hash, answer })))) === 'ok') {
+    if ((await storing(storeDeck(deck, rememberWrite(userId, idempotencyKey, { body_hash: hash, answer })))) === 'ok') {
       count('DecksCreated', {});
       return answer;
     }
-    // Another request with this key got there first (or is committing): answer as it did.
-    const prior = await recall(userId, key);
+    // Another request with this Idempotency-Key got there first (or is committing): answer as it did.
+    const prior = await recall(userId, idempotencyKey);
     if (prior) return replay(prior, hash);
     await pause(attempt);
   }

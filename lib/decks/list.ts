@@ -1,10 +1,11 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
+import { ownerListItem } from '#shapes/deck-bodies.ts';
 import { OwnerListQuery } from '#shapes/queries.ts';
-import { listDecks, ownerOrder } from '#store/decks.ts';
+import { listDecks } from '#store/decks.ts';
+import { ownerOrder } from '#store/items/deck.ts';
 import { decodeOwnerCursor, encodeOwnerCursor } from './owner-cursor.ts';
-import { ownerListItem } from './responses.ts';
 
 export const listOwnerDecks = endpoint('listDecks', { query: OwnerListQuery, init: [cursorKeyAtInit] }, async (req) => {
   const { limit } = req.query;

@@ -5,8 +5,9 @@
  */
 import { deckNotFound, preconditionFailed, unavailable } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
-import type { KeyRecord } from '#store/accounts.ts';
-import { getDeck, type StoredDeck } from '#store/decks.ts';
+import { getDeck } from '#store/decks.ts';
+import type { ApiKey } from '#store/items/api-key.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 import { deckPath, ifMatch } from './params.ts';
 
 export const WRITE_ATTEMPTS = 20;
@@ -14,7 +15,7 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random(
 
 /** Runs `write` on the latest deck until it lands (`write` answers undefined when it lost the race). */
 export async function onLatestDeck<T>(
-  req: Headed & { params: { deck_id: string }; key: KeyRecord },
+  req: Headed & { params: { deck_id: string }; key: ApiKey },
   write: (current: StoredDeck) => Promise<T | undefined>,
 ): Promise<T> {
   const { userId, deckId } = deckPath(req);

@@ -1,8 +1,8 @@
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { otkChartOf } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath } from './params.ts';
-import { otkChartOf } from './responses.ts';
 
 /** GET /api/v1/users/:user_id/decks/:deck_id/otk — the OTK chart of one of the caller's decks (contract §8.6). */
 export const readOwnerOtk = endpoint('readDeckOtk', {}, async (req) => {

@@ -1,12 +1,12 @@
 /** Path, header and query parameters of the owner routes. */
 import { deckNotFound, preconditionFailed } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
-import type { KeyRecord } from '#store/accounts.ts';
+import type { ApiKey } from '#store/items/api-key.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The caller's user id (auth has matched it to the key) and the deck id; a malformed id is no deck. */
-export function deckPath(req: { params: { deck_id: string }; key: KeyRecord }): { userId: string; deckId: string } {
+export function deckPath(req: { params: { deck_id: string }; key: ApiKey }): { userId: string; deckId: string } {
   const deckId = req.params.deck_id ?? '';
   if (!UUID.test(deckId)) throw deckNotFound();
   return { userId: req.key.user_id, deckId };

@@ -2,9 +2,9 @@
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath, etag } from './params.ts';
-import { ownerDeck } from './responses.ts';
 
 export const readOwnerDeck = endpoint('readDeck', { init: [catalogue] }, async (req) => {
   const { userId, deckId } = deckPath(req);

@@ -6,10 +6,10 @@ import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { checkPatch } from '#rules/deck-write.ts';
+import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { replaceDeck } from '#store/decks.ts';
 import { onLatestDeck } from './optimistic.ts';
 import { etag } from './params.ts';
-import { ownerDeck } from './responses.ts';
 
 export const updateOwnerDeck = endpoint('updateDeck', { init: [catalogue] }, (req) =>
   onLatestDeck(req, async (current) => {

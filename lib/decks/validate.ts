@@ -3,7 +3,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { checkCreate } from '#rules/deck-write.ts';
-import { contentResponse } from './responses.ts';
+import { contentResponse } from '#shapes/deck-bodies.ts';
 
 export const validateOwnerDeck = endpoint('validateDeck', { init: [catalogue] }, async (req) => {
   const result = checkCreate(req.body, catalogue());

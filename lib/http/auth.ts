@@ -6,13 +6,14 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { NO_KEY_HASH, parseApiKey, type Scope, secretMatches } from '#auth/keys.ts';
-import { getKey, type KeyRecord } from '#store/accounts.ts';
+import { getKey } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
+import type { ApiKey } from '#store/items/api-key.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-export async function authenticate(authorization: string | undefined): Promise<KeyRecord> {
+export async function authenticate(authorization: string | undefined): Promise<ApiKey> {
   if (!authorization) throw unauthorized('an API key is required: Authorization: Bearer <API_KEY>');
   const presented = BEARER.exec(authorization)?.[1];
   const parsed = presented ? parseApiKey(presented) : undefined;
@@ -24,14 +25,14 @@ export async function authenticate(authorization: string | undefined): Promise<K
   return key;
 }
 
-export function authorize(key: KeyRecord, scope: Scope, userId: string | undefined): void {
+export function authorize(key: ApiKey, scope: Scope, userId: string | undefined): void {
   if (!key.scopes.includes(scope)) throw forbidden('insufficient_scope', `this route needs the ${scope} scope`);
   if (userId !== key.user_id) throw forbidden('user_mismatch', 'the user_id in the path is not the account of this key');
 }
 
 /** The Lambda context of an owner route carries the caller's key once authenticated. */
 export interface AuthContext {
-  key?: KeyRecord;
+  key?: ApiKey;
 }
 
 /**

@@ -5,7 +5,8 @@
  * signs, the one before it still opens, an older one is refused.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type CursorKey, cursorKeys } from '#store/cursor-keys.ts';
+import { cursorKeys } from '#store/cursor-keys.ts';
+import type { CursorKey } from '#store/items/cursor-keys.ts';
 import { invalidParameter } from './errors.ts';
 
 /**

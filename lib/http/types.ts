@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
 import type { Scope } from '#rules/scopes.ts';
 import type { OPERATIONS } from '#shapes/operations.ts';
-import type { KeyRecord } from '#store/accounts.ts';
+import type { ApiKey } from '#store/items/api-key.ts';
 
 type RouteOf<N extends RouteName> = Extract<(typeof ROUTES)[number], { name: N }>;
 type OperationOf<N extends RouteName> = N extends keyof typeof OPERATIONS ? (typeof OPERATIONS)[N] : Record<string, never>;
@@ -46,7 +46,7 @@ export interface ApiRequest<N extends RouteName> {
 }
 /** A request on an owner route: authenticated, authorised for the route's scope and path user. */
 export interface OwnerRequest<N extends RouteName> extends ApiRequest<N> {
-  key: KeyRecord;
+  key: ApiKey;
 }
 /** A request as its route's endpoint sees it: on owner routes (those with a scope) it carries the key, which no endpoint then checks for. */
 export type RequestOf<N extends RouteName> = RouteOf<N> extends { scope: Scope } ? OwnerRequest<N> : ApiRequest<N>;

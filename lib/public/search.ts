@@ -7,13 +7,13 @@
  */
 
 import { catalogue } from '#catalogue/load.ts';
-import { searchItem } from '#decks/responses.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
 import { documentClient } from '#store/client.ts';
-import { cardFacet } from '#store/search.ts';
+import { cardFacet } from '#store/items/search-entry.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 
 /** Index items one search request may read, whatever its filters (§8.1). */

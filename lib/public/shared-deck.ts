@@ -1,6 +1,7 @@
 /** A public or unlisted deck by its share slug: shared reads, OTK charts and likes find decks this way. */
 import { deckNotFound } from '#http/errors.ts';
-import { deckBySlug, type StoredDeck } from '#store/decks.ts';
+import { deckBySlug } from '#store/decks.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 
 const SLUG = /^[A-Za-z0-9]{12}$/;
 /** Whether a string is a well-formed share slug. */

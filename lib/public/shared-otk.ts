@@ -1,5 +1,5 @@
-import { otkChartOf } from '#decks/responses.ts';
 import { endpoint } from '#http/types.ts';
+import { otkChartOf } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
 

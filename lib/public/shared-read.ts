@@ -4,8 +4,8 @@
  */
 
 import { catalogue } from '#catalogue/load.ts';
-import { publicDeck } from '#decks/responses.ts';
 import { endpoint } from '#http/types.ts';
+import { publicDeck } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
@@ -16,6 +16,6 @@ export const readSharedDeck = endpoint('readSharedDeck', { init: [catalogue, doc
   const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);
   // This read is a view: counted from the access log (its line, answered 200: lib/workers.ts
   // VIEW_SUBSCRIPTION), nothing written here. Shown at once, with the stored total.
-  const views = stored + 1;
-  return { data: publicDeck(deck, { views, likes: deck.likes }, catalogue()), headers: { 'cache-control': 'no-store' } };
+  const shown = stored + 1;
+  return { data: publicDeck(deck, { views: shown, likes: deck.likes }, catalogue()), headers: { 'cache-control': 'no-store' } };
 });

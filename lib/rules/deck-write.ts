@@ -22,7 +22,7 @@ import { deckName } from './factions.ts';
 import { rememberCode } from './parsed-codes.ts';
 import { salvageArchive, salvageGuide } from './salvage.ts';
 import * as S from './schemas.ts';
-import { isJsonObject, notUnder, parseStrict } from './shape.ts';
+import { isJsonObject, notUnder, parseStrict } from './strict-input.ts';
 
 /** The writable fields of a deck and their shapes (create, validate and PATCH bodies). */
 export const FIELDS = {

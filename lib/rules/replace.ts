@@ -9,7 +9,7 @@ import { checkDeck } from './deck-rules.ts';
 import { derivedWithCards, readDeckCode } from './deck-write.ts';
 import { at, type Detail, detail } from './details.ts';
 import { ReplaceBody } from './schemas.ts';
-import { parseStrict } from './shape.ts';
+import { parseStrict } from './strict-input.ts';
 
 export type ReplaceResult = { ok: true; result: Described } | { ok: false; details: Detail[] };
 

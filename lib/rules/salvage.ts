@@ -7,7 +7,7 @@
  * a path that already failed its shape.
  */
 import type { Alternatives, Archive, ChartSettings, Guide, KeyComponents } from './deck-model.ts';
-import { isJsonObject } from './shape.ts';
+import { isJsonObject } from './strict-input.ts';
 
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 

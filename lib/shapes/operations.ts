@@ -7,10 +7,9 @@
  */
 import * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
-import { FIELDS } from '#rules/deck-write.ts';
-import { ReplaceBody } from '#rules/schemas.ts';
 import type { ErrorCode } from './errors.ts';
 import { CardQuery, OwnerListQuery, SearchQuery } from './queries.ts';
+import { CreateBody, EmptyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
 export type ResponseHeader =
@@ -46,20 +45,6 @@ export interface Operation {
   /** Errors this route answers beyond those every route of its kind answers. */
   errors?: ErrorCode[];
 }
-
-const { deck_code, guide, ...rest } = FIELDS;
-const optional = Object.fromEntries(Object.entries(rest).map(([k, schema]) => [k, v.optional(schema)])) as {
-  [K in keyof typeof rest]: v.OptionalSchema<(typeof rest)[K], undefined>;
-};
-/** A create or validate body: the writable fields, deck_code and guide required. */
-export const CreateBody = v.strictObject({ deck_code, guide, ...optional });
-/** A PATCH body: any of the writable fields, at least one. */
-export const PatchBody = v.pipe(
-  v.partial(v.strictObject(FIELDS)),
-  v.check((b) => Object.keys(b).length > 0),
-  v.metadata({ minProperties: 1 }),
-);
-export const EmptyBody = v.strictObject({});
 
 /** The OpenAPI document itself (its operation answers the bare document). */
 export const OpenApiDocument = v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({}), paths: v.looseObject({}) });

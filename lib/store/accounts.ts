@@ -1,30 +1,11 @@
-/**
- * Accounts and API keys in the accounts table.
- *   account: pk USER#<user_id>  sk ACCOUNT  { display_name, created_at }
- *   key:     pk KEY#<key_id>    sk KEY      { key_user_id, display_name, secret_hash, scopes, status, created_at }
- */
+/** The repository of accounts and API keys (the items: items/account.ts, items/api-key.ts). */
 import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '#rules/scopes.ts';
 import { documentClient, unlessConditionFailed } from './client.ts';
+import { type Account, accountKey } from './items/account.ts';
+import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
 
-export interface Account {
-  user_id: string;
-  display_name: string;
-  created_at: string;
-}
-export interface KeyRecord {
-  key_id: string;
-  user_id: string;
-  display_name: string;
-  secret_hash: string;
-  scopes: Scope[];
-  status: 'active' | 'revoked';
-  created_at: string;
-}
-
 const table = () => tableName(ACCOUNTS);
-const keyKey = (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' });
 
 /**
  * Puts an item that must not exist yet. Its key is new (a random id), so a failed condition can only
@@ -37,42 +18,32 @@ export async function putAccount(account: Account): Promise<void> {
   await putNew(
     new PutCommand({
       TableName: table(),
-      Item: { pk: `USER#${account.user_id}`, sk: 'ACCOUNT', ...account },
+      Item: { ...accountKey(account.user_id), ...account },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
 export async function getAccount(userId: string): Promise<Account | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: { pk: `USER#${userId}`, sk: 'ACCOUNT' } }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId) }));
   return Item ? { user_id: Item.user_id, display_name: Item.display_name, created_at: Item.created_at } : undefined;
 }
 
-export async function putKey(key: KeyRecord): Promise<void> {
+export async function putKey(key: ApiKey): Promise<void> {
   const { key_id, user_id, ...rest } = key;
   await putNew(
     new PutCommand({
       TableName: table(),
-      Item: { ...keyKey(key_id), key_id, key_user_id: user_id, ...rest },
+      Item: { ...apiKeyKey(key_id), key_id, key_user_id: user_id, ...rest },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
-const toKey = (item: Record<string, unknown>): KeyRecord => ({
-  key_id: item.key_id as string,
-  user_id: item.key_user_id as string,
-  display_name: item.display_name as string,
-  secret_hash: item.secret_hash as string,
-  scopes: item.scopes as Scope[],
-  status: item.status as KeyRecord['status'],
-  created_at: item.created_at as string,
-});
-
 /** A consistent read, so that a revocation takes effect at once. */
-export async function getKey(keyId: string): Promise<KeyRecord | undefined> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: keyKey(keyId), ConsistentRead: true }));
-  return Item ? toKey(Item) : undefined;
+export async function getKey(keyId: string): Promise<ApiKey | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: apiKeyKey(keyId), ConsistentRead: true }));
+  return Item ? apiKeyOf(Item) : undefined;
 }
 
 export async function revokeKey(keyId: string): Promise<boolean> {
@@ -80,7 +51,7 @@ export async function revokeKey(keyId: string): Promise<boolean> {
     documentClient().send(
       new UpdateCommand({
         TableName: table(),
-        Key: keyKey(keyId),
+        Key: apiKeyKey(keyId),
         UpdateExpression: 'SET #s = :revoked',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#s': 'status' },
@@ -91,8 +62,6 @@ export async function revokeKey(keyId: string): Promise<boolean> {
   // No key of that id: its condition failed.
   return revoked !== undefined;
 }
-
-export type KeySummary = Omit<KeyRecord, 'secret_hash'>;
 
 export async function listKeys(userId: string): Promise<KeySummary[]> {
   const keys: KeySummary[] = [];
@@ -107,7 +76,7 @@ export async function listKeys(userId: string): Promise<KeySummary[]> {
   );
   for await (const page of pages)
     for (const item of page.Items ?? []) {
-      const { secret_hash: _hash, ...summary } = toKey(item);
+      const { secret_hash: _hash, ...summary } = apiKeyOf(item);
       keys.push(summary);
     }
   return keys;

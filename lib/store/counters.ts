@@ -22,16 +22,15 @@
  *      conditional on the deck still holding those counts (decks.ts `asRead`): a fold that landed in
  *      between sends the PATCH back to read again, so a PATCH never writes counts older than the deck's.
  * A fold whose deck write finds the deck already at or past it (a retry of a fold that stopped half-way)
- * brings the entries up to the deck's counts instead.
- *   counter: pk COUNT#<share_slug>   sk COUNT          { likes, changes }   (likes.ts writes it)
+ * brings the entries up to the deck's counts instead. The counter item: items/counter.ts.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { atMost } from './at-most.ts';
 import { documentClient, unlessConditionFailed } from './client.ts';
-import { fromItem, getDeck } from './decks.ts';
-import { counterKey, deckKey, entryKey } from './keys.ts';
-import type { StoredDeck } from './records.ts';
-import { facetsOf, sortKeys } from './search.ts';
+import { getDeck } from './decks.ts';
+import { counterKey } from './items/counter.ts';
+import { deckKey, fromItem, type StoredDeck } from './items/deck.ts';
+import { entryKey, facetsOf, sortKeys } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export const LIKES_FOLD_RATIO = 0.1;

@@ -3,24 +3,20 @@
  * by the functions that sign or open cursors, and only they (their grant), encrypted at rest like every
  * item; never in a function's configuration or the template. Made by the first function that needs
  * them (a conditional put: one wins), rotated by an operator (deckctl cursor-key rotate).
- *   pk CURSORKEYS  sk CURSORKEYS  { keys: [{ id, secret, created_at }] }   newest first, at most KEPT
+ * The item (items/cursor-keys.ts) holds them newest first, at most KEPT.
  * The newest signs; each kept key still opens the cursors it signed, so a rotation retires nothing a
  * client holds until the rotation after it.
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, unlessConditionFailed } from './client.ts';
+import { CURSOR_KEYS_KEY, type CursorKey } from './items/cursor-keys.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
 
-export interface CursorKey {
-  id: string;
-  secret: string;
-  created_at: string;
-}
+export type { CursorKey };
 
 /** Keys kept: the one that signs and the one before it. */
 export const KEPT = 2;
-export const CURSOR_KEYS_KEY = { pk: 'CURSORKEYS', sk: 'CURSORKEYS' } as const;
 const table = () => tableName(ACCOUNTS);
 
 export const newCursorKey = (now = new Date()): CursorKey => ({

@@ -1,53 +1,19 @@
 /**
- * Decks in the decks table: one item per deck, keyed by its owner, so that an owner path can only
- * ever reach the caller's own decks.
- *   pk USER#<user_id>  sk DECK#<deck_id>
- * Every write is one transaction with the deck's search entries (search.ts) — two when a change of
+ * The deck items' repository (the item: items/deck.ts). Every write is one transaction with the
+ * deck's search entries (items/search-entry.ts) — two when a change of
  * nearly every card and tag overflows one (replaceDeck) — conditional on the deck's `version`
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
  * counters.ts says why): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Guide } from '#rules/deck-model.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
-import { counterKey, deckKey, entryKey } from './keys.ts';
-import type { ListedDeck, StoredDeck } from './records.ts';
-import { entriesOf, facetsOf } from './search.ts';
+import { counterKey } from './items/counter.ts';
+import { deckAttributes, deckItem, deckKey, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
+import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 import { forgetViews } from './view-buckets.ts';
 
-export type { ListedDeck, StoredDeck } from './records.ts';
-
 const table = () => tableName(DECKS);
-
-const INT32_OFFSET = 2 ** 31;
-const MAX_MILLIS = 9_999_999_999_999;
-/** Sort key of the owner list: sort_order ascending, then updated_at descending, then id. */
-export const ownerOrder = (d: Pick<StoredDeck, 'sort_order' | 'updated_at' | 'id'>): string =>
-  `${String(d.sort_order + INT32_OFFSET).padStart(10, '0')}#${String(MAX_MILLIS - Date.parse(d.updated_at)).padStart(13, '0')}#${d.id}`;
-
-/** The deck item without its keys; views and likes are written only by create and by folds. */
-function attributes(d: StoredDeck): Record<string, unknown> {
-  const { id, guide, ...rest } = d;
-  return {
-    deck_id: id,
-    ...rest,
-    owner_order: ownerOrder(d),
-    // The description is kept apart so that lists (which project without it) stay small.
-    guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
-    guide_description: guide?.description ?? '',
-  };
-}
-
-export function fromItem(item: Record<string, unknown>): StoredDeck {
-  const { pk: _pk, sk: _sk, deck_id, owner_order: _o, guide, guide_description, ...rest } = item;
-  const g = guide as Omit<Guide, 'description'> | null | undefined;
-  return {
-    ...(rest as Omit<StoredDeck, 'id' | 'guide'>),
-    id: deck_id as string,
-    guide: g ? { ...g, description: (guide_description as string | undefined) ?? '' } : null,
-  };
-}
 
 /** Entry writes that take the search index from `before`'s facets to `after`'s: deletes first, then puts. */
 function entryWrites(before: StoredDeck | undefined, after: StoredDeck | undefined): TransactItem[] {
@@ -67,7 +33,7 @@ export async function getDeck(userId: string, deckId: string): Promise<StoredDec
 
 /** The items a deck is stored as: the deck item and, while public, its search entries. */
 export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; entries: Record<string, unknown>[] } {
-  return { deck: { ...deckKey(deck.user_id, deck.id), ...attributes(deck) }, entries: entriesOf(deck) };
+  return { deck: deckItem(deck), entries: entriesOf(deck) };
 }
 
 /**
@@ -143,7 +109,7 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
 
 function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
   // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
-  const { views: _v, likes: _l, likes_changes: _c, ...attrs } = attributes(next);
+  const { views: _v, likes: _l, likes_changes: _c, ...attrs } = deckAttributes(next);
   const read = asRead(current);
   const names: Record<string, string> = { ...read.ExpressionAttributeNames };
   const values: Record<string, unknown> = { ...read.ExpressionAttributeValues };

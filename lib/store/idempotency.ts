@@ -3,40 +3,35 @@
  * transaction as the deck it made, so the deck and its record exist together or not at all. It keeps
  * the first answer (to replay it exactly) and a hash of the body (to tell a repeat from a misuse);
  * it is remembered 24 hours (DynamoDB TTL on `expires_at`, and a condition that treats an expired
- * record as absent until TTL removes it).
- *   pk IDEMP#<user_id>#<sha256(key)>  sk IDEMP  { body_hash, answer, expires_at }
+ * record as absent until TTL removes it). The item: items/idempotency-record.ts.
  */
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, type TransactItem } from './client.ts';
-import { idempotencyKey } from './keys.ts';
+import { idempotencyRecordKey, REMEMBERED_SECONDS, type Remembered } from './items/idempotency-record.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export const REMEMBERED_SECONDS = 24 * 60 * 60;
+export type { Remembered };
 
-export interface Remembered {
-  body_hash: string;
-  answer: { status: number; headers: Record<string, string>; data: unknown };
-}
-
-const keyOf = (userId: string, key: string) => idempotencyKey(userId, createHash('sha256').update(key).digest('base64url'));
+const keyOf = (userId: string, idempotencyKey: string) =>
+  idempotencyRecordKey(userId, createHash('sha256').update(idempotencyKey).digest('base64url'));
 
 /** The record's write, to join the create's transaction: it fails (a condition) when a live record exists. */
-export function rememberWrite(userId: string, key: string, remembered: Remembered, now = Date.now()): TransactItem {
+export function rememberWrite(userId: string, idempotencyKey: string, remembered: Remembered, now = Date.now()): TransactItem {
   return {
     Put: {
       TableName: tableName(DECKS),
-      Item: { ...keyOf(userId, key), ...remembered, expires_at: Math.floor(now / 1000) + REMEMBERED_SECONDS },
+      Item: { ...keyOf(userId, idempotencyKey), ...remembered, expires_at: Math.floor(now / 1000) + REMEMBERED_SECONDS },
       ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
       ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
     },
   };
 }
 
-/** The live record of an account's key, if any (read consistently: it may have just been written). */
-export async function recall(userId: string, key: string, now = Date.now()): Promise<Remembered | undefined> {
+/** The live record of an account's Idempotency-Key, if any (read consistently: it may have just been written). */
+export async function recall(userId: string, idempotencyKey: string, now = Date.now()): Promise<Remembered | undefined> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: tableName(DECKS), Key: keyOf(userId, key), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(DECKS), Key: keyOf(userId, idempotencyKey), ConsistentRead: true }),
   );
   if (!Item || Number(Item.expires_at) < Math.floor(now / 1000)) return undefined;
   return { body_hash: Item.body_hash as string, answer: Item.answer as Remembered['answer'] };

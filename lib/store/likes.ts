@@ -1,15 +1,15 @@
 /**
  * Likes: one per account per deck, kept twice in one transaction with the deck's like counter
  * (counters.ts) — under the deck, so that a deleted deck's likes can be found and purged with it, and
- * under the account, so that an account's likes can be listed and given back (export, erasure).
- *   like:    pk LIKE#<share_slug>    sk <user_id>      { created_at }
- *   liked:   pk LIKED#<user_id>      sk <share_slug>   { created_at }
+ * under the account, so that an account's likes can be listed and given back (export, erasure). The
+ * items: items/like.ts, items/counter.ts.
  */
 import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact } from './client.ts';
 import { getDeck } from './decks.ts';
-import { counterKey, deckKey, likedKey, likeKey } from './keys.ts';
-import type { StoredDeck } from './records.ts';
+import { counterKey } from './items/counter.ts';
+import { deckKey, type StoredDeck } from './items/deck.ts';
+import { likedKey, likeKey } from './items/like.ts';
 import { backoff } from './retry.ts';
 import { DECKS, tableName } from './tables.ts';
 

@@ -6,7 +6,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
-import { SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './search.ts';
+import { SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export interface Filters {

@@ -2,6 +2,7 @@
  * The DynamoDB tables and indexes: the one definition that both the local runtime (CreateTable) and
  * the CDK stack read. Key design and access patterns: docs/data-model.md.
  */
+import { OWNER_LIST_ATTRIBUTES } from './items/deck.ts';
 export type KeyAttr = { name: string; type: 'S' | 'N' };
 export type Projection = { type: 'ALL' } | { type: 'KEYS_ONLY' } | { type: 'INCLUDE'; attributes: string[] };
 export interface IndexDef {
@@ -26,26 +27,6 @@ export interface TableDef {
 
 const S = (name: string): KeyAttr => ({ name, type: 'S' });
 
-/** Attributes an owner list item needs: the deck without guide_description and archive. */
-export const OWNER_LIST_ATTRIBUTES = [
-  'deck_id',
-  'share_slug',
-  'name',
-  'main_faction',
-  'ally_faction',
-  'deck_code',
-  'tags',
-  'visibility',
-  'sort_order',
-  'guide',
-  'display',
-  'views',
-  'likes',
-  'created_at',
-  'updated_at',
-  'version',
-];
-
 export const DECKS: TableDef = {
   id: 'decks',
   envVar: 'DECKS_TABLE',
@@ -59,7 +40,7 @@ export const DECKS: TableDef = {
     // Public and unlisted reads by share slug (one item per slug).
     { indexName: 'by_share_slug', partitionKey: S('share_slug'), projection: { type: 'ALL' } },
     // Public search: one index per sort over the search entries (only public decks have entries),
-    // partitioned by facet (`all`, `main:<f>`, `ally:<f>`, `tag:<t>`, `card:<id>`); see lib/store/search.ts.
+    // partitioned by facet (`all`, `main:<f>`, `ally:<f>`, `tag:<t>`, `card:<id>`); see lib/store/items/search-entry.ts.
     { indexName: 'search_by_date', partitionKey: S('facet'), sortKey: S('by_date'), projection: { type: 'ALL' } },
     { indexName: 'search_by_views', partitionKey: S('facet'), sortKey: S('by_views'), projection: { type: 'ALL' } },
     { indexName: 'search_by_likes', partitionKey: S('facet'), sortKey: S('by_likes'), projection: { type: 'ALL' } },

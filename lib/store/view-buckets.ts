@@ -7,28 +7,13 @@
  * GetItem of one attribute, billed by the bucket's size: 10,000 public decks make about 160 attributes
  * a bucket (≈ 3.5 KB: half a read unit), 100,000 about 1,600 (≈ 35 KB: 4.5 units) — where the bucket
  * count is the lever to move again (a change moves every count to a new bucket: a migration).
- *   bucket: pk VIEWS#<000-063>  sk VIEWS  { v_<share_slug>: views, …, applied: the ordinal of the last
- *           view batch of its group in it (view-log.ts) }
+ * The item: items/view-bucket.ts.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, type TransactItem } from './client.ts';
+import { bucketKey, viewAttribute } from './items/view-bucket.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export const VIEW_BUCKETS = 64;
-
-/** FNV-1a: a stable, cheap spread of slugs over the buckets. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
-/** The bucket a deck's count is kept in (0–63). */
-export const bucketOf = (slug: string): number => fnv1a(slug) % VIEW_BUCKETS;
-export const bucketKeyAt = (bucket: number) => ({ pk: `VIEWS#${String(bucket).padStart(3, '0')}`, sk: 'VIEWS' });
-export const bucketKey = (slug: string) => bucketKeyAt(bucketOf(slug));
-/** A deck's count in its bucket is the attribute `v_<share_slug>`. */
-export const VIEW_ATTRIBUTE_PREFIX = 'v_';
-export const viewAttribute = (slug: string) => `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
 const attribute = viewAttribute;
 const table = () => tableName(DECKS);
 

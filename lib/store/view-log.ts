@@ -6,9 +6,7 @@
  *     transaction: a marker of the batch — its id is a hash of its log events' ids, so Lambda's retry of
  *     the same batch has the same id — put only if absent (a retry writes nothing), and the batch's
  *     counts in the view log of each group of buckets it touches, under an attribute of its own, the
- *     log's ordinal `n` counted up by one.
- *       marker: pk VIEWBATCH#<id>  sk VIEWBATCH  { expires_at: a day later (TTL; Lambda retries for 6 hours at most) }
- *       log:    pk VIEWLOG#<0-3>   sk VIEWLOG    { n: batches recorded, b_<id>: { <share_slug>: views, … }, … }
+ *     log's ordinal `n` counted up by one (the items: items/view-log.ts).
  *  2. The view-log worker follows each log's changes — one item's changes, which DynamoDB streams in
  *     order — a window at a time: the window's batches are added to their buckets with one UpdateItem a
  *     bucket, each bucket keeping the ordinal of the last batch of its group it holds (`applied`), on
@@ -17,16 +15,10 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact, unlessConditionFailed } from './client.ts';
+import { bucketKeyAt, bucketOf, viewAttribute } from './items/view-bucket.ts';
+import { BATCH_PREFIX, groupOf, viewBatchKey, viewLogKey } from './items/view-log.ts';
 import { DECKS, tableName } from './tables.ts';
-import { bucketKeyAt, bucketOf, viewAttribute } from './view-buckets.ts';
 
-/** Groups of buckets, one view log each (16 buckets a group): a batch writes its marker and at most 4 logs. */
-export const VIEW_GROUPS = 4;
-export const groupOf = (bucket: number) => bucket % VIEW_GROUPS;
-export const viewLogKey = (group: number) => ({ pk: `VIEWLOG#${group}`, sk: 'VIEWLOG' });
-export const viewBatchKey = (id: string) => ({ pk: `VIEWBATCH#${id}`, sk: 'VIEWBATCH' });
-/** A batch's attribute in its log. */
-export const BATCH_PREFIX = 'b_';
 /** How long a batch's marker is kept: past Lambda's longest retry of an asynchronous event (6 hours). */
 const MARKER_TTL_S = 24 * 3600;
 /** Most decks one bucket update adds to (an update expression is at most 4 KB: `#a123 :n123, ` a deck). */

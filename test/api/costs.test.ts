@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handleChanges } from '#changes/worker.ts';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { SEARCH_READS } from '#store/search.ts';
+import { SEARCH_READS } from '#store/items/search-entry.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';

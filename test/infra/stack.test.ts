@@ -17,7 +17,7 @@ import { loadCatalogueFile } from '#catalogue/load.ts';
 import { CORS, type Grantee, grantsOf, ROUTES, type Route, routeKey } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { documentClient } from '#store/client.ts';
-import { CURSOR_KEYS_KEY, type CursorKey } from '#store/cursor-keys.ts';
+import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';

@@ -11,7 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '#store/client.ts';
 import { getDeck } from '#store/decks.ts';
-import { facetsOf, sortKeys } from '#store/search.ts';
+import { facetsOf, sortKeys } from '#store/items/search-entry.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { call, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { type Isolated, isolatedRuntime, quiet } from '../support/isolated.ts';

@@ -10,7 +10,7 @@ import { loggedBatches, runsOf } from '#changes/view-log.ts';
 import { movedCounts } from '#changes/views.ts';
 import { workOf } from '#changes/worker.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } from '#store/counters.ts';
-import { bucketOf } from '#store/view-buckets.ts';
+import { bucketOf } from '#store/items/view-bucket.ts';
 import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
 

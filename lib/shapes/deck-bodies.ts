@@ -1,16 +1,16 @@
 /**
- * Every response body the API builds from a deck, in one place, each typed by its declared shape
- * (lib/shapes/responses.ts): the owner deck and list item, the validate answer's deck, the public
+ * Every response body the API builds from a deck, in one place beside the shapes, each typed by its
+ * declared shape (responses.ts): the owner deck and list item, the validate answer's deck, the public
  * deck and the search item. Codes are parsed once per container (#rules/parsed-codes.ts).
  */
 import type { Catalogue } from '#rules/catalogue.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
 import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
 import { type ParsedCode, parsedCode, snapshotOf } from '#rules/parsed-codes.ts';
-import type * as S from '#shapes/responses.ts';
-import type { Out } from '#shapes/responses.ts';
-import type { ListedDeck, StoredDeck } from '#store/records.ts';
-import type { SearchEntry } from '#store/search.ts';
+import type { ListedDeck, StoredDeck } from '#store/items/deck.ts';
+import type { SearchEntry } from '#store/items/search-entry.ts';
+import type * as S from './responses.ts';
+import type { Out } from './responses.ts';
 
 /** Stats and legality of a parsed code, against the catalogue they were judged with (kept while the code is). */
 const judged = new WeakMap<ParsedCode, { catalogue: Catalogue; stats: Stats; legality: ReturnType<typeof legality> }>();
@@ -82,7 +82,7 @@ export const ownerDeck = (d: StoredDeck, catalogue: Catalogue): Out<typeof S.Own
 });
 
 /** What the public sees of a deck (contract §3): never visibility, sort_order, version or the owner. */
-export function publicDeck(d: StoredDeck, counts: { views: number; likes: number }, catalogue: Catalogue): Out<typeof S.PublicDeck> {
+export function publicDeck(d: StoredDeck, shown: { views: number; likes: number }, catalogue: Catalogue): Out<typeof S.PublicDeck> {
   return {
     ...deckIdentity(d),
     tags: d.tags,
@@ -90,8 +90,8 @@ export function publicDeck(d: StoredDeck, counts: { views: number; likes: number
     guide: d.guide,
     archive: { key_components: d.archive.key_components, alternatives: d.archive.alternatives, chart_settings: d.archive.chart_settings },
     author: { display_name: d.author_name },
-    views: counts.views,
-    likes: counts.likes,
+    views: shown.views,
+    likes: shown.likes,
     created_at: d.created_at,
     updated_at: d.updated_at,
     ...insight(d.deck_code, catalogue),

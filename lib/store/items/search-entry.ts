@@ -1,5 +1,5 @@
 /**
- * Search entries: for each public deck, one small item per facet it can be found by — `all`,
+ * The search entry (decks table): for each public deck, one small item per facet it can be found by — `all`,
  * `main:<faction>`, `ally:<faction>`, `tag:<tag>` (≤ 10) and `card:<card_id>` for each distinct card
  * (≤ 39) — each carrying the search item, the deck's card ids (for further card filters) and a sort
  * key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
@@ -11,10 +11,11 @@
 import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
-import { entryKey } from './keys.ts';
-import type { StoredDeck } from './records.ts';
+import type { StoredDeck } from './deck.ts';
 
 export type { Sort } from '#rules/sorts.ts';
+
+export const entryKey = (deckId: string, facet: string) => ({ pk: `SEARCH#${deckId}`, sk: facet });
 export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },

@@ -1,0 +1,24 @@
+/**
+ * The request bodies, as the document declares them: each is the schema the rules check a body with
+ * (lib/rules: the writable fields of a deck, FIELDS, and the replace body, declared with the rules
+ * that parse them) — so what the document promises is what a request is held to. Query parameters:
+ * queries.ts.
+ */
+import * as v from 'valibot';
+import { FIELDS } from '#rules/deck-write.ts';
+
+export { ReplaceBody } from '#rules/schemas.ts';
+
+const { deck_code, guide, ...rest } = FIELDS;
+const optional = Object.fromEntries(Object.entries(rest).map(([k, schema]) => [k, v.optional(schema)])) as {
+  [K in keyof typeof rest]: v.OptionalSchema<(typeof rest)[K], undefined>;
+};
+/** A create or validate body: the writable fields, deck_code and guide required. */
+export const CreateBody = v.strictObject({ deck_code, guide, ...optional });
+/** A PATCH body: any of the writable fields, at least one. */
+export const PatchBody = v.pipe(
+  v.partial(v.strictObject(FIELDS)),
+  v.check((b) => Object.keys(b).length > 0),
+  v.metadata({ minProperties: 1 }),
+);
+export const EmptyBody = v.strictObject({});

@@ -1,0 +1,30 @@
+/**
+ * The API key item (accounts table): an account's key, by the id a bearer token names; only a hash of
+ * its secret is kept (lib/auth/keys.ts).
+ *   pk KEY#<key_id>  sk KEY  { key_id, key_user_id, display_name, secret_hash, scopes, status, created_at }
+ */
+import type { Scope } from '#rules/scopes.ts';
+
+export interface ApiKey {
+  key_id: string;
+  user_id: string;
+  display_name: string;
+  secret_hash: string;
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  created_at: string;
+}
+/** What an operator's listing shows of a key: never its secret's hash. */
+export type KeySummary = Omit<ApiKey, 'secret_hash'>;
+
+export const apiKeyKey = (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' });
+
+export const apiKeyOf = (item: Record<string, unknown>): ApiKey => ({
+  key_id: item.key_id as string,
+  user_id: item.key_user_id as string,
+  display_name: item.display_name as string,
+  secret_hash: item.secret_hash as string,
+  scopes: item.scopes as Scope[],
+  status: item.status as ApiKey['status'],
+  created_at: item.created_at as string,
+});

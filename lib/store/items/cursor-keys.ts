@@ -1,0 +1,12 @@
+/**
+ * The cursor keys item (accounts table): the keys that sign list cursors, newest first (cursor-keys.ts
+ * in lib/store makes and rotates them).
+ *   pk CURSORKEYS  sk CURSORKEYS  { keys: [{ id, secret, created_at }] }
+ */
+export interface CursorKey {
+  id: string;
+  secret: string;
+  created_at: string;
+}
+
+export const CURSOR_KEYS_KEY = { pk: 'CURSORKEYS', sk: 'CURSORKEYS' } as const;
