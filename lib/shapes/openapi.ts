@@ -166,6 +166,19 @@ export function errorsOf(route: Route, op: Operation): Map<ErrorStatus, ErrorCod
 
 const JSON_TYPE = 'application/json';
 
+/**
+ * A query parameter with values to pick from and no default: declared as an example that is off. An
+ * interactive reference (the docs page's Scalar) otherwise sends such a parameter with its first value
+ * in "try it" — a search for germany / germany, which no deck can match (scalar/scalar#7803: optional
+ * parameters start ticked; an example marked `x-disabled` starts unticked). A parameter with no values
+ * to pick (free text) starts empty, so unticked; one with a default sends what the server would assume.
+ */
+const offUntilPicked = (schema: JsonSchema) => {
+  const values = (schema as { enum?: unknown[] }).enum ?? (schema as { items?: { enum?: unknown[] } }).items?.enum;
+  if (!values?.length || (schema as { default?: unknown }).default !== undefined) return {};
+  return { examples: { default: { summary: 'Not sent unless ticked', value: values[0], 'x-disabled': true } } };
+};
+
 function operation(route: Route, op: Operation) {
   const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
@@ -173,12 +186,10 @@ function operation(route: Route, op: Operation) {
     required: true,
     schema: { type: 'string' },
   }));
-  const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => ({
-    name,
-    in: 'query',
-    required: false,
-    schema: parameterSchema(schema as v.GenericSchema),
-  }));
+  const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => {
+    const json = parameterSchema(schema as v.GenericSchema);
+    return { name, in: 'query', required: false, schema: json, ...offUntilPicked(json) };
+  });
   const requestHeaders = (op.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
   const { success } = op;
   const body = success.bare

@@ -77,6 +77,28 @@ describe('GET /api/v1/docs', () => {
     await page.close();
   }, 90_000);
 
+  it("its 'try it' for search sends no filter the reader did not pick (only defaults), and the search answers 200", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const sent: { url: string; status: Promise<number> }[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/decks')
+        sent.push({ url: r.url(), status: r.response().then((res) => res?.status() ?? 0) });
+    });
+    await page.goto(`${baseUrl()}/api/v1/docs#tag/public-decks/GET/api/v1/decks`, { waitUntil: 'networkidle' });
+    const operation = page.locator('[id$="/GET/api/v1/decks"]');
+    await operation
+      .getByRole('button', { name: /test request/i })
+      .first()
+      .click({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^send/i }).first().click({ timeout: 30_000 });
+    await expect.poll(() => sent.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const query = new URL(sent[0]?.url as string).searchParams;
+    // What Scalar sends unasked: the parameters with a default (what the server assumes anyway).
+    expect([...query.keys()].sort()).toEqual(['limit', 'page', 'sort']);
+    expect(await sent[0]?.status).toBe(200);
+    await page.close();
+  }, 90_000);
+
   it('a Content-Security-Policy with no unsafe-inline script and frame-ancestors none; never framed', async () => {
     const res = await fetch(`${baseUrl()}/api/v1/docs`);
     const csp = res.headers.get('content-security-policy') as string;
