@@ -107,7 +107,7 @@ describe('store operations and items per request', () => {
     expect(validate).toEqual({ status: 200, operations: { GetItem: 1 }, read: 1, written: 0 });
   });
 
-  it('public reads: a search page reads limit + 1 entries; a shared read one index item and one counter', async () => {
+  it('public reads: a search page reads limit + 1 entries; a shared read one index item and its view bucket', async () => {
     const { cost: search, returned } = await measured('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
     expect(search).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
     expect(search.read).toBeLessThanOrEqual(6);
