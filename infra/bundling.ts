@@ -1,6 +1,6 @@
 /**
  * How a function's bundle is built, once: the CDK functions (constructs/api-function.ts) and the
- * benchmark's bundles (scripts/bench.ts) use the same esbuild settings.
+ * benchmark's bundles (scripts/bench/) use the same esbuild settings.
  */
 import { NODE_MAJOR } from './node-version.ts';
 

@@ -1,7 +1,7 @@
 /**
  * AWS list prices this project's cost figures use (us-east-1, US$, read from the pricing pages on
  * 2026-11-23), in one place: the idle bill (idle-cost.ts, docs/operations.md) and the benchmark's prices
- * per request (scripts/bench.ts). Free tiers are the always-free ones (they do not end after 12 months).
+ * per request (scripts/bench/). Free tiers are the always-free ones (they do not end after 12 months).
  */
 export const PRICES = {
   cloudwatch: {

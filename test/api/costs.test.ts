@@ -12,7 +12,7 @@ import { SEARCH_READS } from '#store/items/search-entry.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
-import { recordDynamo } from '../support/dynamo-recorder.ts';
+import { operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
 
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -47,13 +47,11 @@ async function measured(
     lambdaContext(route),
   );
   recorder.stop();
-  const operations: Record<string, number> = {};
-  for (const c of recorder.calls) operations[c.command.replace(/Command$/, '')] = (operations[c.command.replace(/Command$/, '')] ?? 0) + 1;
   return {
     cost: {
       status: answer.statusCode ?? 0,
-      operations,
-      read: recorder.calls.reduce((n, c) => n + (c.command === 'GetItemCommand' ? 1 : (c.scanned ?? 0)), 0),
+      operations: recorder.operations(),
+      read: recorder.calls.reduce((n, c) => n + (operationOf(c) === 'GetItem' ? 1 : (c.scanned ?? 0)), 0),
       written: recorder.written(),
     },
     returned: new Set(recorder.calls.flatMap((c) => [...c.returned])),
@@ -183,10 +181,7 @@ describe('store operations and items per request', () => {
       const answer = await handleChanges({ Records: [record(likes, changes)] });
       recorder.stop();
       expect(answer.batchItemFailures).toEqual([]);
-      const operations: Record<string, number> = {};
-      for (const c of recorder.calls)
-        operations[c.command.replace(/Command$/, '')] = (operations[c.command.replace(/Command$/, '')] ?? 0) + 1;
-      return { operations, written: recorder.written() };
+      return { operations: recorder.operations(), written: recorder.written() };
     };
     const fold = { operations: { Query: 1, UpdateItem: 1 + 4 + cards }, written: 1 + 4 + cards };
     expect(await folding(7, 1)).toEqual(fold);

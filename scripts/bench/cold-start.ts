@@ -1,0 +1,365 @@
+/**
+ * Part 3: per function bundle, built with the CDK's esbuild settings: its size, and init + first invoke
+ * in a new process against a bundle that only does one lib-dynamodb GetItem, a hello-world, and a
+ * bundle that makes only the route's own DynamoDB calls (recorded from the route, replayed alone).
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { build } from 'esbuild';
+import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { ROUTES, type Route } from '#routes';
+import { compileCatalogue } from '#rules/catalogue.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { BUNDLE } from '../../infra/bundling.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
+import { Environment } from '../../infra/local/lambda/environment.ts';
+import { deckableCards, legalCode } from '../../test/support/decks.ts';
+import { type Call, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../../test/support/shared.ts';
+import { type Bench, type Handler, invoke, pct, QUICK, ROOT, table } from './common.ts';
+
+interface ColdCase {
+  file: string;
+  route?: Route;
+  env?: Record<string, string>;
+  /**
+   * Run as Lambda runs it: a new execution environment (infra/local/lambda) whose runtime client asks
+   * the Runtime API for the event. `init` is then Lambda's Init Duration (start to the first
+   * invocation/next), `total` start to the first response — process start and the runtime client
+   * included, which the in-process figures leave out.
+   */
+  runtime?: boolean;
+}
+interface ColdStart {
+  init: number;
+  total: number;
+  /** The first request's status. */
+  status?: number;
+}
+type Cold = ColdStart & { runs: ColdStart[] };
+/** What every cold start's process is given (besides the run's own environment). */
+const COLD_ENV = { AWS_REGION: 'eu-west-1', POWERTOOLS_LOG_LEVEL: 'ERROR', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+const strings = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+/** Rounds of cold starts per bundle (each a new process). */
+const COLD_ROUNDS = QUICK ? 5 : 21;
+
+/** The DynamoDB calls a route's request makes (in this process, warm), with their inputs and overlaps. */
+async function recordCalls(route: Route, event: APIGatewayProxyEventV2): Promise<Call[]> {
+  const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
+  const recorder = recordDynamo();
+  try {
+    const r = await handler(event, lambdaContext(route));
+    if ((r.statusCode ?? 500) >= 300 && recorder.calls.length) throw new Error(`recording ${route.name}: it answered ${r.statusCode}`);
+    return [...recorder.calls];
+  } finally {
+    recorder.stop();
+  }
+}
+const LIB_COMMANDS: Partial<Record<string, string>> = {
+  GetItem: 'GetCommand',
+  Query: 'QueryCommand',
+  Scan: 'ScanCommand',
+  PutItem: 'PutCommand',
+  UpdateItem: 'UpdateCommand',
+  DeleteItem: 'DeleteCommand',
+  BatchGetItem: 'BatchGetCommand',
+  BatchWriteItem: 'BatchWriteCommand',
+  TransactGetItems: 'TransactGetCommand',
+  TransactWriteItems: 'TransactWriteCommand',
+};
+/** A write without its condition (which held for the route, and would not hold again), and the placeholders only it used. */
+function unconditioned(write: Record<string, unknown>): Record<string, unknown> {
+  const { ConditionExpression: _condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...rest } = write;
+  const text = String(rest.UpdateExpression ?? '');
+  const used = (m: unknown) => {
+    const kept = Object.entries((m ?? {}) as Record<string, unknown>).filter(([k]) =>
+      new RegExp(`${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`).test(text),
+    );
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  };
+  const [n, v] = [used(names), used(values)];
+  return { ...rest, ...(n ? { ExpressionAttributeNames: n } : {}), ...(v ? { ExpressionAttributeValues: v } : {}) };
+}
+function replayInput(call: Call): Record<string, unknown> {
+  const command = operationOf(call);
+  // A replay is a new transaction each round: not the recorded one's client token.
+  const { ReturnConsumedCapacity: _units, ClientRequestToken: _token, ...rest } = call.input;
+  if (command === 'TransactWriteItems')
+    return {
+      ...rest,
+      TransactItems: (rest.TransactItems as Record<string, Record<string, unknown>>[])
+        .filter((t) => !t.ConditionCheck)
+        .map((t) => Object.fromEntries(Object.entries(t).map(([op, write]) => [op, unconditioned(write)]))),
+    };
+  return ['PutItem', 'UpdateItem', 'DeleteItem'].includes(command) ? unconditioned(rest) : rest;
+}
+/** A bundle's source that makes the recorded calls, in order, those that overlapped side by side. */
+function replaySource(calls: Call[]): string {
+  const steps: Call[][] = [];
+  let end = Number.NEGATIVE_INFINITY;
+  for (const c of [...calls].sort((a, b) => a.start - b.start)) {
+    if (c.start < end) {
+      steps.at(-1)?.push(c);
+      end = Math.max(end, c.end);
+    } else {
+      steps.push([c]);
+      end = c.end;
+    }
+  }
+  const command = (c: Call) => {
+    const name = LIB_COMMANDS[operationOf(c)];
+    if (!name) throw new Error(`no replay for ${c.command}`);
+    return name;
+  };
+  const send = (c: Call) => `doc.send(new ${command(c)}(${JSON.stringify(replayInput(c))}))`;
+  const body = steps.map((step) =>
+    step.length === 1 ? `await ${send(step[0] as Call)};` : `await Promise.all([${step.map(send).join(', ')}]);`,
+  );
+  return bareSource([...new Set(calls.map(command))], `${body.join(' ')} return { statusCode: 200, body: '' };`);
+}
+/** A bundle's source with no handler of ours: a plain document client (the SDK's defaults), the given lib-dynamodb commands, and `body` as the handler. */
+const bareSource = (commands: string[], body: string) => `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ${commands.join(', ')} } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+export const handler = async () => { ${body} };
+`;
+
+export async function coldStarts({ account, apiKey, decksPath, owned, library, shared, work }: Bench) {
+  const baseline = join(work, 'getitem.ts');
+  writeFileSync(
+    baseline,
+    bareSource(
+      ['GetCommand'],
+      `const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' };`,
+    ),
+  );
+  // The same DynamoDB calls as a route's request, in a bundle that makes only them (a plain document
+  // client, no handler): how much of a route's cold start is its calls, how much the rest.
+  const rawBundle = async (name: string, calls: Call[]) => {
+    const source = join(work, `${name}-raw.ts`);
+    writeFileSync(source, replaySource(calls));
+    return bundle(source, `${name}-raw`);
+  };
+  const hello = join(work, 'hello.ts');
+  writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+  const bundle = async (entry: string, name: string, alias: Record<string, string> = BUNDLE.alias) => {
+    const outfile = join(work, name, 'index.mjs');
+    await build({
+      ...BUNDLE,
+      banner: { js: BUNDLE.banner },
+      mainFields: [...BUNDLE.mainFields],
+      entryPoints: [entry],
+      bundle: true,
+      outfile,
+      nodePaths: [join(ROOT, 'node_modules')],
+      absWorkingDir: ROOT,
+      logLevel: 'silent',
+      alias,
+    });
+    return outfile;
+  };
+  // Each route's cold request is one that succeeds (its main path, not an early error): a body where it
+  // takes one, and for the delete a deck of its own each round.
+  const demo = demoCatalogue();
+  const soviet = deckableCards(demo, 'soviet');
+  const bodies: Partial<Record<string, unknown>> = {
+    createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
+    updateDeck: { sort_order: 5 },
+    deleteDeck: {},
+    validateDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
+    replaceCards: {
+      deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
+      replacements: [{ remove_card_id: soviet[0]?.card_id, add_card_id: soviet.at(-1)?.card_id, count: 1 }],
+    },
+  };
+  // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
+  const RECORD_ROUND = COLD_ROUNDS;
+  const doomed: string[] = [];
+  for (let k = 0; k <= RECORD_ROUND; k++)
+    doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
+  const event = (route: Route | undefined, k: number) => {
+    if (!route) return {};
+    const method = route.method === 'ANY' ? 'GET' : route.method;
+    const deckId = route.name === 'deleteDeck' ? doomed[k] : route.name === 'updateDeck' ? (owned[2] as { id: string }).id : shared.id;
+    // A like changes something each round: each round likes (and then unlikes) a deck of its own.
+    const slug = route.name === 'likeDeck' || route.name === 'unlikeDeck' ? (library[k] as StoredDeck).share_slug : shared.share_slug;
+    const url = route.path
+      .replace('{user_id}', account.user_id)
+      .replace('{deck_id}', deckId as string)
+      .replace('{share_slug}', slug)
+      .replace('{card_id}', '2B')
+      .replace('{asset}', 'scalar.js');
+    const body = bodies[route.name];
+    return toEvent(
+      {
+        method,
+        url,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: Buffer.from(body ? JSON.stringify(body) : ''),
+      },
+      route,
+      matchRoute(method, url).params,
+    );
+  };
+  /** One cold start under the Runtime API, in a new environment that is shut down after its first invocation. */
+  const runtimeRun = async (c: ColdCase, k: number): Promise<ColdStart> => {
+    const t0 = performance.now();
+    const environment = new Environment(
+      {
+        name: c.route?.name ?? basename(dirname(c.file)),
+        taskRoot: dirname(c.file),
+        handler: 'index.handler',
+        memoryMb: 1024,
+        timeoutS: 10,
+        environment: c.env ?? {},
+        extensions: false,
+      },
+      { freeze: false, baseEnvironment: { ...strings(process.env), ...COLD_ENV } },
+    );
+    await environment.start();
+    await environment.ready;
+    const t1 = performance.now();
+    const answer = await environment.invoke(event(c.route, k), 'arn:aws:lambda:eu-west-1:000000000000:function:bench');
+    const t2 = performance.now();
+    await environment.shutdown();
+    if (answer.error) throw new Error(`${c.file} under the Runtime API: ${answer.error.errorMessage}`);
+    return { init: t1 - t0, total: t2 - t0, status: (answer.result as { statusCode?: number } | null)?.statusCode };
+  };
+  /** One cold start in a new process: import (init) and the first invoke. */
+  const coldRun = async (c: ColdCase, k: number): Promise<ColdStart> => {
+    if (c.runtime) return runtimeRun(c, k);
+    const script = `const t0 = performance.now(); const { handler } = await import(${JSON.stringify(c.file)}); const t1 = performance.now();
+      const r = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
+      console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0, status: r.statusCode }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, ...COLD_ENV, EVENT: JSON.stringify(event(c.route, k)), ...c.env },
+      encoding: 'utf8',
+    });
+    return JSON.parse(out.trim().split('\n').at(-1) as string) as ColdStart;
+  };
+  /**
+   * Cold starts of several bundles side by side: k rounds, each running every case once in a rotating
+   * order. Medians per case, and each case's ratio to the first as the median of its per-round ratios
+   * (a round's runs are seconds apart: pairing them takes out most of this machine's drift).
+   */
+  const sideBySide = async (cases: ColdCase[]): Promise<Cold[]> => {
+    const runs = cases.map(() => [] as ColdStart[]);
+    for (let k = 0; k < COLD_ROUNDS; k++)
+      for (let j = 0; j < cases.length; j++) {
+        const i = (j + k) % cases.length;
+        (runs[i] as ColdStart[]).push(await coldRun(cases[i] as ColdCase, k));
+      }
+    return runs.map((r) => ({
+      init: pct(
+        r.map((x) => x.init),
+        50,
+      ),
+      total: pct(
+        r.map((x) => x.total),
+        50,
+      ),
+      runs: r,
+    }));
+  };
+  /** How many times b's cold start a's is: the median of the per-round ratios. */
+  const paired = (a: Cold, b: Cold) =>
+    pct(
+      a.runs.map((x, k) => x.total / (b.runs[k] as ColdStart).total),
+      50,
+    );
+  const demoFile = join(work, 'demo.json');
+  writeFileSync(demoFile, compileCatalogue(demoCatalogue()));
+  const realFile = join(work, 'real.json');
+  if (hasRealCatalogue) writeFileSync(realFile, compileCatalogue(loadCatalogueFile(REAL_CATALOGUE_FILE)));
+  const baseCase: ColdCase = { file: await bundle(baseline, 'getitem') };
+  // The same GetItem bundle without infra/aliases: what those substitutions take off a cold start.
+  const publishedCase: ColdCase = { file: await bundle(baseline, 'getitem-sdk', {}) };
+  const [base, published, hi] = (await sideBySide([baseCase, publishedCase, { file: await bundle(hello, 'hello') }])) as [Cold, Cold, Cold];
+  const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '', raw = '', runtime = '') => [
+    name,
+    [...new Set(m.runs.map((r) => r.status ?? '-'))].join('/'),
+    catalogue,
+    (statSync(file).size / 1024).toFixed(0),
+    m.init.toFixed(1),
+    b.init.toFixed(1),
+    m.total.toFixed(1),
+    b.total.toFixed(1),
+    paired(m, b).toFixed(2),
+    raw,
+    runtime,
+    extra,
+  ];
+  const bundles: (string | number)[][] = [
+    row('GetItem baseline', '-', baseCase.file, base, base),
+    row('GetItem, SDK as published', '-', publishedCase.file, published, base, 'no infra/aliases'),
+    row('hello world', '-', join(work, 'hello', 'index.mjs'), hi, base),
+  ];
+  for (const route of ROUTES as readonly Route[]) {
+    if (
+      QUICK &&
+      !['listDecks', 'createDeck', 'replaceCards', 'deleteDeck', 'likeDeck', 'searchDecks', 'readSharedDeck', 'listCards'].includes(
+        route.name,
+      )
+    )
+      continue;
+    const file = await bundle(resolve(ROOT, route.entry), route.name);
+    // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
+    for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
+    const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
+    // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
+    const withReal = route.catalogue && hasRealCatalogue;
+    const calls = await recordCalls(route, event(route, RECORD_ROUND) as APIGatewayProxyEventV2);
+    const rawFile = calls.length ? await rawBundle(route.name, calls) : undefined;
+    const cases: Record<string, ColdCase | undefined> = {
+      base: baseCase,
+      route: { file, route, env },
+      raw: rawFile ? { file: rawFile } : undefined,
+      real: withReal ? { file, route, env: { ...env, CATALOGUE_FILE: realFile } } : undefined,
+      // The route and its calls alone again, each in a Lambda environment under the Runtime API.
+      routeRuntime: { file, route, env, runtime: true },
+      rawRuntime: rawFile ? { file: rawFile, runtime: true } : undefined,
+    };
+    const names = Object.keys(cases).filter((n) => cases[n]);
+    const measured = await sideBySide(names.map((n) => cases[n] as ColdCase));
+    const of = (n: string) => measured[names.indexOf(n)];
+    const [b, m, raw, real, mRuntime, rawRuntime] = ['base', 'route', 'raw', 'real', 'routeRuntime', 'rawRuntime'].map(of);
+    bundles.push(
+      row(
+        route.name,
+        route.catalogue ? 'demo' : '-',
+        file,
+        m as Cold,
+        b as Cold,
+        real ? `real: ${real.total.toFixed(1)} (${paired(real, m as Cold).toFixed(2)}× demo)` : '',
+        raw
+          ? `${raw.total.toFixed(1)}: ${paired(raw, b as Cold).toFixed(2)}× GetItem; the route ${paired(m as Cold, raw).toFixed(2)}× them`
+          : '',
+        `${(mRuntime as Cold).init.toFixed(1)} / ${(mRuntime as Cold).total.toFixed(1)}${rawRuntime ? `: the route ${paired(mRuntime as Cold, rawRuntime).toFixed(2)}× its calls (${rawRuntime.total.toFixed(1)})` : ''}`,
+      ),
+    );
+  }
+  console.log(
+    `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds; and the route and its calls alone each in a Lambda environment under the Runtime API (bootstrap.mjs: start to Init Duration / to the first response) (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
+  );
+  table(
+    [
+      'bundle',
+      'status',
+      'catalogue',
+      'KiB',
+      'import',
+      'GetItem import',
+      'init + 1st invoke',
+      'GetItem then',
+      '× GetItem',
+      'its calls alone',
+      'Runtime API: init / init + 1st',
+      'real catalogue',
+    ],
+    bundles,
+  );
+}

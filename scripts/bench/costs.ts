@@ -1,0 +1,180 @@
+/**
+ * Part 1: per route, the DynamoDB operations, items read and written, capacity units
+ * (ReturnConsumedCapacity; a transaction's write units computed as AWS bills them, which DynamoDB Local
+ * does not report) and the on-demand price per million requests from them.
+ */
+import { demoCatalogue } from '#catalogue/load.ts';
+import { handleChanges } from '#changes/worker.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import type { TransactItem } from '#store/client.ts';
+import { getCounts } from '#store/counters.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { DECKS } from '#store/tables.ts';
+import { PRICES } from '../../infra/prices.ts';
+import { legalCode } from '../../test/support/decks.ts';
+import { type Call, itemsWritten, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
+import { type Bench, invoke, table } from './common.ts';
+
+// US$ per million on-demand read / write request units (us-east-1): infra/prices.ts.
+const PRICE = { read: PRICES.dynamodb.readUnitsPerMillion, write: PRICES.dynamodb.writeUnitsPerMillion };
+
+/** What a run of calls cost: operations by name, items read and written, read and write units. */
+export interface Tally {
+  ops: Map<string, number>;
+  read: number;
+  written: number;
+  rcu: number;
+  wcu: number;
+}
+
+/** An item's size as DynamoDB counts it (attribute names and values, in bytes). */
+function itemSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number') return Math.ceil(String(value).replace(/^-|\./g, '').length / 2) + 1;
+  if (typeof value === 'boolean' || value === null) return 1;
+  if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + itemSize(v), 0);
+  if (typeof value === 'object' && value)
+    return 3 + Object.entries(value).reduce((n, [k, v]) => n + (v === undefined ? 0 : Buffer.byteLength(k) + 1 + itemSize(v)), 0);
+  return 0;
+}
+
+const DECK_INDEXES = [...DECKS.globalIndexes, ...DECKS.localIndexes];
+/** The indexes an item of the decks table is in: those whose key attributes it has (by its key's kind when only the key is known). */
+const indexesOf = (item: Record<string, unknown>) =>
+  DECK_INDEXES.filter((ix) => [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined)).length;
+const byKind = (pk: string) => (pk.startsWith('SEARCH#') ? 3 : pk.startsWith('USER#') ? 2 : 0);
+
+/**
+ * Write units of a transaction as AWS bills them: each item's write (1 unit per KB, in the table and in
+ * every index that holds it) twice. Puts are sized whole; an update by what it sets; a delete or a
+ * condition check as one KB.
+ */
+function transactionWriteUnits(items: TransactItem[]): number {
+  let units = 0;
+  for (const t of items) {
+    if (t.Put) {
+      const kb = Math.ceil(itemSize(t.Put.Item) / 1024);
+      units += kb * (1 + indexesOf(t.Put.Item as Record<string, unknown>));
+    } else if (t.Update) {
+      const kb = Math.max(1, Math.ceil(itemSize(t.Update.ExpressionAttributeValues ?? {}) / 1024));
+      units += kb * (1 + byKind(String(t.Update.Key?.pk)));
+    } else if (t.Delete) units += 1 + byKind(String(t.Delete.Key?.pk));
+    else units += 1;
+  }
+  return 2 * units;
+}
+
+/** The cost of recorded calls. A call that failed (a condition) is still an operation; it read and wrote nothing counted here. */
+export function tallyOf(calls: readonly Call[]): Tally {
+  const t: Tally = { ops: new Map(), read: 0, written: 0, rcu: 0, wcu: 0 };
+  for (const c of calls) {
+    const op = operationOf(c);
+    t.ops.set(op, (t.ops.get(op) ?? 0) + 1);
+    if (c.failed) continue;
+    if (op === 'TransactWriteItems') {
+      t.written += itemsWritten(c);
+      // DynamoDB Local's figure for a transaction does not grow with its items: estimate as AWS bills it.
+      t.wcu += transactionWriteUnits(c.input.TransactItems as TransactItem[]);
+    } else if (['PutItem', 'UpdateItem', 'DeleteItem'].includes(op)) {
+      t.written += 1;
+      t.wcu += c.units ?? 0;
+    } else {
+      t.read += op === 'GetItem' ? (c.found ? 1 : 0) : (c.scanned ?? 0);
+      t.rcu += c.units ?? 0;
+    }
+  }
+  return t;
+}
+
+export async function costs({ account, apiKey, decksPath, owned, library, shared }: Bench) {
+  const recorder = recordDynamo({ capacity: true });
+  const measured = async <T>(run: () => Promise<T>): Promise<[T, Tally]> => {
+    recorder.reset();
+    const out = await run();
+    return [out, tallyOf(recorder.calls)];
+  };
+  // 1. per route ---------------------------------------------------------------------------------------------
+  // A url, or the warm-up's and the measured request's when they must differ.
+  const cases: [string, string, string | [string, string], string | undefined, unknown][] = [
+    ['shared read', 'GET', `/api/v1/decks/${shared.share_slug}`, undefined, undefined],
+    ['search (no filter)', 'GET', '/api/v1/decks?limit=20', undefined, undefined],
+    ['search (tag)', 'GET', '/api/v1/decks?tag=tag3&limit=20', undefined, undefined],
+    ['search (q)', 'GET', '/api/v1/decks?q=tempo&limit=20', undefined, undefined],
+    [
+      'search (card)',
+      'GET',
+      `/api/v1/decks?card=${parseDeckCode((library[0] as StoredDeck).deck_code).cards[0]?.card_id}&limit=20`,
+      undefined,
+      undefined,
+    ],
+    ['owner list (50)', 'GET', `${decksPath}?limit=50`, apiKey, undefined],
+    ['owner read', 'GET', `${decksPath}/${shared.id}`, apiKey, undefined],
+    ['create (private)', 'POST', decksPath, apiKey, { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' } }],
+    [
+      'create (public, 2 tags)',
+      'POST',
+      decksPath,
+      apiKey,
+      { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' }, visibility: 'public', tags: ['a', 'b'] },
+    ],
+    ['PATCH (public deck)', 'PATCH', `${decksPath}/${(owned[1] as { id: string }).id}`, apiKey, { sort_order: 2 }],
+    // A deck's first like (each request a deck of its own): under ten likes, each like folds into the deck and its entries.
+    [
+      'like (a deck under 10 likes)',
+      'PUT',
+      [-1, -2].map((i) => `/api/v1/users/${account.user_id}/likes/${(library.at(i) as StoredDeck).share_slug}`) as [string, string],
+      apiKey,
+      undefined,
+    ],
+    [
+      'like (a repeat: no change)',
+      'PUT',
+      `/api/v1/users/${account.user_id}/likes/${(library.at(-1) as StoredDeck).share_slug}`,
+      apiKey,
+      undefined,
+    ],
+    ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],
+  ];
+  // The like's fold is the store-change worker's: it is given the counter's change as the stream carries it.
+  const likeFolds = async (slug: string) => {
+    const counts = await getCounts(slug, true);
+    const counter = {
+      pk: { S: `COUNT#${slug}` },
+      sk: { S: 'COUNT' },
+      likes: { N: String(counts.likes) },
+      changes: { N: String(counts.changes) },
+    };
+    const [, folded] = await measured(() =>
+      handleChanges({
+        Records: [{ eventName: 'MODIFY', dynamodb: { Keys: { pk: counter.pk, sk: counter.sk }, NewImage: counter, SequenceNumber: '1' } }],
+      }),
+    );
+    return folded;
+  };
+  const costs: (string | number)[][] = [];
+  for (const [name, method, urls, key, body] of cases) {
+    const [warmUrl, url] = typeof urls === 'string' ? [urls, urls] : urls;
+    await invoke(method, warmUrl, key, body); // warm
+    const [r, tally] = await measured(() =>
+      invoke(method, url, key, method === 'POST' ? body : method === 'PATCH' ? { sort_order: 3 } : body),
+    );
+    const row = (label: string, status: number | string, t: Tally) => [
+      label,
+      status,
+      [...t.ops].map(([k, v]) => `${k}×${v}`).join(' ') || '—',
+      t.read,
+      t.written,
+      t.rcu.toFixed(1),
+      t.wcu.toFixed(1),
+      `$${(t.rcu * PRICE.read + t.wcu * PRICE.write).toFixed(2)}`,
+    ];
+    costs.push(row(name, r.statusCode ?? 0, tally));
+    if (name.startsWith('like (a deck under'))
+      costs.push(row('  its fold (the worker)', '—', await likeFolds(url.split('/').at(-1) as string)));
+  }
+  console.log(
+    '\n1. DynamoDB per request (the shared read writes nothing: its view is counted from the access log, see part 4; a call that failed, such as a repeated like, counts as an operation, with no units known)',
+  );
+  table(['route', 'status', 'operations', 'items read', 'items written', 'read units', 'write units', 'DynamoDB $ / million'], costs);
+  recorder.stop();
+}

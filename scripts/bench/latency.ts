@@ -1,0 +1,119 @@
+/**
+ * Part 2: per route, the in-process handler's p50/p99 and CPU against the raw SDK calls of the same
+ * operations, interleaved (this machine is shared and noisy: compare the ratios, not the times).
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { createDeck } from '#store/decks.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
+import { bucketKey } from '#store/items/view-bucket.ts';
+import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { type Bench, pct, prepared, publicDeck, QUICK, table } from './common.ts';
+
+export async function latency({ account, apiKey, decksPath, shared }: Bench) {
+  // Timed with no recorder; the raw calls go through a plain document client, as anyone would write
+  // them with the SDK's defaults (the service's own client is tuned: see client.ts).
+  const plain = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+  );
+  const N = QUICK ? 100 : 3_000;
+  // The auth read every owner request makes: one consistent GetItem of a key.
+  const keyRead = () =>
+    plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: { pk: 'KEY#x', sk: 'KEY' }, ConsistentRead: true }));
+  // Quiet decks: each read once here (their own decks, so that part 4 counts only its own views).
+  const quiet = Array.from({ length: N }, (_, i) => publicDeck(100_000 + i));
+  for (let i = 0; i < quiet.length; i += 20) await Promise.all(quiet.slice(i, i + 20).map((d) => createDeck(d)));
+  const sharedRead = (slug: string) =>
+    Promise.all([
+      plain.send(
+        new QueryCommand({
+          TableName: tableName(DECKS),
+          IndexName: 'by_share_slug',
+          KeyConditionExpression: 'share_slug = :s',
+          ExpressionAttributeValues: { ':s': slug },
+          Limit: 1,
+        }),
+      ),
+      plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(slug) })),
+    ]);
+  const raw: Record<string, (i: number) => Promise<unknown>> = {
+    'shared read (hot deck)': () => sharedRead(shared.share_slug),
+    'shared read (quiet: a deck read once)': (i) => sharedRead((quiet[i] as StoredDeck).share_slug),
+    'search (no filter)': () =>
+      plain.send(
+        new QueryCommand({
+          TableName: tableName(DECKS),
+          IndexName: 'search_by_date',
+          KeyConditionExpression: 'facet = :f',
+          ExpressionAttributeValues: { ':f': 'all' },
+          // The same request as the handler's: only the fields a search shows (store/items/search-entry.ts).
+          ...SEARCH_PROJECTION,
+          Limit: 21,
+        }),
+      ),
+    'owner list (50)': async () => {
+      await keyRead();
+      return plain.send(
+        new QueryCommand({
+          TableName: tableName(DECKS),
+          IndexName: 'by_owner_order',
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': `USER#${account.user_id}` },
+          ConsistentRead: true,
+          Limit: 51,
+        }),
+      );
+    },
+    'owner read': async () => {
+      await keyRead();
+      return plain.send(
+        new GetCommand({
+          TableName: tableName(DECKS),
+          Key: { pk: `USER#${account.user_id}`, sk: `DECK#${shared.id}` },
+          ConsistentRead: true,
+        }),
+      );
+    },
+  };
+  const urls: Record<string, (i: number) => [string, string | undefined]> = {
+    'shared read (hot deck)': () => [`/api/v1/decks/${shared.share_slug}`, undefined],
+    'shared read (quiet: a deck read once)': (i) => [`/api/v1/decks/${(quiet[i] as StoredDeck).share_slug}`, undefined],
+    'search (no filter)': () => ['/api/v1/decks?limit=20', undefined],
+    'owner list (50)': () => [`${decksPath}?limit=50`, apiKey],
+    'owner read': () => [`${decksPath}/${shared.id}`, apiKey],
+  };
+  const latency: (string | number)[][] = [];
+  for (const name of Object.keys(raw)) {
+    const request = urls[name] as (i: number) => [string, string | undefined];
+    const times = { handler: [] as number[], raw: [] as number[] };
+    const cpu = { handler: 0, raw: 0 };
+    for (let i = 0; i < N; i++) {
+      // The API Gateway event and context are built before the clock starts: in Lambda the runtime hands them over.
+      const handle = await prepared('GET', ...request(i));
+      for (const which of i % 2 ? (['raw', 'handler'] as const) : (['handler', 'raw'] as const)) {
+        const event = which === 'handler' ? handle.event() : undefined;
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        await (event ? handle.run(event) : (raw[name] as (i: number) => Promise<unknown>)(i));
+        times[which].push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        cpu[which] += c.user + c.system;
+      }
+    }
+    const [h50, r50, h99, r99] = [pct(times.handler, 50), pct(times.raw, 50), pct(times.handler, 99), pct(times.raw, 99)];
+    latency.push([
+      name,
+      h50.toFixed(2),
+      r50.toFixed(2),
+      (h50 / r50).toFixed(2),
+      h99.toFixed(2),
+      r99.toFixed(2),
+      (h99 / r99).toFixed(2),
+      (cpu.handler / cpu.raw).toFixed(2),
+    ]);
+  }
+  console.log(`\n2. Handler against the raw SDK calls of the same operations (${N} each, interleaved; ms)`);
+  table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
+}
