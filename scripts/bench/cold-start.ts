@@ -177,9 +177,11 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     },
   };
   // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
+  // Rounds 0…COLD_ROUNDS-1 in a process, the recording at COLD_ROUNDS, the runs under the Runtime API after it.
   const RECORD_ROUND = COLD_ROUNDS;
+  const slot = (c: ColdCase, k: number) => (c.runtime ? RECORD_ROUND + 1 + k : k);
   const doomed: string[] = [];
-  for (let k = 0; k <= RECORD_ROUND; k++)
+  for (let k = 0; k <= 2 * COLD_ROUNDS; k++)
     doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
   const event = (route: Route | undefined, k: number) => {
     if (!route) return {};
@@ -223,7 +225,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     await environment.start();
     await environment.ready;
     const t1 = performance.now();
-    const answer = await environment.invoke(event(c.route, k), 'arn:aws:lambda:eu-west-1:000000000000:function:bench');
+    const answer = await environment.invoke(event(c.route, slot(c, k)), 'arn:aws:lambda:eu-west-1:000000000000:function:bench');
     const t2 = performance.now();
     await environment.shutdown();
     if (answer.error) throw new Error(`${c.file} under the Runtime API: ${answer.error.errorMessage}`);
@@ -236,7 +238,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       const r = await handler(JSON.parse(process.env.EVENT), { getRemainingTimeInMillis: () => 9000, awsRequestId: 'b', functionName: 'bench' }); const t2 = performance.now();
       console.log(JSON.stringify({ init: t1 - t0, total: t2 - t0, status: r.statusCode }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, ...COLD_ENV, EVENT: JSON.stringify(event(c.route, k)), ...c.env },
+      env: { ...process.env, ...COLD_ENV, EVENT: JSON.stringify(event(c.route, slot(c, k))), ...c.env },
       encoding: 'utf8',
     });
     return JSON.parse(out.trim().split('\n').at(-1) as string) as ColdStart;

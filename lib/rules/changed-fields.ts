@@ -1,0 +1,27 @@
+/**
+ * Which writable fields differ between two versions of a deck (contract §9.2's `changed`), in the
+ * contract's order. Pure: values compared as the JSON they are answered as.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { DeckContent } from './deck-model.ts';
+
+export const VERSIONED_FIELDS = [
+  'deck_code',
+  'guide',
+  'archive',
+  'tags',
+  'visibility',
+  'sort_order',
+  'featured_card_id',
+  'card_back_id',
+] as const;
+export type VersionedField = (typeof VERSIONED_FIELDS)[number];
+
+/** Content as versions keep it: the writable fields (display's two ids at the top, as `changed` names them). */
+export type Versioned = Pick<DeckContent, 'deck_code' | 'guide' | 'archive' | 'tags' | 'visibility' | 'sort_order' | 'display'>;
+
+const fieldOf = (d: Versioned, field: VersionedField): unknown =>
+  field === 'featured_card_id' || field === 'card_back_id' ? d.display[field] : d[field];
+
+export const changedFields = (before: Versioned, after: Versioned): VersionedField[] =>
+  VERSIONED_FIELDS.filter((field) => !isDeepStrictEqual(fieldOf(before, field), fieldOf(after, field)));
