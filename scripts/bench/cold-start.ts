@@ -345,7 +345,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     );
   }
   console.log(
-    `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds; and the route and its calls alone each in a Lambda environment under the Runtime API (bootstrap.mjs: start to Init Duration / to the first response) (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
+    `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds; and the route and its calls alone each in a Lambda environment under the Runtime API (aws-lambda-ric: start to Init Duration / to the first response) (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
   );
   table(
     [

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface FunctionConfig {
   /** The function's name in the service (route or worker name). */
@@ -30,7 +31,10 @@ export interface FunctionConfig {
 }
 
 export interface EnvironmentOptions {
-  /** The runtime client: 'bootstrap' (bootstrap.mjs), or the path of aws-lambda-ric's index.mjs. */
+  /**
+   * The runtime client: 'aws-lambda-ric' (Lambda's own, a dev dependency: the default), 'bootstrap'
+   * (bootstrap.mjs, the documented protocol in plain Node), or the path of a runtime client's entry.
+   */
   runtimeClient?: string;
   /** Freeze between invocations, as Lambda does (default true). */
   freeze?: boolean;
@@ -57,6 +61,15 @@ interface Invocation {
 }
 
 const BOOTSTRAP = resolve(import.meta.dirname, 'bootstrap.mjs');
+/**
+ * Lambda's runtime interface client for Node (aws-lambda-ric, a dev dependency): its published package
+ * carries its native part (rapid-client.node: curl and aws-lambda-cpp, linked statically; it needs
+ * only libstdc++), so `npm ci` installs it without running its build scripts.
+ */
+const RIC = fileURLToPath(import.meta.resolve('aws-lambda-ric'));
+/** The runtime client's entry for a name (or a path). */
+export const runtimeClientEntry = (client = process.env.LAMBDA_RUNTIME_CLIENT ?? 'aws-lambda-ric') =>
+  client === 'bootstrap' ? BOOTSTRAP : client === 'aws-lambda-ric' ? RIC : client;
 /** The runtime's share of Lambda's shutdown phase when an extension is registered (AWS: 300 ms; 500 with an internal one). */
 export const SHUTDOWN_BUDGET_MS = 300;
 const PREFIX = '/2018-06-01/runtime';
@@ -105,7 +118,7 @@ export class Environment {
     await new Promise<void>((ok) => this.server.listen(0, '127.0.0.1', ok));
     const { port } = this.server.address() as AddressInfo;
     const { config, options } = this;
-    const client = options.runtimeClient && options.runtimeClient !== 'bootstrap' ? options.runtimeClient : BOOTSTRAP;
+    const client = runtimeClientEntry(options.runtimeClient);
     const name = `deck-library-${config.name}`;
     this.process = spawn(process.execPath, client === BOOTSTRAP ? [BOOTSTRAP] : [client, config.handler], {
       cwd: config.taskRoot,
