@@ -9,7 +9,9 @@ import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
 import { DECK_TYPES } from '#rules/insight.ts';
+import * as R from '#rules/schemas.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
+import { answered } from './answered.ts';
 import { API_VERSION } from './envelope-constants.ts';
 
 const int = v.pipe(v.number(), v.integer());
@@ -19,22 +21,16 @@ const faction = v.picklist(FACTION_IDS as unknown as [FactionId, ...FactionId[]]
 const cardId = v.string();
 
 export const CardCount = v.strictObject({ card_id: cardId, count: v.pipe(v.number(), v.integer(), v.minValue(1)) });
-export const Guide = v.strictObject({
-  system: v.string(),
-  description: v.string(),
-  core_cards: v.array(cardId),
-  reserve_recommendations: v.array(cardId),
-});
+/**
+ * The guide and the archive's sections: declared once, with the rules (lib/rules/schemas.ts), their
+ * answer shapes derived from that declaration (answered.ts).
+ */
+export const Guide = answered(R.Guide);
 /** The guide in lists: without its description. */
-export const GuideSummary = v.strictObject({ system: v.string(), core_cards: v.array(cardId), reserve_recommendations: v.array(cardId) });
-const Reasoned = { card_id: cardId, reason: v.string() };
-export const KeyComponents = v.strictObject({ enabled: v.boolean(), items: v.array(v.strictObject(Reasoned)) });
-export const Alternatives = v.strictObject({
-  enabled: v.boolean(),
-  items: v.array(v.strictObject({ ...Reasoned, replaces_card_id: v.optional(cardId) })),
-});
-export const OtkItem = v.strictObject({ card_ids: v.array(cardId), required: count, label: v.optional(v.string()) });
-export const ChartSettings = v.strictObject({ otkConfig: v.strictObject({ items: v.array(OtkItem) }) });
+export const GuideSummary = answered(v.omit(R.Guide, ['description']));
+export const KeyComponents = answered(R.KeyComponents);
+export const Alternatives = answered(R.Alternatives);
+export const ChartSettings = answered(R.ChartSettings);
 /** Sections may be null in old records (requirement §2 rule 3): clients accept both. */
 export const Archive = v.strictObject({
   key_components: v.nullable(KeyComponents),
