@@ -163,6 +163,17 @@ export const ROUTES = [
     grants: [query('search_by_date', 'search_by_views', 'search_by_likes')],
   },
   {
+    name: 'diffDecks',
+    method: 'GET',
+    // Static, so it wins over /api/v1/decks/{share_slug} (API Gateway's precedence; "diff" is no share slug).
+    path: '/api/v1/decks/diff',
+    entry: 'functions/diff-decks.ts',
+    body: false,
+    // Both decks' stats against the catalogue the service runs with now (contract §8.6); decks by share slug.
+    catalogue: true,
+    grants: [query('by_share_slug')],
+  },
+  {
     name: 'readSharedDeck',
     method: 'GET',
     path: '/api/v1/decks/{share_slug}',

@@ -188,7 +188,9 @@ function operation(route: Route, op: Operation) {
   }));
   const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => {
     const json = parameterSchema(schema as v.GenericSchema);
-    return { name, in: 'query', required: false, schema: json, ...offUntilPicked(json) };
+    // Required unless its schema lets it be absent (every parameter but the diff's from and to).
+    const required = !['optional', 'nullish'].includes((schema as { type: string }).type);
+    return { name, in: 'query', required, schema: json, ...(required ? {} : offUntilPicked(json)) };
   });
   const requestHeaders = (op.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
   const { success } = op;

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
 import type { ErrorCode } from './errors.ts';
-import { CardQuery, OwnerListQuery, SearchQuery } from './queries.ts';
+import { CardQuery, DiffQuery, OwnerListQuery, SearchQuery } from './queries.ts';
 import { CreateBody, EmptyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
@@ -129,6 +129,15 @@ export const OPERATIONS = {
     tag: 'Public decks',
     query: SearchQuery,
     success: { status: 200, data: v.array(S.SearchItem), meta: S.ListMeta },
+  },
+  diffDecks: {
+    summary: 'Compare two decks',
+    description:
+      "from and to are each a share slug of a public or unlisted deck, or a URL-encoded deck code (%%…). Answers the cards added and removed (count: the change in copies) and kept (count: the copies both hold), each sorted by card id, and both decks' stats. A code that does not parse is 400 invalid_parameter; an unknown, private or malformed slug is 404 deck_not_found. Counts no view.",
+    tag: 'Public decks',
+    query: DiffQuery,
+    success: { status: 200, data: S.DeckDiff },
+    errors: ['deck_not_found'],
   },
   readSharedDeck: {
     summary: 'Read a public or unlisted deck by its share slug',

@@ -140,6 +140,17 @@ export const DeckContent = v.strictObject({
   display: Display,
 });
 export const ValidateResult = v.strictObject({ valid: v.literal(true), deck: DeckContent });
+/** One side of a diff: the deck compared (its canonical code). */
+const DiffSide = v.strictObject({ deck_code: v.string(), name: v.string(), main_faction: faction, ally_faction: faction });
+/** Two decks compared (contract §9.2): copies added and removed (the change), kept (both hold), sorted by card id; both decks' stats. */
+export const DeckDiff = v.strictObject({
+  from: DiffSide,
+  to: DiffSide,
+  added: v.array(CardCount),
+  removed: v.array(CardCount),
+  kept: v.array(CardCount),
+  stats: v.strictObject({ from: Stats, to: Stats }),
+});
 export const ReplaceResult = v.strictObject({
   deck_code: v.string(),
   name: v.string(),

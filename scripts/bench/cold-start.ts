@@ -195,11 +195,14 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       .replace('{share_slug}', slug)
       .replace('{card_id}', '2B')
       .replace('{asset}', 'scalar.js');
+    // The diff compares the shared deck with a code (its route has no path parameter: its query names them).
+    const query =
+      route.name === 'diffDecks' ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}` : '';
     const body = bodies[route.name];
     return toEvent(
       {
         method,
-        url,
+        url: `${url}${query}`,
         headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: Buffer.from(body ? JSON.stringify(body) : ''),
       },
@@ -303,9 +306,17 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   for (const route of ROUTES as readonly Route[]) {
     if (
       QUICK &&
-      !['listDecks', 'createDeck', 'replaceCards', 'deleteDeck', 'likeDeck', 'searchDecks', 'readSharedDeck', 'listCards'].includes(
-        route.name,
-      )
+      ![
+        'listDecks',
+        'createDeck',
+        'replaceCards',
+        'deleteDeck',
+        'likeDeck',
+        'searchDecks',
+        'readSharedDeck',
+        'diffDecks',
+        'listCards',
+      ].includes(route.name)
     )
       continue;
     const file = await bundle(resolve(ROOT, route.entry), route.name);

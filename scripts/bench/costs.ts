@@ -133,6 +133,13 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       apiKey,
       undefined,
     ],
+    [
+      'diff (a slug and a code)',
+      'GET',
+      `/api/v1/decks/diff?from=${shared.share_slug}&to=${encodeURIComponent((library[0] as StoredDeck).deck_code)}`,
+      undefined,
+      undefined,
+    ],
     ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],
   ];
   // The like's fold is the store-change worker's: it is given the counter's change as the stream carries it.
