@@ -1,10 +1,11 @@
 /**
  * PATCH /api/v1/users/:user_id/decks/:deck_id — apply a partial update and re-judge the whole deck,
- * written only if the deck is still the version read (optimistic.ts).
+ * written only if the deck is still the version read (optimistic.ts), and only if it changes anything.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { changedFields } from '#rules/changed-fields.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { replaceDeck } from '#store/decks.ts';
@@ -15,6 +16,10 @@ export const updateOwnerDeck = endpoint('updateDeck', { init: [catalogue] }, (re
   onLatestDeck(req, async (current) => {
     const result = checkPatch(req.body, current, catalogue());
     if (!result.ok) throw validationFailed(result.details);
+    // A PATCH that changes nothing writes nothing: the deck keeps its version, ETag and updated_at (its
+    // version counts changes: contract §3, §9.2).
+    if (changedFields(current, result.content).length === 0)
+      return { data: ownerDeck(current, catalogue()), headers: { etag: etag(current.version) } };
     const next = { ...current, ...result.content, updated_at: new Date().toISOString(), version: current.version + 1 };
     if (!(await replaceDeck(next, current))) return undefined;
     return { data: ownerDeck(next, catalogue()), headers: { etag: etag(next.version) } };

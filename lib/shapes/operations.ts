@@ -77,7 +77,7 @@ export const OPERATIONS = {
   updateDeck: {
     summary: 'Update a deck',
     description:
-      'A submitted guide replaces the whole guide; each archive section written replaces that section. With If-Match, a deck changed since that version is 412.',
+      'A submitted guide replaces the whole guide; each archive section written replaces that section. With If-Match, a deck changed since that version is 412. A PATCH that changes nothing writes nothing: the deck keeps its version and ETag.',
     tag: 'Owner decks',
     body: PatchBody,
     requestHeaders: ['If-Match'],

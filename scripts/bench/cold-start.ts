@@ -168,7 +168,6 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   const soviet = deckableCards(demo, 'soviet');
   const bodies: Partial<Record<string, unknown>> = {
     createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
-    updateDeck: { sort_order: 5 },
     deleteDeck: {},
     validateDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
     replaceCards: {
@@ -198,7 +197,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     // The diff compares the shared deck with a code (its route has no path parameter: its query names them).
     const query =
       route.name === 'diffDecks' ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}` : '';
-    const body = bodies[route.name];
+    // A PATCH that changes nothing writes nothing: each round's PATCH sets a sort_order of its own.
+    const body = route.name === 'updateDeck' ? { sort_order: 1_000 + k } : bodies[route.name];
     return toEvent(
       {
         method,

@@ -10,9 +10,10 @@ describe('concurrent writes', () => {
     const owner = await newOwner();
     const { id } = (await createDeck(owner)).body.data;
     const path = `${owner.decks}/${id}`;
-    // Requests alternate between two fields, each with its own value.
+    // Requests alternate between two fields, each with its own value — none the deck's own (sort_order 0):
+    // a PATCH that changes nothing is no write and no version.
     const bodies: Record<string, unknown>[] = Array.from({ length: 20 }, (_, i) =>
-      i % 2 === 0 ? { sort_order: i } : { card_back_id: `back_${i}` },
+      i % 2 === 0 ? { sort_order: i + 1 } : { card_back_id: `back_${i}` },
     );
     const replies = await Promise.all(bodies.map((body) => call('PATCH', path, { key: owner.key, body })));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -52,7 +53,8 @@ describe('concurrent writes', () => {
     const { id } = (await createDeck(owner)).body.data;
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { sort_order: i }, headers: { 'if-match': '"1"' } }),
+        // Each a change (the deck's sort_order is 0): a PATCH that changes nothing would write nothing and pass.
+        call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { sort_order: i + 1 }, headers: { 'if-match': '"1"' } }),
       ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(412)]);

@@ -159,6 +159,23 @@ describe('update', () => {
     });
     expect(r.body.data.cards_snapshot).not.toEqual(created.cards_snapshot);
   });
+
+  it('a PATCH that changes nothing (values as they are, a tag as it normalises) keeps version, ETag and updated_at', async () => {
+    const owner = await newOwner();
+    const created = (await createDeck(owner, { tags: ['aggro'], visibility: 'public', sort_order: 3 })).body.data;
+    for (const body of [{ sort_order: 3 }, { tags: [' Aggro '] }, { visibility: 'public', deck_code: created.deck_code }]) {
+      const r = await call('PATCH', `${owner.decks}/${created.id}`, { key: owner.key, body, headers: { 'if-match': '"1"' } });
+      expect([r.status, r.headers.get('etag')]).toEqual([200, '"1"']);
+      expect(r.body.data).toEqual((await call('GET', `${owner.decks}/${created.id}`, { key: owner.key })).body.data);
+      expect([r.body.data.version, r.body.data.updated_at]).toEqual([1, created.updated_at]);
+    }
+    // Still judged as a PATCH is: a value that breaks a rule is 422 even when nothing would change otherwise.
+    const bad = await call('PATCH', `${owner.decks}/${created.id}`, { key: owner.key, body: { sort_order: 3, tags: [''] } });
+    expect(bad.status).toBe(422);
+    // A change after them is version 2.
+    const changed = await call('PATCH', `${owner.decks}/${created.id}`, { key: owner.key, body: { sort_order: 4 } });
+    expect([changed.body.data.version, changed.headers.get('etag')]).toEqual([2, '"2"']);
+  });
 });
 
 describe('validate', () => {
