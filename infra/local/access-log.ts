@@ -10,7 +10,7 @@
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
-import { encodeLogs } from '#changes/count-views.ts';
+import { encodeLogs, logsDelivery } from '#changes/count-views.ts';
 import { type LogSubscriber, matchesSubscription } from '#workers';
 
 export interface AccessLogOptions {
@@ -87,14 +87,11 @@ export function startAccessLog({
   const deliver = async () => {
     const { events, end } = pending();
     for (let i = 0; i < events.length; i += PER_DELIVERY) {
-      const data: CloudWatchLogsDecodedData = {
-        messageType: 'DATA_MESSAGE',
-        owner: '000000000000',
-        logGroup: 'local-access-log',
-        logStream: 'local',
-        subscriptionFilters: [subscriber.name],
-        logEvents: events.slice(i, i + PER_DELIVERY),
-      };
+      const data = logsDelivery(
+        { owner: '000000000000', logGroup: 'local-access-log', logStream: 'local' },
+        subscriber.name,
+        events.slice(i, i + PER_DELIVERY),
+      );
       const event = encodeLogs(data);
       for (let attempt = 1; ; attempt++) {
         const failed = await invoke(event).then(

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
+import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent, CloudWatchLogsLogEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { count } from '#metrics';
 import { isShareSlug } from '#public/shared-deck.ts';
@@ -50,7 +50,13 @@ export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: M
 
 export const decodeLogs = (event: CloudWatchLogsEvent): CloudWatchLogsDecodedData =>
   JSON.parse(gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8'));
-/** The event CloudWatch Logs hands a subscribed function (the local access log and the bench make them). */
+/** A delivery of log events to a subscription filter, as CloudWatch Logs makes it (the local access log and the bench make them). */
+export const logsDelivery = (
+  source: Pick<CloudWatchLogsDecodedData, 'owner' | 'logGroup' | 'logStream'>,
+  subscriptionFilter: string,
+  logEvents: CloudWatchLogsLogEvent[],
+): CloudWatchLogsDecodedData => ({ messageType: 'DATA_MESSAGE', ...source, subscriptionFilters: [subscriptionFilter], logEvents });
+/** The event CloudWatch Logs hands a subscribed function. */
 export const encodeLogs = (data: CloudWatchLogsDecodedData): CloudWatchLogsEvent => ({
   awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') },
 });

@@ -3,13 +3,11 @@
  * moved, fold it when due (counters.ts); and when a count appears, check that its deck still exists — a
  * view that was counted after its deck was deleted would otherwise bring the count back, forever.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '#store/client.ts';
 import { foldDeck, viewStepPassed, viewsFoldDue } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
-import { bucketKey, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
-import { DECKS, tableName } from '#store/tables.ts';
+import { VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
+import { forgetViewsNow } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
 
@@ -46,17 +44,6 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
   return moved;
 }
 
-/** Takes a gone deck's count out of its bucket. */
-const forget = (slug: string) =>
-  documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(DECKS),
-      Key: bucketKey(slug),
-      UpdateExpression: 'REMOVE #a',
-      ExpressionAttributeNames: { '#a': `${VIEW_ATTRIBUTE_PREFIX}${slug}` },
-    }),
-  );
-
 /** What follows one deck's view count moving over a run of its bucket's changes. */
 export async function viewsMoved(slug: string, { before, after, appeared }: Moved): Promise<void> {
   if (after === undefined) return; // taken out (the deck's delete, or a gone deck's count)
@@ -66,7 +53,7 @@ export async function viewsMoved(slug: string, { before, after, appeared }: Move
   const listed = await deckBySlug(slug);
   const deck = listed && appeared ? await getDeck(listed.user_id, listed.id) : listed;
   if (!deck) {
-    if (appeared) await forget(slug);
+    if (appeared) await forgetViewsNow(slug);
     return;
   }
   if (viewsFoldDue(deck.views, before ?? 0, after, 1 + facetsOf(deck).length)) await foldDeck(deck, { field: 'views', value: after });

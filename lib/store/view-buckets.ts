@@ -9,12 +9,11 @@
  * count is the lever to move again (a change moves every count to a new bucket: a migration).
  * The item: items/view-bucket.ts.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, type TransactItem } from './client.ts';
 import { bucketKey, viewAttribute } from './items/view-bucket.ts';
 import { DECKS, tableName } from './tables.ts';
 
-const attribute = viewAttribute;
 const table = () => tableName(DECKS);
 
 /** A deck's stored view count (eventually consistent). */
@@ -24,13 +23,20 @@ export async function storedViews(slug: string): Promise<number> {
       TableName: table(),
       Key: bucketKey(slug),
       ProjectionExpression: '#a',
-      ExpressionAttributeNames: { '#a': attribute(slug) },
+      ExpressionAttributeNames: { '#a': viewAttribute(slug) },
     }),
   );
-  return Number(Item?.[attribute(slug)] ?? 0);
+  return Number(Item?.[viewAttribute(slug)] ?? 0);
 }
 
-/** Forgets a deleted deck's views (in the delete's transaction). */
-export const forgetViews = (slug: string): TransactItem => ({
-  Update: { TableName: table(), Key: bucketKey(slug), UpdateExpression: 'REMOVE #a', ExpressionAttributeNames: { '#a': attribute(slug) } },
+/** The write that takes a deck's count out of its bucket. */
+const forgetting = (slug: string) => ({
+  TableName: table(),
+  Key: bucketKey(slug),
+  UpdateExpression: 'REMOVE #a',
+  ExpressionAttributeNames: { '#a': viewAttribute(slug) },
 });
+/** Forgets a deleted deck's views (in the delete's transaction). */
+export const forgetViews = (slug: string): TransactItem => ({ Update: forgetting(slug) });
+/** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/changes/views.ts). */
+export const forgetViewsNow = (slug: string) => documentClient().send(new UpdateCommand(forgetting(slug)));

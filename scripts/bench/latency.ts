@@ -6,7 +6,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
-import type { StoredDeck } from '#store/items/deck.ts';
+import { apiKeyKey } from '#store/items/api-key.ts';
+import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
@@ -20,8 +21,7 @@ export async function latency({ account, apiKey, decksPath, shared }: Bench) {
   );
   const N = QUICK ? 100 : 3_000;
   // The auth read every owner request makes: one consistent GetItem of a key.
-  const keyRead = () =>
-    plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: { pk: 'KEY#x', sk: 'KEY' }, ConsistentRead: true }));
+  const keyRead = () => plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: apiKeyKey('x'), ConsistentRead: true }));
   // Quiet decks: each read once here (their own decks, so that part 4 counts only its own views).
   const quiet = Array.from({ length: N }, (_, i) => publicDeck(100_000 + i));
   for (let i = 0; i < quiet.length; i += 20) await Promise.all(quiet.slice(i, i + 20).map((d) => createDeck(d)));
@@ -71,7 +71,7 @@ export async function latency({ account, apiKey, decksPath, shared }: Bench) {
       return plain.send(
         new GetCommand({
           TableName: tableName(DECKS),
-          Key: { pk: `USER#${account.user_id}`, sk: `DECK#${shared.id}` },
+          Key: deckKey(account.user_id, shared.id),
           ConsistentRead: true,
         }),
       );

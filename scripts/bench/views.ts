@@ -3,14 +3,12 @@
  * lines counted and folded by the workers as on AWS: items written per view, and views counted against
  * views served.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { CloudWatchLogsDecodedData } from 'aws-lambda';
-import { countViews, encodeLogs } from '#changes/count-views.ts';
+import { countViews, encodeLogs, logsDelivery } from '#changes/count-views.ts';
 import { handleChanges } from '#changes/worker.ts';
 import type { Route } from '#routes';
-import { documentClient, dynamoClient } from '#store/client.ts';
-import { bucketKey } from '#store/items/view-bucket.ts';
+import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
+import { storedViews } from '#store/view-buckets.ts';
 import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { accessLine } from '../../infra/access-log-fields.ts';
 import { startStreamPoller } from '../../infra/local/streams.ts';
@@ -62,15 +60,9 @@ export async function views({ dynamoEndpoint, library }: Bench) {
   );
   for (let i = 0; i < lines.length; i += 1_000) {
     const logEvents = lines.slice(i, i + 1_000).map((message, j) => ({ id: String(i + j), timestamp: i + j, message }));
-    const data: CloudWatchLogsDecodedData = {
-      messageType: 'DATA_MESSAGE',
-      owner: 'bench',
-      logGroup: 'access',
-      logStream: 'bench',
-      subscriptionFilters: [VIEW_SUBSCRIPTION.name],
-      logEvents,
-    };
-    await countViews(encodeLogs(data));
+    await countViews(
+      encodeLogs(logsDelivery({ owner: 'bench', logGroup: 'access', logStream: 'bench' }, VIEW_SUBSCRIPTION.name, logEvents)),
+    );
   }
   // Until the workers have added and folded what the batches moved: no write for two seconds.
   for (let last = -1; recorder.written() !== last; ) {
@@ -79,20 +71,7 @@ export async function views({ dynamoEndpoint, library }: Bench) {
   }
   await Promise.all(pollers.map((p) => p.stop()));
   const batch = tallyOf(recorder.calls);
-  const counted = (
-    await Promise.all(
-      library.map((d) =>
-        documentClient().send(
-          new GetCommand({
-            TableName: tableName(DECKS),
-            Key: bucketKey(d.share_slug),
-            ProjectionExpression: '#a',
-            ExpressionAttributeNames: { '#a': `v_${d.share_slug}` },
-          }),
-        ),
-      ),
-    )
-  ).reduce((n, r) => n + Number(Object.values(r.Item ?? {})[0] ?? 0), 0);
+  const counted = (await Promise.all(library.map((d) => storedViews(d.share_slug)))).reduce((n, v) => n + v, 0);
   console.log(
     `\n4. Views: ${served} shared reads of ${library.length} public decks (Zipf: the head ${perDeck[0]}, ${perDeck.filter((n) => n <= 5).length} decks read 5 times or fewer)`,
   );
