@@ -27,7 +27,7 @@ export interface Operation {
   summary: string;
   description?: string;
   tag: 'Owner decks' | 'Likes' | 'Public decks' | 'Cards' | 'Reference';
-  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  query?: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
   body?: v.GenericSchema;
   success: {
     status: 200 | 201;

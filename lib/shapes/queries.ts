@@ -57,16 +57,21 @@ const text = (name: string, max: number, normalise: (s: string) => string = (s) 
   );
 
 /** A deck to compare (contract §9.2): a share slug, or a deck code (URL-encoded in the query; it starts with %%). Required. */
+const required = (name: string) => `${name} is required: a share slug or a URL-encoded deck code`;
 const deckRef = (name: string) =>
   v.pipe(
-    v.string(`${name} is required: a share slug or a URL-encoded deck code`),
+    v.string(required(name)),
     v.trim(),
-    v.minLength(1, `${name} is required: a share slug or a URL-encoded deck code`),
+    v.minLength(1, required(name)),
     v.check((s) => [...s].length <= LIMITS.deckCodeChars, `${name} is at most ${LIMITS.deckCodeChars} characters`),
     described<string>({ type: 'string', minLength: 1, maxLength: LIMITS.deckCodeChars }),
   );
 /** GET /api/v1/decks/diff. */
-export const DiffQuery = v.object({ from: deckRef('from'), to: deckRef('to') });
+export const DiffQuery = v.object(
+  { from: deckRef('from'), to: deckRef('to') },
+  // A parameter left out is told so by name (valibot's own message names the key as a JSON string).
+  (issue) => required(String(issue.expected).replaceAll('"', '')),
+);
 
 /** Most `card` (and most `exclude_card`) values one search takes (contract §8.5). */
 export const MAX_CARD_FILTERS = 4;

@@ -54,13 +54,18 @@ describe('GET /api/v1/decks/diff', () => {
     const bad = await diff('%%45|zz', shown.share_slug);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_parameter']);
     expect(bad.body.error.message).toMatch(/^from is not a deck code/);
-    for (const path of [
-      `/api/v1/decks/diff?from=${shown.share_slug}`,
-      '/api/v1/decks/diff',
-      `/api/v1/decks/diff?to=${shown.share_slug}&from=`,
-    ]) {
+    for (const [path, missing] of [
+      [`/api/v1/decks/diff?from=${shown.share_slug}`, 'to'],
+      ['/api/v1/decks/diff', 'from'],
+      [`/api/v1/decks/diff?to=${shown.share_slug}&from=`, 'from'],
+      [`/api/v1/decks/diff?from[]=x&to=${shown.share_slug}`, 'from'],
+    ] as const) {
       const r = await call('GET', path);
-      expect([r.status, r.body.error.code]).toEqual([400, 'invalid_parameter']);
+      expect([r.status, r.body.error.code, r.body.error.message]).toEqual([
+        400,
+        'invalid_parameter',
+        `${missing} is required: a share slug or a URL-encoded deck code`,
+      ]);
     }
   });
 });
