@@ -44,10 +44,18 @@ export const refusesBody = (r: Pick<Route, 'method' | 'body'>): boolean => !r.bo
 
 const owner = '/api/v1/users/{user_id}/decks';
 const likes = '/api/v1/users/{user_id}/likes/{share_slug}';
+const versions = `${owner}/{deck_id}/versions`;
 export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
 export const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
 // Views: a deck's stored count (view-buckets.ts). Counting them is the access log's (lib/workers.ts VIEW_SUBSCRIPTION).
 const viewing = [decks(['GetItem'], ['VIEWS#*'])];
+// A change of a deck: the deck read, then written with its new version and its entry changes in one
+// transaction (a second when the entries overflow it: lib/store/decks.ts).
+const changing = [
+  decks(['GetItem', 'UpdateItem', 'ConditionCheckItem'], ['USER#*']),
+  decks(['PutItem'], ['VERSION#*']),
+  decks(['PutItem', 'DeleteItem'], ['SEARCH#*']),
+];
 // Likes: the deck checked, the like under the deck and under the account, the counter (likes.ts); folding them is the worker's.
 const liking = [
   decks(['ConditionCheckItem', 'GetItem'], ['USER#*']),
@@ -86,8 +94,8 @@ export const ROUTES = [
     scope: 'decks:write',
     body: true,
     catalogue: true,
-    // The deck, its search entries and its Idempotency-Key record (one transaction); reading the record back.
-    grants: [decks(['PutItem'], ['USER#*', 'SEARCH#*', 'IDEMP#*']), decks(['GetItem'], ['IDEMP#*'])],
+    // The deck, its first version, its search entries and its Idempotency-Key record (one transaction); reading the record back.
+    grants: [decks(['PutItem'], ['USER#*', 'VERSION#*', 'SEARCH#*', 'IDEMP#*']), decks(['GetItem'], ['IDEMP#*'])],
   },
   {
     name: 'updateDeck',
@@ -97,8 +105,7 @@ export const ROUTES = [
     scope: 'decks:write',
     body: true,
     catalogue: true,
-    // The deck read, then written with its entry changes in one transaction (a second when they overflow it).
-    grants: [decks(['GetItem', 'UpdateItem', 'ConditionCheckItem'], ['USER#*']), decks(['PutItem', 'DeleteItem'], ['SEARCH#*'])],
+    grants: changing,
   },
   {
     name: 'validateDeck',
@@ -130,6 +137,41 @@ export const ROUTES = [
     catalogue: false,
     // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
     grants: [decks(['GetItem'], ['USER#*']), decks(['DeleteItem'], ['USER#*', 'SEARCH#*', 'COUNT#*']), decks(['UpdateItem'], ['VIEWS#*'])],
+  },
+  {
+    name: 'listDeckVersions',
+    method: 'GET',
+    path: versions,
+    entry: 'functions/list-deck-versions.ts',
+    scope: 'decks:read',
+    body: false,
+    catalogue: false,
+    cursors: true,
+    // One Query of the deck's versions; the deck read only when it has none (an unknown deck is 404).
+    grants: [decks(['Query'], ['VERSION#*']), decks(['GetItem'], ['USER#*'])],
+  },
+  {
+    name: 'readDeckVersion',
+    method: 'GET',
+    path: `${versions}/{version}`,
+    entry: 'functions/read-deck-version.ts',
+    scope: 'decks:read',
+    body: false,
+    // Stats and legality against the catalogue the service runs with now (contract §8.6).
+    catalogue: true,
+    // The version, and the versions its unchanged texts are held by; the deck read only when the version is not kept.
+    grants: [decks(['GetItem'], ['VERSION#*', 'USER#*'])],
+  },
+  {
+    name: 'restoreDeckVersion',
+    method: 'POST',
+    path: `${versions}/{version}/restore`,
+    entry: 'functions/restore-deck-version.ts',
+    scope: 'decks:write',
+    body: true,
+    // Judged by today's rules and catalogue, as a PATCH is.
+    catalogue: true,
+    grants: [decks(['GetItem'], ['VERSION#*']), ...changing],
   },
   {
     name: 'likeDeck',
@@ -172,6 +214,16 @@ export const ROUTES = [
     // Both decks' stats against the catalogue the service runs with now (contract §8.6); decks by share slug.
     catalogue: true,
     grants: [query('by_share_slug')],
+  },
+  {
+    name: 'listSharedVersions',
+    method: 'GET',
+    path: '/api/v1/decks/{share_slug}/versions',
+    entry: 'functions/list-shared-versions.ts',
+    body: false,
+    catalogue: false,
+    cursors: true,
+    grants: [query('by_share_slug'), decks(['Query'], ['VERSION#*'])],
   },
   {
     name: 'readSharedDeck',

@@ -5,6 +5,7 @@
  * runtime polls the same stream with the same filters and enforces the same grants (grants-guard.ts).
  */
 import { decks, type Grant, type Grantee, query, type Route, routeByName, routeKey } from '#routes';
+import { TRIM_DUE } from '#store/items/version.ts';
 
 /**
  * A Lambda event filter pattern over a stream record (the subset this project uses: exact values and
@@ -39,8 +40,10 @@ export const WORKERS = [
       keyPrefix('pk', 'COUNT#'),
       // A view bucket changed: fold the views that moved, forget a gone deck's (lib/changes/views.ts).
       keyPrefix('pk', 'VIEWS#'),
-      // A deck was deleted: purge its likes.
+      // A deck was deleted: purge its likes and its versions.
       { eventName: ['REMOVE'], ...keyPrefix('sk', 'DECK#') },
+      // A version past the last 100 was kept: drop the oldest (lib/store/versions.ts).
+      { eventName: ['INSERT'], dynamodb: { ...keyPrefix('pk', 'VERSION#').dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
     grants: [
@@ -53,6 +56,8 @@ export const WORKERS = [
       // A deleted deck's likes, under the deck and under each account.
       decks(['Query'], ['LIKE#*']),
       decks(['BatchWriteItem'], ['LIKE#*', 'LIKED#*']),
+      // Versions: a deleted deck's, and those past the last 100 (read to keep the texts kept ones read; retired).
+      decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], ['VERSION#*']),
     ],
   },
   {

@@ -5,7 +5,8 @@
  * fails is handed back from its first unfinished record, and retried until it succeeds (contract §9.1):
  *   - a like counter changed         → fold its likes (likes.ts)
  *   - a view bucket changed          → fold the views that moved, forget a gone deck's (views.ts)
- *   - a deck item was deleted        → purge its likes (the delete's transaction took the rest)
+ *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
+ *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
  *   - a view log changed             → add its new batches to their buckets (view-log.ts; the viewLog
  *                                      worker's, a window at a time)
  * Every step is idempotent: a record seen twice changes nothing more. Records of one item come in order;
@@ -18,6 +19,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { logger } from '#http/logger.ts';
 import { atMost } from '#store/at-most.ts';
 import { purgeLikes } from '#store/likes.ts';
+import { purgeVersions, trimVersions } from '#store/versions.ts';
 import { likesMoved } from './likes.ts';
 import { loggedBatches, viewLogMoved } from './view-log.ts';
 import { movedCounts, viewsMoved } from './views.ts';
@@ -66,12 +68,20 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
         run.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]),
       );
       if (batches.length > 0) work.push({ first: sequence, run: async () => void (await viewLogMoved(group, batches)) });
+    } else if (pk.startsWith('VERSION#')) {
+      const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
+      if (!kept) continue;
+      work.push({ first: sequence, run: () => trimVersions(String(kept.user_id), String(kept.deck_id), Number(kept.version)) });
     } else if (String(keys.sk).startsWith('DECK#')) {
       const removed = run.find((r) => r.eventName === 'REMOVE');
       const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
       if (!removed || !deck) continue;
       const slug = String(deck.share_slug);
-      work.push({ first: removed.dynamodb?.SequenceNumber ?? sequence, run: async () => void (await purgeLikes(slug)) });
+      const [userId, deckId] = [String(deck.user_id), String(deck.deck_id)];
+      work.push({
+        first: removed.dynamodb?.SequenceNumber ?? sequence,
+        run: async () => void (await Promise.all([purgeLikes(slug), purgeVersions(userId, deckId)])),
+      });
     }
   }
   return work;

@@ -16,6 +16,9 @@ export const VERSIONED_FIELDS = [
   'card_back_id',
 ] as const;
 export type VersionedField = (typeof VERSIONED_FIELDS)[number];
+/** What a public deck's history names of a change (contract §9.2): its content, not how its owner files or shows it. */
+export const PUBLIC_CHANGES = ['deck_code', 'guide', 'archive', 'tags'] as const satisfies readonly VersionedField[];
+export type PublicChange = (typeof PUBLIC_CHANGES)[number];
 
 /** Content as versions keep it: the writable fields (display's two ids at the top, as `changed` names them). */
 export type Versioned = Pick<DeckContent, 'deck_code' | 'guide' | 'archive' | 'tags' | 'visibility' | 'sort_order' | 'display'>;

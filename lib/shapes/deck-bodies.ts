@@ -9,6 +9,7 @@ import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
 import { type ParsedCode, parsedCode, snapshotOf } from '#rules/parsed-codes.ts';
 import type { ListedDeck, StoredDeck } from '#store/items/deck.ts';
 import type { SearchEntry } from '#store/items/search-entry.ts';
+import type { StoredVersion } from '#store/items/version.ts';
 import type * as S from './responses.ts';
 import type { Out } from './responses.ts';
 
@@ -80,6 +81,12 @@ export const ownerDeck = (d: StoredDeck, catalogue: Catalogue): Out<typeof S.Own
   archive: d.archive,
   ...insight(d.deck_code, catalogue),
 });
+
+/** One version of a deck (contract §9.2): the owner deck as it was, without views and likes (not versioned). */
+export function deckVersion(d: StoredVersion, catalogue: Catalogue): Out<typeof S.DeckVersion> {
+  const { views: _v, likes: _l, ...deck } = ownerDeck({ ...d, views: 0, likes: 0, author_name: '' }, catalogue);
+  return deck;
+}
 
 /** What the public sees of a deck (contract §3): never visibility, sort_order, version or the owner. */
 export function publicDeck(d: StoredDeck, shown: { views: number; likes: number }, catalogue: Catalogue): Out<typeof S.PublicDeck> {

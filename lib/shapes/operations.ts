@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
 import type { ErrorCode } from './errors.ts';
-import { CardQuery, DiffQuery, OwnerListQuery, SearchQuery } from './queries.ts';
+import { CardQuery, DiffQuery, OwnerListQuery, SearchQuery, VersionsQuery } from './queries.ts';
 import { CreateBody, EmptyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
@@ -108,6 +108,33 @@ export const OPERATIONS = {
     success: { status: 200, data: S.DeleteResult },
     errors: ['deck_not_found', 'precondition_failed'],
   },
+  listDeckVersions: {
+    summary: "A deck's history",
+    description:
+      "The kept versions (the last 100), newest first. Each names the writable fields that differ from the version before (changed) and the change of its card list (cards: count is the change in copies); both are empty for version 1 and when the code did not change. A deck that is not the caller's is 404 deck_not_found.",
+    tag: 'Owner decks',
+    query: VersionsQuery,
+    success: { status: 200, data: v.array(S.VersionListItem), meta: S.ListMeta },
+    errors: ['deck_not_found'],
+  },
+  readDeckVersion: {
+    summary: 'One version of a deck',
+    description:
+      'The owner deck as it was at that version, without views and likes (they are not versioned); stats and legality against the catalogue the service runs with now. A version that is not kept is 404 version_not_found.',
+    tag: 'Owner decks',
+    success: { status: 200, data: S.DeckVersion },
+    errors: ['deck_not_found', 'version_not_found'],
+  },
+  restoreDeckVersion: {
+    summary: 'Restore a version of a deck',
+    description:
+      "The body is exactly {}. Makes the deck's writable fields what they were at that version, as a PATCH of all of them would: today's rules and catalogue apply (422 with every failing rule when that version no longer passes), and the result is a new version (none when nothing changes). With If-Match, a deck changed since that version is 412.",
+    tag: 'Owner decks',
+    body: EmptyBody,
+    requestHeaders: ['If-Match'],
+    success: { status: 200, data: S.OwnerDeck, headers: ['ETag'] },
+    errors: ['deck_not_found', 'version_not_found', 'precondition_failed'],
+  },
   likeDeck: {
     summary: 'Like a public or unlisted deck',
     description: 'Once per account; a repeat changes nothing.',
@@ -137,6 +164,15 @@ export const OPERATIONS = {
     tag: 'Public decks',
     query: DiffQuery,
     success: { status: 200, data: S.DeckDiff },
+    errors: ['deck_not_found'],
+  },
+  listSharedVersions: {
+    summary: "A public or unlisted deck's history",
+    description:
+      'The versions made while the deck was public or unlisted, newest first; changed names only deck_code, guide, archive and tags, and the first version after private ones shows no change (what it changed from was never public). A private or unknown slug is 404 deck_not_found. Counts no view.',
+    tag: 'Public decks',
+    query: VersionsQuery,
+    success: { status: 200, data: v.array(S.PublicVersionListItem), meta: S.ListMeta },
     errors: ['deck_not_found'],
   },
   readSharedDeck: {

@@ -117,6 +117,9 @@ export const SearchQuery = v.object({
 
 export const OwnerListQuery = v.object({ limit: integer('limit', 1, 100, 50), cursor });
 
+/** A deck's versions, the owner's and the public's (contract §9.2). */
+export const VersionsQuery = v.object({ limit: integer('limit', 1, 100, 20), cursor });
+
 export const CardQuery = v.object({
   faction: oneOf('faction', [...FACTION_IDS, 'neutral'] as const),
   type: oneOf('type', CARD_TYPES),

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
@@ -151,6 +152,32 @@ export const DeckDiff = v.strictObject({
   kept: v.array(CardCount),
   stats: v.strictObject({ from: Stats, to: Stats }),
 });
+/** What changed from the version before (contract §9.2): copies added and removed. */
+const VersionCards = v.strictObject({ added: v.array(CardCount), removed: v.array(CardCount) });
+const versionNumber = v.pipe(v.number(), v.integer(), v.minValue(1));
+const versionSummary = {
+  version: versionNumber,
+  updated_at: timestamp,
+  deck_code: v.string(),
+  name: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+};
+/** An item of a deck's history, as its owner sees it (contract §9.2). */
+export const VersionListItem = v.strictObject({
+  ...versionSummary,
+  visibility: v.picklist(VISIBILITIES),
+  changed: v.array(v.picklist(VERSIONED_FIELDS)),
+  cards: VersionCards,
+});
+/** An item of a public deck's history: no visibility; `changed` names only what the public sees. */
+export const PublicVersionListItem = v.strictObject({
+  ...versionSummary,
+  changed: v.array(v.picklist(PUBLIC_CHANGES)),
+  cards: VersionCards,
+});
+/** One version of a deck: the owner deck as it was, without views and likes (not versioned). */
+export const DeckVersion = v.strictObject(v.omit(OwnerDeck, ['views', 'likes']).entries);
 export const ReplaceResult = v.strictObject({
   deck_code: v.string(),
   name: v.string(),

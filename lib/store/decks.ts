@@ -10,7 +10,9 @@ import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from 
 import { counterKey } from './items/counter.ts';
 import { deckAttributes, deckItem, deckKey, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
+import { versionItem } from './items/version.ts';
 import { DECKS, tableName } from './tables.ts';
+import { keepVersion } from './versions.ts';
 import { forgetViews } from './view-buckets.ts';
 
 const table = () => tableName(DECKS);
@@ -37,14 +39,18 @@ export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; en
 }
 
 /**
- * Writes a new deck and its search entries in one transaction, with `also` (an idempotency record)
+ * Writes a new deck, its first version and its search entries in one transaction, with `also` (an idempotency record)
  * when given: 'ok'; 'failed' (only possible through `also`: its condition); 'conflict' (held by other
  * transactions until the retries ran out).
  */
-export async function createDeck(deck: StoredDeck, also?: TransactItem): Promise<'ok' | 'failed' | 'conflict'> {
+export async function createDeck(created: StoredDeck, also?: TransactItem): Promise<'ok' | 'failed' | 'conflict'> {
+  // Version 1 is kept with it (versions.ts).
+  const { item: version, texts_at } = versionItem(created, undefined);
+  const deck = { ...created, texts_at };
   const items = deckItems(deck);
   const outcome = await transact([
     { Put: { TableName: table(), Item: items.deck, ConditionExpression: 'attribute_not_exists(pk)' } },
+    keepVersion(version),
     ...items.entries.map((Item) => ({ Put: { TableName: table(), Item } })),
     ...(also ? [also] : []),
   ]);
@@ -82,22 +88,25 @@ const whileAt = (deck: StoredDeck): TransactItem => ({
 });
 
 /**
- * Stores `next` over `current` if the stored version is still current's; false when someone changed it first.
- * A change of nearly every card and tag at once can take more entry writes than one transaction holds
+ * Stores `next` over `current`, and keeps it as a version, if the stored version is still current's; false
+ * when someone changed it first. A change of nearly every card and tag at once can take more entry writes than one transaction holds
  * (MAX_TRANSACT_ITEMS): the deck, the deletes and the first puts go first, the remaining puts follow in a
  * second transaction that applies only while the deck is still at `next.version`. Between the two,
  * search misses the deck under some of its new facets; it never shows it under a facet it has left.
  * If the second fails, the error stands (503) and any next write of the deck puts every entry again.
  */
-export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promise<boolean> {
-  const writes = replaceWrites(next, current);
+export async function replaceDeck(changed: StoredDeck, current: StoredDeck): Promise<boolean> {
+  // The new version is kept in the same transaction as the deck (versions.ts).
+  const { item: version, texts_at } = versionItem(changed, current);
+  const next = { ...changed, texts_at };
+  const writes = [...replaceWrites(next, current, keepVersion(version))];
   const first = await transact(writes.slice(0, MAX_TRANSACT_ITEMS));
   if (first !== 'ok' || writes.length <= MAX_TRANSACT_ITEMS) return first === 'ok';
   // The remaining puts, while the deck is still this version; a fold landing in between changes its
   // counts, and the puts are made again with the counts it holds then.
-  let written = next;
+  let written: StoredDeck = next;
   for (let attempt = 0; attempt < COUNTS_MOVED_ATTEMPTS; attempt++) {
-    const rest = entryWrites(current, written).slice(MAX_TRANSACT_ITEMS - 1);
+    const rest = entryWrites(current, written).slice(MAX_TRANSACT_ITEMS - LEADING_WRITES);
     if ((await transact([whileAt(written), ...rest])) === 'ok') return true;
     const now = await getDeck(next.user_id, next.id);
     // A newer write of the deck has put its own entries: nothing is left to do.
@@ -107,7 +116,10 @@ export async function replaceDeck(next: StoredDeck, current: StoredDeck): Promis
   throw Object.assign(new Error(`the entries of deck ${next.id} could not be completed`), { name: 'ThrottlingException' });
 }
 
-function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
+/** The writes of a change that come before its entries (always in its first transaction): the deck and its version. */
+const LEADING_WRITES = 2;
+
+function replaceWrites(next: StoredDeck, current: StoredDeck, version: TransactItem): TransactItem[] {
   // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
   const { views: _v, likes: _l, likes_changes: _c, ...attrs } = deckAttributes(next);
   const read = asRead(current);
@@ -129,6 +141,7 @@ function replaceWrites(next: StoredDeck, current: StoredDeck): TransactItem[] {
         ExpressionAttributeValues: values,
       },
     },
+    version,
     ...entryWrites(current, next),
   ];
 }

@@ -4,13 +4,13 @@
  * under the account, so that an account's likes can be listed and given back (export, erasure). The
  * items: items/like.ts, items/counter.ts.
  */
-import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { deleteItems } from './batch.ts';
 import { documentClient, transact } from './client.ts';
 import { getDeck } from './decks.ts';
 import { counterKey } from './items/counter.ts';
 import { deckKey, type StoredDeck } from './items/deck.ts';
 import { likedKey, likeKey } from './items/like.ts';
-import { backoff } from './retry.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
@@ -58,24 +58,6 @@ export async function setLike(deck: StoredDeck, userId: string, liked: boolean):
   // A condition failed: the like's (already liked, or not liked) or the deck's (deleted or made private).
   const now = await getDeck(deck.user_id, deck.id);
   return !now || now.visibility === 'private' ? 'gone' : 'unchanged';
-}
-
-/** Most items one BatchWriteItem takes (DynamoDB's limit). */
-const BATCH_WRITE_ITEMS = 25;
-const UNPROCESSED_ATTEMPTS = 8;
-
-/** Deletes items by key, 25 a call, until DynamoDB has processed every one (it may hand some back under load). */
-export async function deleteItems(keys: Record<string, string>[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
-    let requests: unknown[] = keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 1; requests.length > 0; attempt++) {
-      if (attempt > UNPROCESSED_ATTEMPTS)
-        throw Object.assign(new Error('the store kept handing deletes back'), { name: 'ThrottlingException' });
-      if (attempt > 1) await new Promise((r) => setTimeout(r, backoff(attempt)));
-      const { UnprocessedItems } = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: requests as never } }));
-      requests = UnprocessedItems?.[table()] ?? [];
-    }
-  }
 }
 
 /**

@@ -2,7 +2,7 @@
  * The deck item (decks table): one per deck, keyed by its owner, so that an owner path can only ever
  * reach the caller's own decks.
  *   pk USER#<user_id>  sk DECK#<deck_id>  { deck_id, …StoredDeck but id and guide.description,
- *                                           guide_description, owner_order }
+ *                                           guide_description, owner_order, texts_at }
  * Its repository is decks.ts; its search entries are search-entry.ts.
  */
 import type { DeckContent, Guide } from '#rules/deck-model.ts';
@@ -21,6 +21,13 @@ export interface StoredDeck extends DeckContent {
   created_at: string;
   updated_at: string;
   version: number;
+  /** Which versions hold the deck's current guide description and archive (items/version.ts); none before versions were kept. */
+  texts_at?: TextsAt;
+}
+/** The versions that hold a deck's texts (items/version.ts: unchanged text is not copied into each version). */
+export interface TextsAt {
+  description: number;
+  archive: number;
 }
 /** An owner list item: the projection of the owner-order index (no description, no archive). */
 export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;

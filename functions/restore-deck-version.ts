@@ -1,0 +1,4 @@
+import { restoreOwnerVersion } from '#decks/versions.ts';
+import { ownerRoute } from '#http/owner-route.ts';
+
+export const handler = ownerRoute(restoreOwnerVersion);
