@@ -1,4 +1,4 @@
-import { readOwnerVersion } from '#decks/versions.ts';
+import { readOwnerVersion } from '#decks/read-version.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
 export const handler = ownerRoute(readOwnerVersion);

@@ -1,4 +1,4 @@
-import { restoreOwnerVersion } from '#decks/versions.ts';
+import { restoreOwnerVersion } from '#decks/restore-version.ts';
 import { ownerRoute } from '#http/owner-route.ts';
 
 export const handler = ownerRoute(restoreOwnerVersion);

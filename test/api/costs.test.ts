@@ -10,7 +10,7 @@ import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { SEARCH_READS } from '#store/items/search-entry.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
-import { code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
+import { call, code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
 import { operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
 
@@ -87,20 +87,21 @@ describe('store operations and items per request', () => {
 
   it('writes: one transaction — the deck and, while public, its search entries (all, main, ally, each tag, each card)', async () => {
     const privateCreate = await cost('createDeck', 'POST', owner.decks, owner.key, { deck_code: code(), guide: { system: 'P' } });
-    expect(privateCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 });
+    // The deck and its first version (contract §9.2).
+    expect(privateCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 2 });
     const publicCreate = await cost('createDeck', 'POST', owner.decks, owner.key, {
       deck_code: code(),
       guide: { system: 'P' },
       visibility: 'public',
       tags: ['a', 'b'],
     });
-    // The deck, all, main, ally, two tags and one entry per distinct card.
+    // The deck, its first version, all, main, ally, two tags and one entry per distinct card.
     const cards = distinctCards(code());
     expect(cards).toBeGreaterThanOrEqual(10);
-    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 1 + 5 + cards });
+    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 2 + 5 + cards });
     const patch = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
-    // The deck and its entries (all, main, ally, one tag, each card) rewritten together.
-    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 4 + cards });
+    // The deck and its entries (all, main, ally, one tag, each card) rewritten together, and one item more: its new version.
+    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 1 + 4 + cards });
     // The same PATCH again changes nothing: the key and the deck read, nothing written.
     const same = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
     expect(same).toEqual({ status: 200, operations: { GetItem: 2 }, read: 2, written: 0 });
@@ -109,6 +110,48 @@ describe('store operations and items per request', () => {
       guide: { system: 'V' },
     });
     expect(validate).toEqual({ status: 200, operations: { GetItem: 1 }, read: 1, written: 0 });
+  });
+
+  it('history: a page of versions is one Query of limit + 1 items; a version one item and the one holding its text; a restore a PATCH and that read', async () => {
+    const kept = (await createDeck(owner, { guide: { system: 'H', description: 'set once, held by version 1' } })).body.data;
+    for (let i = 1; i <= 4; i++)
+      expect((await call('PATCH', `${owner.decks}/${kept.id}`, { key: owner.key, body: { sort_order: i } })).status).toBe(200);
+    const versions = `${owner.decks}/${kept.id}/versions`;
+    await cost('listDeckVersions', 'GET', `${versions}?limit=2`, owner.key); // makes the cursor keys on a fresh store (see above)
+    expect(await cost('listDeckVersions', 'GET', `${versions}?limit=2`, owner.key)).toEqual({
+      status: 200,
+      operations: { GetItem: 1, Query: 1 },
+      read: 1 + 3,
+      written: 0,
+    });
+    // Version 3 keeps version 1's description and archive: it and its holder.
+    expect(await cost('readDeckVersion', 'GET', `${versions}/3`, owner.key)).toEqual({
+      status: 200,
+      operations: { GetItem: 3 },
+      read: 3,
+      written: 0,
+    });
+    expect(await cost('readDeckVersion', 'GET', `${versions}/1`, owner.key)).toEqual({
+      status: 200,
+      operations: { GetItem: 2 },
+      read: 2,
+      written: 0,
+    });
+    // The key, the deck, version 1 (its own texts); then the deck and its new version (private: no entries).
+    expect(await cost('restoreDeckVersion', 'POST', `${versions}/1/restore`, owner.key, {})).toEqual({
+      status: 200,
+      operations: { GetItem: 3, TransactWriteItems: 1 },
+      read: 3,
+      written: 2,
+    });
+    const shared = (await createDeck(owner, { visibility: 'public' })).body.data;
+    await call('PATCH', `${owner.decks}/${shared.id}`, { key: owner.key, body: { sort_order: 9 } });
+    expect(await cost('listSharedVersions', 'GET', `/api/v1/decks/${shared.share_slug}/versions`)).toEqual({
+      status: 200,
+      operations: { Query: 2 },
+      read: 1 + 2,
+      written: 0,
+    });
   });
 
   it('public reads: a search page reads limit + 1 entries; a shared read one index item and its view bucket', async () => {
