@@ -128,7 +128,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.e
 export const handler = async () => { ${body} };
 `;
 
-export async function coldStarts({ account, apiKey, decksPath, owned, library, shared, work }: Bench) {
+export async function coldStarts({ account, apiKey, decksPath, owned, library, shared, history, work }: Bench) {
   const baseline = join(work, 'getitem.ts');
   writeFileSync(
     baseline,
@@ -169,6 +169,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   const bodies: Partial<Record<string, unknown>> = {
     createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
     deleteDeck: {},
+    restoreDeckVersion: {},
     validateDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
     replaceCards: {
       deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
@@ -182,13 +183,38 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   const doomed: string[] = [];
   for (let k = 0; k <= 2 * COLD_ROUNDS; k++)
     doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
+  // The history routes read the deck of 25 versions; each restore puts back version 1 or 2 (sort_order
+  // 0 or 1), the other one than the last: every restore changes the deck.
+  const historyRoutes = ['listDeckVersions', 'readDeckVersion', 'restoreDeckVersion', 'listSharedVersions'];
+  let restores = 0;
+  // A PATCH or restore is recorded on a deck of its own: the replay of its calls writes the deck as the
+  // recording left it (without conditions), and the deck the route changes must not be set back by it
+  // (its next version would then be one its history already holds).
+  const recordedOn = { updateDeck: owned[4], restoreDeckVersion: owned[1] } as Partial<Record<string, { id: string }>>;
   const event = (route: Route | undefined, k: number) => {
     if (!route) return {};
     const method = route.method === 'ANY' ? 'GET' : route.method;
-    const deckId = route.name === 'deleteDeck' ? doomed[k] : route.name === 'updateDeck' ? (owned[2] as { id: string }).id : shared.id;
+    const recording = k === RECORD_ROUND ? recordedOn[route.name] : undefined;
+    const deckId = recording
+      ? recording.id
+      : historyRoutes.includes(route.name)
+        ? history.id
+        : route.name === 'deleteDeck'
+          ? doomed[k]
+          : route.name === 'updateDeck'
+            ? (owned[2] as { id: string }).id
+            : shared.id;
     // A like changes something each round: each round likes (and then unlikes) a deck of its own.
-    const slug = route.name === 'likeDeck' || route.name === 'unlikeDeck' ? (library[k] as StoredDeck).share_slug : shared.share_slug;
+    const slug =
+      route.name === 'likeDeck' || route.name === 'unlikeDeck'
+        ? (library[k] as StoredDeck).share_slug
+        : historyRoutes.includes(route.name)
+          ? history.share_slug
+          : shared.share_slug;
+    // owned[1] (part 1's PATCHed and restored deck) is at version 2's fields: version 1 differs.
+    const version = route.name === 'restoreDeckVersion' ? (recording ? 1 : 1 + (restores++ % 2)) : 2;
     const url = route.path
+      .replace('{version}', String(version))
       .replace('{user_id}', account.user_id)
       .replace('{deck_id}', deckId as string)
       .replace('{share_slug}', slug)
@@ -315,6 +341,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
         'searchDecks',
         'readSharedDeck',
         'diffDecks',
+        'listDeckVersions',
+        'restoreDeckVersion',
         'listCards',
       ].includes(route.name)
     )

@@ -28,6 +28,8 @@ export interface Bench {
   library: StoredDeck[];
   /** The owner's first deck: the one read, shared and PATCHed. */
   shared: { id: string; share_slug: string };
+  /** A public deck of the owner's with 25 versions (made, then PATCHed 24 times): its history is read and restored. */
+  history: { id: string; share_slug: string };
 }
 
 export const table = (head: string[], rows: (string | number)[][]) => {

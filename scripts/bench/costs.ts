@@ -86,7 +86,7 @@ export function tallyOf(calls: readonly Call[]): Tally {
   return t;
 }
 
-export async function costs({ account, apiKey, decksPath, owned, library, shared }: Bench) {
+export async function costs({ account, apiKey, decksPath, owned, library, shared, history }: Bench) {
   const recorder = recordDynamo({ capacity: true });
   const measured = async <T>(run: () => Promise<T>): Promise<[T, Tally]> => {
     recorder.reset();
@@ -118,6 +118,17 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' }, visibility: 'public', tags: ['a', 'b'] },
     ],
     ['PATCH (public deck)', 'PATCH', `${decksPath}/${(owned[1] as { id: string }).id}`, apiKey, { sort_order: 2 }],
+    ['history (owner, 20 of 25 versions)', 'GET', `${decksPath}/${history.id}/versions?limit=20`, apiKey, undefined],
+    ['history (public, 20 of 25 versions)', 'GET', `/api/v1/decks/${history.share_slug}/versions?limit=20`, undefined, undefined],
+    ['version read (owner)', 'GET', `${decksPath}/${history.id}/versions/2`, apiKey, undefined],
+    // The PATCHed deck is at version 3 (sort_order 3): the warm-up restores version 1 (sort_order 0), the measured request version 2.
+    [
+      'restore (a version whose fields differ)',
+      'POST',
+      [1, 2].map((v) => `${decksPath}/${(owned[1] as { id: string }).id}/versions/${v}/restore`) as [string, string],
+      apiKey,
+      {},
+    ],
     // A deck's first like (each request a deck of its own): under ten likes, each like folds into the deck and its entries.
     [
       'like (a deck under 10 likes)',

@@ -9,11 +9,12 @@ import { createDeck } from '#store/decks.ts';
 import { apiKeyKey } from '#store/items/api-key.ts';
 import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
+import { versionKey, versionsPk } from '#store/items/version.ts';
 import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { type Bench, pct, prepared, publicDeck, QUICK, table } from './common.ts';
 
-export async function latency({ account, apiKey, decksPath, shared }: Bench) {
+export async function latency({ account, apiKey, decksPath, shared, history }: Bench) {
   // Timed with no recorder; the raw calls go through a plain document client, as anyone would write
   // them with the SDK's defaults (the service's own client is tuned: see client.ts).
   const plain = DynamoDBDocumentClient.from(
@@ -25,19 +26,30 @@ export async function latency({ account, apiKey, decksPath, shared }: Bench) {
   // Quiet decks: each read once here (their own decks, so that part 4 counts only its own views).
   const quiet = Array.from({ length: N }, (_, i) => publicDeck(100_000 + i));
   for (let i = 0; i < quiet.length; i += 20) await Promise.all(quiet.slice(i, i + 20).map((d) => createDeck(d)));
+  // A page of 20 versions, newest first, as the history routes read it (store/versions.ts).
+  const versionsPage = () =>
+    plain.send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :v)',
+        ExpressionAttributeValues: { ':p': versionsPk(account.user_id, history.id), ':v': 'V#' },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: 21,
+      }),
+    );
+  const slugQuery = (slug: string) =>
+    plain.send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        IndexName: 'by_share_slug',
+        KeyConditionExpression: 'share_slug = :s',
+        ExpressionAttributeValues: { ':s': slug },
+        Limit: 1,
+      }),
+    );
   const sharedRead = (slug: string) =>
-    Promise.all([
-      plain.send(
-        new QueryCommand({
-          TableName: tableName(DECKS),
-          IndexName: 'by_share_slug',
-          KeyConditionExpression: 'share_slug = :s',
-          ExpressionAttributeValues: { ':s': slug },
-          Limit: 1,
-        }),
-      ),
-      plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(slug) })),
-    ]);
+    Promise.all([slugQuery(slug), plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(slug) }))]);
   const raw: Record<string, (i: number) => Promise<unknown>> = {
     'shared read (hot deck)': () => sharedRead(shared.share_slug),
     'shared read (quiet: a deck read once)': (i) => sharedRead((quiet[i] as StoredDeck).share_slug),
@@ -76,6 +88,22 @@ export async function latency({ account, apiKey, decksPath, shared }: Bench) {
         }),
       );
     },
+    'history (owner, 20)': async () => {
+      await keyRead();
+      return versionsPage();
+    },
+    'history (public, 20)': async () => {
+      await slugQuery(history.share_slug);
+      return versionsPage();
+    },
+    // The version, then the version holding the texts it kept unchanged (here version 1: the archive).
+    'version read (owner)': async () => {
+      await keyRead();
+      const read = (v: number) =>
+        plain.send(new GetCommand({ TableName: tableName(DECKS), Key: versionKey(account.user_id, history.id, v), ConsistentRead: true }));
+      await read(2);
+      return read(1);
+    },
   };
   const urls: Record<string, (i: number) => [string, string | undefined]> = {
     'shared read (hot deck)': () => [`/api/v1/decks/${shared.share_slug}`, undefined],
@@ -83,6 +111,9 @@ export async function latency({ account, apiKey, decksPath, shared }: Bench) {
     'search (no filter)': () => ['/api/v1/decks?limit=20', undefined],
     'owner list (50)': () => [`${decksPath}?limit=50`, apiKey],
     'owner read': () => [`${decksPath}/${shared.id}`, apiKey],
+    'history (owner, 20)': () => [`${decksPath}/${history.id}/versions?limit=20`, apiKey],
+    'history (public, 20)': () => [`/api/v1/decks/${history.share_slug}/versions?limit=20`, undefined],
+    'version read (owner)': () => [`${decksPath}/${history.id}/versions/2`, apiKey],
   };
   const latency: (string | number)[][] = [];
   for (const name of Object.keys(raw)) {

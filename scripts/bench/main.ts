@@ -54,6 +54,9 @@ async function main() {
       });
       owned.push(JSON.parse(r.body as string).data);
     }
+    // A history of 25 versions: more than a page of 20.
+    const history = owned[3] as { id: string; share_slug: string };
+    for (let v = 1; v < 25; v++) await invoke('PATCH', `${decksPath}/${history.id}`, apiKey, { sort_order: v });
     const library = Array.from({ length: QUICK ? 200 : 1_000 }, (_, i) => publicDeck(i));
     for (let i = 0; i < library.length; i += 20) await Promise.all(library.slice(i, i + 20).map((d) => createDeck(d)));
     const bench: Bench = {
@@ -65,6 +68,7 @@ async function main() {
       owned,
       library,
       shared: owned[0] as { id: string; share_slug: string },
+      history,
     };
     await costs(bench);
     await latency(bench);
