@@ -36,6 +36,8 @@ export interface Route {
   cursors?: boolean;
   /** Files (project-relative) shipped beside the function's bundle. */
   files?: readonly string[];
+  /** Its memory (MB), where measured to need other than the default: 512 with the catalogue, 256 without. */
+  memory?: number;
   grants: Grant[];
 }
 
@@ -279,6 +281,32 @@ export const ROUTES = [
     entry: 'functions/read-shared-otk.ts',
     body: false,
     catalogue: false,
+    grants: [query('by_share_slug')],
+  },
+  {
+    // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/workers.ts VIEW_SUBSCRIPTION).
+    name: 'readSharePage',
+    method: 'GET',
+    path: '/d/{share_slug}',
+    entry: 'functions/share-page.ts',
+    body: false,
+    catalogue: true,
+    grants: [query('by_share_slug')],
+  },
+  {
+    // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships.
+    name: 'readDeckImage',
+    method: 'GET',
+    path: '/api/v1/decks/{share_slug}/image.png',
+    entry: 'functions/deck-image.ts',
+    body: false,
+    catalogue: true,
+    files: [
+      'node_modules/@resvg/resvg-wasm/index_bg.wasm',
+      'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
+      'node_modules/@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
+    ],
+    memory: 1024,
     grants: [query('by_share_slug')],
   },
   {

@@ -92,7 +92,7 @@ export interface LogSubscriber extends Grantee {
 export const VIEW_SUBSCRIPTION: LogSubscriber = {
   name: 'countViews',
   entry: 'functions/count-views.ts',
-  routes: [routeByName('readSharedDeck')],
+  routes: [routeByName('readSharedDeck'), routeByName('readSharePage')],
   status: 200,
   // The batch's marker, and its views in the logs of the bucket groups (lib/store/view-log.ts).
   grants: [decks(['PutItem'], ['VIEWBATCH#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],

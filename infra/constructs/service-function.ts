@@ -37,6 +37,8 @@ export interface FunctionSpec extends Grantee {
   catalogue?: boolean;
   /** Files (project-relative) shipped beside its bundle. */
   files?: readonly string[];
+  /** Its memory (MB) where measured to need another than 512 (catalogue) or 256. */
+  memory?: number;
   /** What it serves, for its description. */
   serves: string;
 }
@@ -91,7 +93,7 @@ export class ServiceFunction extends NodejsFunction {
       role,
       runtime: RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: spec.catalogue ? 512 : 256,
+      memorySize: spec.memory ?? (spec.catalogue ? 512 : 256),
       timeout: Duration.seconds(10),
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       ...(reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: reservedConcurrency }),

@@ -62,6 +62,8 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
       Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : v === undefined ? [] : [[k, v] as [string, string]],
     ),
   );
+  // As API Gateway does, the protocol the client used (here plain HTTP), whatever the client sent.
+  headers['x-forwarded-proto'] = 'http';
   const query = joinValues([...url.searchParams.entries()]);
   const now = new Date();
   const key = routeKey(route);

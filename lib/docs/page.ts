@@ -11,22 +11,18 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiResult, endpoint, type Headed } from '#http/types.ts';
 import { routeByName } from '#routes';
+import { shippedPath } from '#shipped';
 import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
 
 /** Scalar's self-contained browser build (the route's `files`): beside the bundle in Lambda, else in the project. */
 const SCALAR_FILE = routeByName('docsAsset').files?.[0] as string;
 export const SCALAR_ASSET = 'scalar.js';
 
-const scalarPath = () =>
-  process.env.LAMBDA_TASK_ROOT
-    ? join(process.env.LAMBDA_TASK_ROOT, basename(SCALAR_FILE))
-    : fileURLToPath(new URL(`../../${SCALAR_FILE}`, import.meta.url));
+const scalarPath = () => shippedPath(SCALAR_FILE);
 
 const CONFIGURATION = {
   url: '/api/v1/openapi.json',

@@ -74,9 +74,9 @@ export interface NotModified {
   bare?: boolean;
   raw?: undefined;
 }
-/** A body that is not JSON (the docs page and its assets): its content type, and its text or bytes (sent base64). */
+/** A body that is not JSON (pages, the docs page's script, images): its content type, and its text or bytes (sent base64). A page for people answers its 404 as a page. */
 export interface Raw {
-  status?: 200;
+  status?: 200 | 404;
   data: undefined;
   headers: Headers;
   raw: { contentType: string; body: string | Buffer };

@@ -182,6 +182,10 @@ const offUntilPicked = (schema: JsonSchema) => {
   return { examples: { default: { summary: 'Not sent unless ticked', value: values[0], 'x-disabled': true } } };
 };
 
+/** A non-JSON body's schema: text, or bytes (an image: OpenAPI 3.1 names the media type of a string's content). */
+const textOrBytes = (contentType: string) =>
+  contentType.startsWith('image/') ? { type: 'string', contentMediaType: contentType } : { type: 'string' };
+
 function operation(route: Route, op: Operation) {
   const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
@@ -209,12 +213,21 @@ function operation(route: Route, op: Operation) {
     [success.status]: {
       description: success.status === 201 ? 'Created' : 'OK',
       headers: headers(success.headers ?? []),
-      content: { [success.contentType ?? JSON_TYPE]: success.contentType ? { schema: { type: 'string' } } : { schema: body } },
+      content: {
+        [success.contentType ?? JSON_TYPE]: success.contentType ? { schema: textOrBytes(success.contentType) } : { schema: body },
+      },
     },
   };
   if (success.conditional)
     responses['304'] = { description: 'Not modified (If-None-Match matched): no body', headers: headers(['ETag', 'Cache-Control']) };
+  if (op.page404)
+    responses['404'] = {
+      description: 'No public or unlisted deck has this slug (private, unknown or malformed): a page saying so',
+      headers: headers(['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options']),
+      content: { 'text/html': { schema: { type: 'string' } } },
+    };
   for (const [status, codes] of errorsOf(route, op)) {
+    if (op.page404 && status === 404) continue;
     responses[status] = {
       description: `${MESSAGES[status]} (${codes.join(', ')})`,
       headers: headers(status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : []),

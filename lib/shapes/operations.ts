@@ -44,6 +44,8 @@ export interface Operation {
   requestHeaders?: RequestHeader[];
   /** Errors this route answers beyond those every route of its kind answers. */
   errors?: ErrorCode[];
+  /** A page for people: a slug no one may see answers 404 with an HTML page, not the envelope. */
+  page404?: boolean;
 }
 
 /** The OpenAPI document itself (its operation answers the bare document). */
@@ -215,6 +217,35 @@ export const OPERATIONS = {
     description: 'As for the owner, for a public or unlisted deck by its share slug. Counts no view.',
     tag: 'Public decks',
     success: { status: 200, data: S.OtkChart },
+    errors: ['deck_not_found'],
+  },
+  readSharePage: {
+    summary: 'The share page of a public or unlisted deck',
+    description:
+      "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
+    tag: 'Public decks',
+    success: {
+      status: 200,
+      data: v.string(),
+      bare: true,
+      contentType: 'text/html',
+      headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options'],
+    },
+    page404: true,
+  },
+  readDeckImage: {
+    summary: 'The image of a public or unlisted deck',
+    description:
+      'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Its ETag changes with the deck and the catalogue; send it back as If-None-Match for a 304. Counts no view.',
+    tag: 'Public decks',
+    success: {
+      status: 200,
+      data: v.string(),
+      bare: true,
+      contentType: 'image/png',
+      headers: ['ETag', 'Cache-Control'],
+      conditional: true,
+    },
     errors: ['deck_not_found'],
   },
   docsPage: {

@@ -343,6 +343,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
         'diffDecks',
         'listDeckVersions',
         'restoreDeckVersion',
+        'readSharePage',
+        'readDeckImage',
         'listCards',
       ].includes(route.name)
     )

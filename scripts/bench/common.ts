@@ -68,12 +68,13 @@ export function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
 }
 
 /** A route's handler and a maker of its event and context (fresh per call: a request id of their own). */
-export async function prepared(method: string, url: string, key?: string, body?: unknown) {
+export async function prepared(method: string, url: string, key?: string, body?: unknown, extra: Record<string, string> = {}) {
   const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
   const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
   const headers: Record<string, string> = {
     ...(key ? { authorization: `Bearer ${key}` } : {}),
     ...(body ? { 'content-type': 'application/json' } : {}),
+    ...extra,
   };
   return {
     event: (): [APIGatewayProxyEventV2, Context] => [

@@ -151,6 +151,8 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       undefined,
       undefined,
     ],
+    ['share page', 'GET', `/d/${shared.share_slug}`, undefined, undefined],
+    ['deck image', 'GET', `/api/v1/decks/${shared.share_slug}/image.png`, undefined, undefined],
     ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],
   ];
   // The like's fold is the store-change worker's: it is given the counter's change as the stream carries it.

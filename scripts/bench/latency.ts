@@ -12,7 +12,7 @@ import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { versionKey, versionsPk } from '#store/items/version.ts';
 import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { type Bench, pct, prepared, publicDeck, QUICK, table } from './common.ts';
+import { type Bench, invoke, pct, prepared, publicDeck, QUICK, table } from './common.ts';
 
 export async function latency({ account, apiKey, decksPath, shared, history }: Bench) {
   // Timed with no recorder; the raw calls go through a plain document client, as anyone would write
@@ -97,6 +97,10 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       return versionsPage();
     },
     // The version, then the version holding the texts it kept unchanged (here version 1: the archive).
+    // The share page and the image read the deck as the shared read does, without its view bucket.
+    'share page': () => slugQuery(shared.share_slug),
+    'deck image (rendered)': () => slugQuery(shared.share_slug),
+    'deck image (If-None-Match: 304)': () => slugQuery(shared.share_slug),
     'version read (owner)': async () => {
       await keyRead();
       const read = (v: number) =>
@@ -105,7 +109,10 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       return read(1);
     },
   };
-  const urls: Record<string, (i: number) => [string, string | undefined]> = {
+  // The image's ETag, for the conditional requests.
+  const image = `/api/v1/decks/${shared.share_slug}/image.png`;
+  const etag = String((await invoke('GET', image)).headers?.etag);
+  const urls: Record<string, (i: number) => [string, string | undefined, Record<string, string>?]> = {
     'shared read (hot deck)': () => [`/api/v1/decks/${shared.share_slug}`, undefined],
     'shared read (quiet: a deck read once)': (i) => [`/api/v1/decks/${(quiet[i] as StoredDeck).share_slug}`, undefined],
     'search (no filter)': () => ['/api/v1/decks?limit=20', undefined],
@@ -114,15 +121,21 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
     'history (owner, 20)': () => [`${decksPath}/${history.id}/versions?limit=20`, apiKey],
     'history (public, 20)': () => [`/api/v1/decks/${history.share_slug}/versions?limit=20`, undefined],
     'version read (owner)': () => [`${decksPath}/${history.id}/versions/2`, apiKey],
+    'share page': () => [`/d/${shared.share_slug}`, undefined],
+    'deck image (rendered)': () => [image, undefined],
+    'deck image (If-None-Match: 304)': () => [image, undefined, { 'if-none-match': etag }],
   };
   const latency: (string | number)[][] = [];
   for (const name of Object.keys(raw)) {
-    const request = urls[name] as (i: number) => [string, string | undefined];
+    const request = urls[name] as (i: number) => [string, string | undefined, Record<string, string>?];
     const times = { handler: [] as number[], raw: [] as number[] };
     const cpu = { handler: 0, raw: 0 };
-    for (let i = 0; i < N; i++) {
+    // A render takes tens of milliseconds: fewer rounds of it.
+    const rounds = name === 'deck image (rendered)' ? Math.min(N, 300) : N;
+    for (let i = 0; i < rounds; i++) {
       // The API Gateway event and context are built before the clock starts: in Lambda the runtime hands them over.
-      const handle = await prepared('GET', ...request(i));
+      const [url, key, headers] = request(i);
+      const handle = await prepared('GET', url, key, undefined, headers);
       for (const which of i % 2 ? (['raw', 'handler'] as const) : (['handler', 'raw'] as const)) {
         const event = which === 'handler' ? handle.event() : undefined;
         const c0 = process.cpuUsage();
@@ -145,6 +158,6 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       (cpu.handler / cpu.raw).toFixed(2),
     ]);
   }
-  console.log(`\n2. Handler against the raw SDK calls of the same operations (${N} each, interleaved; ms)`);
+  console.log(`\n2. Handler against the raw SDK calls of the same operations (${N} each, the rendered image ${Math.min(N, 300)}; interleaved; ms)`);
   table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
 }

@@ -200,8 +200,11 @@ function allowed(route: Route): Set<number> {
   // limit; any request line may be over the gateway's header limit.
   const statuses = new Set([200, 404, 413, 431]);
   if (route.name === 'createDeck') statuses.add(201);
-  if (['listCards', 'readCard', 'openApi', 'docsPage', 'docsAsset'].includes(route.name)) statuses.add(304);
-  if (!['readDeck', 'readSharedDeck', 'readCard', 'openApi', 'docsPage', 'docsAsset'].includes(route.name)) statuses.add(400);
+  if (['listCards', 'readCard', 'openApi', 'docsPage', 'docsAsset', 'readDeckImage'].includes(route.name)) statuses.add(304);
+  if (
+    !['readDeck', 'readSharedDeck', 'readSharePage', 'readDeckImage', 'readCard', 'openApi', 'docsPage', 'docsAsset'].includes(route.name)
+  )
+    statuses.add(400);
   if (route.scope) for (const s of [400, 401, 403]) statuses.add(s);
   if (route.body) for (const s of [400, 415, 422]) statuses.add(s);
   // A PUT or DELETE that takes no body refuses one.
@@ -229,9 +232,13 @@ async function check(route: Route, path: string, query: string, headers: Record<
   expect(id, where).toMatch(/^[0-9a-f-]{36}$/);
   expect(allowed(route).has(res.status), where).toBe(true);
   if (res.status === 304) return;
-  // The docs page and its script are the only answers that are not JSON (errors there keep the envelope).
+  // The answers that are not JSON: the docs page and its script, the deck image (errors there keep the
+  // envelope), and the share page (its 404 is a page too).
   if (res.status === 200 && route.name.startsWith('docs'))
     return void expect(res.headers.get('content-type'), where).toMatch(/^text\/(html|javascript)/);
+  if (res.status === 200 && route.name === 'readDeckImage') return void expect(res.headers.get('content-type'), where).toBe('image/png');
+  if ((res.status === 200 || res.status === 404) && route.name === 'readSharePage')
+    return void expect(res.headers.get('content-type'), where).toBe('text/html; charset=utf-8');
   const answer = JSON.parse(raw);
   if (route.name === 'openApi' && res.status === 200) return void expect(answer.openapi, where).toBe('3.1.0');
   if (res.status < 300) return void expect(answer.meta?.api_version, where).toBe('v1');

@@ -4,34 +4,20 @@
  * summary from the served document. Its screenshot (UPDATE_SCREENSHOT=1) is docs/api-reference.png, in the README.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call } from '../support/api.ts';
+import { launchChromium, watched } from '../support/browser.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium (apt-get install chromium)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -42,16 +28,7 @@ describe('GET /api/v1/docs', () => {
     const doc = (await call('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { summary: string }>> };
     const summaries = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.summary));
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    const hosts = new Set<string>();
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      if (url.protocol.startsWith('http')) hosts.add(url.host);
-    });
+    const { errors, hosts } = watched(page);
     const res = await page.goto(`${baseUrl()}/api/v1/docs`, { waitUntil: 'networkidle' });
     expect(res?.status()).toBe(200);
     expect(res?.headers()['x-request-id']).toBeTruthy();

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App } from 'aws-cdk-lib';
@@ -286,7 +286,9 @@ describe('workers', () => {
     const [accessLogs] = byType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('AccessLogs')) as [string, unknown];
     expect(filter.Properties.LogGroupName).toEqual({ Ref: accessLogs });
     expect(filter.Properties.FilterPattern).toBe(subscriptionPattern(VIEW_SUBSCRIPTION));
-    expect(filter.Properties.FilterPattern).toBe('{ ($.routeKey = "GET /api/v1/decks/{share_slug}") && $.status = "200" }');
+    expect(filter.Properties.FilterPattern).toBe(
+      '{ ($.routeKey = "GET /api/v1/decks/{share_slug}" || $.routeKey = "GET /d/{share_slug}") && $.status = "200" }',
+    );
     expect(filter.Properties.DestinationArn).toEqual({ 'Fn::GetAtt': [functionId(VIEW_SUBSCRIPTION), 'Arn'] });
     const invokeConfig = byType('AWS::Lambda::EventInvokeConfig')[0]?.[1];
     expect(invokeConfig.Properties).toMatchObject({
@@ -428,6 +430,7 @@ describe('bundles', () => {
               ...process.env,
               NODE_NO_WARNINGS: '1',
               AWS_REGION: 'eu-west-1',
+              LAMBDA_TASK_ROOT: dir,
               ...(route.catalogue ? { CATALOGUE_FILE: join(dir, 'catalogue.json') } : {}),
             },
             encoding: 'utf8',
@@ -439,6 +442,9 @@ describe('bundles', () => {
       );
       expect(size, route.name).toBeLessThanOrEqual(usesStore ? BUDGET.store : route.name === 'openApi' ? BUDGET.openApi : BUDGET.plain);
       expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue === true);
+      // What it ships beside its bundle is there (found by LAMBDA_TASK_ROOT, as Lambda sets it).
+      for (const file of (route as Grantee & { files?: readonly string[] }).files ?? [])
+        expect(existsSync(join(dir, basename(file))), `${route.name}: ${file}`).toBe(true);
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
@@ -473,6 +479,7 @@ describe('the built bundles run as Lambda runs them', () => {
         POWERTOOLS_LOG_LEVEL: 'ERROR',
         EVENT: JSON.stringify(event),
         CONTEXT: JSON.stringify(lambdaContext(matched)),
+        LAMBDA_TASK_ROOT: dir,
         ...(route.catalogue ? { CATALOGUE_FILE: join(dir, 'catalogue.json') } : { CATALOGUE_FILE: '' }),
         DYNAMODB_ENDPOINT: '',
         ...store,

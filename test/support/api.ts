@@ -16,6 +16,8 @@ export interface Reply {
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected freely
   body: any;
   text: string;
+  /** The body's bytes (an image). */
+  bytes: Buffer;
 }
 
 export interface Call {
@@ -35,7 +37,8 @@ export async function call(method: string, path: string, opts: Call = {}): Promi
     headers['content-type'] ??= 'application/json';
   }
   const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -44,7 +47,7 @@ export async function call(method: string, path: string, opts: Call = {}): Promi
   }
   // Every answer of the HTTP tests is held to the served OpenAPI document.
   await checkAgainstDocument(baseUrl(), method, path, { status: res.status, headers: res.headers, body: parsed });
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return { status: res.status, headers: res.headers, body: parsed, text, bytes };
 }
 
 export interface Owner {

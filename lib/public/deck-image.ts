@@ -1,0 +1,25 @@
+/**
+ * GET /api/v1/decks/:share_slug/image.png — a 1200×630 PNG of a public or unlisted deck (contract
+ * §9.3), drawn in the function. Its ETag is the drawing's: the deck's version and the SVG made from the
+ * deck and the catalogue (a card renamed in a new catalogue changes it); a matching If-None-Match is 304
+ * with no render. Counts no view.
+ */
+import { catalogue } from '#catalogue/load.ts';
+import { validators } from '#http/cache.ts';
+import { endpoint } from '#http/types.ts';
+import { deckImageSvg } from '#share/image.ts';
+import { prepareRenderer, renderPng } from '#share/png.ts';
+import { deckSheet } from '#share/sheet.ts';
+import { documentClient } from '#store/client.ts';
+import { sharedDeck, shareSlug } from './shared-deck.ts';
+
+/** Changed when the renderer or its fonts change in a way the SVG does not show. */
+const RENDERER = 'resvg-wasm 2.6 / Inter 4 / 1';
+
+export const readDeckImage = endpoint('readDeckImage', { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
+  const deck = await sharedDeck(shareSlug(req.params.share_slug));
+  const svg = deckImageSvg(deckSheet(deck, catalogue()));
+  const { headers, notModified } = validators(req, `${RENDERER}\n${deck.version}\n${svg}`, 'public, max-age=300');
+  if (notModified) return { status: 304, data: undefined, headers };
+  return { data: undefined, headers, raw: { contentType: 'image/png', body: await renderPng(svg) } };
+});

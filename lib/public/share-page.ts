@@ -1,0 +1,51 @@
+/**
+ * GET /d/:share_slug — the share page of a public or unlisted deck, for people and unfurlers (contract
+ * §9.3). It is a view, counted as the JSON read's is (from the access log: lib/workers.ts
+ * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
+ */
+import { catalogue } from '#catalogue/load.ts';
+import { ApiError } from '#http/errors.ts';
+import { endpoint, type Headed, type Raw } from '#http/types.ts';
+import { NOT_FOUND_PAGE, SHARE_PAGE_CSP, sharePage } from '#share/page.ts';
+import { deckSheet } from '#share/sheet.ts';
+import { documentClient } from '#store/client.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { sharedDeck, shareSlug } from './shared-deck.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+/**
+ * The origin the request came to, for the page's absolute URLs: its Host, over HTTPS (API Gateway
+ * serves only HTTPS) unless the request says otherwise in X-Forwarded-Proto (the local runtime: http).
+ */
+export function originOf(req: Headed): string {
+  const proto = req.headers['x-forwarded-proto']?.split(',')[0]?.trim() === 'http' ? 'http' : 'https';
+  return `${proto}://${req.headers.host ?? 'localhost'}`;
+}
+
+const page = (status: 200 | 404, body: string, headers: Record<string, string> = {}): Raw => ({
+  status,
+  data: undefined,
+  headers: { 'content-security-policy': SHARE_PAGE_CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-store', ...headers },
+  raw: { contentType: HTML, body },
+});
+
+export const readSharePage = endpoint('readSharePage', { init: [catalogue, documentClient] }, async (req) => {
+  let deck: StoredDeck;
+  try {
+    deck = await sharedDeck(shareSlug(req.params.share_slug));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return page(404, NOT_FOUND_PAGE);
+    throw error;
+  }
+  const origin = originOf(req);
+  const slug = deck.share_slug;
+  return page(
+    200,
+    sharePage(deckSheet(deck, catalogue()), {
+      page: `${origin}/d/${slug}`,
+      json: `${origin}/api/v1/decks/${slug}`,
+      image: `${origin}/api/v1/decks/${slug}/image.png`,
+    }),
+  );
+});

@@ -1,0 +1,210 @@
+/**
+ * The share page of a deck (contract §9.3), pure: HTML for people, and the head unfurlers read (Open
+ * Graph, Twitter). Every deck string is escaped (escapeMarkup); charts are inline SVG drawn with
+ * presentation attributes (no style attribute, no script); the one script (the copy button) and the one
+ * style sheet run by their hashes under the page's Content-Security-Policy: nothing inline runs
+ * unless it is exactly these, nothing loads from another host.
+ */
+import { createHash } from 'node:crypto';
+import { type DeckSheet, escapeMarkup as e, groupHeading } from './sheet.ts';
+
+/** Where the page's links point: absolute, on the host the request came to. */
+export interface PageUrls {
+  page: string;
+  json: string;
+  image: string;
+}
+
+const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
+@media (prefers-color-scheme:dark){:root{--bg:#16181b;--fg:#eceae6;--muted:#a3a8ad;--card:#1f2226;--line:#343a40;--accent:#e0705f}}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:1100px;margin:0 auto;padding:16px}header{border-bottom:3px solid var(--accent);margin-bottom:16px}
+h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-size:.95rem;margin:12px 0 4px;color:var(--muted)}
+.by{color:var(--muted);margin:0 0 8px}.tags{display:flex;flex-wrap:wrap;gap:6px;padding:0;margin:0 0 12px;list-style:none}
+.tags li{border:1px solid var(--line);border-radius:999px;padding:0 10px;font-size:.85rem}
+.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
+section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
+.cards ul{list-style:none;margin:0;padding:0}.cards li{display:flex;gap:8px;padding:2px 0;border-bottom:1px solid var(--line)}
+.n{min-width:2.2em;font-weight:700;color:var(--accent)}.chart{width:100%;height:auto;display:block}
+.legend{list-style:none;padding:0;margin:8px 0 0}.legend li{display:flex;gap:8px;align-items:baseline}.legend svg{flex:none}
+svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
+code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
+button{font:inherit;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
+.links a{color:var(--accent);margin-right:16px}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
+@media (max-width:720px){.grid{grid-template-columns:minmax(0,1fr)}h1{font-size:1.45rem}main{padding:10px}}`;
+
+const SCRIPT = `document.getElementById('copy').addEventListener('click',function(){var b=this,c=document.getElementById('code');
+var pick=function(){var r=document.createRange();r.selectNodeContents(c);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: copy it'};
+if(navigator.clipboard){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent='Copied'},pick)}else{pick()}});`;
+
+const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+/** What the page may do: its one style sheet and one script by hash, images from this host (and its empty data: icon), never framed. */
+export const SHARE_PAGE_CSP = [
+  "default-src 'none'",
+  `script-src ${hash(SCRIPT)}`,
+  `style-src ${hash(STYLE)}`,
+  "img-src 'self' data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const PALETTE = ['#c0392b', '#2471a3', '#1e8449', '#b9770e', '#7d3c98', '#117a65', '#a04000', '#2e4053'];
+
+/** The kredit curve as bars with their counts. */
+function curveChart(sheet: DeckSheet): string {
+  const { curve } = sheet;
+  const width = 360;
+  const height = 180;
+  const bottom = 150;
+  const most = Math.max(1, ...curve.map((c) => c.count));
+  const step = width / curve.length;
+  const bars = curve
+    .map(({ kredits, count }, i) => {
+      const h = Math.round((count / most) * 120);
+      const x = Math.round(i * step + step * 0.15);
+      const w = Math.max(4, Math.round(step * 0.7));
+      const cx = Math.round(i * step + step / 2);
+      return `<rect x="${x}" y="${bottom - h}" width="${w}" height="${h}" rx="3" fill="#8a2b1f"/><text x="${cx}" y="${bottom - h - 6}" text-anchor="middle" font-size="13">${count}</text><text x="${cx}" y="${bottom + 18}" text-anchor="middle" font-size="13">${kredits}</text>`;
+    })
+    .join('');
+  return `<svg id="curve" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="curve-title"><title id="curve-title">Kredit curve: copies at each kredit cost</title>${bars}</svg>`;
+}
+
+/** Type counts as horizontal bars. */
+function typeChart(sheet: DeckSheet): string {
+  const types = sheet.types.filter((t) => t.count > 0);
+  const most = Math.max(1, ...types.map((t) => t.count));
+  const row = 24;
+  const bars = types
+    .map(({ type, count }, i) => {
+      const y = i * row + 4;
+      const w = Math.round((count / most) * 200);
+      return `<text x="0" y="${y + 15}" font-size="13">${type}</text><rect x="120" y="${y + 3}" width="${w}" height="16" rx="3" fill="#2471a3"/><text x="${126 + w}" y="${y + 15}" font-size="13">${count}</text>`;
+    })
+    .join('');
+  return `<svg id="types" class="chart" viewBox="0 0 360 ${types.length * row + 8}" role="img" aria-labelledby="types-title"><title id="types-title">Cards by type</title>${bars}</svg>`;
+}
+
+/** The OTK chart: each item's chance by cards drawn (1–39), with a legend. */
+function otkChart(sheet: DeckSheet): string {
+  if (sheet.otk.length === 0) return '';
+  const [w, h, left, top, bottom] = [400, 220, 34, 10, 190];
+  const x = (n: number) => (left + ((n - 1) / 38) * (w - left - 10)).toFixed(1);
+  const y = (p: number) => (bottom - p * (bottom - top)).toFixed(1);
+  const grid = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (p) =>
+        `<line x1="${left}" x2="${w - 10}" y1="${y(p)}" y2="${y(p)}" stroke="#888" stroke-width="0.5"/><text x="${left - 4}" y="${Number(y(p)) + 4}" text-anchor="end" font-size="10">${p * 100}%</text>`,
+    )
+    .join('');
+  const ticks = [1, 10, 20, 30, 39]
+    .map((n) => `<text x="${x(n)}" y="${bottom + 14}" text-anchor="middle" font-size="10">${n}</text>`)
+    .join('');
+  const lines = sheet.otk
+    .map((item, i) => {
+      const points = item.by_draws.map((p, k) => `${x(k + 1)},${y(p)}`).join(' ');
+      return `<polyline points="${points}" fill="none" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2"/>`;
+    })
+    .join('');
+  const legend = sheet.otk
+    .map(
+      (item, i) =>
+        `<li><svg class="swatch" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/></svg> ${e(item.label)} — ${item.required} of ${item.pool_copies} copies: ${(100 * (item.by_draws[9] ?? 0)).toFixed(1)}% by 10 cards</li>`,
+    )
+    .join('');
+  return `<section><h2>OTK chart</h2><svg id="otk" class="chart" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="otk-title"><title id="otk-title">Chance of each combination by cards drawn</title>${grid}${ticks}${lines}</svg><ul class="legend">${legend}</ul></section>`;
+}
+
+function reasonedList(title: string, items: DeckSheet['keyComponents']): string {
+  if (items.length === 0) return '';
+  const rows = items
+    .map((i) => `<dt>${e(i.name)}${i.replaces ? ` (for ${e(i.replaces)})` : ''}</dt><dd>${e(i.reason) || '—'}</dd>`)
+    .join('');
+  return `<section><h2>${title}</h2><dl>${rows}</dl></section>`;
+}
+
+/** The og:description: factions, system, card count. */
+export const shareSummary = (sheet: DeckSheet): string =>
+  [`${sheet.main} / ${sheet.ally}`, sheet.system, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
+
+const head = (title: string, extra: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+${extra}<style>${STYLE}</style>
+</head>`;
+
+export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
+  const title = `${sheet.name} by ${sheet.author}`;
+  const meta = [
+    sheet.unlisted ? '<meta name="robots" content="noindex">' : '',
+    `<meta name="description" content="${e(shareSummary(sheet))}">`,
+    `<meta property="og:site_name" content="Deck Library">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${e(title)}">`,
+    `<meta property="og:description" content="${e(shareSummary(sheet))}">`,
+    `<meta property="og:url" content="${e(urls.page)}">`,
+    `<meta property="og:image" content="${e(urls.image)}">`,
+    `<meta property="og:image:type" content="image/png">`,
+    `<meta property="og:image:width" content="1200">`,
+    `<meta property="og:image:height" content="630">`,
+    `<meta property="og:image:alt" content="${e(`${title}: the cards and the kredit curve`)}">`,
+    `<meta name="twitter:card" content="summary_large_image">`,
+    `<meta name="twitter:title" content="${e(title)}">`,
+    `<meta name="twitter:description" content="${e(shareSummary(sheet))}">`,
+    `<meta name="twitter:image" content="${e(urls.image)}">`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const groups = sheet.groups
+    .map(
+      (g) =>
+        `<h3>${groupHeading(g)}</h3><ul>${g.cards
+          .map((c) => `<li><span class="n">${c.count}×</span><span>${e(c.name)}</span></li>`)
+          .join('')}</ul>`,
+    )
+    .join('');
+  const tags = sheet.tags.length ? `<ul class="tags">${sheet.tags.map((t) => `<li>${e(t)}</li>`).join('')}</ul>` : '';
+  const guide =
+    sheet.system || sheet.description
+      ? `<section><h2>Guide${sheet.system ? `: ${e(sheet.system)}` : ''}</h2>${sheet.description ? `<p class="desc">${e(sheet.description)}</p>` : ''}</section>`
+      : '';
+  return `${head(e(title), `${meta}\n`)}
+<body>
+<main>
+<header>
+<h1>${e(sheet.name)}</h1>
+<p class="by">by ${e(sheet.author)} · ${e(sheet.main)} (main), ${e(sheet.ally)} (ally) · ${sheet.cardCount} cards</p>
+${tags}</header>
+<div class="grid">
+<section class="cards"><h2>Cards by kredit cost</h2>${groups}</section>
+<div>
+<section><h2>Kredit curve</h2>${curveChart(sheet)}<h2>Types</h2>${typeChart(sheet)}</section>
+${otkChart(sheet)}
+</div>
+</div>
+${guide}${reasonedList('Key components', sheet.keyComponents)}${reasonedList('Alternatives', sheet.alternatives)}
+<section><h2>Deck code</h2><code id="code">${e(sheet.code)}</code><button id="copy" type="button">Copy the code</button></section>
+<p class="links"><a href="${e(urls.json)}">This deck as JSON</a><a href="${e(urls.image)}">Its image</a></p>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** The page for a slug no one may see (private, unknown or malformed): nothing tells them apart. */
+export const NOT_FOUND_PAGE = `${head('Deck not found · Deck Library', '<meta name="robots" content="noindex">\n')}
+<body>
+<main>
+<header><h1>Deck not found</h1></header>
+<section><p>No public or unlisted deck has this link. It may have been made private or deleted.</p></section>
+</main>
+</body>
+</html>
+`;

@@ -1,0 +1,53 @@
+/**
+ * SVG to PNG in the function: resvg (Rust) built to WebAssembly (@resvg/resvg-wasm), with the fonts
+ * the function ships (Inter, from @expo-google-fonts/inter: no system font is assumed; Lambda has
+ * none to speak of). The WebAssembly module is compiled and the fonts read at init (prepareRenderer,
+ * an endpoint's init hook), so that a cold request pays only the instantiation.
+ */
+import { readFileSync } from 'node:fs';
+import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { routeByName } from '#routes';
+import { shippedPath } from '#shipped';
+import { IMAGE_FONT } from './image.ts';
+
+/** The route's shipped files: the renderer's WebAssembly and the two faces of the font. */
+const [WASM, ...FONTS] = routeByName('readDeckImage').files as readonly string[];
+
+/** The WebAssembly API Node has (its types here declare only the namespace). */
+const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
+
+let compiled: WebAssembly.Module | undefined;
+let fonts: Uint8Array[] = [];
+let ready: Promise<void> | undefined;
+
+/** Compiles the renderer and reads the fonts (once: at init). */
+export function prepareRenderer(): void {
+  compiled ??= new wasm.Module(readFileSync(shippedPath(WASM as string)));
+  if (fonts.length === 0) fonts = FONTS.map((f) => new Uint8Array(readFileSync(shippedPath(f))));
+}
+
+let rendered = 0;
+/** How many images this environment has rendered (the tests' and the bench's proof that a 304 renders none). */
+export const renders = (): number => rendered;
+
+/** The SVG as a PNG of its own size. */
+export async function renderPng(svg: string): Promise<Buffer> {
+  prepareRenderer();
+  rendered++;
+  ready ??= initWasm(compiled as WebAssembly.Module);
+  await ready;
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'original' },
+    font: { fontBuffers: fonts, defaultFontFamily: IMAGE_FONT, sansSerifFamily: IMAGE_FONT },
+  });
+  try {
+    const image = resvg.render();
+    try {
+      return Buffer.from(image.asPng());
+    } finally {
+      image.free();
+    }
+  } finally {
+    resvg.free();
+  }
+}

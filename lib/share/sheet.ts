@@ -1,0 +1,127 @@
+/**
+ * What a person sees of a shared deck (contract §9.3), pure: the deck read against the catalogue the
+ * service runs with — its cards grouped by kredit cost with names, the kredit curve and type counts,
+ * the guide, key components and alternatives with their reasons, the OTK chart. The share page
+ * (page.ts) and the deck image (image.ts) draw it; neither reads a deck or a catalogue itself.
+ */
+import type { Catalogue } from '#rules/catalogue.ts';
+import { factionById } from '#rules/factions.ts';
+import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
+import { parsedCode } from '#rules/parsed-codes.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+
+export interface SheetCard {
+  card_id: string;
+  /** The catalogue's name; the card id when the catalogue no longer has it. */
+  name: string;
+  count: number;
+  /** Undefined for a card the catalogue no longer has. */
+  type?: DeckType | 'headquarters';
+}
+export interface KreditGroup {
+  /** The kredit cost; null for cards the catalogue no longer has. */
+  kredits: number | null;
+  count: number;
+  cards: SheetCard[];
+}
+export interface Reasoned {
+  name: string;
+  reason: string;
+  replaces?: string;
+}
+export interface OtkLine {
+  label: string;
+  required: number;
+  pool_copies: number;
+  /** by_draws[n-1]: the chance of the combination within the first n cards. */
+  by_draws: number[];
+}
+export interface DeckSheet {
+  slug: string;
+  name: string;
+  main: string;
+  ally: string;
+  author: string;
+  code: string;
+  tags: string[];
+  system: string;
+  description: string;
+  cardCount: number;
+  groups: KreditGroup[];
+  /** Copies at each cost from the lowest to the highest in the deck (a cost with none between is 0): the kredit curve. */
+  curve: { kredits: number; count: number }[];
+  types: { type: DeckType; count: number }[];
+  keyComponents: Reasoned[];
+  alternatives: Reasoned[];
+  otk: OtkLine[];
+  unlisted: boolean;
+  version: number;
+}
+
+const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, 'en') || a.card_id.localeCompare(b.card_id);
+
+export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
+  const { cards } = parsedCode(deck.deck_code).deck;
+  const nameOf = (id: string) => catalogue.get(id)?.name ?? id;
+  const groups = new Map<number | null, SheetCard[]>();
+  const types = new Map<DeckType, number>(DECK_TYPES.map((t) => [t, 0]));
+  for (const { card_id, count } of cards) {
+    const card = catalogue.get(card_id);
+    const kredits = card ? card.kredits : null;
+    const group = groups.get(kredits) ?? [];
+    group.push({ card_id, name: card?.name ?? card_id, count, ...(card ? { type: card.type } : {}) });
+    groups.set(kredits, group);
+    if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
+  }
+  const ordered = [...groups]
+    .sort(([a], [b]) => (a ?? Number.POSITIVE_INFINITY) - (b ?? Number.POSITIVE_INFINITY))
+    .map(([kredits, list]) => ({ kredits, count: list.reduce((n, c) => n + c.count, 0), cards: list.sort(byName) }));
+  const costs = ordered.flatMap((g) => (g.kredits === null ? [] : [g.kredits]));
+  const lowest = Math.min(...costs, costs.length ? Number.POSITIVE_INFINITY : 0);
+  const highest = Math.max(...costs, lowest);
+  const curve = Array.from({ length: highest - lowest + 1 }, (_, i) => ({
+    kredits: lowest + i,
+    count: ordered.find((g) => g.kredits === lowest + i)?.count ?? 0,
+  }));
+  const archive = deck.archive;
+  const reasoned = (items: readonly { card_id: string; reason?: string | null; replaces_card_id?: string }[] | undefined) =>
+    (items ?? []).map((i) => ({
+      name: nameOf(i.card_id),
+      reason: i.reason ?? '',
+      ...(i.replaces_card_id ? { replaces: nameOf(i.replaces_card_id) } : {}),
+    }));
+  const otkItems = archive.chart_settings?.otkConfig.items ?? [];
+  return {
+    slug: deck.share_slug,
+    name: deck.name,
+    main: factionById(deck.main_faction)?.name ?? deck.main_faction,
+    ally: factionById(deck.ally_faction)?.name ?? deck.ally_faction,
+    author: deck.author_name,
+    code: deck.deck_code,
+    tags: deck.tags,
+    system: deck.guide?.system ?? '',
+    description: deck.guide?.description ?? '',
+    cardCount: cards.reduce((n, c) => n + c.count, 0),
+    groups: ordered,
+    curve,
+    types: [...types].map(([type, count]) => ({ type, count })),
+    keyComponents: archive.key_components?.enabled ? reasoned(archive.key_components.items) : [],
+    alternatives: archive.alternatives?.enabled ? reasoned(archive.alternatives.items) : [],
+    otk: otkChart(otkItems, cards).map((line) => ({
+      label: line.label ?? line.card_ids.map(nameOf).join(' + '),
+      required: line.required,
+      pool_copies: line.pool_copies,
+      by_draws: line.by_draws,
+    })),
+    unlisted: deck.visibility === 'unlisted',
+    version: deck.version,
+  };
+}
+
+/** A kredit group's heading: "1 kredit · 4", "3 kredits · 8", or the cards the catalogue no longer has. */
+export const groupHeading = (g: Pick<KreditGroup, 'kredits' | 'count'>): string =>
+  g.kredits === null ? `Not in the catalogue · ${g.count}` : `${g.kredits} kredit${g.kredits === 1 ? '' : 's'} · ${g.count}`;
+
+/** The characters of HTML and XML markup as text: every deck string goes through this (or is drawn as text). */
+export const escapeMarkup = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

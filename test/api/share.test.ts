@@ -1,0 +1,264 @@
+/**
+ * Share pages and deck images (contract §9.3) through HTTP: the page's answer, its head as unfurlers
+ * read it (open-graph-scraper), its CSP, its view, noindex and 404 page; every deck string escaped; its
+ * size; the PNG decoded (pngjs: its size, not blank), its ETag and 304, and — in this process, through
+ * the handler module — that a 304 renders nothing and that a catalogue change changes the ETag.
+ */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import ogs from 'open-graph-scraper';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { LIMITS } from '#rules/limits.ts';
+import { renders } from '#share/png.ts';
+import { storedViews } from '#store/view-buckets.ts';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
+import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { settled } from '../support/settle.ts';
+
+/** The card ids of a deck code. */
+const cardsOf = (deckCode: string) => parseDeckCode(deckCode).cards.map((c) => c.card_id);
+
+const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
+
+/** A deck with every string a player can set holding markup. */
+async function hostileDeck(visibility = 'public') {
+  const owner = await newOwner(undefined, `Author ${HOSTILE}`.slice(0, 60));
+  const cards = cardsOf(code());
+  const id = (i: number) => cards[i] as string;
+  const deck = (
+    await createDeck(owner, {
+      visibility,
+      tags: ['<b>bold</b>', '"quoted"'],
+      guide: { system: '<i>x</i>', description: `Mulligan ${HOSTILE}\nline two` },
+      archive: {
+        key_components: { enabled: true, items: [{ card_id: id(0), reason: `reason ${HOSTILE}` }] },
+        alternatives: { enabled: true, items: [{ card_id: id(1), reason: `alt ${HOSTILE}` }] },
+        chart_settings: { otkConfig: { items: [{ card_ids: [id(0), id(1)], required: 2, label: '<svg onload=alert(3)>' }] } },
+      },
+    })
+  ).body.data;
+  return { owner, deck };
+}
+
+const csp = (r: Reply) =>
+  new Map(
+    (r.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name as string, values]),
+  );
+
+describe('GET /d/:share_slug', () => {
+  it('a public deck: a page for people with the head unfurlers read, a strict CSP, every card named; one view counted', async () => {
+    const owner = await newOwner(undefined, 'Page Author');
+    const deckCode = code('soviet', 'usa', 3);
+    const deck = (
+      await createDeck(owner, {
+        deck_code: deckCode,
+        visibility: 'public',
+        guide: { system: 'Tempo', description: 'Push early.' },
+        archive: {
+          chart_settings: { otkConfig: { items: [{ card_ids: [cardsOf(deckCode)[0]], required: 1, label: 'Opener' }] } },
+        },
+      })
+    ).body.data;
+    const r = await call('GET', `/d/${deck.share_slug}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+    const policy = csp(r);
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(policy.get('script-src')?.length).toBe(1);
+    expect(policy.get('script-src')?.[0]).toMatch(/^'sha256-/);
+    expect([...policy.values()].flat()).not.toContain("'unsafe-inline'");
+    // The head, as an unfurler reads it.
+    const { result } = await ogs({ html: r.text });
+    const page = `${baseUrl()}/d/${deck.share_slug}`;
+    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png`;
+    expect(result.ogTitle).toBe('Soviet Union / United States by Page Author');
+    expect(result.ogDescription).toBe('Soviet Union / United States · Tempo · 39 cards');
+    expect(result.ogType).toBe('website');
+    expect(result.ogUrl).toBe(page);
+    expect(result.ogImage?.[0]).toMatchObject({ url: image, width: '1200', height: '630', type: 'image/png' });
+    expect(result.twitterCard).toBe('summary_large_image');
+    expect(r.text).toMatch(/<title>Soviet Union \/ United States by Page Author<\/title>/);
+    expect(r.text).not.toContain('name="robots"');
+    // Every card of the deck, by its catalogue name, with its copies; the code; the charts.
+    for (const { card_id, count } of parseDeckCode(deckCode).cards)
+      expect(r.text).toContain(`<span class="n">${count}×</span><span>${demo.get(card_id)?.name}</span>`);
+    expect(r.text).toContain(`<code id="code">${deckCode}</code>`);
+    for (const chart of ['curve', 'types', 'otk']) expect(r.text).toContain(`<svg id="${chart}"`);
+    expect(Buffer.byteLength(r.text)).toBeLessThan(50_000);
+    // A view, counted as the JSON read's: stored once, and the JSON read then shows it and its own.
+    expect(
+      await settled(
+        () => storedViews(deck.share_slug),
+        (v) => v >= 1,
+      ),
+    ).toBe(1);
+    expect((await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data.views).toBe(2);
+  });
+
+  it('an unlisted deck is noindex; private, unknown and malformed slugs answer the same 404 page', async () => {
+    const owner = await newOwner();
+    const unlisted = (await createDeck(owner, { visibility: 'unlisted' })).body.data;
+    const r = await call('GET', `/d/${unlisted.share_slug}`);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('<meta name="robots" content="noindex">');
+    const hidden = (await createDeck(owner, { visibility: 'private' })).body.data;
+    const answers = await Promise.all([hidden.share_slug, 'AAAAAAAAAAAA', 'not-a-slug', '%3Cscript%3E'].map((s) => call('GET', `/d/${s}`)));
+    for (const a of answers) {
+      expect(a.status).toBe(404);
+      expect(a.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(a.text).toContain('<h1>Deck not found</h1>');
+      expect(a.text).toBe(answers[0]?.text);
+    }
+    expect(answers[0]?.text).not.toContain(hidden.share_slug);
+    // No view is counted for a page that was not found.
+    await new Promise((r2) => setTimeout(r2, 1_500));
+    expect(await storedViews(hidden.share_slug)).toBe(0);
+  });
+
+  it('every deck string a player can set is escaped: no markup of theirs reaches the page', async () => {
+    const { owner, deck } = await hostileDeck('unlisted');
+    const r = await call('GET', `/d/${deck.share_slug}`);
+    expect(r.status).toBe(200);
+    for (const raw of ['<script>alert', '<img src=x', '<b>bold', '<i>x</i>', '<svg onload']) expect(r.text).not.toContain(raw);
+    for (const escaped of [
+      '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;',
+      '&lt;b&gt;bold&lt;/b&gt;',
+      '&quot;quoted&quot;',
+      'Guide: &lt;i&gt;x&lt;/i&gt;',
+      'reason &lt;script&gt;',
+      'alt &lt;script&gt;',
+      '&lt;svg onload=alert(3)&gt;',
+      `by ${owner.displayName.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;')}`,
+    ])
+      expect(r.text).toContain(escaped);
+    // One script: the page's own.
+    expect(r.text.match(/<script/g)?.length).toBe(1);
+  });
+
+  it("weight: a rich deck's page is under 50 KB; at every text limit, all but the player's own words is under 20 KB", async () => {
+    const owner = await newOwner();
+    const cards = cardsOf(code());
+    // Prose that escapes to itself: its characters in the page are exactly the player's.
+    const prose = (n: number) => 'Hold the line and trade up. '.repeat(Math.ceil(n / 28)).slice(0, n);
+    const deckAt = async (description: number, reason: number) => {
+      const body = {
+        visibility: 'public',
+        tags: Array.from({ length: LIMITS.tags }, (_, i) => `tag ${i}`.padEnd(LIMITS.tagChars, 'x')),
+        guide: { system: 'S'.repeat(LIMITS.systemChars), description: prose(description) },
+        archive: {
+          key_components: {
+            enabled: true,
+            items: cards.slice(0, LIMITS.keyComponents).map((card_id) => ({ card_id, reason: prose(reason) })),
+          },
+          alternatives: {
+            enabled: true,
+            items: Array.from({ length: LIMITS.alternatives }, (_, i) => ({ card_id: cards[i % cards.length], reason: prose(reason) })),
+          },
+          chart_settings: {
+            otkConfig: {
+              items: Array.from({ length: LIMITS.otkItems }, (_, i) => ({
+                card_ids: [cards[i % cards.length]],
+                required: 1,
+                label: `combo ${i}`.padEnd(LIMITS.labelChars, '.'),
+              })),
+            },
+          },
+        },
+      };
+      const deck = (await createDeck(owner, body)).body.data;
+      const r = await call('GET', `/d/${deck.share_slug}`);
+      expect(r.status).toBe(200);
+      const words = description + (LIMITS.keyComponents + LIMITS.alternatives) * reason;
+      return { bytes: Buffer.byteLength(r.text), words };
+    };
+    const rich = await deckAt(5_000, 300);
+    expect(rich.bytes).toBeLessThan(50_000);
+    const full = await deckAt(LIMITS.descriptionChars, LIMITS.reasonChars);
+    expect(full.bytes - full.words).toBeLessThan(20_000);
+    expect(full.bytes - full.words).toBeGreaterThan(rich.bytes - rich.words - 100);
+  });
+});
+
+describe('GET /api/v1/decks/:share_slug/image.png', () => {
+  it('a 1200×630 PNG that is not blank, with an ETag: If-None-Match is 304 with no body; a change of the deck changes it', async () => {
+    const { owner, deck } = await hostileDeck();
+    const path = `/api/v1/decks/${deck.share_slug}/image.png`;
+    const r = await call('GET', path);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/png');
+    expect(r.headers.get('cache-control')).toBe('public, max-age=300');
+    const png = PNG.sync.read(r.bytes);
+    expect([png.width, png.height]).toEqual([1200, 630]);
+    // Not blank: the luminance of its pixels varies (text and bars on the background).
+    const luminance: number[] = [];
+    for (let i = 0; i < png.data.length; i += 4 * 7)
+      luminance.push(0.2126 * (png.data[i] as number) + 0.7152 * (png.data[i + 1] as number) + 0.0722 * (png.data[i + 2] as number));
+    const mean = luminance.reduce((a, b) => a + b, 0) / luminance.length;
+    const variance = luminance.reduce((a, b) => a + (b - mean) ** 2, 0) / luminance.length;
+    expect(variance).toBeGreaterThan(100);
+    const etag = r.headers.get('etag') as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await call('GET', path, { headers: { 'if-none-match': etag } });
+    expect([again.status, again.bytes.length, again.headers.get('etag')]).toEqual([304, 0, etag]);
+    // The same deck again: the same image and ETag.
+    const same = await call('GET', path);
+    expect([same.headers.get('etag'), same.bytes.equals(r.bytes)]).toEqual([etag, true]);
+    // A change: another ETag, and the old one no longer matches.
+    await call('PATCH', `${owner.decks}/${deck.id}`, { key: owner.key, body: { tags: ['changed'] } });
+    const changed = await call('GET', path, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('private, unknown and malformed slugs: 404 deck_not_found in the envelope', async () => {
+    const owner = await newOwner();
+    const hidden = (await createDeck(owner, { visibility: 'private' })).body.data;
+    for (const slug of [hidden.share_slug, 'AAAAAAAAAAAA', 'nope']) {
+      const r = await call('GET', `/api/v1/decks/${slug}/image.png`);
+      expect([r.status, r.body.error.code]).toEqual([404, 'deck_not_found']);
+    }
+  });
+
+  it('in the function: a 304 renders nothing; a catalogue that renames one of its cards changes the ETag', async () => {
+    const owner = await newOwner();
+    const deckCode = code('soviet', 'usa', 5);
+    const deck = (await createDeck(owner, { deck_code: deckCode, visibility: 'public' })).body.data;
+    const url = `/api/v1/decks/${deck.share_slug}/image.png`;
+    const { route, params } = matchRoute('GET', url);
+    const { handler } = (await import(`../../${route.entry}`)) as {
+      handler: (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+    };
+    const get = (headers: Record<string, string> = {}) =>
+      handler(toEvent({ method: 'GET', url, headers, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+    const before = renders();
+    const first = await get();
+    expect([first.statusCode, renders() - before]).toEqual([200, 1]);
+    const etag = first.headers?.etag as string;
+    const cached = await get({ 'if-none-match': etag });
+    expect([cached.statusCode, renders() - before]).toEqual([304, 1]);
+    // The same deck under a catalogue where one of its cards has another name.
+    const renamed = parseDeckCode(deckCode).cards[0]?.card_id as string;
+    const file = join(tmpdir(), `renamed-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(demo.cards.map((c) => (c.card_id === renamed ? { ...c, name: `${c.name} (renamed)` } : c))));
+    const previous = process.env.CATALOGUE_FILE;
+    process.env.CATALOGUE_FILE = file;
+    try {
+      const other = await get({ 'if-none-match': etag });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers?.etag).not.toBe(etag);
+    } finally {
+      if (previous === undefined) delete process.env.CATALOGUE_FILE;
+      else process.env.CATALOGUE_FILE = previous;
+    }
+  });
+});

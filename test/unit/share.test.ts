@@ -1,0 +1,130 @@
+/**
+ * The share page's and the deck image's pure parts (lib/share): the sheet adds up to the deck, for any
+ * legal deck; and whatever strings a deck, its author or the catalogue hold, the page and the SVG
+ * parsed as a browser or renderer would (cheerio: HTML, and XML for the SVG) hold them as text — no
+ * element, attribute or script of theirs.
+ */
+import * as cheerio from 'cheerio';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { defaultArchive } from '#rules/deck-model.ts';
+import { deckName, FACTIONS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { deckImageSvg } from '#share/image.ts';
+import { sharePage } from '#share/page.ts';
+import { deckSheet, escapeMarkup } from '#share/sheet.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { legalCode } from '../support/decks.ts';
+
+const demo = demoCatalogue();
+const pairs = MAIN_FACTION_IDS.flatMap((main) => FACTIONS.filter((f) => f.id !== main).map((f) => [main, f.id] as [FactionId, FactionId]));
+
+const deckOf = (
+  main: FactionId,
+  ally: FactionId,
+  offset: number,
+  texts: Partial<Record<'author' | 'system' | 'description' | 'tag' | 'reason' | 'label', string>> = {},
+): StoredDeck => {
+  const deck_code = legalCode(demo, main, ally, 12, offset);
+  const firstCard = /;;[^;]*;(..)/.exec(deck_code)?.[1];
+  const archive = defaultArchive();
+  return {
+    id: 'd',
+    user_id: 'u',
+    share_slug: 'AAAAAAAAAAAA',
+    author_name: texts.author ?? 'Author',
+    name: deckName(main, ally),
+    main_faction: main,
+    ally_faction: ally,
+    deck_code,
+    tags: texts.tag ? [texts.tag] : [],
+    visibility: 'public',
+    sort_order: 0,
+    guide: { system: texts.system ?? 'Tempo', description: texts.description ?? '', core_cards: [], reserve_recommendations: [] },
+    archive: {
+      ...archive,
+      key_components:
+        texts.reason && firstCard ? { enabled: true, items: [{ card_id: firstCard, reason: texts.reason }] } : archive.key_components,
+      chart_settings:
+        texts.label && firstCard
+          ? { otkConfig: { items: [{ card_ids: [firstCard], required: 1, label: texts.label }] } }
+          : archive.chart_settings,
+    },
+    display: { featured_card_id: null, card_back_id: null },
+    views: 0,
+    likes: 0,
+    created_at: '2026-11-24T00:00:00.000Z',
+    updated_at: '2026-11-24T00:00:00.000Z',
+    version: 1,
+  };
+};
+
+const URLS = { page: 'https://x/d/AAAAAAAAAAAA', json: 'https://x/api/v1/decks/AAAAAAAAAAAA', image: 'https://x/i.png' };
+
+describe('the sheet', () => {
+  it('property: for any legal deck, the groups hold every card once by its cost, the curve and types add up to 39', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...pairs), fc.nat(50), ([main, ally], offset) => {
+        const deck = deckOf(main, ally, offset);
+        const sheet = deckSheet(deck, demo);
+        const listed = sheet.groups.flatMap((g) => g.cards.map((c) => ({ ...c, kredits: g.kredits })));
+        expect(sheet.cardCount).toBe(39);
+        expect(listed.reduce((n, c) => n + c.count, 0)).toBe(39);
+        expect(new Set(listed.map((c) => c.card_id)).size).toBe(listed.length);
+        for (const c of listed) expect([c.name, c.kredits]).toEqual([demo.get(c.card_id)?.name, demo.get(c.card_id)?.kredits]);
+        expect(sheet.curve.reduce((n, c) => n + c.count, 0)).toBe(39);
+        expect(sheet.types.reduce((n, t) => n + t.count, 0)).toBe(39);
+        // Costs ascending, and the curve runs from the lowest to the highest without a gap.
+        const costs = sheet.groups.map((g) => g.kredits as number);
+        expect(costs).toEqual([...costs].sort((a, b) => a - b));
+        expect(sheet.curve.map((c) => c.kredits)).toEqual(
+          Array.from({ length: (costs.at(-1) as number) - (costs[0] as number) + 1 }, (_, i) => (costs[0] as number) + i),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('markup in a deck is text', () => {
+  const hostile = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "' onload='x", '&amp;&lt;', ']]><!--', '</text><rect/>'),
+  );
+  it('property: the page and the image hold every string as text, and no element of theirs', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ author: hostile, system: hostile, description: hostile, tag: hostile, reason: hostile, label: hostile }),
+        (texts) => {
+          const sheet = deckSheet(deckOf('soviet', 'usa', 0, texts), demo);
+          const $ = cheerio.load(sharePage(sheet, URLS));
+          expect($('script').length).toBe(1);
+          expect($('img, iframe, object, embed, link[rel!="icon"]').length).toBe(0);
+          expect($('[onerror], [onload]').length).toBe(0);
+          const body = $('body').text();
+          for (const s of [texts.system, texts.description, texts.tag, texts.reason, texts.label]) if (s.trim()) expect(body).toContain(s);
+          expect($('meta[property="og:title"]').attr('content')).toBe(`${sheet.name} by ${texts.author}`);
+          const svg = cheerio.load(deckImageSvg(sheet), { xml: true });
+          const elements = new Set(
+            svg('*')
+              .map((_, el) => (el as { tagName: string }).tagName)
+              .get(),
+          );
+          expect([...elements].every((t) => ['svg', 'rect', 'text', 'tspan', 'line'].includes(t))).toBe(true);
+          expect(svg('text').text()).toContain(`by ${texts.author}`.slice(0, 10));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('escapeMarkup leaves no markup character and reads back as the string', () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const escaped = escapeMarkup(s);
+        expect(escaped).not.toMatch(/[<>"']/);
+        expect(cheerio.load(`<p title="${escaped}">${escaped}</p>`)('p').attr('title')).toBe(s);
+      }),
+    );
+  });
+});
