@@ -158,6 +158,8 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       (cpu.handler / cpu.raw).toFixed(2),
     ]);
   }
-  console.log(`\n2. Handler against the raw SDK calls of the same operations (${N} each, the rendered image ${Math.min(N, 300)}; interleaved; ms)`);
+  console.log(
+    `\n2. Handler against the raw SDK calls of the same operations (${N} each, the rendered image ${Math.min(N, 300)}; interleaved; ms)`,
+  );
   table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
 }
