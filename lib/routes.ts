@@ -58,6 +58,13 @@ const changing = [
   decks(['PutItem'], ['VERSION#*']),
   decks(['PutItem', 'DeleteItem'], ['SEARCH#*']),
 ];
+const keys = '/api/v1/users/{user_id}/keys';
+// A change of an account's keys (store/accounts.ts changeKeys): the account's record of its live keys
+// read and written under its version, with the key put or revoked, in one transaction.
+const keyChanging: Grant[] = [
+  { table: 'accounts', actions: ['GetItem', 'UpdateItem'], keys: ['USER#*'] },
+  { table: 'accounts', actions: ['PutItem', 'UpdateItem'], keys: ['KEY#*'] },
+];
 // Likes: the deck checked, the like under the deck and under the account, the counter (likes.ts); folding them is the worker's.
 const liking = [
   decks(['ConditionCheckItem', 'GetItem'], ['USER#*']),
@@ -308,6 +315,50 @@ export const ROUTES = [
     ],
     memory: 1024,
     grants: [query('by_share_slug')],
+  },
+  {
+    // Everything an account owns (contract §9.4): its decks whole from its partition, the slugs it likes, the account.
+    name: 'exportAccount',
+    method: 'GET',
+    path: '/api/v1/users/{user_id}/export',
+    entry: 'functions/export-account.ts',
+    scope: 'decks:read',
+    body: false,
+    catalogue: true,
+    cursors: true,
+    grants: [decks(['Query'], ['USER#*', 'LIKED#*']), { table: 'accounts', actions: ['GetItem'], keys: ['USER#*'] }],
+  },
+  {
+    // An account's own keys (contract §9.4): ids from the account's index, each key read whole.
+    name: 'listKeys',
+    method: 'GET',
+    path: keys,
+    entry: 'functions/list-keys.ts',
+    scope: 'keys:manage',
+    body: false,
+    catalogue: false,
+    grants: [{ table: 'accounts', actions: ['Query'], indexes: ['keys_by_user'] }],
+  },
+  {
+    // A key made by a key: the account's record of live keys (the limit) and the key, in one transaction.
+    name: 'createKey',
+    method: 'POST',
+    path: keys,
+    entry: 'functions/create-key.ts',
+    scope: 'keys:manage',
+    body: true,
+    catalogue: false,
+    grants: keyChanging,
+  },
+  {
+    name: 'revokeKey',
+    method: 'DELETE',
+    path: `${keys}/{key_id}`,
+    entry: 'functions/revoke-key.ts',
+    scope: 'keys:manage',
+    body: true,
+    catalogue: false,
+    grants: keyChanging,
   },
   {
     name: 'docsPage',

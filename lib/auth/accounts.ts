@@ -1,6 +1,7 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
-import { getAccount, putAccount, putKey } from '#store/accounts.ts';
+import { expiryOf } from '#rules/keys.ts';
+import { addKey, getAccount, putAccount } from '#store/accounts.ts';
 import type { Account } from '#store/items/account.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
 import { newApiKey, type Scope } from './keys.ts';
@@ -17,19 +18,33 @@ export async function createAccount(displayName: string): Promise<Account> {
   return account;
 }
 
-export async function issueKey(userId: string, scopes: Scope[]): Promise<{ key: ApiKey; apiKey: string }> {
-  const account = await getAccount(userId);
-  if (!account) throw new RangeError(`no account ${userId}`);
+/** A new key of an account, its secret not yet stored anywhere: what issuing it will write. */
+export function newKey(account: Account, scopes: readonly Scope[], options: { label?: string; expiresInDays?: number; now?: Date } = {}) {
+  const now = options.now ?? new Date();
   const { keyId, apiKey, secretHash } = newApiKey();
   const key: ApiKey = {
     key_id: keyId,
-    user_id: userId,
+    user_id: account.user_id,
     display_name: account.display_name,
     secret_hash: secretHash,
     scopes: [...new Set(scopes)],
     status: 'active',
-    created_at: new Date().toISOString(),
+    created_at: now.toISOString(),
+    label: options.label ?? '',
+    expires_at: expiryOf(now, options.expiresInDays),
   };
-  await putKey(key);
   return { key, apiKey };
+}
+
+/** An operator's key (deckctl, the local runtime's demo account): any scopes, no limit of live keys. */
+export async function issueKey(
+  userId: string,
+  scopes: Scope[],
+  options: { label?: string; expiresInDays?: number } = {},
+): Promise<{ key: ApiKey; apiKey: string }> {
+  const account = await getAccount(userId);
+  if (!account) throw new RangeError(`no account ${userId}`);
+  const issued = newKey(account, scopes, options);
+  if ((await addKey(issued.key)) === 'no_account') throw new RangeError(`no account ${userId}`);
+  return issued;
 }

@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { isScope, SCOPES, type Scope } from '#auth/keys.ts';
+import { keyStatus } from '#rules/keys.ts';
+import { LIMITS } from '#rules/limits.ts';
 import { listKeys, revokeKey } from '#store/accounts.ts';
 import { UsageError } from './usage.ts';
 
@@ -40,9 +42,24 @@ export async function usersCreate(args: string[]): Promise<number> {
 }
 
 export async function keysCreate(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' }, scopes: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...COMMON,
+      'user-id': { type: 'string' },
+      scopes: { type: 'string' },
+      label: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
+  });
   useStore(values.aws);
   const userId = required(values['user-id'], '--user-id');
+  const days = values['expires-in-days'];
+  const expiresInDays = days === undefined ? undefined : Number(days);
+  if (expiresInDays !== undefined && !(Number.isInteger(expiresInDays) && expiresInDays >= 1 && expiresInDays <= LIMITS.keyExpiryDays))
+    throw new UsageError(`--expires-in-days is a whole number of days, 1-${LIMITS.keyExpiryDays}`);
+  const label = values.label ?? '';
+  if ([...label].length > LIMITS.keyLabelChars) throw new UsageError(`--label is at most ${LIMITS.keyLabelChars} characters`);
   const scopes = required(values.scopes, '--scopes')
     .split(',')
     .map((s) => s.trim())
@@ -50,9 +67,20 @@ export async function keysCreate(args: string[]): Promise<number> {
   const bad = scopes.filter((s) => !isScope(s));
   if (bad.length || scopes.length === 0) throw new UsageError(`--scopes is a comma-separated list of ${SCOPES.join(', ')}`);
   try {
-    const { key, apiKey } = await issueKey(userId, scopes as Scope[]);
-    const out = { key_id: key.key_id, api_key: apiKey, user_id: key.user_id, scopes: key.scopes };
-    print(values.json, out, `key ${out.key_id} for ${out.user_id} (${out.scopes.join(',')})\n${apiKey}\nThe key is shown only now.`);
+    const { key, apiKey } = await issueKey(userId, scopes as Scope[], { label, expiresInDays });
+    const out = {
+      key_id: key.key_id,
+      api_key: apiKey,
+      user_id: key.user_id,
+      scopes: key.scopes,
+      label: key.label,
+      expires_at: key.expires_at,
+    };
+    print(
+      values.json,
+      out,
+      `key ${out.key_id} for ${out.user_id} (${out.scopes.join(',')}${out.expires_at ? `, expires ${out.expires_at}` : ''})\n${apiKey}\nThe key is shown only now.`,
+    );
     return 0;
   } catch (e) {
     if (e instanceof RangeError) {
@@ -76,10 +104,16 @@ export async function keysList(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { ...COMMON, 'user-id': { type: 'string' } } });
   useStore(values.aws);
   const keys = await listKeys(required(values['user-id'], '--user-id'));
+  const now = new Date();
   print(
     values.json,
     keys,
-    keys.map((k) => `${k.key_id}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  ${k.created_at}`).join('\n') || 'no keys',
+    keys
+      .map(
+        (k) =>
+          `${k.key_id}  ${keyStatus(k, now).padEnd(7)}  ${k.scopes.join(',')}  ${k.created_at}  ${k.expires_at ?? 'no expiry'}  ${k.label}`,
+      )
+      .join('\n') || 'no keys',
   );
   return 0;
 }

@@ -20,8 +20,9 @@ const commands = new Map<string, Command>([
   [
     'keys create',
     {
-      usage: 'keys create --user-id ID --scopes decks:read,decks:write,decks:delete [--json] [--aws]',
-      help: 'Issues an API key for an account. The key is printed once; only a hash of its secret is stored.',
+      usage:
+        'keys create --user-id ID --scopes decks:read,decks:write,decks:delete[,keys:manage,account:delete] [--label TEXT] [--expires-in-days 1-365] [--json] [--aws]',
+      help: 'Issues an API key for an account (any scopes: keys:manage and account:delete are implied by none). The key is printed once; only a hash of its secret is stored.',
       run: keysCreate,
     },
   ],

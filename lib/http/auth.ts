@@ -1,11 +1,13 @@
 /**
  * Owner authentication (requirement §5, contract §2/§5): a Bearer API key, looked up by its id with a
  * consistent read (revocation is immediate) and compared in constant time; then the route's scope
- * and the path's user_id. A missing, malformed, unknown or revoked key are all the same 401.
+ * and the path's user_id. A missing, malformed, unknown or revoked key are all the same 401; an expired
+ * one is 401 saying so.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { NO_KEY_HASH, parseApiKey, type Scope, secretMatches } from '#auth/keys.ts';
+import { isExpired } from '#rules/keys.ts';
 import { getKey } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
@@ -22,6 +24,8 @@ export async function authenticate(authorization: string | undefined): Promise<A
   // Compare even for an unknown id, so that response time does not tell which ids exist.
   const matches = secretMatches(parsed.secret, key?.secret_hash ?? NO_KEY_HASH);
   if (!key || !matches || key.status !== 'active') throw unauthorized('the API key is unknown or revoked');
+  // Past its expiry a key is refused from that moment on (it is read on every request: no cache to outlive it).
+  if (isExpired(key.expires_at, new Date())) throw unauthorized(`the API key expired at ${key.expires_at}`);
   return key;
 }
 

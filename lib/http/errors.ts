@@ -29,6 +29,7 @@ export const invalidJson = (message = 'the body must be a JSON object') => new A
 export const invalidParameter = (message: string) => new ApiError(400, 'invalid_parameter', message);
 export const deckNotFound = () => new ApiError(404, 'deck_not_found', 'no such deck');
 export const versionNotFound = () => new ApiError(404, 'version_not_found', 'no such version of this deck is kept');
+export const keyNotFound = () => new ApiError(404, 'key_not_found', 'this account has no key of that id');
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
 export const forbidden = (code: 'insufficient_scope' | 'user_mismatch', message: string) => new ApiError(403, code, message);
 export const preconditionFailed = () => new ApiError(412, 'precondition_failed', 'the deck has changed since that version (If-Match)');

@@ -15,4 +15,7 @@ export const LIMITS = {
   tagChars: 32,
   replacements: 20,
   replaceCount: 4,
+  activeKeys: 20,
+  keyLabelChars: 60,
+  keyExpiryDays: 365,
 } as const;

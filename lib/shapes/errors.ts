@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   400: ['invalid_json', 'invalid_parameter'],
   401: ['unauthorized'],
   403: ['insufficient_scope', 'user_mismatch'],
-  404: ['deck_not_found', 'version_not_found', 'card_not_found', 'not_found'],
+  404: ['deck_not_found', 'version_not_found', 'card_not_found', 'key_not_found', 'not_found'],
   409: ['idempotency_conflict'],
   412: ['precondition_failed'],
   413: ['payload_too_large'],

@@ -8,8 +8,8 @@
 import * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
 import type { ErrorCode } from './errors.ts';
-import { CardQuery, DiffQuery, OwnerListQuery, SearchQuery, VersionsQuery } from './queries.ts';
-import { CreateBody, EmptyBody, PatchBody, ReplaceBody } from './requests.ts';
+import { CardQuery, DiffQuery, ExportQuery, OwnerListQuery, SearchQuery, VersionsQuery } from './queries.ts';
+import { CreateBody, EmptyBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
 export type ResponseHeader =
@@ -26,7 +26,7 @@ export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
 export interface Operation {
   summary: string;
   description?: string;
-  tag: 'Owner decks' | 'Likes' | 'Public decks' | 'Cards' | 'Reference';
+  tag: 'Owner decks' | 'Likes' | 'Public decks' | 'Keys and account' | 'Cards' | 'Reference';
   query?: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
   body?: v.GenericSchema;
   success: {
@@ -247,6 +247,38 @@ export const OPERATIONS = {
       conditional: true,
     },
     errors: ['deck_not_found'],
+  },
+  exportAccount: {
+    summary: 'Export the account',
+    description:
+      "Everything the account owns, by pages: the account, its decks whole (guide.description and archive included; 25 a page, in id order, by cursor) and, on the first page, the share slugs it likes. A deck's deck_code and writable fields are exactly what create takes: POST each to /api/v1/users/{user_id}/decks of another account (or service) to rebuild the library.",
+    tag: 'Keys and account',
+    query: ExportQuery,
+    success: { status: 200, data: S.AccountExport, meta: S.ExportMeta },
+  },
+  listKeys: {
+    summary: "The account's keys",
+    description:
+      "Newest first (the latest 100): each key's id, label, scopes, status (active, revoked, or expired past its expires_at) and dates — never a secret. A key made a moment ago may take a moment to be listed.",
+    tag: 'Keys and account',
+    success: { status: 200, data: v.array(S.KeyItem) },
+  },
+  createKey: {
+    summary: 'Make a key',
+    description:
+      'scopes: at least one, each a scope the calling key holds itself (asking for more is 403 insufficient_scope); label: up to 60 characters; expires_in_days: 1-365 (none: it does not expire). The secret (api_key) is shown in this answer only. At most 20 active keys per account (422, too_many).',
+    tag: 'Keys and account',
+    body: KeyBody,
+    success: { status: 201, data: S.CreatedKey },
+  },
+  revokeKey: {
+    summary: 'Revoke a key',
+    description:
+      'Body {}. The key stops working at once (the calling key may revoke itself). Revoking a revoked key again answers the same.',
+    tag: 'Keys and account',
+    body: EmptyBody,
+    success: { status: 200, data: S.RevokedKey },
+    errors: ['key_not_found'],
   },
   docsPage: {
     summary: 'This reference, as a page',

@@ -117,6 +117,9 @@ export const SearchQuery = v.object({
 
 export const OwnerListQuery = v.object({ limit: integer('limit', 1, 100, 50), cursor });
 
+/** An account's export (contract §9.4): 25 decks a page, by cursor. */
+export const ExportQuery = v.object({ cursor });
+
 /** A deck's versions, the owner's and the public's (contract §9.2). */
 export const VersionsQuery = v.object({ limit: integer('limit', 1, 100, 20), cursor });
 

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { FIELDS } from '#rules/deck-write.ts';
 
+export { KeyBody } from '#rules/keys.ts';
 export { ReplaceBody } from '#rules/schemas.ts';
 
 const { deck_code, guide, ...rest } = FIELDS;

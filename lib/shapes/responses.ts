@@ -12,6 +12,7 @@ import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.t
 import { DECK_TYPES } from '#rules/insight.ts';
 import * as R from '#rules/schemas.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
+import { SCOPES } from '#rules/scopes.ts';
 import { answered } from './answered.ts';
 import { API_VERSION } from './envelope-constants.ts';
 
@@ -178,6 +179,27 @@ export const PublicVersionListItem = v.strictObject({
 });
 /** One version of a deck: the owner deck as it was, without views and likes (not versioned). */
 export const DeckVersion = v.strictObject(v.omit(OwnerDeck, ['views', 'likes']).entries);
+/** One page of an account's export: its account, up to 25 decks whole, and (on the first page) the slugs it likes. */
+export const AccountExport = v.strictObject({
+  account: v.strictObject({ user_id: v.string(), display_name: v.string(), created_at: v.string() }),
+  decks: v.array(OwnerDeck),
+  likes: v.array(v.string()),
+});
+/** An account's key as its owner sees it (contract §9.4): never its secret or hash. */
+export const KeyItem = v.strictObject({
+  key_id: v.string(),
+  label: v.string(),
+  scopes: v.array(v.picklist(SCOPES)),
+  status: v.picklist(['active', 'revoked', 'expired']),
+  created_at: v.string(),
+  expires_at: v.nullable(v.string()),
+});
+/** A key just made: its secret, shown this once. */
+export const CreatedKey = v.strictObject({
+  ...KeyItem.entries,
+  api_key: v.pipe(v.string(), v.regex(/^dlk_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/)),
+});
+export const RevokedKey = v.strictObject({ key_id: v.string(), revoked: v.literal(true) });
 export const ReplaceResult = v.strictObject({
   deck_code: v.string(),
   name: v.string(),
@@ -202,6 +224,12 @@ export const Card = v.strictObject({
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });
+/** The export's meta (contract §9.4): has_more, next_cursor (null on the last page). */
+export const ExportMeta = v.strictObject({
+  api_version: v.literal(API_VERSION),
+  has_more: v.boolean(),
+  next_cursor: v.nullable(v.string()),
+});
 /** A list's meta (contract §2): page, limit, has_more, next_cursor (null on the last page). */
 export const ListMeta = v.strictObject({
   api_version: v.literal(API_VERSION),

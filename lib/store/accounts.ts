@@ -1,7 +1,7 @@
 /** The repository of accounts and API keys (the items: items/account.ts, items/api-key.ts). */
 import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, unlessConditionFailed } from './client.ts';
-import { type Account, accountKey } from './items/account.ts';
+import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
+import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
 
@@ -29,14 +29,68 @@ export async function getAccount(userId: string): Promise<Account | undefined> {
   return Item ? { user_id: Item.user_id, display_name: Item.display_name, created_at: Item.created_at } : undefined;
 }
 
-export async function putKey(key: ApiKey): Promise<void> {
+const keyItem = (key: ApiKey) => {
   const { key_id, user_id, ...rest } = key;
-  await putNew(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...apiKeyKey(key_id), key_id, key_user_id: user_id, ...rest },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+  return { ...apiKeyKey(key_id), key_id, key_user_id: user_id, ...rest };
+};
+
+/** The account's record of its live keys, and the version every change of it is conditioned on. */
+async function keyRecord(userId: string): Promise<{ keys: Record<string, string>; version: number } | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId), ConsistentRead: true }));
+  return Item
+    ? { keys: { ...(Item.active_keys as Record<string, string> | undefined) }, version: (Item.keys_version as number) ?? 0 }
+    : undefined;
+}
+
+/** The account item's update to `keys`, written only if no other change came between (its version). */
+const recordKeys = (userId: string, keys: Record<string, string>, version: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: accountKey(userId),
+    UpdateExpression: 'SET active_keys = :keys, keys_version = :next',
+    ConditionExpression: version === 0 ? 'attribute_exists(pk) AND attribute_not_exists(keys_version)' : 'keys_version = :version',
+    ExpressionAttributeValues: { ':keys': keys, ':next': version + 1, ...(version === 0 ? {} : { ':version': version }) },
+  },
+});
+
+/** Attempts of a key change against concurrent ones on the same account before it gives up (503): each round one of them is written. */
+const KEY_CHANGE_ATTEMPTS = 25;
+
+/**
+ * A change of an account's keys: `change` reads the account's live keys (pruned of expired ones) and
+ * answers the writes to make with the new record, or a reason not to. Retried while another change of
+ * the same account's keys comes between.
+ */
+async function changeKeys<R extends string>(
+  userId: string,
+  change: (live: Record<string, string>) => { writes: TransactItem[]; keys: Record<string, string> } | R,
+): Promise<'done' | 'no_account' | R> {
+  for (let attempt = 0; attempt < KEY_CHANGE_ATTEMPTS; attempt++) {
+    const record = await keyRecord(userId);
+    if (!record) return 'no_account';
+    const now = Date.now();
+    const live = Object.fromEntries(Object.entries(record.keys).filter(([, expiry]) => expiry === NEVER || Date.parse(expiry) > now));
+    const outcome = change(live);
+    if (typeof outcome === 'string') return outcome;
+    const result = await transact([...outcome.writes, recordKeys(userId, outcome.keys, record.version)]);
+    if (result === 'ok') return 'done';
+  }
+  // Contention, as a store busy answer (503 with Retry-After: lib/store/faults.ts).
+  throw Object.assign(new Error("the account's keys kept changing"), { name: 'ThrottlingException' });
+}
+
+/**
+ * Adds a key to its account: refused ('too_many') when the account already has `limit` live keys
+ * (none for an operator's deckctl), 'no_account' when there is none.
+ */
+export async function addKey(key: ApiKey, limit = Number.POSITIVE_INFINITY): Promise<'done' | 'no_account' | 'too_many'> {
+  return changeKeys<'too_many'>(key.user_id, (live) =>
+    Object.keys(live).length >= limit
+      ? 'too_many'
+      : {
+          writes: [{ Put: { TableName: table(), Item: keyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } }],
+          keys: { ...live, [key.key_id]: key.expires_at ?? NEVER },
+        },
   );
 }
 
@@ -46,25 +100,58 @@ export async function getKey(keyId: string): Promise<ApiKey | undefined> {
   return Item ? apiKeyOf(Item) : undefined;
 }
 
-export async function revokeKey(keyId: string): Promise<boolean> {
-  const revoked = await unlessConditionFailed(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: apiKeyKey(keyId),
-        UpdateExpression: 'SET #s = :revoked',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'revoked' },
-      }),
-    ),
-  );
-  // No key of that id: its condition failed.
-  return revoked !== undefined;
+/**
+ * Revokes a key at once (the auth read is consistent): false when there is no such key (of `userId`,
+ * when given). Revoking a revoked key again is done.
+ */
+export async function revokeKey(keyId: string, userId?: string): Promise<boolean> {
+  const key = await getKey(keyId);
+  if (!key || (userId !== undefined && key.user_id !== userId)) return false;
+  const outcome = await changeKeys<never>(key.user_id, (live) => {
+    const { [keyId]: _gone, ...rest } = live;
+    return {
+      writes: [
+        {
+          Update: {
+            TableName: table(),
+            Key: apiKeyKey(keyId),
+            UpdateExpression: 'SET #s = :revoked',
+            ConditionExpression: 'key_user_id = :user',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':revoked': 'revoked', ':user': key.user_id },
+          },
+        },
+      ],
+      keys: rest,
+    };
+  });
+  // An account gone (erased) keeps no record to update: the key alone is revoked.
+  if (outcome === 'no_account')
+    await unlessConditionFailed(
+      documentClient().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: apiKeyKey(keyId),
+          UpdateExpression: 'SET #s = :revoked',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':revoked': 'revoked' },
+        }),
+      ),
+    );
+  return true;
 }
 
+/** Most keys a listing shows: the newest. */
+export const KEYS_LISTED = 100;
+
+/**
+ * An account's keys, newest first (at most KEYS_LISTED): their ids from the keys_by_user index, each
+ * then read from its item (consistently: a revocation shows at once; the index does not project labels
+ * or expiry). A key made a moment ago may not be listed yet (the index is eventually consistent).
+ */
 export async function listKeys(userId: string): Promise<KeySummary[]> {
-  const keys: KeySummary[] = [];
+  const ids: string[] = [];
   const pages = paginateQuery(
     { client: documentClient() },
     {
@@ -72,12 +159,18 @@ export async function listKeys(userId: string): Promise<KeySummary[]> {
       IndexName: 'keys_by_user',
       KeyConditionExpression: 'key_user_id = :u',
       ExpressionAttributeValues: { ':u': userId },
+      ProjectionExpression: 'key_id',
+      ScanIndexForward: false,
     },
   );
-  for await (const page of pages)
-    for (const item of page.Items ?? []) {
-      const { secret_hash: _hash, ...summary } = apiKeyOf(item);
-      keys.push(summary);
-    }
-  return keys;
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) ids.push(item.key_id as string);
+    if (ids.length >= KEYS_LISTED) break;
+  }
+  const keys = await Promise.all(ids.slice(0, KEYS_LISTED).map(getKey));
+  return keys.flatMap((key) => {
+    if (!key || key.user_id !== userId) return [];
+    const { secret_hash: _hash, ...summary } = key;
+    return [summary];
+  });
 }

@@ -191,6 +191,24 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
   return { items: Items.slice(0, limit).map((i) => fromItem(i) as ListedDeck), more: Items.length > limit };
 }
 
+/**
+ * One page of an owner's decks whole (guide description and archive included), in id order, after the
+ * deck `after` when given: the export's pages (a Query of the owner's partition, limit + 1 items).
+ */
+export async function decksWhole(userId: string, limit: number, after?: string): Promise<{ items: StoredDeck[]; more: boolean }> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':deck': 'DECK#' },
+      ExclusiveStartKey: after === undefined ? undefined : deckKey(userId, after),
+      ConsistentRead: true,
+      Limit: limit + 1,
+    }),
+  );
+  return { items: Items.slice(0, limit).map(fromItem), more: Items.length > limit };
+}
+
 /** A deck by its share slug (any visibility: the caller decides what may be shown). */
 export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> {
   const { Items = [] } = await documentClient().send(

@@ -82,3 +82,20 @@ export async function purgeLikes(slug: string): Promise<number> {
   }
   return purged;
 }
+
+/** The share slugs an account likes (its liked items: items/like.ts), in slug order. */
+export async function likedSlugs(userId: string): Promise<string[]> {
+  const slugs: string[] = [];
+  const pages = paginateQuery(
+    { client: documentClient() },
+    {
+      TableName: tableName(DECKS),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': likedKey(userId, '').pk },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) for (const item of page.Items ?? []) slugs.push(item.sk as string);
+  return slugs;
+}

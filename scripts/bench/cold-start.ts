@@ -3,11 +3,13 @@
  * in a new process against a bundle that only does one lib-dynamodb GetItem, a hello-world, and a
  * bundle that makes only the route's own DynamoDB calls (recorded from the route, replayed alone).
  */
+
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
+import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
@@ -170,6 +172,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     createDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
     deleteDeck: {},
     restoreDeckVersion: {},
+    createKey: { scopes: ['decks:read'], label: 'bench' },
+    revokeKey: {},
     validateDeck: { deck_code: legalCode(demo, 'soviet', 'usa'), guide: { system: 'B' } },
     replaceCards: {
       deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
@@ -191,8 +195,19 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   // recording left it (without conditions), and the deck the route changes must not be set back by it
   // (its next version would then be one its history already holds).
   const recordedOn = { updateDeck: owned[4], restoreDeckVersion: owned[1] } as Partial<Record<string, { id: string }>>;
+  // A key made each round by an account of its own (an account holds at most 20 live keys), and a key of
+  // the owner's revoked each round.
+  const keyMakers: { user_id: string; apiKey: string }[] = [];
+  const doomedKeys: string[] = [];
+  for (let k = 0; k <= 2 * COLD_ROUNDS; k++) {
+    const maker = await createAccount(`Key maker ${k}`);
+    keyMakers.push({ user_id: maker.user_id, apiKey: (await issueKey(maker.user_id, ['keys:manage', 'decks:read'])).apiKey });
+    doomedKeys.push((await issueKey(account.user_id, ['decks:read'])).key.key_id);
+  }
   const event = (route: Route | undefined, k: number) => {
     if (!route) return {};
+    const caller =
+      route.name === 'createKey' ? (keyMakers[k] as { user_id: string; apiKey: string }) : { user_id: account.user_id, apiKey };
     const method = route.method === 'ANY' ? 'GET' : route.method;
     const recording = k === RECORD_ROUND ? recordedOn[route.name] : undefined;
     const deckId = recording
@@ -215,7 +230,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     const version = route.name === 'restoreDeckVersion' ? (recording ? 1 : 1 + (restores++ % 2)) : 2;
     const url = route.path
       .replace('{version}', String(version))
-      .replace('{user_id}', account.user_id)
+      .replace('{user_id}', caller.user_id)
+      .replace('{key_id}', doomedKeys[k] as string)
       .replace('{deck_id}', deckId as string)
       .replace('{share_slug}', slug)
       .replace('{card_id}', '2B')
@@ -229,7 +245,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       {
         method,
         url: `${url}${query}`,
-        headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${caller.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: Buffer.from(body ? JSON.stringify(body) : ''),
       },
       route,
@@ -345,6 +361,8 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
         'restoreDeckVersion',
         'readSharePage',
         'readDeckImage',
+        'createKey',
+        'exportAccount',
         'listCards',
       ].includes(route.name)
     )

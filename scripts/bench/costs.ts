@@ -3,6 +3,7 @@
  * (ReturnConsumedCapacity; a transaction's write units computed as AWS bills them, which DynamoDB Local
  * does not report) and the on-demand price per million requests from them.
  */
+import { issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { handleChanges } from '#changes/worker.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
@@ -93,6 +94,11 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     const out = await run();
     return [out, tallyOf(recorder.calls)];
   };
+  // Two keys of the owner's: the revocation's warm-up revokes one, the measured request the other.
+  const revocable = [
+    (await issueKey(account.user_id, ['decks:read'])).key.key_id,
+    (await issueKey(account.user_id, ['decks:read'])).key.key_id,
+  ];
   // 1. per route ---------------------------------------------------------------------------------------------
   // A url, or the warm-up's and the measured request's when they must differ.
   const cases: [string, string, string | [string, string], string | undefined, unknown][] = [
@@ -151,6 +157,10 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       undefined,
       undefined,
     ],
+    ['export (a page of 25 decks, and the likes)', 'GET', `/api/v1/users/${account.user_id}/export`, apiKey, undefined],
+    ['keys (list)', 'GET', `/api/v1/users/${account.user_id}/keys`, apiKey, undefined],
+    ['key create', 'POST', `/api/v1/users/${account.user_id}/keys`, apiKey, { scopes: ['decks:read'], label: 'bench' }],
+    ['key revoke', 'DELETE', revocable.map((id) => `/api/v1/users/${account.user_id}/keys/${id}`) as [string, string], apiKey, {}],
     ['share page', 'GET', `/d/${shared.share_slug}`, undefined, undefined],
     ['deck image', 'GET', `/api/v1/decks/${shared.share_slug}/image.png`, undefined, undefined],
     ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],

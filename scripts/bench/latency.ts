@@ -97,6 +97,23 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       return versionsPage();
     },
     // The version, then the version holding the texts it kept unchanged (here version 1: the archive).
+    // The account's key ids from its index, then each key (store/accounts.ts listKeys).
+    'keys (list)': async () => {
+      await keyRead();
+      const { Items = [] } = await plain.send(
+        new QueryCommand({
+          TableName: tableName(ACCOUNTS),
+          IndexName: 'keys_by_user',
+          KeyConditionExpression: 'key_user_id = :u',
+          ExpressionAttributeValues: { ':u': account.user_id },
+          ProjectionExpression: 'key_id',
+          ScanIndexForward: false,
+        }),
+      );
+      return Promise.all(
+        Items.map((i) => plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: apiKeyKey(i.key_id), ConsistentRead: true }))),
+      );
+    },
     // The share page and the image read the deck as the shared read does, without its view bucket.
     'share page': () => slugQuery(shared.share_slug),
     'deck image (rendered)': () => slugQuery(shared.share_slug),
@@ -121,6 +138,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
     'history (owner, 20)': () => [`${decksPath}/${history.id}/versions?limit=20`, apiKey],
     'history (public, 20)': () => [`/api/v1/decks/${history.share_slug}/versions?limit=20`, undefined],
     'version read (owner)': () => [`${decksPath}/${history.id}/versions/2`, apiKey],
+    'keys (list)': () => [`/api/v1/users/${account.user_id}/keys`, apiKey],
     'share page': () => [`/d/${shared.share_slug}`, undefined],
     'deck image (rendered)': () => [image, undefined],
     'deck image (If-None-Match: 304)': () => [image, undefined, { 'if-none-match': etag }],

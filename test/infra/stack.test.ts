@@ -341,17 +341,30 @@ describe('least privilege', () => {
     }
   });
 
-  it('of the accounts table, owner routes read only API keys (auth), cursor routes only the cursor keys, and nothing else', () => {
+  it('of the accounts table, owner routes read only API keys (auth), cursor routes only the cursor keys, the account routes their account and keys, and nothing else', () => {
+    // The account routes: the export reads the account item; the key list reads its index; a key create
+    // or revoke writes the key and the account's record of its live keys (store/accounts.ts), nothing
+    // of any other item kind.
+    const keyRoutes: Record<string, { Action: string | string[]; keys?: string[] }[]> = {
+      exportAccount: [{ Action: 'dynamodb:GetItem', keys: ['USER#*'] }],
+      listKeys: [{ Action: 'dynamodb:Query', keys: undefined }],
+      createKey: [
+        { Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] },
+        { Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['KEY#*'] },
+      ],
+    };
+    keyRoutes.revokeKey = keyRoutes.createKey as (typeof keyRoutes)['createKey'];
     for (const route of routes) {
       const onAccounts = dynamo(route).filter((s: { Resource: unknown }) => onTable(s, ACCOUNTS));
       const expected = [
         ...(route.scope ? [{ Action: 'dynamodb:GetItem', keys: ['KEY#*'] }] : []),
         ...(route.cursors ? [{ Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], keys: ['CURSORKEYS'] }] : []),
+        ...(keyRoutes[route.name] ?? []),
       ];
       expect(
         onAccounts.map((s: { Action: unknown; Condition: Record<string, Record<string, string[]>> }) => ({
           Action: s.Action,
-          keys: s.Condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
+          keys: s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
         })),
         route.name,
       ).toEqual(expected);

@@ -1,6 +1,8 @@
 /**
  * The account item (accounts table): who owns decks and keys.
- *   pk USER#<user_id>  sk ACCOUNT  { user_id, display_name, created_at }
+ *   pk USER#<user_id>  sk ACCOUNT  { user_id, display_name, created_at, active_keys?, keys_version? }
+ * active_keys maps the id of each key not revoked to its expiry ('never' for none); keys_version counts
+ * its changes, the condition every change of it is written under (store/accounts.ts).
  */
 export interface Account {
   user_id: string;
@@ -9,3 +11,6 @@ export interface Account {
 }
 
 export const accountKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'ACCOUNT' });
+
+/** The expiry active_keys records for a key that never expires. */
+export const NEVER = 'never';

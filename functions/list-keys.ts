@@ -1,0 +1,4 @@
+import { listOwnKeys } from '#account/keys.ts';
+import { ownerRoute } from '#http/owner-route.ts';
+
+export const handler = ownerRoute(listOwnKeys);

@@ -1,0 +1,48 @@
+/**
+ * GET /api/v1/users/:user_id/export (contract §9.4, decks:read): everything the account owns, by
+ * pages — the account, its decks whole (25 a page, in id order: a Query of its partition), and on the
+ * first page the share slugs it likes. A deck's code and writable fields are what create takes.
+ */
+import { catalogue } from '#catalogue/load.ts';
+import { cursorKeyAtInit, openCursor, signCursor } from '#http/cursor.ts';
+import { invalidParameter, keyNotFound } from '#http/errors.ts';
+import { endpoint } from '#http/types.ts';
+import { ownerDeck } from '#shapes/deck-bodies.ts';
+import { ExportQuery } from '#shapes/queries.ts';
+import { getAccount } from '#store/accounts.ts';
+import { documentClient } from '#store/client.ts';
+import { decksWhole } from '#store/decks.ts';
+import { likedSlugs } from '#store/likes.ts';
+
+/** Decks a page of the export holds. */
+export const EXPORT_PAGE = 25;
+
+/** The deck a cursor continues after; a cursor of another account's export, or of another list, is refused. */
+async function after(userId: string, raw: string | undefined): Promise<string | undefined> {
+  if (raw === undefined) return undefined;
+  const value = await openCursor(raw);
+  if (Array.isArray(value) && value[0] === 'export' && value[1] === userId && typeof value[2] === 'string') return value[2];
+  throw invalidParameter('cursor is not one this API issued for this export');
+}
+
+export const exportOwnAccount = endpoint(
+  'exportAccount',
+  { query: ExportQuery, init: [catalogue, documentClient, cursorKeyAtInit] },
+  async (req) => {
+    const userId = req.key.user_id;
+    const start = await after(userId, req.query.cursor);
+    const [account, page, likes] = await Promise.all([
+      getAccount(userId),
+      decksWhole(userId, EXPORT_PAGE, start),
+      start === undefined ? likedSlugs(userId) : Promise.resolve([]),
+    ]);
+    // The key authenticated a moment ago; its account gone since is an account being erased.
+    if (!account) throw keyNotFound();
+    const last = page.items.at(-1);
+    const next = page.more && last ? await signCursor(['export', userId, last.id]) : null;
+    return {
+      data: { account, decks: page.items.map((d) => ownerDeck(d, catalogue())), likes },
+      meta: { has_more: next !== null, next_cursor: next },
+    };
+  },
+);
