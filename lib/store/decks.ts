@@ -193,10 +193,12 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
 
 /**
  * One page of an owner's decks whole (guide description and archive included), in id order, after the
- * deck `after` when given: the export's pages (a Query of the owner's partition, limit + 1 items).
+ * deck `after` when given: the export's pages (a Query of the owner's partition, limit + 1 items). A
+ * Query reads at most 1 MB: a page of large decks may stop short of the limit, and then says there may
+ * be more (DynamoDB's LastEvaluatedKey), so that no deck is left out.
  */
 export async function decksWhole(userId: string, limit: number, after?: string): Promise<{ items: StoredDeck[]; more: boolean }> {
-  const { Items = [] } = await documentClient().send(
+  const { Items = [], LastEvaluatedKey } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
@@ -206,7 +208,7 @@ export async function decksWhole(userId: string, limit: number, after?: string):
       Limit: limit + 1,
     }),
   );
-  return { items: Items.slice(0, limit).map(fromItem), more: Items.length > limit };
+  return { items: Items.slice(0, limit).map(fromItem), more: Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0) };
 }
 
 /** A deck by its share slug (any visibility: the caller decides what may be shown). */

@@ -6,6 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { LIMITS } from '#rules/limits.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 
 const exportOf = (o: Owner, cursor?: string) =>
@@ -101,6 +103,39 @@ describe('GET /api/v1/users/:user_id/export', () => {
     const strip = ({ id: _i, share_slug: _s, created_at: _c, updated_at: _u, ...rest }: Record<string, unknown>) => rest;
     expect(strip(rebuilt.body.data)).toEqual(strip(deck));
   });
+
+  it('decks at every text limit (a Query stops at 1 MB, about 15 of them): every deck is exported all the same, no page over 25', async () => {
+    const o = await newOwner();
+    const ids = parseDeckCode(code()).cards.map((c) => c.card_id);
+    // Mostly two bytes a character in UTF-8: ~67 KB a deck, so a 1 MB Query holds about 15 of them.
+    const words = (n: number) => 'Держи линию. '.repeat(Math.ceil(n / 13)).slice(0, n);
+    const made: string[] = [];
+    for (let i = 0; i < 30; i++)
+      made.push(
+        (
+          await createDeck(o, {
+            guide: { system: 'Tempo', description: words(LIMITS.descriptionChars) },
+            archive: {
+              key_components: {
+                enabled: true,
+                items: ids.slice(0, LIMITS.keyComponents).map((card_id) => ({ card_id, reason: words(LIMITS.reasonChars) })),
+              },
+              alternatives: {
+                enabled: true,
+                items: Array.from({ length: LIMITS.alternatives }, (_, k) => ({
+                  card_id: ids[k % ids.length],
+                  reason: words(LIMITS.reasonChars),
+                })),
+              },
+            },
+          })
+        ).body.data.id,
+      );
+    const pages = await walk(o);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(page.data.decks.length).toBeLessThanOrEqual(25);
+    expect(pages.flatMap((p) => p.data.decks.map((d: { id: string }) => d.id)).sort()).toEqual([...made].sort());
+  }, 60_000);
 
   it("a cursor of another account's export, or of another list, is 400; an account without decks exports one page", async () => {
     const a = await newOwner();
