@@ -23,10 +23,10 @@ export function originOf(req: Headed): string {
   return `${proto}://${req.headers.host ?? 'localhost'}`;
 }
 
-const page = (status: 200 | 404, body: string, headers: Record<string, string> = {}): Raw => ({
+const page = (status: 200 | 404, body: string): Raw => ({
   status,
   data: undefined,
-  headers: { 'content-security-policy': SHARE_PAGE_CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-store', ...headers },
+  headers: { 'content-security-policy': SHARE_PAGE_CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-store' },
   raw: { contentType: HTML, body },
 });
 

@@ -15,8 +15,6 @@ export interface SheetCard {
   /** The catalogue's name; the card id when the catalogue no longer has it. */
   name: string;
   count: number;
-  /** Undefined for a card the catalogue no longer has. */
-  type?: DeckType | 'headquarters';
 }
 export interface KreditGroup {
   /** The kredit cost; null for cards the catalogue no longer has. */
@@ -55,7 +53,6 @@ export interface DeckSheet {
   alternatives: Reasoned[];
   otk: OtkLine[];
   unlisted: boolean;
-  version: number;
 }
 
 const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, 'en') || a.card_id.localeCompare(b.card_id);
@@ -69,7 +66,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
     const card = catalogue.get(card_id);
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
-    group.push({ card_id, name: card?.name ?? card_id, count, ...(card ? { type: card.type } : {}) });
+    group.push({ card_id, name: card?.name ?? card_id, count });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -114,7 +111,6 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
       by_draws: line.by_draws,
     })),
     unlisted: deck.visibility === 'unlisted',
-    version: deck.version,
   };
 }
 

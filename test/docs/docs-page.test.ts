@@ -5,29 +5,18 @@
  */
 import { createHash } from 'node:crypto';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baseUrl, call } from '../support/api.ts';
-import { launchChromium, watched } from '../support/browser.ts';
-import { PROJECT_ROOT } from '../support/shared.ts';
+import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe('GET /api/v1/docs', () => {
   it('loads with no console error and no other host, and shows every operation', async () => {
     const doc = (await call('GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { summary: string }>> };
     const summaries = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.summary));
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     const { errors, hosts } = watched(page);
     const res = await page.goto(`${baseUrl()}/api/v1/docs`, { waitUntil: 'networkidle' });
     expect(res?.status()).toBe(200);
@@ -45,17 +34,13 @@ describe('GET /api/v1/docs', () => {
       await expect.poll(() => page.getByText(summary, { exact: false }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect([...hosts]).toEqual([new URL(baseUrl()).host]);
     expect(errors).toEqual([]);
-    // The README's picture: kept in docs/ when asked (UPDATE_SCREENSHOT=1), else beside the run's other output.
-    await page.screenshot({
-      path: process.env.UPDATE_SCREENSHOT
-        ? resolve(PROJECT_ROOT, 'docs/api-reference.png')
-        : join(tmpdir(), 'deck-library-api-reference.png'),
-    });
+    // The README's picture.
+    await page.screenshot({ path: screenshotPath('api-reference.png') });
     await page.close();
   }, 90_000);
 
   it("its 'try it' for search sends no filter the reader did not pick (only defaults), and the search answers 200", async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     const sent: { url: string; status: Promise<number> }[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/v1/decks')

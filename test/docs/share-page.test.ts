@@ -7,25 +7,12 @@
  * README, with the deck image docs/deck-image.png.
  */
 import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.ts';
-import { launchChromium, watched } from '../support/browser.ts';
-import { PROJECT_ROOT } from '../support/shared.ts';
+import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-
-const kept = (name: string) =>
-  process.env.UPDATE_SCREENSHOT ? resolve(PROJECT_ROOT, 'docs', name) : join(tmpdir(), `deck-library-${name}`);
+const browser = chromiumForFile();
 
 describe('GET /d/:share_slug in Chromium', () => {
   it('at 1200 and 390 px: no console error, no other host, every card named, the charts drawn, no sideways scroll; the copy button copies the code', async () => {
@@ -53,7 +40,7 @@ describe('GET /d/:share_slug in Chromium', () => {
     ).body.data;
     const url = `${baseUrl()}/d/${deck.share_slug}`;
     for (const width of [1200, 390]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const context = await browser().newContext({ viewport: { width, height: 900 } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
       const page = await context.newPage();
       const { errors, hosts } = watched(page);
@@ -87,13 +74,13 @@ describe('GET /d/:share_slug in Chromium', () => {
       ).toBe(deckCode);
       expect([...hosts]).toEqual([new URL(baseUrl()).host]);
       expect(errors).toEqual([]);
-      await page.screenshot({ path: kept(`share-page-${width}.png`), fullPage: true });
+      await page.screenshot({ path: screenshotPath(`share-page-${width}.png`), fullPage: true });
       await context.close();
     }
     // The image the page's head names, kept beside its screenshots.
     const image = await call('GET', `/api/v1/decks/${deck.share_slug}/image.png`);
     expect(image.status).toBe(200);
-    writeFileSync(kept('deck-image.png'), image.bytes);
+    writeFileSync(screenshotPath('deck-image.png'), image.bytes);
   }, 90_000);
 
   it('markup in every string a player can set shows as text: no element of theirs, no script of theirs runs', async () => {
@@ -114,7 +101,7 @@ describe('GET /d/:share_slug in Chromium', () => {
         },
       })
     ).body.data;
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const dialogs: string[] = [];
     page.on('dialog', async (d) => {
       dialogs.push(d.message());

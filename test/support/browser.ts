@@ -4,7 +4,11 @@
  * Google's hosts at every start). A page's console errors and the hosts it asks are recorded.
  */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { PROJECT_ROOT } from './shared.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,3 +43,22 @@ export function watched(page: Page): { errors: string[]; hosts: Set<string> } {
   });
   return { errors, hosts };
 }
+
+/** Chromium for a test file: launched before its tests, closed after them. Call the answer for the browser. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('Chromium is not started: chromiumForFile() launches it before the tests');
+    return browser;
+  };
+}
+
+/** Where a picture the README shows is kept: docs/<name> when asked (UPDATE_SCREENSHOT=1), else beside the run's other output. */
+export const screenshotPath = (name: string): string =>
+  process.env.UPDATE_SCREENSHOT ? resolve(PROJECT_ROOT, 'docs', name) : join(tmpdir(), `deck-library-${name}`);
