@@ -5,13 +5,14 @@
  * answer, as an expiry does at its time (lib/http/auth.ts reads the key on every request).
  */
 import { newKey } from '#auth/accounts.ts';
+import { isKeyId } from '#auth/keys.ts';
 import { forbidden, keyNotFound, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { detail } from '#rules/details.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import { beyond, checkKeyBody, keyStatus } from '#rules/keys.ts';
 import { LIMITS } from '#rules/limits.ts';
-import { addKey, getAccount, listKeys, revokeKey } from '#store/accounts.ts';
+import { addKey, listKeys, revokeKey } from '#store/accounts.ts';
 import type { KeySummary } from '#store/items/api-key.ts';
 
 /** A key as its owner sees it: its status at `now` (an active key past its expiry reads expired). */
@@ -36,22 +37,23 @@ export const createOwnKey = endpoint('createKey', {}, async (req) => {
   const more = beyond(req.key.scopes, scopes);
   if (more.length > 0)
     throw forbidden('insufficient_scope', `a key grants only scopes it holds: this one does not hold ${more.join(', ')}`);
-  const account = await getAccount(req.key.user_id);
-  // The key authenticated a moment ago; its account gone since is an account being erased.
-  if (!account) throw keyNotFound();
   const now = new Date();
-  const { key, apiKey } = newKey(account, scopes, { label, expiresInDays: expires_in_days, now });
-  const added = await addKey(key, LIMITS.activeKeys);
+  const added = await addKey(
+    req.key.user_id,
+    (account) => newKey(account, scopes, { label, expiresInDays: expires_in_days, now }),
+    LIMITS.activeKeys,
+  );
   if (added === 'too_many')
     throw validationFailed([detail('', 'too_many', `an account has at most ${LIMITS.activeKeys} active keys: revoke one first`)]);
+  // The key authenticated a moment ago; its account gone since is an account being erased.
   if (added === 'no_account') throw keyNotFound();
-  return { status: 201, data: { ...shown(key, now), api_key: apiKey } };
+  return { status: 201, data: { ...shown(added.key, now), api_key: added.apiKey } };
 });
 
 export const revokeOwnKey = endpoint('revokeKey', {}, async (req) => {
   const details = checkEmptyObject(req.body, 'a revocation');
   if (details.length > 0) throw validationFailed(details);
-  // A key id is 16 letters and digits (auth/keys.ts): anything else names no key, and is not looked up.
-  if (!/^[A-Za-z0-9]{16}$/.test(req.params.key_id) || !(await revokeKey(req.params.key_id, req.key.user_id))) throw keyNotFound();
+  // Anything but a key id names no key, and is not looked up.
+  if (!isKeyId(req.params.key_id) || !(await revokeKey(req.params.key_id, req.key.user_id))) throw keyNotFound();
   return { data: { key_id: req.params.key_id, revoked: true as const } };
 });

@@ -1,7 +1,7 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
 import { expiryOf } from '#rules/keys.ts';
-import { addKey, getAccount, putAccount } from '#store/accounts.ts';
+import { addKey, putAccount } from '#store/accounts.ts';
 import type { Account } from '#store/items/account.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
 import { newApiKey, type Scope } from './keys.ts';
@@ -42,9 +42,8 @@ export async function issueKey(
   scopes: Scope[],
   options: { label?: string; expiresInDays?: number } = {},
 ): Promise<{ key: ApiKey; apiKey: string }> {
-  const account = await getAccount(userId);
-  if (!account) throw new RangeError(`no account ${userId}`);
-  const issued = newKey(account, scopes, options);
-  if ((await addKey(issued.key)) === 'no_account') throw new RangeError(`no account ${userId}`);
+  const issued = await addKey(userId, (account) => newKey(account, scopes, options));
+  // No limit of live keys: only a missing account refuses it.
+  if (typeof issued === 'string') throw new RangeError(`no account ${userId}`);
   return issued;
 }

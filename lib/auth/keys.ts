@@ -7,7 +7,11 @@ import { randomAlphanumeric } from './random.ts';
 
 export { isScope, SCOPES, type Scope } from '#rules/scopes.ts';
 
-const KEY = /^dlk_([A-Za-z0-9]{16})_([A-Za-z0-9]{40})$/;
+const KEY_ID = '[A-Za-z0-9]{16}';
+const KEY = new RegExp(`^dlk_(${KEY_ID})_([A-Za-z0-9]{40})$`);
+
+/** Whether a string is a key id (the part of a key between `dlk_` and its secret). */
+export const isKeyId = (s: string): boolean => new RegExp(`^${KEY_ID}$`).test(s);
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 

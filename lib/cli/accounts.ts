@@ -1,9 +1,7 @@
 /** `deckctl users …` and `deckctl keys …` (contract §5–§6): against the local store, or AWS with --aws. */
 import { parseArgs } from 'node:util';
 import { createAccount, issueKey } from '#auth/accounts.ts';
-import { isScope, SCOPES, type Scope } from '#auth/keys.ts';
-import { keyStatus } from '#rules/keys.ts';
-import { LIMITS } from '#rules/limits.ts';
+import { checkKeyBody, keyStatus } from '#rules/keys.ts';
 import { listKeys, revokeKey } from '#store/accounts.ts';
 import { UsageError } from './usage.ts';
 
@@ -55,19 +53,20 @@ export async function keysCreate(args: string[]): Promise<number> {
   useStore(values.aws);
   const userId = required(values['user-id'], '--user-id');
   const days = values['expires-in-days'];
-  const expiresInDays = days === undefined ? undefined : Number(days);
-  if (expiresInDays !== undefined && !(Number.isInteger(expiresInDays) && expiresInDays >= 1 && expiresInDays <= LIMITS.keyExpiryDays))
-    throw new UsageError(`--expires-in-days is a whole number of days, 1-${LIMITS.keyExpiryDays}`);
-  const label = values.label ?? '';
-  if ([...label].length > LIMITS.keyLabelChars) throw new UsageError(`--label is at most ${LIMITS.keyLabelChars} characters`);
-  const scopes = required(values.scopes, '--scopes')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = scopes.filter((s) => !isScope(s));
-  if (bad.length || scopes.length === 0) throw new UsageError(`--scopes is a comma-separated list of ${SCOPES.join(', ')}`);
+  // The key body's own rules (rules/keys.ts), as the API holds a key made by a key to them.
+  const checked = checkKeyBody({
+    scopes: required(values.scopes, '--scopes')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    ...(values.label === undefined ? {} : { label: values.label }),
+    ...(days === undefined ? {} : { expires_in_days: Number(days) }),
+  });
+  if (!checked.ok)
+    throw new UsageError(checked.details.map((d) => `--${d.path.replace(/\[\d+\]$/, '').replaceAll('_', '-')}: ${d.message}`).join('; '));
+  const { scopes, label, expires_in_days: expiresInDays } = checked.request;
   try {
-    const { key, apiKey } = await issueKey(userId, scopes as Scope[], { label, expiresInDays });
+    const { key, apiKey } = await issueKey(userId, scopes, { label, expiresInDays });
     const out = {
       key_id: key.key_id,
       api_key: apiKey,

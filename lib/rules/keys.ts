@@ -7,7 +7,7 @@ import type { Detail } from './details.ts';
 import { coded } from './issues.ts';
 import { LIMITS } from './limits.ts';
 import { maxChars } from './schemas.ts';
-import { isScope, type Scope } from './scopes.ts';
+import { isScope, SCOPES, type Scope } from './scopes.ts';
 import { parseStrict } from './strict-input.ts';
 
 const DAY_MS = 86_400_000;
@@ -16,10 +16,7 @@ const DAY_MS = 86_400_000;
 export const KeyBody = v.strictObject({
   scopes: v.pipe(
     v.array(
-      v.pipe(
-        v.string(),
-        v.check(isScope, coded('invalid_value', 'not a scope: decks:read, decks:write, decks:delete, keys:manage or account:delete')),
-      ),
+      v.pipe(v.string(), v.check(isScope, coded('invalid_value', `not a scope: ${SCOPES.slice(0, -1).join(', ')} or ${SCOPES.at(-1)}`))),
     ),
     v.minLength(1),
     v.transform((scopes) => [...new Set(scopes)] as Scope[]),

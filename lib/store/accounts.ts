@@ -1,5 +1,6 @@
 /** The repository of accounts and API keys (the items: items/account.ts, items/api-key.ts). */
 import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isExpired } from '#rules/keys.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
@@ -26,19 +27,29 @@ export async function putAccount(account: Account): Promise<void> {
 
 export async function getAccount(userId: string): Promise<Account | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId) }));
-  return Item ? { user_id: Item.user_id, display_name: Item.display_name, created_at: Item.created_at } : undefined;
+  return Item ? accountOf(Item) : undefined;
 }
+
+const accountOf = (item: Record<string, unknown>): Account => ({
+  user_id: item.user_id as string,
+  display_name: item.display_name as string,
+  created_at: item.created_at as string,
+});
 
 const keyItem = (key: ApiKey) => {
   const { key_id, user_id, ...rest } = key;
   return { ...apiKeyKey(key_id), key_id, key_user_id: user_id, ...rest };
 };
 
-/** The account's record of its live keys, and the version every change of it is conditioned on. */
-async function keyRecord(userId: string): Promise<{ keys: Record<string, string>; version: number } | undefined> {
+/** The account, its record of its live keys, and the version every change of that record is conditioned on. */
+async function keyRecord(userId: string): Promise<{ account: Account; keys: Record<string, string>; version: number } | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId), ConsistentRead: true }));
   return Item
-    ? { keys: { ...(Item.active_keys as Record<string, string> | undefined) }, version: (Item.keys_version as number) ?? 0 }
+    ? {
+        account: accountOf(Item),
+        keys: { ...(Item.active_keys as Record<string, string> | undefined) },
+        version: (Item.keys_version as number) ?? 0,
+      }
     : undefined;
 }
 
@@ -57,20 +68,20 @@ const recordKeys = (userId: string, keys: Record<string, string>, version: numbe
 const KEY_CHANGE_ATTEMPTS = 25;
 
 /**
- * A change of an account's keys: `change` reads the account's live keys (pruned of expired ones) and
- * answers the writes to make with the new record, or a reason not to. Retried while another change of
- * the same account's keys comes between.
+ * A change of an account's keys: `change` reads the account and its live keys (pruned of expired ones)
+ * and answers the writes to make with the new record, or a reason not to. Retried while another change
+ * of the same account's keys comes between.
  */
 async function changeKeys<R extends string>(
   userId: string,
-  change: (live: Record<string, string>) => { writes: TransactItem[]; keys: Record<string, string> } | R,
+  change: (live: Record<string, string>, account: Account) => { writes: TransactItem[]; keys: Record<string, string> } | R,
 ): Promise<'done' | 'no_account' | R> {
   for (let attempt = 0; attempt < KEY_CHANGE_ATTEMPTS; attempt++) {
     const record = await keyRecord(userId);
     if (!record) return 'no_account';
-    const now = Date.now();
-    const live = Object.fromEntries(Object.entries(record.keys).filter(([, expiry]) => expiry === NEVER || Date.parse(expiry) > now));
-    const outcome = change(live);
+    const now = new Date();
+    const live = Object.fromEntries(Object.entries(record.keys).filter(([, expiry]) => !isExpired(expiry === NEVER ? null : expiry, now)));
+    const outcome = change(live, record.account);
     if (typeof outcome === 'string') return outcome;
     const result = await transact([...outcome.writes, recordKeys(userId, outcome.keys, record.version)]);
     if (result === 'ok') return 'done';
@@ -80,18 +91,26 @@ async function changeKeys<R extends string>(
 }
 
 /**
- * Adds a key to its account: refused ('too_many') when the account already has `limit` live keys
- * (none for an operator's deckctl), 'no_account' when there is none.
+ * Adds a key to an account, made by `make` from the account as this change reads it (one read of the
+ * account serves both): the key written, or 'too_many' when the account already has `limit` live keys
+ * (none for an operator's deckctl), or 'no_account' when there is none.
  */
-export async function addKey(key: ApiKey, limit = Number.POSITIVE_INFINITY): Promise<'done' | 'no_account' | 'too_many'> {
-  return changeKeys<'too_many'>(key.user_id, (live) =>
-    Object.keys(live).length >= limit
-      ? 'too_many'
-      : {
-          writes: [{ Put: { TableName: table(), Item: keyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } }],
-          keys: { ...live, [key.key_id]: key.expires_at ?? NEVER },
-        },
-  );
+export async function addKey<K extends { key: ApiKey }>(
+  userId: string,
+  make: (account: Account) => K,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<K | 'no_account' | 'too_many'> {
+  let made: K | undefined;
+  const outcome = await changeKeys<'too_many'>(userId, (live, account) => {
+    if (Object.keys(live).length >= limit) return 'too_many';
+    made = make(account);
+    const { key } = made;
+    return {
+      writes: [{ Put: { TableName: table(), Item: keyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } }],
+      keys: { ...live, [key.key_id]: key.expires_at ?? NEVER },
+    };
+  });
+  return outcome === 'done' ? (made as K) : outcome;
 }
 
 /** A consistent read, so that a revocation takes effect at once. */
@@ -107,38 +126,21 @@ export async function getKey(keyId: string): Promise<ApiKey | undefined> {
 export async function revokeKey(keyId: string, userId?: string): Promise<boolean> {
   const key = await getKey(keyId);
   if (!key || (userId !== undefined && key.user_id !== userId)) return false;
+  // The key's own write: revoked, held to its account.
+  const revocation = {
+    TableName: table(),
+    Key: apiKeyKey(keyId),
+    UpdateExpression: 'SET #s = :revoked',
+    ConditionExpression: 'key_user_id = :user',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':revoked': 'revoked', ':user': key.user_id },
+  };
   const outcome = await changeKeys<never>(key.user_id, (live) => {
     const { [keyId]: _gone, ...rest } = live;
-    return {
-      writes: [
-        {
-          Update: {
-            TableName: table(),
-            Key: apiKeyKey(keyId),
-            UpdateExpression: 'SET #s = :revoked',
-            ConditionExpression: 'key_user_id = :user',
-            ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':revoked': 'revoked', ':user': key.user_id },
-          },
-        },
-      ],
-      keys: rest,
-    };
+    return { writes: [{ Update: revocation }], keys: rest };
   });
   // An account gone (erased) keeps no record to update: the key alone is revoked.
-  if (outcome === 'no_account')
-    await unlessConditionFailed(
-      documentClient().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: apiKeyKey(keyId),
-          UpdateExpression: 'SET #s = :revoked',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':revoked': 'revoked' },
-        }),
-      ),
-    );
+  if (outcome === 'no_account') await unlessConditionFailed(documentClient().send(new UpdateCommand(revocation)));
   return true;
 }
 
