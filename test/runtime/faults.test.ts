@@ -1,7 +1,8 @@
 /**
  * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and its own
  * tables in the run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
- * and server errors. An owner read, a public shared read, a search, a create and a PATCH each answer 503
+ * and server errors. An owner read, a public shared read, a search, a create, a PATCH, the share page,
+ * the deck image, the export and a key create each answer 503
  * service_unavailable with Retry-After, in the envelope, within 10 s of being sent; nothing of the
  * owner's is written meanwhile (the store's items compared before and after); once the fault clears,
  * the same requests succeed.
@@ -31,7 +32,9 @@ async function send(method: string, path: string, body?: unknown, key = owner.ke
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text), ms: Math.round(performance.now() - started) };
+  // A page or an image is not JSON; every error is.
+  const json = res.headers.get('content-type')?.startsWith('application/json');
+  return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : {}, ms: Math.round(performance.now() - started) };
 }
 
 const requests = () => ({
@@ -41,6 +44,10 @@ const requests = () => ({
   create: () =>
     send('POST', owner.decks, { deck_code: code('soviet', 'usa', 3), guide: { system: 'Made under fault' }, visibility: 'public' }),
   patch: () => send('PATCH', `${owner.decks}/${deck.id}`, { tags: ['under-fault'] }),
+  'share page': () => send('GET', `/d/${deck.share_slug}`),
+  'deck image': () => send('GET', `/api/v1/decks/${deck.share_slug}/image.png`),
+  export: () => send('GET', `/api/v1/users/${owner.userId}/export`),
+  'key create': () => send('POST', `/api/v1/users/${owner.userId}/keys`, { scopes: ['decks:read'] }),
 });
 
 /** Every item of the decks table that is this owner's: decks, search entries, counters. */
@@ -112,6 +119,10 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
         ['search', 200],
         ['create', 201],
         ['patch', 200],
+        ['share page', 200],
+        ['deck image', 200],
+        ['export', 200],
+        ['key create', 201],
       ]);
     },
     60_000,
