@@ -81,12 +81,12 @@ export class DeckLibraryStack extends Stack {
         environment: tableNames,
       });
       fn.addEventSource(
-        new DynamoEventSource(decks, {
+        new DynamoEventSource(worker.table === 'decks' ? decks : accounts, {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: worker.batchSize,
           ...(worker.batchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(worker.batchingWindowSeconds) } : {}),
           filters: worker.filters.map((pattern) => FilterCriteria.filter(pattern as Record<string, unknown>)),
-          reportBatchItemFailures: true,
+          reportBatchItemFailures: worker.failures === 'records',
           bisectBatchOnError: false,
           onFailure: new SqsDlq(discarded),
         }),

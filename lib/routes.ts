@@ -41,6 +41,9 @@ export interface Route {
   grants: Grant[];
 }
 
+/** Every route's function timeout (s): Lambda ends an invocation there (lib/http/time-guard.ts answers 503 before it). */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
 /** A route that takes no body but whose method may carry one: it refuses one (415), as its document says. */
 export const refusesBody = (r: Pick<Route, 'method' | 'body'>): boolean => !r.body && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
 
@@ -70,6 +73,21 @@ const liking = [
   decks(['ConditionCheckItem', 'GetItem'], ['USER#*']),
   decks(['PutItem', 'DeleteItem'], ['LIKE#*', 'LIKED#*']),
   decks(['GetItem', 'UpdateItem'], ['COUNT#*']),
+];
+
+// An erasure's decks (lib/account/erasure.ts): the account's deck items counted, read and deleted, each
+// with its search entries, its like counter and its view count in one transaction (store/decks.ts).
+export const erasing: Grant[] = [
+  decks(['Query', 'DeleteItem'], ['USER#*']),
+  decks(['DeleteItem'], ['SEARCH#*', 'COUNT#*']),
+  decks(['UpdateItem'], ['VIEWS#*']),
+];
+// An erasure's record (store/erasures.ts), and the closing of the account's keys: the account marked,
+// each key revoked, the keys found by the account's index (store/accounts.ts closeKeys).
+export const keysClosing: Grant[] = [
+  { table: 'accounts', actions: ['GetItem', 'UpdateItem'], keys: ['ERASE#*'] },
+  { table: 'accounts', actions: ['UpdateItem'], keys: ['USER#*', 'KEY#*'] },
+  { table: 'accounts', actions: ['Query'], indexes: ['keys_by_user'] },
 ];
 
 export const ROUTES = [
@@ -359,6 +377,19 @@ export const ROUTES = [
     body: true,
     catalogue: false,
     grants: keyChanging,
+  },
+  {
+    // An account's erasure (lib/account/erasure.ts): its decks deleted, each with its entries, like
+    // counter and view count (theirs, and other owners' slugs never: a deck's own), then its keys revoked;
+    // the rest is the erasure worker's (lib/workers.ts).
+    name: 'eraseAccount',
+    method: 'DELETE',
+    path: '/api/v1/users/{user_id}',
+    entry: 'functions/erase-account.ts',
+    scope: 'account:delete',
+    body: true,
+    catalogue: false,
+    grants: [...erasing, ...keysClosing],
   },
   {
     name: 'docsPage',

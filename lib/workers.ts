@@ -4,7 +4,7 @@
  * runtime both read this: CDK makes the function, its event source mapping and its role; the local
  * runtime polls the same stream with the same filters and enforces the same grants (grants-guard.ts).
  */
-import { decks, type Grant, type Grantee, query, type Route, routeByName, routeKey } from '#routes';
+import { decks, erasing, type Grant, type Grantee, keysClosing, query, type Route, routeByName, routeKey } from '#routes';
 import { TRIM_DUE } from '#store/items/version.ts';
 
 /**
@@ -17,8 +17,8 @@ export interface Worker {
   name: string;
   /** The handler module, relative to the project root; it exports `handler`. */
   entry: string;
-  /** The table whose change stream (new and old images) triggers it. */
-  table: 'decks';
+  /** The table whose change stream triggers it (a stream has at most two: AWS's Streams.Lambda page). */
+  table: 'decks' | 'accounts';
   /** The records it is given: those matching any of these patterns. */
   filters: readonly FilterPattern[];
   /** Most records per invocation. */
@@ -26,6 +26,14 @@ export interface Worker {
   /** How long records are gathered before an invocation (the event source mapping's batching window). */
   batchingWindowSeconds?: number;
   grants: Grant[];
+  /** Its timeout (s), where it needs more than the routes' 10. */
+  timeoutSeconds?: number;
+  /**
+   * How a batch's failure shows: 'records' — it names its first unfinished record (partial batch
+   * response), retried from there, and its backlog is alarmed (its errors never reach Lambda's Errors);
+   * 'errors' — it throws, the batch is retried whole, and Lambda's Errors (the functions' alarm) count it.
+   */
+  failures: 'records' | 'errors';
 }
 
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
@@ -46,6 +54,7 @@ export const WORKERS = [
       { eventName: ['INSERT'], dynamodb: { ...keyPrefix('pk', 'VERSION#').dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
+    failures: 'records',
     grants: [
       query('by_share_slug'),
       // Folds: the deck item (read again when a fold finds it already past), then its entries.
@@ -72,7 +81,34 @@ export const WORKERS = [
     // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
+    failures: 'records',
     grants: [decks(['GetItem', 'UpdateItem'], ['VIEWS#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
+  },
+  {
+    // An account's erasure, a bounded step on each change of its erasure item (lib/account/erasure.ts):
+    // on the accounts table's stream, so that its waits hold up no fold of the decks table's changes. A
+    // step that fails throws (each is idempotent): the functions' errors alarm sees it, no alarm of its own.
+    name: 'accountErasure',
+    entry: 'functions/account-erasure.ts',
+    table: 'accounts',
+    filters: [{ eventName: ['INSERT', 'MODIFY'], ...keyPrefix('pk', 'ERASE#') }],
+    batchSize: 10,
+    failures: 'errors',
+    // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
+    timeoutSeconds: 60,
+    grants: [
+      ...erasing,
+      ...keysClosing,
+      // The erasure ended: its item, the account's keys and account item deleted.
+      { table: 'accounts', actions: ['DeleteItem'], keys: ['ERASE#*', 'USER#*'] },
+      { table: 'accounts', actions: ['BatchWriteItem'], keys: ['KEY#*'] },
+      // The likes it gave: each taken back with one off its deck's counter (other owners' counters).
+      decks(['Query', 'DeleteItem', 'BatchWriteItem'], ['LIKED#*']),
+      decks(['DeleteItem', 'BatchWriteItem'], ['LIKE#*']),
+      decks(['UpdateItem'], ['COUNT#*']),
+      // Its idempotency records.
+      decks(['Query', 'BatchWriteItem'], ['IDEMP#*']),
+    ],
   },
 ] as const satisfies readonly Worker[];
 

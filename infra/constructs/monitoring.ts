@@ -37,6 +37,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#metrics';
+import { WORKERS, type Worker } from '#workers';
 import type { OpsSettings } from '../settings.ts';
 
 export interface MonitoringProps {
@@ -149,8 +150,10 @@ export class Monitoring extends Construct {
       return [metric];
     });
     // 8–9: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
-    // folds and purges wait behind it), and a batch given up on (24 hours of failures).
-    const backlogs = [...workers].map(([name, fn]) => {
+    // folds and purges wait behind it), and a batch given up on (24 hours of failures). A worker whose
+    // failures are thrown (lib/workers.ts: the erasure worker) is seen by the functions' errors alarm.
+    const recordsFailing = new Set(WORKERS.filter((w: Worker) => w.failures === 'records').map((w) => w.name as string));
+    const backlogs = [...workers].filter(([name]) => recordsFailing.has(name)).map(([name, fn]) => {
       const metric = new Metric({
         namespace: 'AWS/Lambda',
         metricName: 'IteratorAge',

@@ -15,7 +15,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
-import { type Grant, type Grantee, grantsOf } from '#routes';
+import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf } from '#routes';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { grantStatements } from '../grants.ts';
 import { guardException } from '../guard.ts';
@@ -41,6 +41,8 @@ export interface FunctionSpec extends Grantee {
   memory?: number;
   /** What it serves, for its description. */
   serves: string;
+  /** Its timeout (s), where not FUNCTION_TIMEOUT_SECONDS. */
+  timeoutSeconds?: number;
 }
 
 export interface ServiceFunctionProps {
@@ -94,7 +96,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: spec.memory ?? (spec.catalogue ? 512 : 256),
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(spec.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS),
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       ...(reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: reservedConcurrency }),
       logGroup,

@@ -159,7 +159,7 @@ try {
       await startStreamPoller(
         {
           endpoint,
-          tableName: tableName(DECKS),
+          tableName: tableName(worker.table === 'decks' ? DECKS : ACCOUNTS),
           worker,
           invoke: (event) => invokeFunction(worker, event),
           intervalMs: Number(process.env.STREAM_POLL_MS ?? 250),

@@ -13,7 +13,7 @@ import { logger } from './logger.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** The longest a request may take before it is answered 503; the functions' timeout is 10 s. */
+/** The longest a request may take before it is answered 503; the functions' timeout is 10 s (FUNCTION_TIMEOUT_SECONDS). */
 export const REQUEST_BUDGET_MS = 8_000;
 /** Kept free before the function's own timeout. */
 const TIMEOUT_MARGIN_MS = 1_000;

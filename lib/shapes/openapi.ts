@@ -27,6 +27,7 @@ const DEFS = {
   ExportMeta: S.ExportMeta,
   CreatedKey: S.CreatedKey,
   RevokedKey: S.RevokedKey,
+  ErasedAccount: S.ErasedAccount,
   DeckContent: S.DeckContent,
   ValidateResult: S.ValidateResult,
   ReplaceResult: S.ReplaceResult,

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import type { ROUTES, RouteName } from '#routes';
 import type { ErrorCode } from './errors.ts';
 import { CardQuery, DiffQuery, ExportQuery, OwnerListQuery, SearchQuery, VersionsQuery } from './queries.ts';
-import { CreateBody, EmptyBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
+import { CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
 export type ResponseHeader =
@@ -279,6 +279,14 @@ export const OPERATIONS = {
     body: EmptyBody,
     success: { status: 200, data: S.RevokedKey },
     errors: ['key_not_found'],
+  },
+  eraseAccount: {
+    summary: 'Erase the account',
+    description:
+      'Body { "confirm": "<user_id>" } (anything else 422). Erases the account and everything it owns or gave: every deck with its search entries, counters, views, versions and likes received; every like it gave (the liked decks\' counts go down); its keys; its idempotency records; the account item. decks is how many decks the account had when its erasure began. From the answer on, every key of the account is 401 and every share slug of its decks 404; the rest is finished in the background within a minute. A request that fails (503) has begun the erasure: a repeat finishes it. Export first (GET /api/v1/users/{user_id}/export) to keep a copy.',
+    tag: 'Keys and account',
+    body: ErasureBody,
+    success: { status: 200, data: S.ErasedAccount },
   },
   docsPage: {
     summary: 'This reference, as a page',

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { FIELDS } from '#rules/deck-write.ts';
 
+export { ErasureBody } from '#rules/erasure.ts';
 export { KeyBody } from '#rules/keys.ts';
 export { ReplaceBody } from '#rules/schemas.ts';
 

@@ -200,6 +200,11 @@ export const CreatedKey = v.strictObject({
   api_key: v.pipe(v.string(), v.regex(/^dlk_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/)),
 });
 export const RevokedKey = v.strictObject({ key_id: v.string(), revoked: v.literal(true) });
+export const ErasedAccount = v.strictObject({
+  user_id: v.string(),
+  deleted: v.literal(true),
+  decks: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 export const ReplaceResult = v.strictObject({
   deck_code: v.string(),
   name: v.string(),

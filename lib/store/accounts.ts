@@ -1,10 +1,15 @@
 /** The repository of accounts and API keys (the items: items/account.ts, items/api-key.ts). */
-import { GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isExpired } from '#rules/keys.ts';
+import { atMost } from './at-most.ts';
+import { deleteItems } from './batch.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
 import { ACCOUNTS, tableName } from './tables.ts';
+
+/** Key writes of an erasure run at once. */
+const AT_ONCE = 8;
 
 const table = () => tableName(ACCOUNTS);
 
@@ -41,10 +46,13 @@ const keyItem = (key: ApiKey) => {
   return { ...apiKeyKey(key_id), key_id, key_user_id: user_id, ...rest };
 };
 
-/** The account, its record of its live keys, and the version every change of that record is conditioned on. */
+/**
+ * The account, its record of its live keys, and the version every change of that record is conditioned
+ * on; none for an account being erased (its keys are closed: closeKeys).
+ */
 async function keyRecord(userId: string): Promise<{ account: Account; keys: Record<string, string>; version: number } | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId), ConsistentRead: true }));
-  return Item
+  return Item && Item.erasing === undefined
     ? {
         account: accountOf(Item),
         keys: { ...(Item.active_keys as Record<string, string> | undefined) },
@@ -113,6 +121,16 @@ export async function addKey<K extends { key: ApiKey }>(
   return outcome === 'done' ? (made as K) : outcome;
 }
 
+/** The revocation of a key of `userId` (its item's write; held to its account). */
+const revocation = (keyId: string, userId: string) => ({
+  TableName: table(),
+  Key: apiKeyKey(keyId),
+  UpdateExpression: 'SET #s = :revoked',
+  ConditionExpression: 'key_user_id = :user',
+  ExpressionAttributeNames: { '#s': 'status' },
+  ExpressionAttributeValues: { ':revoked': 'revoked', ':user': userId },
+});
+
 /** A consistent read, so that a revocation takes effect at once. */
 export async function getKey(keyId: string): Promise<ApiKey | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: apiKeyKey(keyId), ConsistentRead: true }));
@@ -126,22 +144,75 @@ export async function getKey(keyId: string): Promise<ApiKey | undefined> {
 export async function revokeKey(keyId: string, userId?: string): Promise<boolean> {
   const key = await getKey(keyId);
   if (!key || (userId !== undefined && key.user_id !== userId)) return false;
-  // The key's own write: revoked, held to its account.
-  const revocation = {
-    TableName: table(),
-    Key: apiKeyKey(keyId),
-    UpdateExpression: 'SET #s = :revoked',
-    ConditionExpression: 'key_user_id = :user',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':revoked': 'revoked', ':user': key.user_id },
-  };
+  const revoked = revocation(keyId, key.user_id);
   const outcome = await changeKeys<never>(key.user_id, (live) => {
     const { [keyId]: _gone, ...rest } = live;
-    return { writes: [{ Update: revocation }], keys: rest };
+    return { writes: [{ Update: revoked }], keys: rest };
   });
-  // An account gone (erased) keeps no record to update: the key alone is revoked.
-  if (outcome === 'no_account') await unlessConditionFailed(documentClient().send(new UpdateCommand(revocation)));
+  // An account being erased keeps no record to update: the key alone is revoked.
+  if (outcome === 'no_account') await unlessConditionFailed(documentClient().send(new UpdateCommand(revoked)));
   return true;
+}
+
+/** The ids of every key of an account the keys_by_user index lists (eventually consistent), with their status. */
+async function indexedKeys(userId: string, limit = Number.POSITIVE_INFINITY): Promise<{ key_id: string; status: string }[]> {
+  const found: { key_id: string; status: string }[] = [];
+  const pages = paginateQuery(
+    { client: documentClient() },
+    {
+      TableName: table(),
+      IndexName: 'keys_by_user',
+      KeyConditionExpression: 'key_user_id = :u',
+      ExpressionAttributeValues: { ':u': userId },
+      ProjectionExpression: 'key_id, #s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ScanIndexForward: false,
+    },
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) found.push({ key_id: item.key_id as string, status: item.status as string });
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/**
+ * Closes an account's keys for its erasure: the account is marked as being erased — from then on no key
+ * can be added to it (keyRecord; a create that read it before fails on its changed keys_version) — and
+ * every key it had is revoked: those its record of live keys named at that moment, and those the index
+ * lists as active (keys made before the record). The revocations take effect at once (the auth read is
+ * consistent). Repeating it is harmless.
+ */
+export async function closeKeys(userId: string, now = new Date()): Promise<number> {
+  const marked = await unlessConditionFailed(
+    documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: accountKey(userId),
+        UpdateExpression:
+          'SET erasing = if_not_exists(erasing, :now), active_keys = :none, keys_version = if_not_exists(keys_version, :zero) + :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':none': {}, ':zero': 0, ':one': 1 },
+        ReturnValues: 'ALL_OLD',
+      }),
+    ),
+  );
+  const named = Object.keys((marked?.Attributes?.active_keys as Record<string, string> | undefined) ?? {});
+  const indexed = (await indexedKeys(userId)).filter((k) => k.status === 'active').map((k) => k.key_id);
+  const ids = [...new Set([...named, ...indexed])];
+  await atMost(
+    AT_ONCE,
+    ids,
+    async (id) => void (await unlessConditionFailed(documentClient().send(new UpdateCommand(revocation(id, userId))))),
+  );
+  return ids.length;
+}
+
+/** Deletes an erased account's key items (all it ever had: the index lists revoked ones too) and then its account item. */
+export async function removeAccount(userId: string): Promise<void> {
+  const ids = (await indexedKeys(userId)).map((k) => k.key_id);
+  await deleteItems(ids.map(apiKeyKey), ACCOUNTS);
+  await documentClient().send(new DeleteCommand({ TableName: table(), Key: accountKey(userId) }));
 }
 
 /** Most keys a listing shows: the newest. */
@@ -153,22 +224,7 @@ export const KEYS_LISTED = 100;
  * or expiry). A key made a moment ago may not be listed yet (the index is eventually consistent).
  */
 export async function listKeys(userId: string): Promise<KeySummary[]> {
-  const ids: string[] = [];
-  const pages = paginateQuery(
-    { client: documentClient() },
-    {
-      TableName: table(),
-      IndexName: 'keys_by_user',
-      KeyConditionExpression: 'key_user_id = :u',
-      ExpressionAttributeValues: { ':u': userId },
-      ProjectionExpression: 'key_id',
-      ScanIndexForward: false,
-    },
-  );
-  for await (const page of pages) {
-    for (const item of page.Items ?? []) ids.push(item.key_id as string);
-    if (ids.length >= KEYS_LISTED) break;
-  }
+  const ids = (await indexedKeys(userId, KEYS_LISTED)).map((k) => k.key_id);
   const keys = await Promise.all(ids.slice(0, KEYS_LISTED).map(getKey));
   return keys.flatMap((key) => {
     if (!key || key.user_id !== userId) return [];

@@ -1,17 +1,16 @@
-/** Deleting many items at once (purges of a deleted deck's likes and versions). */
+/** Deleting many items at once (purges of a deleted deck's likes and versions, an erased account's items). */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
 import { backoff } from './retry.ts';
-import { DECKS, tableName } from './tables.ts';
-
-const table = () => tableName(DECKS);
+import { DECKS, type TableDef, tableName } from './tables.ts';
 
 /** Most items one BatchWriteItem takes (DynamoDB's limit). */
 const BATCH_WRITE_ITEMS = 25;
 const UNPROCESSED_ATTEMPTS = 8;
 
 /** Deletes items by key, 25 a call, until DynamoDB has processed every one (it may hand some back under load). */
-export async function deleteItems(keys: Record<string, string>[]): Promise<void> {
+export async function deleteItems(keys: Record<string, string>[], def: TableDef = DECKS): Promise<void> {
+  const table = () => tableName(def);
   for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
     let requests: unknown[] = keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 1; requests.length > 0; attempt++) {

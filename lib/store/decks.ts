@@ -5,7 +5,7 @@
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
  * counters.ts says why): no update is lost and search never disagrees with a deck.
  */
-import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
 import { counterKey } from './items/counter.ts';
 import { deckAttributes, deckItem, deckKey, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
@@ -209,6 +209,23 @@ export async function decksWhole(userId: string, limit: number, after?: string):
     }),
   );
   return { items: Items.slice(0, limit).map(fromItem), more: Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0) };
+}
+
+/** How many decks an owner has (a count of its partition's deck items, read consistently). */
+export async function countDecks(userId: string): Promise<number> {
+  let count = 0;
+  const pages = paginateQuery(
+    { client: documentClient() },
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':deck': 'DECK#' },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) count += page.Count ?? 0;
+  return count;
 }
 
 /** A deck by its share slug (any visibility: the caller decides what may be shown). */

@@ -6,9 +6,10 @@
  * record as absent until TTL removes it). The item: items/idempotency-record.ts.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteItems } from './batch.ts';
 import { documentClient, type TransactItem } from './client.ts';
-import { idempotencyRecordKey, REMEMBERED_SECONDS, type Remembered } from './items/idempotency-record.ts';
+import { idempotencyRecordKey, idempotencyRecordsPk, REMEMBERED_SECONDS, type Remembered } from './items/idempotency-record.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export type { Remembered };
@@ -35,4 +36,20 @@ export async function recall(userId: string, idempotencyKey: string, now = Date.
   );
   if (!Item || Number(Item.expires_at) < Math.floor(now / 1000)) return undefined;
   return { body_hash: Item.body_hash as string, answer: Item.answer as Remembered['answer'] };
+}
+
+/** Deletes up to `limit` of an account's records, live or expired (its erasure): how many there were. */
+export async function forgetRecords(userId: string, limit: number): Promise<number> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(DECKS),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': idempotencyRecordsPk(userId) },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  await deleteItems(Items.map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+  return Items.length;
 }

@@ -4,7 +4,7 @@
  * under the account, so that an account's likes can be listed and given back (export, erasure). The
  * items: items/like.ts, items/counter.ts.
  */
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems } from './batch.ts';
 import { documentClient, transact } from './client.ts';
 import { getDeck } from './decks.ts';
@@ -81,6 +81,47 @@ export async function purgeLikes(slug: string): Promise<number> {
     purged += likers.length;
   }
   return purged;
+}
+
+/** Up to `limit` of the share slugs an account likes, in slug order (a page of its liked items, read consistently). */
+export async function likedPage(userId: string, limit: number): Promise<string[]> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': likedKey(userId, '').pk },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return Items.map((i) => i.sk as string);
+}
+
+/**
+ * Takes back one like an account gave (its erasure): both of its items and, in the same transaction, one
+ * off the deck's counter (whose change the store-change worker folds into the deck). When the
+ * transaction's conditions fail — the like was taken back already, or its deck was deleted with its
+ * counter (its likes are purged then: purgeLikes) — the like's items are deleted on their own, and no
+ * count moves. Unlike setLike, it does not look at the deck: a like of a deck made private goes too.
+ */
+export async function giveBackLike(userId: string, slug: string): Promise<void> {
+  const outcome = await transact([
+    { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } },
+    { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
+    {
+      Update: {
+        TableName: table(),
+        Key: counterKey(slug),
+        UpdateExpression: 'ADD #likes :down, changes :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#likes': 'likes' },
+        ExpressionAttributeValues: { ':down': -1, ':one': 1 },
+      },
+    },
+  ]);
+  if (outcome === 'conflict') throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+  if (outcome === 'failed') await deleteItems([likeKey(slug, userId), likedKey(userId, slug)]);
 }
 
 /** The share slugs an account likes (its liked items: items/like.ts), in slug order. */

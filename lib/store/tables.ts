@@ -22,7 +22,7 @@ export interface TableDef {
   /** The attribute DynamoDB's TTL deletes items by (epoch seconds), if any. */
   timeToLiveAttribute?: string;
   /** Its change stream, if any: what the store-change workers follow (lib/workers.ts). */
-  stream?: 'NEW_AND_OLD_IMAGES';
+  stream?: 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY';
 }
 
 const S = (name: string): KeyAttr => ({ name, type: 'S' });
@@ -59,6 +59,9 @@ export const DECKS: TableDef = {
 export const ACCOUNTS: TableDef = {
   id: 'accounts',
   envVar: 'ACCOUNTS_TABLE',
+  // An erasure's steps follow its marker's changes (lib/account/erasure.ts). Keys only: the worker reads
+  // the marker itself, and no key's hash ever travels in a stream record.
+  stream: 'KEYS_ONLY',
   partitionKey: S('pk'),
   sortKey: S('sk'),
   globalIndexes: [

@@ -111,9 +111,11 @@ describe('API and functions', () => {
     expect(runningMajor(pkg.devDependencies.node)).toBe(runningMajor());
   });
 
-  it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention; source maps read only when asked (settings)', () => {
-    for (const [, fn] of byType('AWS::Lambda::Function')) {
-      expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: 10 });
+  it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention, 10 s (a worker its own timeout); source maps read only when asked (settings)', () => {
+    const ownTimeout = new Map(workers.filter((w) => w.timeoutSeconds).map((w) => [functionId(w), w.timeoutSeconds]));
+    expect([...ownTimeout.values()]).toEqual([60]);
+    for (const [id, fn] of byType('AWS::Lambda::Function')) {
+      expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: ownTimeout.get(id) ?? 10 });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(fn.Properties.Environment.Variables.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS).toBe('true');
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
@@ -250,20 +252,27 @@ describe("AWS's own rules at synth", () => {
 describe('workers', () => {
   const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 
-  it('the decks table streams new and old images; each worker follows it with its filters, retried from the first failed record, discarded batches kept in a queue', () => {
+  it('the decks table streams new and old images, the accounts table keys only; each worker follows its table with its filters, retried from the first failed record (or whole), discarded batches kept in a queue; at most two workers a stream', () => {
     const decks = resources[tableRef(DECKS) as string].Properties;
     expect(decks.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    // Keys only: no key item's hash travels in a stream record.
+    expect(resources[tableRef(ACCOUNTS) as string].Properties.StreamSpecification).toEqual({ StreamViewType: 'KEYS_ONLY' });
     const mappings = byType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
     expect(mappings).toHaveLength(workers.length);
+    // "You can subscribe up to two Lambda functions to the same DynamoDB stream" (DynamoDB developer guide,
+    // "DynamoDB Streams and AWS Lambda triggers"): more may be throttled.
+    const perStream = new Map<string, number>();
+    for (const m of mappings) perStream.set(JSON.stringify(m.EventSourceArn), (perStream.get(JSON.stringify(m.EventSourceArn)) ?? 0) + 1);
+    expect(Math.max(...perStream.values())).toBeLessThanOrEqual(2);
     for (const worker of workers) {
       const mapping = mappings.find((m) => m.FunctionName.Ref === functionId(worker));
       expect(mapping, worker.name).toMatchObject({
-        EventSourceArn: { 'Fn::GetAtt': [tableRef(DECKS), 'StreamArn'] },
+        EventSourceArn: { 'Fn::GetAtt': [tableRef(worker.table === 'decks' ? DECKS : ACCOUNTS), 'StreamArn'] },
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: worker.batchSize,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
         BisectBatchOnFunctionError: false,
       });
+      expect(mapping.FunctionResponseTypes, worker.name).toEqual(worker.failures === 'records' ? ['ReportBatchItemFailures'] : undefined);
       // Retried until the record expires (no attempt or age limit), then recorded in the queue.
       expect(mapping.MaximumRetryAttempts, worker.name).toBeUndefined();
       expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBeUndefined();
@@ -320,7 +329,8 @@ describe('workers', () => {
       const stream = dynamo(worker).filter((s: { Action: string | string[] }) => [s.Action].flat().every((a) => STREAM_READ.includes(a)));
       expect(stream.length, worker.name).toBeGreaterThan(0);
       expect([...new Set(stream.flatMap((s: { Action: string | string[] }) => [s.Action].flat()))].sort()).toEqual(STREAM_READ);
-      for (const s of stream) expect(s.Resource, worker.name).toEqual({ 'Fn::GetAtt': [tableRef(DECKS), 'StreamArn'] });
+      for (const s of stream)
+        expect(s.Resource, worker.name).toEqual({ 'Fn::GetAtt': [tableRef(worker.table === 'decks' ? DECKS : ACCOUNTS), 'StreamArn'] });
       expect(JSON.stringify(statements(worker))).not.toMatch(/dynamodb:\*|Scan/);
     }
   });
@@ -354,6 +364,12 @@ describe('least privilege', () => {
       ],
     };
     keyRoutes.revokeKey = keyRoutes.createKey as (typeof keyRoutes)['createKey'];
+    // The erasure: its record, the account marked and its keys revoked, the keys found by the account's index.
+    keyRoutes.eraseAccount = [
+      { Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], keys: ['ERASE#*'] },
+      { Action: 'dynamodb:UpdateItem', keys: ['USER#*', 'KEY#*'] },
+      { Action: 'dynamodb:Query', keys: undefined },
+    ];
     for (const route of routes) {
       const onAccounts = dynamo(route).filter((s: { Resource: unknown }) => onTable(s, ACCOUNTS));
       const expected = [
@@ -381,11 +397,12 @@ describe('least privilege', () => {
     expect(JSON.stringify(search[0].Resource)).toMatch(/index\/search_by_date.*index\/search_by_views.*index\/search_by_likes/);
   });
 
-  it('only delete may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {
+  it('only delete and erasure may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {
     for (const route of routes) {
       for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
         const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
-        if (route.name === 'deleteDeck') expect(keys).toContain('USER#*');
+        if (route.name === 'deleteDeck' || route.name === 'eraseAccount')
+          expect(keys.every((k) => ['USER#*', 'SEARCH#*', 'COUNT#*'].includes(k))).toBe(true);
         else
           expect(
             keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*' || k === 'LIKED#*'),

@@ -2,7 +2,9 @@
  * An idempotency record (decks table, contract §8.2): one per account and Idempotency-Key, written in
  * the create's transaction (idempotency.ts). It keeps the first answer (to replay it exactly) and a
  * hash of the body (to tell a repeat from a misuse) for 24 hours (TTL on `expires_at`).
- *   pk IDEMP#<user_id>#<sha256(Idempotency-Key)>  sk IDEMP  { body_hash, answer, expires_at }
+ *   pk IDEMP#<user_id>  sk <sha256(Idempotency-Key)>  { body_hash, answer, expires_at }
+ * An account's records share its partition, so that its erasure finds them with one Query (records
+ * written before this layout, under `IDEMP#<user_id>#<hash>` / `IDEMP`, expired by TTL within 24 hours).
  */
 export const REMEMBERED_SECONDS = 24 * 60 * 60;
 
@@ -11,8 +13,11 @@ export interface Remembered {
   answer: { status: number; headers: Record<string, string>; data: unknown };
 }
 
+/** The partition of an account's records. */
+export const idempotencyRecordsPk = (userId: string) => `IDEMP#${userId}`;
+
 /** The record's key, from the account and a hash of its Idempotency-Key (the key itself is never stored). */
 export const idempotencyRecordKey = (userId: string, idempotencyKeyHash: string) => ({
-  pk: `IDEMP#${userId}#${idempotencyKeyHash}`,
-  sk: 'IDEMP',
+  pk: idempotencyRecordsPk(userId),
+  sk: idempotencyKeyHash,
 });

@@ -1,0 +1,3 @@
+import { handleErasures } from '#account/erasure.ts';
+
+export const handler = handleErasures;

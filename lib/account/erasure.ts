@@ -1,0 +1,119 @@
+/**
+ * An account's erasure (contract §9.4): DELETE /api/v1/users/:user_id with `{ "confirm": "<user_id>" }`
+ * and a key of the account:delete scope (its endpoint: erase.ts), and the erasure worker's steps.
+ *
+ * The request records the erasure (its item: store/items/erasure.ts), deletes every deck of the account
+ * — each with its search entries, its like counter and its view count, in one transaction, as a
+ * deck's delete does — so that from the answer on no share slug of them answers, and then revokes every
+ * key of the account: the answer is the last thing a key of it gets. What is left goes in the background,
+ * the erasure worker's steps, each one change of the erasure item after the last (the accounts table's
+ * stream): the likes the account gave (the liked decks' counts go down), its idempotency records, the
+ * purges of its decks' likes and versions (the store-change worker's, on each deck's delete), and at
+ * last its keys and its account item, and the erasure item itself.
+ *
+ * A request that fails (503) has still begun the erasure: the worker goes on with it, and a repeat of the
+ * request finishes what is left of it. The worker leaves the keys to the request for SETTLE_MS after it;
+ * and after the keys are closed it waits SETTLE_MS more before its last sweep — a request that a key
+ * authenticated before its revocation ends within its function's timeout, so that nothing such a request
+ * writes (a deck, a like) outlives the erasure.
+ */
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '#http/logger.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#routes';
+import { closeKeys, removeAccount } from '#store/accounts.ts';
+import { atMost } from '#store/at-most.ts';
+import { decksWhole, deleteDeck } from '#store/decks.ts';
+import { endErasure, getErasure, keysClosed, stepErasure } from '#store/erasures.ts';
+import { forgetRecords } from '#store/idempotency.ts';
+import { erasureKey } from '#store/items/erasure.ts';
+import { giveBackLike, likedPage } from '#store/likes.ts';
+
+const ERASURE_PREFIX = erasureKey('').pk;
+
+/** Decks (or likes) deleted at once: an erasure never floods the store. */
+const AT_ONCE = 8;
+/** What one step of the worker takes at most of each kind: its work is bounded, whatever the account's size. */
+export const STEP_LIMITS = { decks: 25, likes: 100, records: 100 } as const;
+/**
+ * How long the worker leaves the keys to the last request, and then waits after their closing before its
+ * last sweep: the routes' function timeout, and 5 s for a write such a function sent just before it.
+ */
+export const SETTLE_MS = (FUNCTION_TIMEOUT_SECONDS + 5) * 1000;
+
+/** Deletes a page of the account's decks (each one transaction with its entries, counter and view count): how many it found. */
+export async function deleteDecks(userId: string, limit: number): Promise<number> {
+  const { items } = await decksWhole(userId, limit);
+  // A deck changed meanwhile (false) is read again with the next page.
+  await atMost(AT_ONCE, items, async (deck) => void (await deleteDeck(deck)));
+  return items.length;
+}
+
+/** What is left of an account but its keys and account item, a step's worth: how many items it found. */
+async function sweep(userId: string): Promise<number> {
+  const decks = await deleteDecks(userId, STEP_LIMITS.decks);
+  const likes = await likedPage(userId, STEP_LIMITS.likes);
+  await atMost(AT_ONCE, likes, (slug) => giveBackLike(userId, slug));
+  const records = await forgetRecords(userId, STEP_LIMITS.records);
+  return decks + likes.length + records;
+}
+
+export type StepOutcome = 'none' | 'swept' | 'waited' | 'closed' | 'ended' | 'repeated';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(ms, SETTLE_MS))));
+
+/**
+ * One step of an account's erasure (the worker's, on each change of its erasure item), bounded: a sweep
+ * of at most STEP_LIMITS, or one wait of at most SETTLE_MS, or the keys' closing, or the end. Each but
+ * the end changes the item, which asks for the next step; a step that fails is retried from its record.
+ */
+export async function eraseStep(userId: string, now: () => number = Date.now, wait = pause): Promise<StepOutcome> {
+  const erasure = await getErasure(userId);
+  if (!erasure) return 'none';
+  if ((await sweep(userId)) > 0) {
+    await stepErasure(userId);
+    return 'swept';
+  }
+  if (erasure.keys_closed_at === undefined) {
+    // The last request closes the keys with its answer; past its time the worker closes them.
+    const due = Date.parse(erasure.requested_at) + SETTLE_MS - now();
+    if (due > 0) {
+      await wait(due);
+      await stepErasure(userId);
+      return 'waited';
+    }
+    await closeKeys(userId);
+    await keysClosed(userId);
+    return 'closed';
+  }
+  const due = Date.parse(erasure.keys_closed_at) + SETTLE_MS - now();
+  if (due > 0) {
+    // Then one more sweep, of whatever a request authenticated before the closing wrote.
+    await wait(due);
+    await stepErasure(userId);
+    return 'waited';
+  }
+  await removeAccount(userId);
+  return (await endErasure(userId, erasure.round)) ? 'ended' : 'repeated';
+}
+
+/**
+ * The erasure worker's handler: a step for each account whose erasure item changed in the batch (its
+ * records taken together). A step that fails is thrown once the others are done: the batch is retried
+ * whole (every step is idempotent), and Lambda's Errors metric counts it (the functions' alarm).
+ */
+export async function handleErasures(event: DynamoDBStreamEvent): Promise<void> {
+  const users = new Set<string>();
+  for (const record of event.Records ?? []) {
+    const pk = record.dynamodb?.Keys?.pk?.S ?? '';
+    if (pk.startsWith(ERASURE_PREFIX)) users.add(pk.slice(ERASURE_PREFIX.length));
+  }
+  const failed: unknown[] = [];
+  await atMost(AT_ONCE, users, async (userId) => {
+    try {
+      logger.info('erasure step', { outcome: await eraseStep(userId) });
+    } catch (error) {
+      failed.push(error);
+    }
+  });
+  if (failed.length > 0) throw new AggregateError(failed, `${failed.length} erasure step(s) not done; the batch is retried`);
+}
