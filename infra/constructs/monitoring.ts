@@ -153,22 +153,24 @@ export class Monitoring extends Construct {
     // folds and purges wait behind it), and a batch given up on (24 hours of failures). A worker whose
     // failures are thrown (lib/workers.ts: the erasure worker) is seen by the functions' errors alarm.
     const recordsFailing = new Set(WORKERS.filter((w: Worker) => w.failures === 'records').map((w) => w.name as string));
-    const backlogs = [...workers].filter(([name]) => recordsFailing.has(name)).map(([name, fn]) => {
-      const metric = new Metric({
-        namespace: 'AWS/Lambda',
-        metricName: 'IteratorAge',
-        dimensionsMap: { FunctionName: fn.functionName },
-        statistic: 'Maximum',
-        period: FIVE_MINUTES,
+    const backlogs = [...workers]
+      .filter(([name]) => recordsFailing.has(name))
+      .map(([name, fn]) => {
+        const metric = new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'IteratorAge',
+          dimensionsMap: { FunctionName: fn.functionName },
+          statistic: 'Maximum',
+          period: FIVE_MINUTES,
+        });
+        alarm(
+          `${name[0]?.toUpperCase()}${name.slice(1)}Backlog`,
+          metric,
+          60_000,
+          `${name}: store changes waiting over a minute to be handled`,
+        );
+        return metric;
       });
-      alarm(
-        `${name[0]?.toUpperCase()}${name.slice(1)}Backlog`,
-        metric,
-        60_000,
-        `${name}: store changes waiting over a minute to be handled`,
-      );
-      return metric;
-    });
     const discarded = discardedChanges.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' });
     alarm(
       'DiscardedChanges',

@@ -197,17 +197,31 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   const recordedOn = { updateDeck: owned[4], restoreDeckVersion: owned[1] } as Partial<Record<string, { id: string }>>;
   // A key made each round by an account of its own (an account holds at most 20 live keys), and a key of
   // the owner's revoked each round.
+  // An account erased each round, with a deck of its own (public, 2 tags).
   const keyMakers: { user_id: string; apiKey: string }[] = [];
   const doomedKeys: string[] = [];
+  const leaving: { user_id: string; apiKey: string }[] = [];
   for (let k = 0; k <= 2 * COLD_ROUNDS; k++) {
     const maker = await createAccount(`Key maker ${k}`);
     keyMakers.push({ user_id: maker.user_id, apiKey: (await issueKey(maker.user_id, ['keys:manage', 'decks:read'])).apiKey });
     doomedKeys.push((await issueKey(account.user_id, ['decks:read'])).key.key_id);
+    const gone = await createAccount(`Leaving ${k}`);
+    const goneKey = (await issueKey(gone.user_id, ['decks:write', 'account:delete'])).apiKey;
+    await invoke('POST', `/api/v1/users/${gone.user_id}/decks`, goneKey, {
+      ...(bodies.createDeck as object),
+      visibility: 'public',
+      tags: ['a', 'b'],
+    });
+    leaving.push({ user_id: gone.user_id, apiKey: goneKey });
   }
   const event = (route: Route | undefined, k: number) => {
     if (!route) return {};
     const caller =
-      route.name === 'createKey' ? (keyMakers[k] as { user_id: string; apiKey: string }) : { user_id: account.user_id, apiKey };
+      route.name === 'createKey'
+        ? (keyMakers[k] as { user_id: string; apiKey: string })
+        : route.name === 'eraseAccount'
+          ? (leaving[k] as { user_id: string; apiKey: string })
+          : { user_id: account.user_id, apiKey };
     const method = route.method === 'ANY' ? 'GET' : route.method;
     const recording = k === RECORD_ROUND ? recordedOn[route.name] : undefined;
     const deckId = recording
@@ -240,7 +254,12 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     const query =
       route.name === 'diffDecks' ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}` : '';
     // A PATCH that changes nothing writes nothing: each round's PATCH sets a sort_order of its own.
-    const body = route.name === 'updateDeck' ? { sort_order: 1_000 + k } : bodies[route.name];
+    const body =
+      route.name === 'updateDeck'
+        ? { sort_order: 1_000 + k }
+        : route.name === 'eraseAccount'
+          ? { confirm: caller.user_id }
+          : bodies[route.name];
     return toEvent(
       {
         method,
@@ -363,6 +382,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
         'readDeckImage',
         'createKey',
         'exportAccount',
+        'eraseAccount',
         'listCards',
       ].includes(route.name)
     )

@@ -3,7 +3,9 @@
  * (ReturnConsumedCapacity; a transaction's write units computed as AWS bills them, which DynamoDB Local
  * does not report) and the on-demand price per million requests from them.
  */
-import { issueKey } from '#auth/accounts.ts';
+
+import { eraseStep } from '#account/erasure.ts';
+import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { handleChanges } from '#changes/worker.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
@@ -182,26 +184,56 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     return folded;
   };
   const costs: (string | number)[][] = [];
+  const row = (label: string, status: number | string, t: Tally) => [
+    label,
+    status,
+    [...t.ops].map(([k, v]) => `${k}×${v}`).join(' ') || '—',
+    t.read,
+    t.written,
+    t.rcu.toFixed(1),
+    t.wcu.toFixed(1),
+    `$${(t.rcu * PRICE.read + t.wcu * PRICE.write).toFixed(2)}`,
+  ];
   for (const [name, method, urls, key, body] of cases) {
     const [warmUrl, url] = typeof urls === 'string' ? [urls, urls] : urls;
     await invoke(method, warmUrl, key, body); // warm
     const [r, tally] = await measured(() =>
       invoke(method, url, key, method === 'POST' ? body : method === 'PATCH' ? { sort_order: 3 } : body),
     );
-    const row = (label: string, status: number | string, t: Tally) => [
-      label,
-      status,
-      [...t.ops].map(([k, v]) => `${k}×${v}`).join(' ') || '—',
-      t.read,
-      t.written,
-      t.rcu.toFixed(1),
-      t.wcu.toFixed(1),
-      `$${(t.rcu * PRICE.read + t.wcu * PRICE.write).toFixed(2)}`,
-    ];
     costs.push(row(name, r.statusCode ?? 0, tally));
     if (name.startsWith('like (a deck under'))
       costs.push(row('  its fold (the worker)', '—', await likeFolds(url.split('/').at(-1) as string)));
   }
+  // An erasure: each request an account of its own (the warm-up's, the measured one's), with a private
+  // deck, a public one of 2 tags and an unlisted one, and a like given; then every step of its
+  // background (the erasure worker's, its waits skipped).
+  const leaving = async (n: number) => {
+    const gone = await createAccount(`Leaving ${n}`);
+    const key = (await issueKey(gone.user_id, ['decks:write', 'account:delete'])).apiKey;
+    const made = { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' } };
+    for (const more of [{}, { visibility: 'public', tags: ['a', 'b'] }, { visibility: 'unlisted' }])
+      await invoke('POST', `/api/v1/users/${gone.user_id}/decks`, key, { ...made, ...more });
+    await invoke('PUT', `/api/v1/users/${gone.user_id}/likes/${(library.at(-3) as StoredDeck).share_slug}`, key);
+    return { userId: gone.user_id, key };
+  };
+  const [warm, gone] = [await leaving(1), await leaving(2)];
+  await invoke('DELETE', `/api/v1/users/${warm.userId}`, warm.key, { confirm: warm.userId });
+  const [erased, erasure] = await measured(() => invoke('DELETE', `/api/v1/users/${gone.userId}`, gone.key, { confirm: gone.userId }));
+  costs.push(row('erasure (3 decks: private, public of 2 tags, unlisted)', erased.statusCode ?? 0, erasure));
+  const [steps, background] = await measured(async () => {
+    const outcomes: string[] = [];
+    // Its waits skipped: "now" is past them.
+    while (outcomes.length < 20 && !['ended', 'none'].includes(outcomes.at(-1) ?? ''))
+      outcomes.push(
+        await eraseStep(
+          gone.userId,
+          () => Date.now() + 60_000,
+          async () => undefined,
+        ),
+      );
+    return outcomes;
+  });
+  costs.push(row(`  its background (the worker: ${steps.join(', ')})`, '—', background));
   console.log(
     '\n1. DynamoDB per request (the shared read writes nothing: its view is counted from the access log, see part 4; a call that failed, such as a repeated like, counts as an operation, with no units known)',
   );

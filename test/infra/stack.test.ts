@@ -115,7 +115,11 @@ describe('API and functions', () => {
     const ownTimeout = new Map(workers.filter((w) => w.timeoutSeconds).map((w) => [functionId(w), w.timeoutSeconds]));
     expect([...ownTimeout.values()]).toEqual([60]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
-      expect(fn.Properties).toMatchObject({ Runtime: `nodejs${NODE_MAJOR}.x`, Architectures: ['arm64'], Timeout: ownTimeout.get(id) ?? 10 });
+      expect(fn.Properties).toMatchObject({
+        Runtime: `nodejs${NODE_MAJOR}.x`,
+        Architectures: ['arm64'],
+        Timeout: ownTimeout.get(id) ?? 10,
+      });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(fn.Properties.Environment.Variables.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS).toBe('true');
       expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();

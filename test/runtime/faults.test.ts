@@ -2,7 +2,7 @@
  * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and its own
  * tables in the run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
  * and server errors. An owner read, a public shared read, a search, a create, a PATCH, the share page,
- * the deck image, the export and a key create each answer 503
+ * the deck image, the export, a key create and an erasure (of an account of its own) each answer 503
  * service_unavailable with Retry-After, in the envelope, within 10 s of being sent; nothing of the
  * owner's is written meanwhile (the store's items compared before and after); once the fault clears,
  * the same requests succeed.
@@ -23,6 +23,8 @@ let proxy: FaultProxy;
 let runtime: Runtime;
 let owner: Owner;
 let deck: { id: string; share_slug: string };
+/** An account of each case's own, for its erasure. */
+let leaving: Owner;
 
 async function send(method: string, path: string, body?: unknown, key = owner.key) {
   const started = performance.now();
@@ -48,6 +50,7 @@ const requests = () => ({
   'deck image': () => send('GET', `/api/v1/decks/${deck.share_slug}/image.png`),
   export: () => send('GET', `/api/v1/users/${owner.userId}/export`),
   'key create': () => send('POST', `/api/v1/users/${owner.userId}/keys`, { scopes: ['decks:read'] }),
+  erasure: () => send('DELETE', `/api/v1/users/${leaving.userId}`, { confirm: leaving.userId }, leaving.key),
 });
 
 /** Every item of the decks table that is this owner's: decks, search entries, counters. */
@@ -93,6 +96,7 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
     '%s',
     async (name, fault) => {
       // Keys are checked through the proxy too: auth is inside the bound.
+      leaving = await newOwner();
       const before = await ownersItems();
       proxy.set('*', fault);
       const calls = requests();
@@ -123,6 +127,7 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
         ['deck image', 200],
         ['export', 200],
         ['key create', 201],
+        ['erasure', 200],
       ]);
     },
     60_000,
