@@ -20,6 +20,7 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#routes';
+import { nextErasureMove } from '#rules/erasure.ts';
 import { closeKeys, removeAccount } from '#store/accounts.ts';
 import { atMost } from '#store/at-most.ts';
 import { decksWhole, deleteDeck } from '#store/decks.ts';
@@ -59,12 +60,13 @@ async function sweep(userId: string): Promise<number> {
 
 export type StepOutcome = 'none' | 'swept' | 'waited' | 'closed' | 'ended' | 'repeated';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(ms, SETTLE_MS))));
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One step of an account's erasure (the worker's, on each change of its erasure item), bounded: a sweep
- * of at most STEP_LIMITS, or one wait of at most SETTLE_MS, or the keys' closing, or the end. Each but
- * the end changes the item, which asks for the next step; a step that fails is retried from its record.
+ * of at most STEP_LIMITS, or one wait of at most SETTLE_MS, or the keys' closing, or the end
+ * (rules/erasure.ts nextErasureMove says which, and when). Each but the end changes the item, which asks
+ * for the next step; a step that fails is retried.
  */
 export async function eraseStep(userId: string, now: () => number = Date.now, wait = pause): Promise<StepOutcome> {
   const erasure = await getErasure(userId);
@@ -73,24 +75,16 @@ export async function eraseStep(userId: string, now: () => number = Date.now, wa
     await stepErasure(userId);
     return 'swept';
   }
-  if (erasure.keys_closed_at === undefined) {
-    // The last request closes the keys with its answer; past its time the worker closes them.
-    const due = Date.parse(erasure.requested_at) + SETTLE_MS - now();
-    if (due > 0) {
-      await wait(due);
-      await stepErasure(userId);
-      return 'waited';
-    }
+  const next = nextErasureMove(erasure, now(), SETTLE_MS);
+  if (next.move === 'wait') {
+    await wait(next.ms);
+    await stepErasure(userId);
+    return 'waited';
+  }
+  if (next.move === 'close_keys') {
     await closeKeys(userId);
     await keysClosed(userId);
     return 'closed';
-  }
-  const due = Date.parse(erasure.keys_closed_at) + SETTLE_MS - now();
-  if (due > 0) {
-    // Then one more sweep, of whatever a request authenticated before the closing wrote.
-    await wait(due);
-    await stepErasure(userId);
-    return 'waited';
   }
   await removeAccount(userId);
   return (await endErasure(userId, erasure.round)) ? 'ended' : 'repeated';
