@@ -2,7 +2,8 @@
  * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and its own
  * tables in the run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
  * and server errors. An owner read, a public shared read, a search, a create, a PATCH, the share page,
- * the deck image, the export, a key create and an erasure (of an account of its own) each answer 503
+ * the deck image, the history routes (owner and public pages, a version, a restore), the export, the key
+ * list, a key create and revoke, and an erasure (of an account of its own) each answer 503
  * service_unavailable with Retry-After, in the envelope, within 10 s of being sent; nothing of the
  * owner's is written meanwhile (the store's items compared before and after); once the fault clears,
  * the same requests succeed.
@@ -10,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueKey } from '#auth/accounts.ts';
 import { documentClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { code, newOwner, type Owner } from '../support/api.ts';
@@ -23,7 +25,10 @@ let proxy: FaultProxy;
 let runtime: Runtime;
 let owner: Owner;
 let deck: { id: string; share_slug: string };
-/** An account of each case's own, for its erasure. */
+/** A deck of two versions, restored to its first by each case. */
+let restorable: { id: string };
+/** A key of each case's own, for its revocation; an account of each case's own, for its erasure. */
+let revocable: string;
 let leaving: Owner;
 
 async function send(method: string, path: string, body?: unknown, key = owner.key) {
@@ -49,7 +54,13 @@ const requests = () => ({
   'share page': () => send('GET', `/d/${deck.share_slug}`),
   'deck image': () => send('GET', `/api/v1/decks/${deck.share_slug}/image.png`),
   export: () => send('GET', `/api/v1/users/${owner.userId}/export`),
+  history: () => send('GET', `${owner.decks}/${deck.id}/versions`),
+  'public history': () => send('GET', `/api/v1/decks/${deck.share_slug}/versions`),
+  'version read': () => send('GET', `${owner.decks}/${deck.id}/versions/1`),
+  restore: () => send('POST', `${owner.decks}/${restorable.id}/versions/1/restore`, {}),
+  'key list': () => send('GET', `/api/v1/users/${owner.userId}/keys`),
   'key create': () => send('POST', `/api/v1/users/${owner.userId}/keys`, { scopes: ['decks:read'] }),
+  'key revoke': () => send('DELETE', `/api/v1/users/${owner.userId}/keys/${revocable}`, {}),
   erasure: () => send('DELETE', `/api/v1/users/${leaving.userId}`, { confirm: leaving.userId }, leaving.key),
 });
 
@@ -75,6 +86,8 @@ beforeAll(async () => {
   const made = await send('POST', owner.decks, { deck_code: code(), guide: { system: 'Before faults' }, visibility: 'public' });
   expect(made.status).toBe(201);
   deck = made.body.data;
+  restorable = (await send('POST', owner.decks, { deck_code: code(), guide: { system: 'Restored under fault' } })).body.data;
+  expect((await send('PATCH', `${owner.decks}/${restorable.id}`, { sort_order: 7 })).status).toBe(200);
 }, 120_000);
 
 afterAll(() => store?.close());
@@ -97,6 +110,7 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
     async (name, fault) => {
       // Keys are checked through the proxy too: auth is inside the bound.
       leaving = await newOwner();
+      revocable = (await issueKey(owner.userId, ['decks:read'])).key.key_id;
       const before = await ownersItems();
       proxy.set('*', fault);
       const calls = requests();
@@ -126,7 +140,13 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
         ['share page', 200],
         ['deck image', 200],
         ['export', 200],
+        ['history', 200],
+        ['public history', 200],
+        ['version read', 200],
+        ['restore', 200],
+        ['key list', 200],
         ['key create', 201],
+        ['key revoke', 200],
         ['erasure', 200],
       ]);
     },
