@@ -6,6 +6,8 @@ const OWN_STORE = [
   'test/api/search.test.ts',
   'test/runtime/cursor-keys.test.ts',
   'test/runtime/deletes.test.ts',
+  'test/runtime/erasure-steps.test.ts',
+  'test/runtime/erasure.test.ts',
   'test/runtime/faults.test.ts',
   'test/runtime/integrity.test.ts',
   'test/runtime/local-runtime.test.ts',
