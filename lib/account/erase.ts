@@ -6,11 +6,10 @@
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { checkErasureBody } from '#rules/erasure.ts';
-import { closeKeys } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
 import { countDecks } from '#store/decks.ts';
-import { keysClosed, requestErasure } from '#store/erasures.ts';
-import { deleteDecks, STEP_LIMITS } from './erasure.ts';
+import { requestErasure } from '#store/erasures.ts';
+import { closeAllKeys, deleteDecks, STEP_LIMITS } from './erasure.ts';
 
 export const eraseOwnAccount = endpoint('eraseAccount', { init: [documentClient] }, async (req) => {
   const userId = req.key.user_id;
@@ -18,7 +17,6 @@ export const eraseOwnAccount = endpoint('eraseAccount', { init: [documentClient]
   if (details.length > 0) throw validationFailed(details);
   const erasure = await requestErasure(userId, () => countDecks(userId));
   while ((await deleteDecks(userId, STEP_LIMITS.decks)) > 0);
-  await closeKeys(userId);
-  await keysClosed(userId);
+  await closeAllKeys(userId);
   return { data: { user_id: userId, deleted: true as const, decks: erasure.decks } };
 });

@@ -49,6 +49,12 @@ export async function deleteDecks(userId: string, limit: number): Promise<number
   return items.length;
 }
 
+/** Every key of the account revoked and none to be added (store/accounts.ts closeKeys), then recorded on its erasure: the request's last step, or the worker's when no request took it. */
+export async function closeAllKeys(userId: string): Promise<void> {
+  await closeKeys(userId);
+  await keysClosed(userId);
+}
+
 /** What is left of an account but its keys and account item, a step's worth: how many items it found. */
 async function sweep(userId: string): Promise<number> {
   const decks = await deleteDecks(userId, STEP_LIMITS.decks);
@@ -82,8 +88,7 @@ export async function eraseStep(userId: string, now: () => number = Date.now, wa
     return 'waited';
   }
   if (next.move === 'close_keys') {
-    await closeKeys(userId);
-    await keysClosed(userId);
+    await closeAllKeys(userId);
     return 'closed';
   }
   await removeAccount(userId);

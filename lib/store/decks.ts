@@ -191,6 +191,14 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
   return { items: Items.slice(0, limit).map((i) => fromItem(i) as ListedDeck), more: Items.length > limit };
 }
 
+/** The query of an owner's deck items (its partition holds nothing else under `DECK#`), read consistently. */
+const ownerDecks = (userId: string) => ({
+  TableName: table(),
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
+  ExpressionAttributeValues: { ':pk': deckKey(userId, '').pk, ':deck': deckKey(userId, '').sk },
+  ConsistentRead: true,
+});
+
 /**
  * One page of an owner's decks whole (guide description and archive included), in id order, after the
  * deck `after` when given: the export's pages (a Query of the owner's partition, limit + 1 items). A
@@ -200,11 +208,8 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
 export async function decksWhole(userId: string, limit: number, after?: string): Promise<{ items: StoredDeck[]; more: boolean }> {
   const { Items = [], LastEvaluatedKey } = await documentClient().send(
     new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':deck': 'DECK#' },
+      ...ownerDecks(userId),
       ExclusiveStartKey: after === undefined ? undefined : deckKey(userId, after),
-      ConsistentRead: true,
       Limit: limit + 1,
     }),
   );
@@ -214,16 +219,7 @@ export async function decksWhole(userId: string, limit: number, after?: string):
 /** How many decks an owner has (a count of its partition's deck items, read consistently). */
 export async function countDecks(userId: string): Promise<number> {
   let count = 0;
-  const pages = paginateQuery(
-    { client: documentClient() },
-    {
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':deck': 'DECK#' },
-      Select: 'COUNT',
-      ConsistentRead: true,
-    },
-  );
+  const pages = paginateQuery({ client: documentClient() }, { ...ownerDecks(userId), Select: 'COUNT' });
   for await (const page of pages) count += page.Count ?? 0;
   return count;
 }

@@ -6,7 +6,7 @@
  */
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems } from './batch.ts';
-import { documentClient, transact } from './client.ts';
+import { documentClient, type TransactItem, transact } from './client.ts';
 import { getDeck } from './decks.ts';
 import { counterKey } from './items/counter.ts';
 import { deckKey, type StoredDeck } from './items/deck.ts';
@@ -14,6 +14,33 @@ import { likedKey, likeKey } from './items/like.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
+
+/** A like's two items deleted (the one under the deck only if it is there: a like taken back once). */
+const unmarking = (slug: string, userId: string): TransactItem[] => [
+  { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } },
+  { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
+];
+
+/** The deck's like counter moved by `delta`, and its changes counted (the order of a like fold: counters.ts). */
+const counting = (slug: string, delta: 1 | -1) => ({
+  TableName: table(),
+  Key: counterKey(slug),
+  UpdateExpression: 'ADD #likes :d, changes :one',
+  ExpressionAttributeNames: { '#likes': 'likes' },
+  ExpressionAttributeValues: { ':d': delta, ':one': 1 },
+});
+
+/** The like contended: a store busy answer (503 with Retry-After). */
+const contended = () => Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+
+/** The query of an account's liked items (their sort keys: the slugs), read consistently. */
+const likedOf = (userId: string) => ({
+  TableName: table(),
+  KeyConditionExpression: 'pk = :pk',
+  ExpressionAttributeValues: { ':pk': likedKey(userId, '').pk },
+  ProjectionExpression: 'sk',
+  ConsistentRead: true,
+});
 
 /**
  * Adds (or takes back) one account's like of `deck`, in one transaction: the like under the deck and
@@ -29,10 +56,7 @@ export async function setLike(deck: StoredDeck, userId: string, liked: boolean):
         { Put: { TableName: table(), Item: { ...likeKey(slug, userId), created_at }, ConditionExpression: 'attribute_not_exists(pk)' } },
         { Put: { TableName: table(), Item: { ...likedKey(userId, slug), created_at } } },
       ]
-    : [
-        { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } },
-        { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
-      ];
+    : unmarking(slug, userId);
   const outcome = await transact([
     {
       ConditionCheck: {
@@ -43,18 +67,10 @@ export async function setLike(deck: StoredDeck, userId: string, liked: boolean):
       },
     },
     ...marks,
-    {
-      Update: {
-        TableName: table(),
-        Key: counterKey(slug),
-        UpdateExpression: 'ADD #likes :d, changes :one',
-        ExpressionAttributeNames: { '#likes': 'likes' },
-        ExpressionAttributeValues: { ':d': liked ? 1 : -1, ':one': 1 },
-      },
-    },
+    { Update: counting(slug, liked ? 1 : -1) },
   ]);
   if (outcome === 'ok') return 'changed';
-  if (outcome === 'conflict') throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+  if (outcome === 'conflict') throw contended();
   // A condition failed: the like's (already liked, or not liked) or the deck's (deleted or made private).
   const now = await getDeck(deck.user_id, deck.id);
   return !now || now.visibility === 'private' ? 'gone' : 'unchanged';
@@ -85,16 +101,7 @@ export async function purgeLikes(slug: string): Promise<number> {
 
 /** Up to `limit` of the share slugs an account likes, in slug order (a page of its liked items, read consistently). */
 export async function likedPage(userId: string, limit: number): Promise<string[]> {
-  const { Items = [] } = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': likedKey(userId, '').pk },
-      ProjectionExpression: 'sk',
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
+  const { Items = [] } = await documentClient().send(new QueryCommand({ ...likedOf(userId), Limit: limit }));
   return Items.map((i) => i.sk as string);
 }
 
@@ -107,36 +114,18 @@ export async function likedPage(userId: string, limit: number): Promise<string[]
  */
 export async function giveBackLike(userId: string, slug: string): Promise<void> {
   const outcome = await transact([
-    { Delete: { TableName: table(), Key: likeKey(slug, userId), ConditionExpression: 'attribute_exists(pk)' } },
-    { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
-    {
-      Update: {
-        TableName: table(),
-        Key: counterKey(slug),
-        UpdateExpression: 'ADD #likes :down, changes :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#likes': 'likes' },
-        ExpressionAttributeValues: { ':down': -1, ':one': 1 },
-      },
-    },
+    ...unmarking(slug, userId),
+    // Only while the counter is there: a gone deck's counter is not made again.
+    { Update: { ...counting(slug, -1), ConditionExpression: 'attribute_exists(pk)' } },
   ]);
-  if (outcome === 'conflict') throw Object.assign(new Error('likes of this deck are contended'), { name: 'ThrottlingException' });
+  if (outcome === 'conflict') throw contended();
   if (outcome === 'failed') await deleteItems([likeKey(slug, userId), likedKey(userId, slug)]);
 }
 
 /** The share slugs an account likes (its liked items: items/like.ts), in slug order. */
 export async function likedSlugs(userId: string): Promise<string[]> {
   const slugs: string[] = [];
-  const pages = paginateQuery(
-    { client: documentClient() },
-    {
-      TableName: tableName(DECKS),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': likedKey(userId, '').pk },
-      ProjectionExpression: 'sk',
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) for (const item of page.Items ?? []) slugs.push(item.sk as string);
+  for await (const page of paginateQuery({ client: documentClient() }, likedOf(userId)))
+    for (const item of page.Items ?? []) slugs.push(item.sk as string);
   return slugs;
 }
