@@ -6,11 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
-import { legalCode } from '../../test/support/decks.ts';
+import { legalCode, storedDeck } from '../../test/support/decks.ts';
 
 export const QUICK = process.argv.includes('--quick');
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,9 +43,7 @@ export function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
   const main = MAIN_FACTION_IDS[i % MAIN_FACTION_IDS.length] as FactionId;
   const ally = FACTION_IDS.filter((f) => f !== main)[Math.floor(i / 5) % 9] as FactionId;
   const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
-  return {
-    id: randomUUID(),
-    user_id: randomUUID(),
+  return storedDeck({
     share_slug: `b${randomUUID().replaceAll('-', '').slice(0, 11)}`,
     author_name: `Author ${i % 50}`,
     name: deckName(main, ally),
@@ -54,23 +51,16 @@ export function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
     ally_faction: ally,
     deck_code: legalCode(cat, main, ally, 12, i),
     tags: [`tag${i % 20}`],
-    visibility: 'public',
-    sort_order: 0,
     guide: { system: ['Blitz', 'Control', 'Tempo'][i % 3] as string, description: '', core_cards: [], reserve_recommendations: [] },
-    archive: defaultArchive(),
-    display: { featured_card_id: null, card_back_id: null },
-    views: 0,
-    likes: 0,
     created_at: at,
     updated_at: at,
-    version: 1,
-  };
+  });
 }
 
 /** A route's handler and a maker of its event and context (fresh per call: a request id of their own). */
 export async function prepared(method: string, url: string, key?: string, body?: unknown, extra: Record<string, string> = {}) {
   const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
-  const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
+  const { handler } = (await import(resolve(ROOT, route.handler))) as { handler: Handler };
   const headers: Record<string, string> = {
     ...(key ? { authorization: `Bearer ${key}` } : {}),
     ...(body ? { 'content-type': 'application/json' } : {}),

@@ -4,13 +4,11 @@
  * the whole store (this file's own, so nothing else is in it) finds nothing of any of them: no deck item,
  * search entry, counter, view count, like (under the deck or under the account that gave it).
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#store/client.ts';
-import { DECKS, tableName } from '#store/tables.ts';
 import { call, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { type Isolated, isolatedRuntime } from '../support/isolated.ts';
 import { settled } from '../support/settle.ts';
+import { scanAll } from '../support/store.ts';
 
 let store: Isolated;
 beforeAll(async () => {
@@ -20,16 +18,7 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 /** Every item of the decks table, as text: its keys, its attribute names and values. */
-async function everything(): Promise<string[]> {
-  const items: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(new ScanCommand({ TableName: tableName(DECKS), ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []).map((i) => JSON.stringify(i)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const everything = async (): Promise<string[]> => (await scanAll()).map((i) => JSON.stringify(i));
 
 describe('deletes take everything with them', () => {
   it('15 decks deleted while likes, unlikes, reads and PATCHes race them: a store scan finds nothing of them', async () => {

@@ -1,69 +1,47 @@
 /**
  * The erasure worker's steps are bounded whatever the account's size (contract §9.4: "bounded background
  * work"): an account of 60 public decks, 130 likes given (10 of real decks, 120 of decks gone) and 130
- * idempotency records is erased step by step (eraseStep, in this process, on a DynamoDB Local of this
+ * remembered answers is erased step by step (eraseStep, in this process, on a DynamoDB Local of this
  * file's own with no worker beside it; its waits skipped by a clock past them), every call recorded. No
  * step deletes more than 25 decks, takes back more than 100 likes or deletes more than 100 records; the
  * steps are swept ×3, closed, ended; the real decks' counts go down; and what is left of the account is
  * only what the store-change worker purges on each deck's delete (its versions: not running here).
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eraseStep, STEP_LIMITS } from '#account/erasure.ts';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { defaultArchive } from '#rules/deck-model.ts';
-import { documentClient, dynamoClient } from '#store/client.ts';
+import { documentClient } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
 import { countDecks, createDeck } from '#store/decks.ts';
 import { requestErasure } from '#store/erasures.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
-import { idempotencyRecordKey } from '#store/items/idempotency-record.ts';
 import { likedKey, likeKey } from '#store/items/like.ts';
+import { rememberedAnswerKey } from '#store/items/remembered-answer.ts';
 import { setLike } from '#store/likes.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { ensureTables, type LocalDynamo, startDynamoLocal } from '../../infra/local/dynamodb.ts';
-import { legalCode } from '../support/decks.ts';
+import { eraseStep, STEP_LIMITS } from '#workers/erasure.ts';
+import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
+import { legalCode, storedDeck } from '../support/decks.ts';
 import { type Call, operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
-import { freePort } from '../support/runtime.ts';
+import { scanAll, storeOfOwn } from '../support/store.ts';
 
 let dynamo: LocalDynamo;
 beforeAll(async () => {
-  dynamo = await startDynamoLocal(await freePort());
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  const client = dynamoClient();
-  await ensureTables(client);
-  client.destroy();
+  dynamo = await storeOfOwn();
 }, 120_000);
 afterAll(() => dynamo?.stop());
 
 const cat = demoCatalogue();
-const deckOf = (userId: string, author: string, i: number): StoredDeck => {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
+const deckOf = (userId: string, author: string, i: number): StoredDeck =>
+  storedDeck({
     user_id: userId,
     share_slug: `e${randomUUID().replaceAll('-', '').slice(0, 11)}`,
     author_name: author,
-    name: 'Soviet Union / United States',
-    main_faction: 'soviet',
-    ally_faction: 'usa',
     deck_code: legalCode(cat, 'soviet', 'usa', 12, i % 20),
     tags: ['aggro', `t${i % 7}`],
-    visibility: 'public',
-    sort_order: 0,
-    guide: { system: 'Tempo', description: '', core_cards: [], reserve_recommendations: [] },
-    archive: defaultArchive(),
-    display: { featured_card_id: null, card_back_id: null },
-    views: 0,
-    likes: 0,
-    created_at: now,
-    updated_at: now,
-    version: 1,
-  };
-};
+  });
 
 /** The keys a call deleted (a transaction's deletes, a batch's, a DeleteItem), as `pk sk`. */
 function deleted(c: Call): string[] {
@@ -104,7 +82,7 @@ describe('the erasure worker, step by step', () => {
       await put({ ...likeKey(slug, leaving.user_id), created_at: 'x' });
       await put({ ...likedKey(leaving.user_id, slug), created_at: 'x' });
     }
-    for (let i = 0; i < 130; i++) await put({ ...idempotencyRecordKey(leaving.user_id, `h${i}`), expires_at: 1 });
+    for (let i = 0; i < 130; i++) await put({ ...rememberedAnswerKey(leaving.user_id, `h${i}`), expires_at: 1 });
 
     expect((await requestErasure(leaving.user_id, () => countDecks(leaving.user_id))).decks).toBe(60);
     const outcomes: string[] = [];
@@ -146,15 +124,9 @@ describe('the erasure worker, step by step', () => {
     // The liked decks' counters went down (the fold into each deck is the store-change worker's).
     for (const d of liked) expect((await getCounts(d.share_slug, true)).likes).toBe(0);
     // Left of it: only its decks' versions (the store-change worker purges them on each deck's delete).
-    const left: string[] = [];
-    for (const def of [DECKS, ACCOUNTS]) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(new ScanCommand({ TableName: tableName(def), ExclusiveStartKey: start }));
-        for (const item of page.Items ?? []) if (JSON.stringify(item).includes(leaving.user_id)) left.push(String(item.pk));
-        start = page.LastEvaluatedKey;
-      } while (start);
-    }
+    const left = [...(await scanAll(DECKS)), ...(await scanAll(ACCOUNTS))]
+      .filter((item) => JSON.stringify(item).includes(leaving.user_id))
+      .map((item) => String(item.pk));
     expect(left.length).toBe(60);
     expect(left.every((pk) => pk.startsWith(`VERSION#${leaving.user_id}#`))).toBe(true);
   }, 120_000);

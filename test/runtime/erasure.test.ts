@@ -6,14 +6,13 @@
  * 404; within a minute a scan of both tables finds nothing of it, and the other accounts' counts and
  * likes are right.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '#store/client.ts';
-import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { THROTTLING } from '../support/fault-proxy.ts';
 import { type Isolated, isolatedRuntime } from '../support/isolated.ts';
 import { settled } from '../support/settle.ts';
+import { scanAll } from '../support/store.ts';
 
 let store: Isolated;
 beforeAll(async () => {
@@ -22,18 +21,7 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 /** Every item of both tables (the store is this file's own: a few hundred items). */
-async function everything(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  for (const def of [DECKS, ACCOUNTS]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(new ScanCommand({ TableName: tableName(def), ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return items;
-}
+const everything = async () => [...(await scanAll(DECKS)), ...(await scanAll(ACCOUNTS))];
 
 /** The items (and view counts) that still name any of `marks` — in a key, an attribute name or a value. */
 const remains = (items: Record<string, unknown>[], marks: string[]) =>

@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultArchive } from '#rules/deck-model.ts';
 import { createDeck as storeDeck } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { storedViews } from '#store/view-buckets.ts';
@@ -20,6 +19,7 @@ import type { Environment, FunctionConfig } from '../../infra/local/lambda/envir
 import { synthesised } from '../../infra/local/lambda/functions.ts';
 import { FunctionPool } from '../../infra/local/lambda/pool.ts';
 import { call, code, createDeck, newOwner } from '../support/api.ts';
+import { storedDeck } from '../support/decks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { runWalkthrough } from '../support/readme.ts';
 import { expectWalkthrough } from '../support/readme-expect.ts';
@@ -339,25 +339,12 @@ function zipf(n: number, total: number): number[] {
 
 function seed(i: number): StoredDeck {
   const now = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString();
-  return {
-    id: randomUUID(),
-    user_id: randomUUID(),
+  return storedDeck({
     share_slug: `v${randomUUID().replaceAll('-', '').slice(0, 11)}`,
     author_name: 'Viewed',
-    name: 'Soviet Union / United States',
-    main_faction: 'soviet',
-    ally_faction: 'usa',
     deck_code: code(),
     tags: ['viewed'],
-    visibility: 'public',
-    sort_order: 0,
-    guide: { system: 'Tempo', description: '', core_cards: [], reserve_recommendations: [] },
-    archive: defaultArchive(),
-    display: { featured_card_id: null, card_back_id: null },
-    views: 0,
-    likes: 0,
     created_at: now,
     updated_at: now,
-    version: 1,
-  };
+  });
 }

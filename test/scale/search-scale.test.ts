@@ -6,23 +6,21 @@
  * deep numbered pages coming back short with a cursor. Decks differ in their cards (the choice rotates
  * through each faction's cards), so one card is held by about a third of the decks of its faction.
  */
-import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { searchBudget } from '#public/search.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { documentClient, dynamoClient } from '#store/client.ts';
+import { documentClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { DECKS, tableName } from '#store/tables.ts';
-import { ensureTables, type LocalDynamo, startDynamoLocal } from '../../infra/local/dynamodb.ts';
+import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
-import { legalCode } from '../support/decks.ts';
+import { legalCode, storedDeck } from '../support/decks.ts';
 import { recordDynamo } from '../support/dynamo-recorder.ts';
-import { freePort } from '../support/runtime.ts';
+import { storeOfOwn } from '../support/store.ts';
 
 const DECK_COUNT = Number(process.env.SCALE_DECKS ?? 10_000);
 const TAGS = Array.from({ length: 40 }, (_, i) => `tag${i}`);
@@ -34,9 +32,7 @@ function seedDeck(i: number, cat = demoCatalogue()): StoredDeck {
   const allies = FACTION_IDS.filter((f) => f !== main);
   const ally = allies[Math.floor(i / 5) % allies.length] as FactionId;
   const created = new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
-  return {
-    id: randomUUID(),
-    user_id: randomUUID(),
+  return storedDeck({
     share_slug: `s${String(i).padStart(11, '0')}`,
     author_name: `Author ${i % 97}`,
     name: deckName(main, ally),
@@ -44,26 +40,16 @@ function seedDeck(i: number, cat = demoCatalogue()): StoredDeck {
     ally_faction: ally,
     deck_code: legalCode(cat, main, ally, 12, Math.floor(i / 45) % 30),
     tags: [TAGS[i % TAGS.length] as string, TAGS[(i * 7) % TAGS.length] as string].filter((t, j, a) => a.indexOf(t) === j),
-    visibility: 'public',
-    sort_order: 0,
     guide: { system: ['Blitz', 'Control', 'Tempo', 'Ramp'][i % 4] as string, description: '', core_cards: [], reserve_recommendations: [] },
-    archive: defaultArchive(),
-    display: { featured_card_id: null, card_back_id: null },
     views: (i * 7919) % 5000,
     likes: (i * 104_729) % 300,
     created_at: created,
     updated_at: created,
-    version: 1,
-  };
+  });
 }
 
 beforeAll(async () => {
-  dynamo = await startDynamoLocal(await freePort());
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-  const client = dynamoClient();
-  await ensureTables(client);
-  client.destroy();
+  dynamo = await storeOfOwn();
 
   const started = Date.now();
   const items = Array.from({ length: DECK_COUNT }, (_, i) => deckItems(seedDeck(i))).flatMap((d) => [d.deck, ...d.entries]);

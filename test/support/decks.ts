@@ -1,8 +1,11 @@
-/** Test helpers: legal decks built from any catalogue, and a tiny hand-made catalogue. */
+/** Test helpers: legal decks built from any catalogue, stored decks to seed a store with, and a tiny hand-made catalogue. */
+import { randomUUID } from 'node:crypto';
 import { type Card, type Catalogue, makeCatalogue } from '#rules/catalogue.ts';
 import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
+import { defaultArchive } from '#rules/deck-model.ts';
 import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
 import type { FactionId } from '#rules/factions.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 
 /** A faction's cards that can stand in a deck (not derived, not a headquarters), in catalogue order. */
 export const deckableCards = (cat: Catalogue, faction: string): Card[] =>
@@ -73,3 +76,33 @@ export const tinyCards = (): CardCount[] => [
   { card_id: 'sL', count: 3 },
   ...['u1', 'u2', 'u3'].map((card_id) => ({ card_id, count: 4 })),
 ];
+
+/**
+ * A deck as the store keeps it, to seed a store with directly (no request): a public Soviet Union /
+ * United States deck of version 1, no views or likes, made now, of a new owner and slug — each field
+ * `fields` gives instead. Its code is the caller's (a legal one of the catalogue it reads).
+ */
+export function storedDeck(fields: Partial<StoredDeck> & Pick<StoredDeck, 'deck_code'>): StoredDeck {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    user_id: randomUUID(),
+    share_slug: `s${randomUUID().replaceAll('-', '').slice(0, 11)}`,
+    author_name: 'Author',
+    name: 'Soviet Union / United States',
+    main_faction: 'soviet',
+    ally_faction: 'usa',
+    tags: [],
+    visibility: 'public',
+    sort_order: 0,
+    guide: { system: 'Tempo', description: '', core_cards: [], reserve_recommendations: [] },
+    archive: defaultArchive(),
+    display: { featured_card_id: null, card_back_id: null },
+    views: 0,
+    likes: 0,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    ...fields,
+  };
+}
