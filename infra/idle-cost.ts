@@ -19,6 +19,11 @@ export interface Template {
 export interface BillLine {
   item: string;
   count: number;
+  /**
+   * What the runbook prints for the count of an item that grows with the route table and bills nothing
+   * idle (functions, log groups): how it is counted, so that a new route leaves the runbook true.
+   */
+  per?: string;
   /** US$ a month in an account whose CloudWatch free tier is used up by other things. */
   beyondFreeTier: number;
   /** US$ a month in an account within it. */
@@ -89,19 +94,32 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
     },
     ...(
       [
-        ['Lambda functions', 'AWS::Lambda::Function', 'by request and duration'],
-        ['Lambda event source mappings (DynamoDB stream)', 'AWS::Lambda::EventSourceMapping', 'stream reads by Lambda are free'],
-        ['API Gateway HTTP APIs', 'AWS::ApiGatewayV2::Api', 'by request'],
-        ['SQS queues', 'AWS::SQS::Queue', 'by request'],
-        ['SNS topics', 'AWS::SNS::Topic', 'by message'],
-        ['CloudWatch log groups', 'AWS::Logs::LogGroup', `by data stored: $${cw.logsStoredGb.toFixed(2)} per GB`],
+        ['Lambda functions', 'AWS::Lambda::Function', 'by request and duration', 'one per route and worker'],
+        ['Lambda event source mappings (DynamoDB stream)', 'AWS::Lambda::EventSourceMapping', 'stream reads by Lambda are free', undefined],
+        ['API Gateway HTTP APIs', 'AWS::ApiGatewayV2::Api', 'by request', undefined],
+        ['SQS queues', 'AWS::SQS::Queue', 'by request', undefined],
+        ['SNS topics', 'AWS::SNS::Topic', 'by message', undefined],
+        [
+          'CloudWatch log groups',
+          'AWS::Logs::LogGroup',
+          `by data stored: $${cw.logsStoredGb.toFixed(2)} per GB`,
+          "one per function and the API's access log",
+        ],
         [
           'DynamoDB tables (on demand, point-in-time recovery)',
           'AWS::DynamoDB::GlobalTable',
           `by request and data stored: $${PRICES.dynamodb.storageGb.toFixed(2)} per GB beyond ${PRICES.dynamodb.freeStorageGb} GB free, PITR $${PRICES.dynamodb.pitrGb.toFixed(2)} per GB`,
+          undefined,
         ],
       ] as const
-    ).map(([item, type, note]) => ({ item, count: ofType(type).length, beyondFreeTier: 0, withinFreeTier: 0, note })),
+    ).map(([item, type, note, per]) => ({
+      item,
+      count: ofType(type).length,
+      ...(per ? { per } : {}),
+      beyondFreeTier: 0,
+      withinFreeTier: 0,
+      note,
+    })),
   ];
   const sum = (k: 'beyondFreeTier' | 'withinFreeTier') => round(lines.reduce((n, l) => n + l[k], 0));
   return { lines, beyondFreeTier: sum('beyondFreeTier'), withinFreeTier: sum('withinFreeTier') };
@@ -112,6 +130,8 @@ export const billTable = ({ lines, beyondFreeTier, withinFreeTier }: ReturnType<
   [
     '| item | count | $ / month beyond the free tier | $ / month within it | how it bills |',
     '|---|---|---|---|---|',
-    ...lines.map((l) => `| ${l.item} | ${l.count} | ${l.beyondFreeTier.toFixed(2)} | ${l.withinFreeTier.toFixed(2)} | ${l.note} |`),
+    ...lines.map(
+      (l) => `| ${l.item} | ${l.per ?? l.count} | ${l.beyondFreeTier.toFixed(2)} | ${l.withinFreeTier.toFixed(2)} | ${l.note} |`,
+    ),
     `| **total** | | **${beyondFreeTier.toFixed(2)}** | **${withinFreeTier.toFixed(2)}** | |`,
   ].join('\n');

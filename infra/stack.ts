@@ -13,7 +13,7 @@ import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CORS, ROUTES, type Route, routeKey, throttleClass } from '#routes';
+import { CORS, methodsOf, ROUTES, type Route, routeKey, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
@@ -116,7 +116,7 @@ export class DeckLibraryStack extends Stack {
       .flatMap((route) =>
         api.addRoutes({
           path: route.path,
-          methods: [HttpMethod[route.method]],
+          methods: methodsOf(route).map((m) => HttpMethod[m]),
           integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction),
         }),
       );
@@ -158,9 +158,12 @@ export class DeckLibraryStack extends Stack {
     (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       (ROUTES as readonly Route[])
         .filter((r) => r.path !== '$default')
-        .map((r) => {
+        .flatMap((r) => {
           const limits = throttleClass(r) === 'read' ? read : write;
-          return [routeKey(r), { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
+          return methodsOf(r).map((m) => [
+            routeKey(r, m),
+            { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit },
+          ]);
         }),
     );
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -1,5 +1,5 @@
 /**
- * A file a route ships beside its bundle (the route's `files`, lib/routes.ts): in Lambda, in the task
+ * A file a route ships beside its bundle (the route's `files`, lib/routes/): in Lambda, in the task
  * root (infra: ServiceFunction copies it there); elsewhere, where it is in the project.
  */
 import { basename, join } from 'node:path';

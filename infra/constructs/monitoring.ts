@@ -151,7 +151,7 @@ export class Monitoring extends Construct {
     });
     // 8–9: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
     // folds and purges wait behind it), and a batch given up on (24 hours of failures). A worker whose
-    // failures are thrown (lib/workers.ts: the erasure worker) is seen by the functions' errors alarm.
+    // failures are thrown (lib/workers/: the erasure worker) is seen by the functions' errors alarm.
     const recordsFailing = new Set(WORKERS.filter((w: Worker) => w.failures === 'records').map((w) => w.name as string));
     const backlogs = [...workers]
       .filter(([name]) => recordsFailing.has(name))

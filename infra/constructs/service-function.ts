@@ -1,5 +1,5 @@
 /**
- * One Lambda function of the service — a route's, or a worker's (lib/workers.ts) — with the defaults
+ * One Lambda function of the service — a route's, or a worker's (lib/workers/) — with the defaults
  * every function shares: ARM64, the newest Node.js runtime, an ESM bundle built by the local esbuild (no
  * Docker) with the AWS SDK inside, minified with source maps beside it (read by Node only when the
  * sourceMaps setting asks), a log group with a retention period, the catalogue file only where it is
@@ -32,7 +32,7 @@ export const BUNDLED_CATALOGUE = 'catalogue.json';
 /** What a function is: its name and grants, its handler module, and what ships beside it. */
 export interface FunctionSpec extends Grantee {
   /** The handler module, relative to the project root; it exports `handler`. */
-  entry: string;
+  handler: string;
   /** Whether the card catalogue ships with it (512 MB: the catalogue functions' size). */
   catalogue?: boolean;
   /** Files (project-relative) shipped beside its bundle. */
@@ -88,7 +88,7 @@ export class ServiceFunction extends NodejsFunction {
       description: `Deck Library ${spec.name}`,
     });
     super(scope, id, {
-      entry: resolve(ROOT, spec.entry),
+      entry: resolve(ROOT, spec.handler),
       depsLockFilePath: resolve(ROOT, 'package-lock.json'),
       projectRoot: ROOT,
       handler: 'handler',

@@ -1,7 +1,7 @@
 /**
  * A local stand-in for the stage's access log and its subscription filter (infra/stack.ts): the local
  * gateway writes each answer's line in the stage's fields (access-log-fields.ts); the lines a subscriber's
- * pattern matches (lib/workers.ts) are handed to its function every `deliveryMs`, as CloudWatch Logs
+ * pattern matches (lib/workers/) are handed to its function every `deliveryMs`, as CloudWatch Logs
  * delivers them — gzipped and base64-encoded in an `awslogs` event, each line with an id and a time — and
  * invoked as Lambda invokes asynchronously: a batch that fails is tried twice more (AWS waits a minute,
  * then two; here `retryMs`, then twice that), then recorded among the discarded (on-failure destination).
@@ -10,8 +10,8 @@
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
-import { encodeLogs, logsDelivery } from '#changes/count-views.ts';
 import { type LogSubscriber, matchesSubscription } from '#workers';
+import { encodeLogs, logsDelivery } from '#workers/count-views.ts';
 
 export interface AccessLogOptions {
   subscriber: LogSubscriber;

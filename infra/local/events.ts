@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { pathMatcher, ROUTES, type Route, routeKey } from '#routes';
+import { type Method, methodsOf, pathMatcher, ROUTES, type Route, routeKey } from '#routes';
 
 // Static segments win over parameters, as in API Gateway: /decks/validate before /decks/{deck_id}.
 const matchers = (ROUTES as readonly Route[])
@@ -16,7 +16,7 @@ const fallback = ROUTES.find((r) => r.path === '$default') as Route;
 
 export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
   for (const m of matchers) {
-    if (m.route.method !== method && m.route.method !== 'ANY') continue;
+    if (!methodsOf(m.route).includes(method as Method) && m.route.method !== 'ANY') continue;
     const params = m.match(path);
     if (params) return { route: m.route, params };
   }
@@ -66,7 +66,8 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
   headers['x-forwarded-proto'] = 'http';
   const query = joinValues([...url.searchParams.entries()]);
   const now = new Date();
-  const key = routeKey(route);
+  // A HEAD is its GET route's twin: its own route key (the access log counts no view for it).
+  const key = routeKey(route, method === 'HEAD' && route.method === 'GET' ? 'HEAD' : route.method);
   return {
     version: '2.0',
     routeKey: key,

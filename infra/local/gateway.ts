@@ -72,7 +72,7 @@ export async function invoke(
   { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname),
 ): Promise<APIGatewayProxyStructuredResultV2> {
   if (invoker) return invoker(route, toEvent(raw, route, params), lambdaContext(route));
-  const handler = await load(route.entry);
+  const handler = await load(route.handler);
   const store = await InvokeStore.getInstanceAsync();
   const context = lambdaContext(route);
   return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () =>
@@ -127,7 +127,10 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     const raw: RawRequest = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      headers: req.headers,
+      // Every value of a repeated header (Node's req.headers keeps only the first Authorization): joined
+      // with commas by toEvent, as API Gateway does for payload 2.0 ("Duplicate headers are combined with
+      // commas", the developer guide's http-api-develop-integrations-lambda page).
+      headers: req.headersDistinct,
       body: await readBody(req),
       sourceIp: req.socket.remoteAddress,
       requestId,
@@ -142,7 +145,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     });
     res.end(payload);
     logAnswer(result.statusCode ?? 200, Buffer.byteLength(payload), {
-      '$context.routeKey': routeKey(matched.route),
+      '$context.routeKey': routeKey(matched.route, raw.method === 'HEAD' && matched.route.method === 'GET' ? 'HEAD' : matched.route.method),
       '$context.integrationLatency': String(Date.now() - start),
       '$context.integrationStatus': '200',
     });

@@ -132,14 +132,14 @@ try {
     });
   }
   /** Invokes a function that no route calls: in its environments, or in this process. */
-  const invokeFunction = async <Answer>(fn: Grantee & { entry: string }, event: unknown): Promise<Answer> => {
+  const invokeFunction = async <Answer>(fn: Grantee & { handler: string }, event: unknown): Promise<Answer> => {
     const pool = pools.get(fn.name);
     if (!pool) return invokeWorker<Answer>(fn, event);
     const answer = await pool.invoke(event);
     if (answer.error) throw new Error(`${answer.error.errorType}: ${answer.error.errorMessage}`);
     return answer.result as Answer;
   };
-  // Views: the access log, and its subscriber (lib/workers.ts VIEW_SUBSCRIPTION).
+  // Views: the access log, and its subscriber (lib/workers/ VIEW_SUBSCRIPTION).
   accessLog = startAccessLog({
     subscriber: VIEW_SUBSCRIPTION,
     invoke: (event) => invokeFunction(VIEW_SUBSCRIPTION, event),

@@ -1,6 +1,6 @@
 /**
  * A local stand-in for Lambda's DynamoDB event source mapping: polls a table's change stream (DynamoDB
- * Local keeps one as DynamoDB does), keeps the records a worker's filters match (lib/workers.ts), and
+ * Local keeps one as DynamoDB does), keeps the records a worker's filters match (lib/workers/), and
  * hands them to the worker in batches — gathered for its batching window, shard by shard, in order, a parent shard before its children —
  * as AWS does: a batch that throws is retried whole; one that reports failed records (partial batch
  * response) is retried from the earliest of them; it moves on only once the batch succeeds. Where it

@@ -1,5 +1,5 @@
 /**
- * The functions of lib/workers.ts (stream workers, the access log's subscriber), run in this process as
+ * The functions of lib/workers/ (stream workers, the access log's subscriber), run in this process as
  * Lambda runs them: each event in its own invoke context (so its log lines carry its own request id) and
  * with the function's grants only.
  */
@@ -15,11 +15,11 @@ type Handler = (event: unknown) => Promise<unknown>;
 const ROOT = resolve(import.meta.dirname, '../..');
 const handlers = new Map<string, Promise<Handler>>();
 
-export async function invokeWorker<Answer>(worker: Grantee & { entry: string }, event: unknown): Promise<Answer> {
-  let handler = handlers.get(worker.entry);
+export async function invokeWorker<Answer>(worker: Grantee & { handler: string }, event: unknown): Promise<Answer> {
+  let handler = handlers.get(worker.handler);
   if (!handler) {
-    handler = import(pathToFileURL(resolve(ROOT, worker.entry)).href).then((m: { handler: Handler }) => m.handler);
-    handlers.set(worker.entry, handler);
+    handler = import(pathToFileURL(resolve(ROOT, worker.handler)).href).then((m: { handler: Handler }) => m.handler);
+    handlers.set(worker.handler, handler);
   }
   const run = await handler;
   const store = await InvokeStore.getInstanceAsync();

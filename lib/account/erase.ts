@@ -5,13 +5,14 @@
  */
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/account.ts';
 import { checkErasureBody } from '#rules/erasure.ts';
 import { documentClient } from '#store/client.ts';
 import { countDecks } from '#store/decks.ts';
 import { requestErasure } from '#store/erasures.ts';
-import { closeAllKeys, deleteDecks, STEP_LIMITS } from './erasure.ts';
+import { closeAllKeys, deleteDecks, STEP_LIMITS } from '#workers/erasure.ts';
 
-export const eraseOwnAccount = endpoint('eraseAccount', { init: [documentClient] }, async (req) => {
+export const eraseOwnAccount = endpoint(R.eraseAccount, { init: [documentClient] }, async (req) => {
   const userId = req.key.user_id;
   const details = checkErasureBody(req.body, userId);
   if (details.length > 0) throw validationFailed(details);

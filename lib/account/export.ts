@@ -7,8 +7,8 @@ import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, openCursor, signCursor } from '#http/cursor.ts';
 import { invalidParameter, keyNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/account.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
-import { ExportQuery } from '#shapes/queries.ts';
 import { getAccount } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
 import { decksWhole } from '#store/decks.ts';
@@ -25,24 +25,20 @@ async function after(userId: string, raw: string | undefined): Promise<string | 
   throw invalidParameter('cursor is not one this API issued for this export');
 }
 
-export const exportOwnAccount = endpoint(
-  'exportAccount',
-  { query: ExportQuery, init: [catalogue, documentClient, cursorKeyAtInit] },
-  async (req) => {
-    const userId = req.key.user_id;
-    const start = await after(userId, req.query.cursor);
-    const [account, page, likes] = await Promise.all([
-      getAccount(userId),
-      decksWhole(userId, EXPORT_PAGE, start),
-      start === undefined ? likedSlugs(userId) : Promise.resolve([]),
-    ]);
-    // The key authenticated a moment ago; its account gone since is an account being erased.
-    if (!account) throw keyNotFound();
-    const last = page.items.at(-1);
-    const next = page.more && last ? await signCursor(['export', userId, last.id]) : null;
-    return {
-      data: { account, decks: page.items.map((d) => ownerDeck(d, catalogue())), likes },
-      meta: { has_more: next !== null, next_cursor: next },
-    };
-  },
-);
+export const exportOwnAccount = endpoint(R.exportAccount, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
+  const userId = req.key.user_id;
+  const start = await after(userId, req.query.cursor);
+  const [account, page, likes] = await Promise.all([
+    getAccount(userId),
+    decksWhole(userId, EXPORT_PAGE, start),
+    start === undefined ? likedSlugs(userId) : Promise.resolve([]),
+  ]);
+  // The key authenticated a moment ago; its account gone since is an account being erased.
+  if (!account) throw keyNotFound();
+  const last = page.items.at(-1);
+  const next = page.more && last ? await signCursor(['export', userId, last.id]) : null;
+  return {
+    data: { account, decks: page.items.map((d) => ownerDeck(d, catalogue())), likes },
+    meta: { has_more: next !== null, next_cursor: next },
+  };
+});

@@ -5,9 +5,9 @@
  * answer, as an expiry does at its time (lib/http/auth.ts reads the key on every request).
  */
 import { newKey } from '#auth/accounts.ts';
-import { isKeyId } from '#auth/keys.ts';
 import { forbidden, keyNotFound, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/account.ts';
 import { detail } from '#rules/details.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import { beyond, checkKeyBody, keyStatus } from '#rules/keys.ts';
@@ -25,12 +25,12 @@ const shown = (key: KeySummary, now: Date) => ({
   expires_at: key.expires_at,
 });
 
-export const listOwnKeys = endpoint('listKeys', {}, async (req) => {
+export const listOwnKeys = endpoint(R.listKeys, {}, async (req) => {
   const now = new Date();
   return { data: (await listKeys(req.key.user_id)).map((k) => shown(k, now)) };
 });
 
-export const createOwnKey = endpoint('createKey', {}, async (req) => {
+export const createOwnKey = endpoint(R.createKey, {}, async (req) => {
   const checked = checkKeyBody(req.body);
   if (!checked.ok) throw validationFailed(checked.details);
   const { scopes, label, expires_in_days } = checked.request;
@@ -50,10 +50,10 @@ export const createOwnKey = endpoint('createKey', {}, async (req) => {
   return { status: 201, data: { ...shown(added.key, now), api_key: added.apiKey } };
 });
 
-export const revokeOwnKey = endpoint('revokeKey', {}, async (req) => {
+export const revokeOwnKey = endpoint(R.revokeKey, {}, async (req) => {
   const details = checkEmptyObject(req.body, 'a revocation');
   if (details.length > 0) throw validationFailed(details);
   // Anything but a key id names no key, and is not looked up.
-  if (!isKeyId(req.params.key_id) || !(await revokeKey(req.params.key_id, req.key.user_id))) throw keyNotFound();
+  if (!(await revokeKey(req.params.key_id, req.key.user_id))) throw keyNotFound();
   return { data: { key_id: req.params.key_id, revoked: true as const } };
 });

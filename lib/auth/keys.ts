@@ -3,15 +3,12 @@
  * secret is compared with it in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { KEY_ID } from '#rules/ids.ts';
 import { randomAlphanumeric } from './random.ts';
 
 export { isScope, SCOPES, type Scope } from '#rules/scopes.ts';
 
-const KEY_ID = '[A-Za-z0-9]{16}';
 const KEY = new RegExp(`^dlk_(${KEY_ID})_([A-Za-z0-9]{40})$`);
-
-/** Whether a string is a key id (the part of a key between `dlk_` and its secret). */
-export const isKeyId = (s: string): boolean => new RegExp(`^${KEY_ID}$`).test(s);
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 

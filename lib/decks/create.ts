@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/users/:user_id/decks — a new deck from a deck code and its guide. With an
- * Idempotency-Key (contract §8.2), the deck and the key's record are written in one transaction: a
+ * Idempotency-Key (contract §8.2), the deck and the key's remembered answer are written in one transaction: a
  * repeat with the same body answers exactly what the first did (Idempotent-Replayed: true) and
  * creates nothing; another body is 409; requests racing with one key make one deck.
  */
@@ -10,6 +10,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
 import { type ApiResult, type DataOf, endpoint } from '#http/types.ts';
 import { count } from '#metrics';
+import * as R from '#routes/owner-decks.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { createDeck as storeDeck } from '#store/decks.ts';
@@ -55,16 +56,16 @@ const storing = async <T>(write: Promise<T>): Promise<T> => {
   }
 };
 
-/** What a create answers; what a repeat with its Idempotency-Key replays (the record holds it as it was sent). */
-type Answer = { status: 201; data: DataOf<'createDeck'>; headers: Record<string, string> };
+/** What a create answers; what a repeat with its Idempotency-Key replays (remembered as it was sent). */
+type Answer = { status: 201; data: DataOf<typeof R.createDeck>; headers: Record<string, string> };
 
-function replay(prior: Remembered, hash: string): ApiResult<DataOf<'createDeck'>> {
+function replay(prior: Remembered, hash: string): ApiResult<DataOf<typeof R.createDeck>> {
   if (prior.body_hash !== hash) throw new ApiError(409, 'idempotency_conflict', 'this Idempotency-Key was used with another body');
   const answer = prior.answer as Answer;
   return { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } };
 }
 
-export const createOwnerDeck = endpoint('createDeck', { init: [catalogue] }, async (req) => {
+export const createOwnerDeck = endpoint(R.createDeck, { init: [catalogue] }, async (req) => {
   const idempotencyKey = req.headers['idempotency-key'];
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_FORM.test(idempotencyKey))
     throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');

@@ -3,19 +3,12 @@
  * the signed cursors of both lists, and a page of versions in the shape each may see.
  */
 import { openCursor, signCursor } from '#http/cursor.ts';
-import { invalidParameter, versionNotFound } from '#http/errors.ts';
+import { invalidParameter } from '#http/errors.ts';
 import { PUBLIC_CHANGES, type PublicChange } from '#rules/changed-fields.ts';
 import type * as S from '#shapes/responses.ts';
 import type { Out } from '#shapes/responses.ts';
 import type { VersionSummary } from '#store/items/version.ts';
 import { listVersions } from '#store/versions.ts';
-
-const VERSION = /^[1-9]\d{0,9}$/;
-/** The version a path names; anything else names no kept version. */
-export function versionParam(raw: string | undefined): number {
-  if (!raw || !VERSION.test(raw)) throw versionNotFound();
-  return Number(raw);
-}
 
 /** Whose history a cursor walks: an owner's deck (by id) or a shared deck (by slug). A cursor only continues its own list. */
 type Walk = { kind: 'owner' | 'shared'; of: string };

@@ -2,12 +2,12 @@
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import { VersionsQuery } from '#shapes/queries.ts';
+import * as R from '#routes/history.ts';
 import { getDeck } from '#store/decks.ts';
 import { historyPage, ownerVersionItem } from './history.ts';
 import { deckPath } from './params.ts';
 
-export const listOwnerVersions = endpoint('listDeckVersions', { query: VersionsQuery, init: [cursorKeyAtInit] }, async (req) => {
+export const listOwnerVersions = endpoint(R.listDeckVersions, { init: [cursorKeyAtInit] }, async (req) => {
   const { userId, deckId } = deckPath(req);
   const page = await historyPage({ kind: 'owner', of: deckId }, { user_id: userId, id: deckId }, req.query, ownerVersionItem);
   // Every deck keeps its versions from its first (a deck older than versions keeps them from its next

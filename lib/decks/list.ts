@@ -1,13 +1,13 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/owner-decks.ts';
 import { ownerListItem } from '#shapes/deck-bodies.ts';
-import { OwnerListQuery } from '#shapes/queries.ts';
 import { listDecks } from '#store/decks.ts';
 import { ownerOrder } from '#store/items/deck.ts';
 import { decodeOwnerCursor, encodeOwnerCursor } from './owner-cursor.ts';
 
-export const listOwnerDecks = endpoint('listDecks', { query: OwnerListQuery, init: [cursorKeyAtInit] }, async (req) => {
+export const listOwnerDecks = endpoint(R.listDecks, { init: [cursorKeyAtInit] }, async (req) => {
   const { limit } = req.query;
   const cursor = await decodeOwnerCursor(req.query.cursor);
   const page = cursor?.page ?? 1;

@@ -1,8 +1,8 @@
 /** The owner list's cursors (only the list reads them, so only its function bundles the cursor key). */
 import { openCursor, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
+import { UUID } from '#rules/ids.ts';
 import type { ListPosition } from '#store/decks.ts';
-import { UUID } from './params.ts';
 
 interface OwnerCursor extends ListPosition {
   page: number;

@@ -5,22 +5,22 @@
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound, versionNotFound } from '#http/errors.ts';
 import { endpoint, type OwnerRequest } from '#http/types.ts';
+import * as R from '#routes/history.ts';
 import { deckVersion } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import type { StoredVersion } from '#store/items/version.ts';
 import { readVersion } from '#store/versions.ts';
-import { versionParam } from './history.ts';
 import { deckPath } from './params.ts';
 
 /** The version a path names, of the caller's deck: 404 version_not_found, or deck_not_found when the deck is not there either. */
-async function ownerVersion(req: OwnerRequest<'readDeckVersion'>): Promise<StoredVersion> {
+async function ownerVersion(req: OwnerRequest<typeof R.readDeckVersion>): Promise<StoredVersion> {
   const { userId, deckId } = deckPath(req);
-  const found = await readVersion(userId, deckId, versionParam(req.params.version));
+  const found = await readVersion(userId, deckId, req.params.version);
   if (found) return found;
   if (!(await getDeck(userId, deckId))) throw deckNotFound();
   throw versionNotFound();
 }
 
-export const readOwnerVersion = endpoint('readDeckVersion', { init: [catalogue] }, async (req) => ({
+export const readOwnerVersion = endpoint(R.readDeckVersion, { init: [catalogue] }, async (req) => ({
   data: deckVersion(await ownerVersion(req), catalogue()),
 }));

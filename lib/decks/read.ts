@@ -2,11 +2,12 @@
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/owner-decks.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath, etag } from './params.ts';
 
-export const readOwnerDeck = endpoint('readDeck', { init: [catalogue] }, async (req) => {
+export const readOwnerDeck = endpoint(R.readDeck, { init: [catalogue] }, async (req) => {
   const { userId, deckId } = deckPath(req);
   const deck = await getDeck(userId, deckId);
   if (!deck) throw deckNotFound();

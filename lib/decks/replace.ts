@@ -2,9 +2,10 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/owner-decks.ts';
 import { checkReplace } from '#rules/replace.ts';
 
-export const replaceDeckCards = endpoint('replaceCards', { init: [catalogue] }, async (req) => {
+export const replaceDeckCards = endpoint(R.replaceCards, { init: [catalogue] }, async (req) => {
   const outcome = checkReplace(req.body, catalogue());
   if (!outcome.ok) throw validationFailed(outcome.details);
   const { deck_code, name, main_faction, ally_faction, cards_snapshot } = outcome.result;

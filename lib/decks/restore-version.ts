@@ -6,17 +6,17 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed, versionNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/history.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import type { StoredVersion } from '#store/items/version.ts';
 import { readVersion } from '#store/versions.ts';
-import { versionParam } from './history.ts';
 import { onLatestDeck } from './optimistic.ts';
 import { deckPath } from './params.ts';
 import { patchDeck } from './update.ts';
 
 /** A PATCH body that makes a deck's writable fields what they were at `v`. */
 function restoring(v: StoredVersion): Record<string, unknown> {
-  // A section an old record holds as null is not written (a PATCH writes sections, it does not null them).
+  // A section an older deck holds as null is not written (a PATCH writes sections, it does not null them).
   const archive = Object.fromEntries(Object.entries(v.archive).filter(([, section]) => section !== null));
   return {
     deck_code: v.deck_code,
@@ -30,11 +30,11 @@ function restoring(v: StoredVersion): Record<string, unknown> {
   };
 }
 
-export const restoreOwnerVersion = endpoint('restoreDeckVersion', { init: [catalogue] }, async (req) => {
+export const restoreOwnerVersion = endpoint(R.restoreDeckVersion, { init: [catalogue] }, async (req) => {
   const details = checkEmptyObject(req.body, 'a restore');
   if (details.length > 0) throw validationFailed(details);
   const { userId, deckId } = deckPath(req);
-  const version = versionParam(req.params.version);
+  const version = req.params.version;
   let restored: StoredVersion | undefined;
   // The deck first (an unknown deck is 404 deck_not_found; If-Match is judged against it), then the version, once.
   return onLatestDeck(req, async (current) => {

@@ -5,6 +5,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/owner-decks.ts';
 import { changedFields } from '#rules/changed-fields.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
@@ -29,6 +30,6 @@ export async function patchDeck(current: StoredDeck, body: Record<string, unknow
   return { data: ownerDeck(next, catalogue()), headers: { etag: etag(next.version) } };
 }
 
-export const updateOwnerDeck = endpoint('updateDeck', { init: [catalogue] }, (req) =>
+export const updateOwnerDeck = endpoint(R.updateDeck, { init: [catalogue] }, (req) =>
   onLatestDeck(req, (current) => patchDeck(current, req.body)),
 );

@@ -2,10 +2,11 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/owner-decks.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { contentResponse } from '#shapes/deck-bodies.ts';
 
-export const validateOwnerDeck = endpoint('validateDeck', { init: [catalogue] }, async (req) => {
+export const validateOwnerDeck = endpoint(R.validateDeck, { init: [catalogue] }, async (req) => {
   const result = checkCreate(req.body, catalogue());
   if (!result.ok) throw validationFailed(result.details);
   return { data: { valid: true as const, deck: contentResponse(result.content) } };

@@ -14,12 +14,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiResult, endpoint, type Headed } from '#http/types.ts';
-import { routeByName } from '#routes';
+import * as R from '#routes/reference.ts';
 import { shippedPath } from '#shipped';
 import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
 
 /** Scalar's self-contained browser build (the route's `files`): beside the bundle in Lambda, else in the project. */
-const SCALAR_FILE = routeByName('docsAsset').files?.[0] as string;
+const SCALAR_FILE = R.docsAsset.files[0];
 export const SCALAR_ASSET = 'scalar.js';
 
 const scalarPath = () => shippedPath(SCALAR_FILE);
@@ -82,7 +82,7 @@ function page(req: Headed, contentType: string, body: string, extra: Record<stri
   return notModified ? { status: 304, data: undefined, headers: all } : { data: undefined, headers: all, raw: { contentType, body } };
 }
 
-export const readDocsPage = endpoint('docsPage', {}, async (req) =>
+export const readDocsPage = endpoint(R.docsPage, {}, async (req) =>
   page(req, 'text/html; charset=utf-8', PAGE, { 'content-security-policy': DOCS_CSP, 'x-frame-options': 'DENY' }),
 );
 
@@ -99,7 +99,7 @@ function scalar(encoding: Encoding | 'identity'): Buffer {
   return body;
 }
 
-export const readDocsAsset = endpoint('docsAsset', {}, async (req) => {
+export const readDocsAsset = endpoint(R.docsAsset, {}, async (req) => {
   if (req.params.asset !== SCALAR_ASSET) throw new ApiError(404, 'not_found', 'no such asset of the docs page');
   const encoding = preferred(req.headers['accept-encoding']);
   const body = scalar(encoding ?? 'identity');

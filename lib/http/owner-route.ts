@@ -1,9 +1,9 @@
 /** The middy stack of an owner route: the shared stack with API key auth (scope and user match). */
 import type { Context } from 'aws-lambda';
 import { type AuthContext, ownerAuth } from './auth.ts';
-import { build, type OwnerRouteName } from './route.ts';
+import { build, type OwnerRoute } from './route.ts';
 import type { Endpoint } from './types.ts';
 
 /** An owner route's Lambda handler: its endpoint's request carries the key that auth has checked. */
-export const ownerRoute = <N extends OwnerRouteName>(endpoint: Endpoint<N>) =>
+export const ownerRoute = <R extends OwnerRoute>(endpoint: Endpoint<R>) =>
   build(endpoint, ownerAuth, (context: Context) => (context as AuthContext).key);

@@ -13,41 +13,77 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { type ROUTES, type RouteName, refusesBody, routeByName } from '#routes';
+import type { PathParam } from '#routes/params.ts';
+import { type Route, refusesBody } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
-import { invalidParameter } from './errors.ts';
+import { ApiError, invalidParameter } from './errors.ts';
 import { logger } from './logger.ts';
 import { withTimeGuard } from './time-guard.ts';
 import type { Endpoint } from './types.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
-type Routes = (typeof ROUTES)[number];
 /** Routes with a scope (owner routes) and without (public ones). */
-export type OwnerRouteName = Extract<Routes, { scope: Scope }>['name'];
-export type PublicRouteName = Exclude<Routes['name'], OwnerRouteName>;
+export type OwnerRoute = Route & { scope: Scope };
+export type PublicRoute = Route & { scope?: undefined };
 
 /** A copy without a prototype: a client's name (`constructor`, `__proto__`…) finds only what the client sent. */
 const own = (values: Record<string, string | undefined> | null | undefined): Record<string, string> =>
   Object.assign(Object.create(null) as Record<string, string>, values);
 
+/**
+ * The query as the client sent it, each name and value percent-decoded strictly: a broken escape, or bytes
+ * that are not UTF-8 (a lone surrogate's among them), are 400 naming the parameter (contract §10.4) — never
+ * silently replaced, as a lenient decoder would (U+FFFD).
+ */
+function checkQueryText(rawQueryString: string | undefined): void {
+  for (const pair of (rawQueryString ?? '').split('&')) {
+    if (pair === '') continue;
+    const [name = '', value = ''] = pair.split(/=(.*)/s);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(name.replaceAll('+', ' '));
+    } catch {
+      throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding: ${name.slice(0, 40)}`);
+    }
+    try {
+      if (!decodeURIComponent(value.replaceAll('+', ' ')).isWellFormed()) throw new URIError();
+    } catch {
+      throw invalidParameter(`${decoded.slice(0, 40)}: not valid UTF-8 after percent-decoding`);
+    }
+    if (!decoded.isWellFormed()) throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding`);
+  }
+}
+
 /** The query by the endpoint's schema; the first bad parameter is 400 invalid_parameter. */
-function parseQuery(schema: v.GenericSchema | undefined, raw: Record<string, string>): unknown {
+function parseQuery(schema: v.GenericSchema | undefined, raw: Record<string, string>, rawQueryString: string | undefined): unknown {
   if (!schema) return Object.freeze(Object.create(null));
+  checkQueryText(rawQueryString);
   const parsed = v.safeParse(schema, raw);
   if (!parsed.success) throw invalidParameter(parsed.issues[0]?.message ?? 'a query parameter is not valid');
   return parsed.output;
 }
 
-export function build<N extends RouteName>(
-  endpoint: Endpoint<N>,
+/** The path's parameters, each read by its declaration (lib/routes/params.ts); one that names nothing is the route's 404. */
+function parseParams(declared: Route['params'], raw: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, param] of Object.entries(declared ?? {}) as [string, PathParam<unknown>][]) {
+    const value = raw[name] === undefined ? undefined : param.parse(raw[name]);
+    if (value === undefined && param.missing) throw new ApiError(404, param.missing.code, param.missing.message);
+    out[name] = value ?? raw[name];
+  }
+  return out;
+}
+
+export function build<R extends Route>(
+  endpoint: Endpoint<R>,
   auth?: (scope: Scope) => MiddlewareObj<Event>,
   key?: (context: Context) => unknown,
 ) {
-  const { name } = endpoint;
-  const spec = routeByName(name);
+  const spec: Route = endpoint.route;
+  const { name } = spec;
   // Prepared now, at init (a cold start), rather than on the first request.
   for (const prepare of endpoint.init ?? []) prepare();
   const handler = middy<Event, Result, Error, Context>()
@@ -60,18 +96,39 @@ export function build<N extends RouteName>(
   if (refusesBody(spec)) handler.use(noBody());
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
+    let params: Record<string, unknown>;
+    try {
+      params = parseParams(spec.params, own(event.pathParameters));
+    } catch (error) {
+      if (endpoint.missing && error instanceof ApiError) return success(endpoint.missing(error), requestId);
+      throw error;
+    }
     const request = {
-      params: own(event.pathParameters),
-      query: parseQuery(endpoint.query, own(event.queryStringParameters)),
+      params,
+      query: parseQuery(spec.query, own(event.queryStringParameters), event.rawQueryString),
       headers: own(event.headers),
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : Object.freeze({}),
+      method: event.requestContext?.http?.method ?? 'GET',
+      path: event.rawPath ?? '/',
+      rawQuery: event.rawQueryString ?? '',
       requestId,
       ...(key ? { key: key(context) } : {}),
     };
     return success(await endpoint.run(request as never), requestId);
   });
-  return withTimeGuard(stack);
+  return headless(withTimeGuard(stack));
 }
 
+/**
+ * A HEAD (a GET route's twin: lib/routes/route.ts methodsOf) answers what the GET would, without the body:
+ * the same status and headers (contract §10.4).
+ */
+const headless =
+  (handler: (event: Event, context: Context) => Promise<Result>) =>
+  async (event: Event, context: Context): Promise<Result> => {
+    const answer = await handler(event, context);
+    return event.requestContext?.http?.method === 'HEAD' ? { ...answer, body: '', isBase64Encoded: false } : answer;
+  };
+
 /** A public route's Lambda handler. */
-export const route = <N extends PublicRouteName>(endpoint: Endpoint<N>) => build(endpoint);
+export const route = <R extends PublicRoute>(endpoint: Endpoint<R>) => build(endpoint);

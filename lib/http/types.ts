@@ -1,58 +1,58 @@
 /**
  * An endpoint, declared by its route (as @hono/zod-openapi's `createRoute` ties a handler to its
- * operation): its route name types, through the route table (lib/routes.ts) and the route's operation
- * (lib/shapes/operations.ts), the path parameters it may read, the query its schema must be, whether it
- * has a body, whether the request carries the caller's key (owner routes), and the `data` it answers.
- * A route's contract is written once; the compiler holds the endpoint to it. The imports are types
- * only: an endpoint's bundle takes no shape it does not use.
+ * operation): its route's declaration (lib/routes/) types the path parameters it is given (parsed), the
+ * query (parsed by the route's schema), whether it has a body, whether the request carries the caller's
+ * key (owner routes), and the `data` it answers. A route's contract is written once; the compiler holds
+ * the endpoint to it. An endpoint bundles its own route's declaration, not the table.
  */
 import type * as v from 'valibot';
-import type { ROUTES, RouteName } from '#routes';
+import type { ParsedOf } from '#routes/params.ts';
+import type { Route } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
-import type { OPERATIONS } from '#shapes/operations.ts';
+import type { ShapeName, ShapeOf } from '#shapes/named.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
+import type { ApiError } from './errors.ts';
 
-type RouteOf<N extends RouteName> = Extract<(typeof ROUTES)[number], { name: N }>;
-type OperationOf<N extends RouteName> = N extends keyof typeof OPERATIONS ? (typeof OPERATIONS)[N] : Record<string, never>;
-/** The names in a route path's `{…}` segments. */
-type ParamNames<P extends string> = P extends `${string}{${infer K}}${infer R}` ? K | ParamNames<R> : never;
-
-/** A route's path parameters (own keys only). */
-export type ParamsOf<N extends RouteName> = Readonly<Record<ParamNames<RouteOf<N>['path']>, string>>;
-/** The schema of a route's query (lib/shapes/queries.ts), as its operation declares it; none when it declares none. */
-export type QuerySchemaOf<N extends RouteName> = OperationOf<N> extends { query: infer Q extends v.GenericSchema } ? Q : undefined;
+/** A route's path parameters, each as its declaration parses it (own keys only). */
+export type ParamsOf<R extends Route> = R extends { params: infer P }
+  ? { readonly [K in keyof P]: ParsedOf<P[K]> }
+  : Readonly<Record<string, never>>;
 /** A route's query as its schema parses it. */
-export type QueryOf<N extends RouteName> =
-  QuerySchemaOf<N> extends v.GenericSchema ? v.InferOutput<QuerySchemaOf<N>> : Readonly<Record<string, never>>;
+export type QueryOf<R extends Route> = R extends { query: infer Q extends v.GenericSchema }
+  ? v.InferOutput<Q>
+  : Readonly<Record<string, never>>;
 /** The JSON object body of a route that has one (its rules check it: lib/rules); `{}` otherwise. */
-export type BodyOf<N extends RouteName> = RouteOf<N>['body'] extends true ? Record<string, unknown> : Readonly<Record<string, never>>;
-/** What a route answers in `data`, by its operation's success shape; nothing for a non-JSON answer (`raw`). */
-export type DataOf<N extends RouteName> =
-  OperationOf<N> extends { success: { contentType: string } }
-    ? undefined
-    : OperationOf<N> extends { success: { data: infer D extends v.GenericSchema } }
-      ? v.InferOutput<D>
-      : never;
+export type BodyOf<R extends Route> = R extends { body: ShapeName } ? Record<string, unknown> : Readonly<Record<string, never>>;
+/** What a route answers in `data`, by its success shape; nothing for a non-JSON answer (`raw`). */
+export type DataOf<R extends Route> = R extends { success: { contentType: string } }
+  ? undefined
+  : R extends { success: { data: infer D extends ShapeName } }
+    ? v.InferOutput<ShapeOf<D>>
+    : never;
 
 /** What every endpoint sees of a request. */
-export interface ApiRequest<N extends RouteName> {
-  params: ParamsOf<N>;
+export interface ApiRequest<R extends Route> {
+  params: ParamsOf<R>;
   /** The query, as the route's schema parses it. */
-  query: QueryOf<N>;
+  query: QueryOf<R>;
   /** Lower-cased header names (own keys only). */
   headers: Readonly<Record<string, string>>;
-  body: BodyOf<N>;
+  body: BodyOf<R>;
+  /** The request's method, path and query as sent (percent-encoded): what a redirect keeps. */
+  method: string;
+  path: string;
+  rawQuery: string;
   requestId: string;
 }
 /** A request on an owner route: authenticated, authorised for the route's scope and path user. */
-export interface OwnerRequest<N extends RouteName> extends ApiRequest<N> {
+export interface OwnerRequest<R extends Route> extends ApiRequest<R> {
   key: ApiKey;
 }
 /** A request as its route's endpoint sees it: on owner routes (those with a scope) it carries the key, which no endpoint then checks for. */
-export type RequestOf<N extends RouteName> = RouteOf<N> extends { scope: Scope } ? OwnerRequest<N> : ApiRequest<N>;
+export type RequestOf<R extends Route> = R extends { scope: Scope } ? OwnerRequest<R> : ApiRequest<R>;
 
 /** The part of a request that helpers shared by several endpoints read. */
-export type Headed = Pick<ApiRequest<RouteName>, 'headers'>;
+export type Headed = Pick<ApiRequest<Route>, 'headers'>;
 
 type Headers = Record<string, string>;
 /** A JSON answer: `data` goes into the success envelope. */
@@ -74,9 +74,9 @@ export interface NotModified {
   bare?: boolean;
   raw?: undefined;
 }
-/** A body that is not JSON (pages, the docs page's script, images): its content type, and its text or bytes (sent base64). A page for people answers its 404 as a page. */
+/** A body that is not JSON (pages, the docs page's script, images): its content type, and its text or bytes (sent base64). A page for people answers its 404 as a page; a redirect (308) names its Location. */
 export interface Raw {
-  status?: 200 | 404;
+  status?: 200 | 308 | 404;
   data: undefined;
   headers: Headers;
   raw: { contentType: string; body: string | Buffer };
@@ -89,22 +89,21 @@ export type ApiResult<D = unknown> = Fresh<D> | NotModified | Raw;
 /** What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
 export type Prepared = readonly (() => unknown)[];
 
-/** What an endpoint declares besides its route: its query schema (exactly its operation's, when it has one) and what it prepares at init. */
-export type Declared<N extends RouteName> = { init?: Prepared } & (QuerySchemaOf<N> extends undefined
-  ? { query?: undefined }
-  : { query: QuerySchemaOf<N> });
-
-/** An endpoint of route N, as the shared stack (route.ts) runs it. */
-export interface Endpoint<N extends RouteName> {
-  name: N;
-  query?: v.GenericSchema;
+/** What an endpoint declares besides its route: what it prepares at init, and how it answers a path parameter that names nothing (a page for people: its 404 page). */
+export interface Declared {
   init?: Prepared;
-  run: (request: RequestOf<N>) => Promise<ApiResult<DataOf<N>>>;
+  missing?: (error: ApiError) => ApiResult;
 }
 
-/** The endpoint of route `name`: the compiler holds its query, params, body and answer to the route's declaration. */
-export const endpoint = <N extends RouteName>(
-  name: N,
-  declared: Declared<N>,
-  run: (request: RequestOf<N>) => Promise<ApiResult<DataOf<N>>>,
-): Endpoint<N> => ({ name, ...declared, run });
+/** An endpoint of route R, as the shared stack (route.ts) runs it. */
+export interface Endpoint<R extends Route> extends Declared {
+  route: R;
+  run: (request: RequestOf<R>) => Promise<ApiResult<DataOf<R>>>;
+}
+
+/** The endpoint of `route`: the compiler holds its params, query, body and answer to the route's declaration. */
+export const endpoint = <const R extends Route>(
+  route: R,
+  declared: Declared,
+  run: (request: RequestOf<R>) => Promise<ApiResult<DataOf<R>>>,
+): Endpoint<R> => ({ route, ...declared, run });

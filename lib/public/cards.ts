@@ -7,10 +7,10 @@ import { cacheable } from '#http/cache.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/cards.ts';
 import type { Card } from '#rules/card.ts';
-import { CardQuery } from '#shapes/queries.ts';
 
-export const listCards = endpoint('listCards', { query: CardQuery, init: [catalogue, cursorKeyAtInit] }, async (req) => {
+export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtInit] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit)]);
   let page = req.query.page;

@@ -6,12 +6,12 @@
 import { catalogue } from '#catalogue/load.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/history.ts';
 import { cardChanges } from '#rules/card-changes.ts';
 import { type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { deckName } from '#rules/factions.ts';
 import { deckStats } from '#rules/insight.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
-import { DiffQuery } from '#shapes/queries.ts';
 import { documentClient } from '#store/client.ts';
 import { sharedDeck, shareSlug } from './shared-deck.ts';
 
@@ -37,7 +37,7 @@ const side = ({ deck, deck_code }: { deck: Deck; deck_code: string }) => ({
   ally_faction: deck.ally,
 });
 
-export const diffDecks = endpoint('diffDecks', { query: DiffQuery, init: [catalogue, documentClient] }, async (req) => {
+export const diffDecks = endpoint(R.diffDecks, { init: [catalogue, documentClient] }, async (req) => {
   const [from, to] = await Promise.all([named('from', req.query.from), named('to', req.query.to)]);
   return {
     data: {

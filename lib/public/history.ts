@@ -5,16 +5,12 @@
 import { historyPage, publicVersionItem } from '#decks/history.ts';
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
-import { VersionsQuery } from '#shapes/queries.ts';
+import * as R from '#routes/history.ts';
 import { documentClient } from '#store/client.ts';
-import { sharedDeck, shareSlug } from './shared-deck.ts';
+import { sharedDeck } from './shared-deck.ts';
 
-export const listSharedVersions = endpoint(
-  'listSharedVersions',
-  { query: VersionsQuery, init: [cursorKeyAtInit, documentClient] },
-  async (req) => {
-    const slug = shareSlug(req.params.share_slug);
-    const deck = await sharedDeck(slug);
-    return historyPage({ kind: 'shared', of: slug }, deck, req.query, publicVersionItem);
-  },
-);
+export const listSharedVersions = endpoint(R.listSharedVersions, { init: [cursorKeyAtInit, documentClient] }, async (req) => {
+  const slug = req.params.share_slug;
+  const deck = await sharedDeck(slug);
+  return historyPage({ kind: 'shared', of: slug }, deck, req.query, publicVersionItem);
+});

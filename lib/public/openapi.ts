@@ -5,11 +5,12 @@
  */
 import { cacheable } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/reference.ts';
 import { openApiDocument } from '#shapes/openapi.ts';
 
 let document: ReturnType<typeof openApiDocument> | undefined;
 
-export const readOpenApi = endpoint('openApi', {}, async (req) => {
+export const readOpenApi = endpoint(R.openApi, {}, async (req) => {
   document ??= openApiDocument();
   return { ...cacheable(req, document), bare: true };
 });

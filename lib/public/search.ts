@@ -10,10 +10,11 @@ import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/search.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
-import { MAX_PAGE_DEPTH, SearchQuery } from '#shapes/queries.ts';
+import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
 import { documentClient } from '#store/client.ts';
-import { cardFacet } from '#store/items/search-entry.ts';
+import { cardFacet, SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 
 /** Index items one search request may read, whatever its filters (§8.1). */
@@ -58,62 +59,58 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
     Array.isArray(x.k) &&
     x.k.length === 3 &&
     x.k.every((part) => typeof part === 'string') &&
-    x.k[1]?.startsWith('SEARCH#') === true &&
+    SEARCH_ENTRY.owns(x.k[1] ?? '') &&
     x.k[2] === facet
   );
 };
 
-export const searchPublicDecks = endpoint(
-  'searchDecks',
-  { query: SearchQuery, init: [catalogue, documentClient, cursorKeyAtInit] },
-  async (req) => {
-    const { sort, limit } = req.query;
-    const filters: Filters = {
-      main: req.query.main_faction,
-      ally: req.query.ally_faction,
-      tag: req.query.tag,
-      q: req.query.q,
-      cards: knownCards('card', req.query.card),
-      excluded: knownCards('exclude_card', req.query.exclude_card),
-    };
-    const { facet, rest } = facetAndRest(filters);
-    const digest = queryDigest([
-      sort,
-      String(limit),
-      facet,
-      rest.tag,
-      rest.main,
-      rest.ally,
-      rest.q,
-      rest.cards?.join(','),
-      rest.excluded?.join(','),
-    ]);
+export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
+  const { sort, limit } = req.query;
+  const filters: Filters = {
+    main: req.query.main_faction,
+    ally: req.query.ally_faction,
+    tag: req.query.tag,
+    q: req.query.q,
+    cards: knownCards('card', req.query.card),
+    excluded: knownCards('exclude_card', req.query.exclude_card),
+  };
+  const { facet, rest } = facetAndRest(filters);
+  const digest = queryDigest([
+    sort,
+    String(limit),
+    facet,
+    rest.tag,
+    rest.main,
+    rest.ally,
+    rest.q,
+    rest.cards?.join(','),
+    rest.excluded?.join(','),
+  ]);
 
-    let page = req.query.page;
-    let skip = (page - 1) * limit;
-    let start: Record<string, string> | undefined;
-    if (req.query.cursor !== undefined) {
-      const c = await openCursor(req.query.cursor);
-      if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
-      start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
-      page = c.p;
-      skip = c.s;
-    } else if (page * limit > MAX_PAGE_DEPTH) {
-      throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
-    }
+  let page = req.query.page;
+  let skip = (page - 1) * limit;
+  let start: Record<string, string> | undefined;
+  if (req.query.cursor !== undefined) {
+    const c = await openCursor(req.query.cursor);
+    if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
+    start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
+    page = c.p;
+    skip = c.s;
+  } else if (page * limit > MAX_PAGE_DEPTH) {
+    throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
+  }
 
-    const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
-    // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
-    const left = skip - result.skipped;
-    const next = result.next && {
-      d: digest,
-      p: left > 0 ? page : page + 1,
-      k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
-      s: left,
-    };
-    return {
-      data: result.items.map(searchItem),
-      meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
-    };
-  },
-);
+  const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
+  // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
+  const left = skip - result.skipped;
+  const next = result.next && {
+    d: digest,
+    p: left > 0 ? page : page + 1,
+    k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
+    s: left,
+  };
+  return {
+    data: result.items.map(searchItem),
+    meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
+  };
+});

@@ -1,16 +1,17 @@
 /**
  * GET /d/:share_slug — the share page of a public or unlisted deck, for people and unfurlers (contract
- * §9.3). It is a view, counted as the JSON read's is (from the access log: lib/workers.ts
+ * §9.3). It is a view, counted as the JSON read's is (from the access log: lib/workers/
  * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint, type Headed, type Raw } from '#http/types.ts';
+import * as R from '#routes/share.ts';
 import { NOT_FOUND_PAGE, SHARE_PAGE_CSP, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
-import { sharedDeck, shareSlug } from './shared-deck.ts';
+import { sharedDeck } from './shared-deck.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -30,12 +31,15 @@ const page = (status: 200 | 404, body: string): Raw => ({
   raw: { contentType: HTML, body },
 });
 
-export const readSharePage = endpoint('readSharePage', { init: [catalogue, documentClient] }, async (req) => {
+/** A slug no one may see (private, unknown or malformed): the same 404 page. */
+const missing = () => page(404, NOT_FOUND_PAGE);
+
+export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], missing }, async (req) => {
   let deck: StoredDeck;
   try {
-    deck = await sharedDeck(shareSlug(req.params.share_slug));
+    deck = await sharedDeck(req.params.share_slug);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return page(404, NOT_FOUND_PAGE);
+    if (error instanceof ApiError && error.status === 404) return missing();
     throw error;
   }
   const origin = originOf(req);

@@ -1,13 +1,10 @@
 /** A public or unlisted deck by its share slug: shared reads, OTK charts and likes find decks this way. */
 import { deckNotFound } from '#http/errors.ts';
+import { isShareSlug } from '#rules/ids.ts';
 import { deckBySlug } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 
-const SLUG = /^[A-Za-z0-9]{12}$/;
-/** Whether a string is a well-formed share slug. */
-export const isShareSlug = (raw: string): boolean => SLUG.test(raw);
-
-/** A share slug from a path; a malformed one names no deck. */
+/** A share slug from a query (a path's is parsed by its route: lib/routes/params.ts); a malformed one names no deck. */
 export function shareSlug(raw: string | undefined): string {
   if (!raw || !isShareSlug(raw)) throw deckNotFound();
   return raw;

@@ -104,7 +104,7 @@ export function checkChartSettings(chart: ChartSettings, ctx: DeckContext, base 
   });
 }
 
-/** Archive sections as stored: a null (old record) section reads as empty and passes. */
+/** Archive sections as stored: a null section (a deck stored under earlier rules) reads as empty and passes. */
 export function checkArchive(archive: Archive, ctx: DeckContext): Detail[] {
   return [
     ...(archive.key_components ? checkKeyComponents(archive.key_components, ctx) : []),

@@ -1,7 +1,7 @@
 /**
  * An account's erasure (contract §9.4), pure: its body — exactly `{ "confirm": "<user_id>" }`, the
  * account's own id typed out, so that no erasure happens by a stray request — and the erasure worker's
- * next move once a sweep has found nothing left (lib/account/erasure.ts runs it).
+ * next move once a sweep has found nothing left (lib/workers/erasure.ts runs it).
  */
 import * as v from 'valibot';
 import { type Detail, detail } from './details.ts';

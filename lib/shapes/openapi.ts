@@ -1,16 +1,19 @@
 /**
  * The OpenAPI 3.1 document (contract §8.4), generated: paths, methods and security from the route
  * table; bodies, queries, answers and headers from the declared shapes (responses.ts, queries.ts,
- * errors.ts, operations.ts). Every status an operation can answer is listed with its concrete body —
+ * errors.ts, lib/routes/). Every status an operation can answer is listed with its concrete body —
  * the envelope with the exact data and meta, or the error envelope with the codes that status can
  * carry there — so the document cannot say less, or other, than the code does.
  */
 import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ROUTES, type Route, refusesBody } from '#routes';
+import { ROUTES } from '#routes';
+import type { PathParam } from '#routes/params.ts';
+import type { ApiRoute, RequestHeader, ResponseHeader } from '#routes/route.ts';
+import { paramNames, refusesBody } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
 import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
-import { OPERATIONS, type Operation, type RequestHeader, type ResponseHeader } from './operations.ts';
+import { SHAPES } from './named.ts';
 import * as S from './responses.ts';
 
 /** Named shapes, referenced from operations as #/components/schemas/<name>. */
@@ -156,15 +159,15 @@ const MESSAGES: Partial<Record<ErrorStatus, string>> = {
 };
 
 /** The error codes a route can answer, by status: from what the route is (route table) and what it declares. */
-export function errorsOf(route: Route, op: Operation): Map<ErrorStatus, ErrorCode[]> {
+export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   const codes = new Set<ErrorCode>(['internal_error']);
   if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
   if (refusesBody(route)) codes.add('unsupported_media_type');
-  if (op.query) codes.add('invalid_parameter');
+  if (route.query) codes.add('invalid_parameter');
   if (route.scope || route.grants.length > 0) codes.add('service_unavailable');
-  for (const c of op.errors ?? []) codes.add(c);
+  for (const c of route.errors ?? []) codes.add(c);
   const out = new Map<ErrorStatus, ErrorCode[]>();
   for (const [status, list] of Object.entries(ERROR_CODES)) {
     const here = (list as readonly ErrorCode[]).filter((c) => codes.has(c));
@@ -192,13 +195,20 @@ const offUntilPicked = (schema: JsonSchema) => {
 const textOrBytes = (contentType: string) =>
   contentType.startsWith('image/') ? { type: 'string', contentMediaType: contentType } : { type: 'string' };
 
-function operation(route: Route, op: Operation) {
-  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-    name: m[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+function operation(route: ApiRoute) {
+  const op = route;
+  // Each path parameter as its declaration says (lib/routes/params.ts): its pattern, an example to try.
+  const params = paramNames(route.path).map((name) => {
+    const param = (route.params as Record<string, PathParam<unknown>> | undefined)?.[name];
+    return {
+      name,
+      in: 'path',
+      required: true,
+      ...(param ? { description: param.description } : {}),
+      schema: { type: 'string', ...(param ? { pattern: param.pattern } : {}) },
+      ...(param ? { example: param.example } : {}),
+    };
+  });
   const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => {
     const json = parameterSchema(schema as v.GenericSchema);
     // Required unless its schema lets it be absent (every parameter but the diff's from and to).
@@ -208,12 +218,12 @@ function operation(route: Route, op: Operation) {
   const requestHeaders = (op.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
   const { success } = op;
   const body = success.bare
-    ? json(success.data, 'output')
+    ? json(SHAPES[success.data], 'output')
     : {
         type: 'object',
         additionalProperties: false,
         required: ['data', 'meta'],
-        properties: { data: json(success.data, 'output'), meta: json(success.meta ?? S.Meta, 'output') },
+        properties: { data: json(SHAPES[success.data], 'output'), meta: json(success.meta ? SHAPES[success.meta] : S.Meta, 'output') },
       };
   const responses: Record<string, unknown> = {
     [success.status]: {
@@ -232,7 +242,7 @@ function operation(route: Route, op: Operation) {
       headers: headers(['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options']),
       content: { 'text/html': { schema: { type: 'string' } } },
     };
-  for (const [status, codes] of errorsOf(route, op)) {
+  for (const [status, codes] of errorsOf(route)) {
     if (op.page404 && status === 404) continue;
     responses[status] = {
       description: `${MESSAGES[status]} (${codes.join(', ')})`,
@@ -260,18 +270,17 @@ function operation(route: Route, op: Operation) {
     security: route.scope ? [{ apiKey: [] }] : [],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     parameters: [...params, ...query, ...requestHeaders],
-    ...(op.body ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(op.body, 'input', false) } } } } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(SHAPES[op.body], 'input', false) } } } } : {}),
     responses,
   };
 }
 
 export function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES as readonly Route[]) {
-    const op = (OPERATIONS as Partial<Record<string, Operation>>)[route.name];
-    if (route.path === '$default' || !op) continue;
+  for (const route of ROUTES as readonly (ApiRoute | (typeof ROUTES)[number])[]) {
+    if (!('success' in route)) continue;
     paths[route.path] ??= {};
-    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(route, op);
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: '3.1.0' as const,

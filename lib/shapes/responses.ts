@@ -9,6 +9,7 @@ import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
+import { SHARE_SLUG } from '#rules/ids.ts';
 import { DECK_TYPES } from '#rules/insight.ts';
 import * as R from '#rules/schemas.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
@@ -52,7 +53,7 @@ const identity = {
 };
 const counts = { views: count, likes: count };
 const times = { created_at: timestamp, updated_at: timestamp };
-const shareSlug = v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{12}$/));
+const shareSlug = v.pipe(v.string(), v.regex(SHARE_SLUG));
 
 /** A failed rule (contract §2): in an error's details, and in a deck's legality. */
 export const Detail = v.strictObject({ path: v.string(), code: v.picklist(DETAIL_CODES), message: v.string() });

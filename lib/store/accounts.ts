@@ -47,10 +47,10 @@ const keyItem = (key: ApiKey) => {
 };
 
 /**
- * The account, its record of its live keys, and the version every change of that record is conditioned
+ * The account, its list of live keys, and the version every change of that list is conditioned
  * on; none for an account being erased (its keys are closed: closeKeys).
  */
-async function keyRecord(userId: string): Promise<{ account: Account; keys: Record<string, string>; version: number } | undefined> {
+async function liveKeyList(userId: string): Promise<{ account: Account; keys: Record<string, string>; version: number } | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: accountKey(userId), ConsistentRead: true }));
   return Item && Item.erasing === undefined
     ? {
@@ -62,7 +62,7 @@ async function keyRecord(userId: string): Promise<{ account: Account; keys: Reco
 }
 
 /** The account item's update to `keys`, written only if no other change came between (its version). */
-const recordKeys = (userId: string, keys: Record<string, string>, version: number): TransactItem => ({
+const writeLiveKeys = (userId: string, keys: Record<string, string>, version: number): TransactItem => ({
   Update: {
     TableName: table(),
     Key: accountKey(userId),
@@ -77,7 +77,7 @@ const KEY_CHANGE_ATTEMPTS = 25;
 
 /**
  * A change of an account's keys: `change` reads the account and its live keys (pruned of expired ones)
- * and answers the writes to make with the new record, or a reason not to. Retried while another change
+ * and answers the writes to make with the new list, or a reason not to. Retried while another change
  * of the same account's keys comes between.
  */
 async function changeKeys<R extends string>(
@@ -85,13 +85,13 @@ async function changeKeys<R extends string>(
   change: (live: Record<string, string>, account: Account) => { writes: TransactItem[]; keys: Record<string, string> } | R,
 ): Promise<'done' | 'no_account' | R> {
   for (let attempt = 0; attempt < KEY_CHANGE_ATTEMPTS; attempt++) {
-    const record = await keyRecord(userId);
-    if (!record) return 'no_account';
+    const list = await liveKeyList(userId);
+    if (!list) return 'no_account';
     const now = new Date();
-    const live = Object.fromEntries(Object.entries(record.keys).filter(([, expiry]) => !isExpired(expiry === NEVER ? null : expiry, now)));
-    const outcome = change(live, record.account);
+    const live = Object.fromEntries(Object.entries(list.keys).filter(([, expiry]) => !isExpired(expiry === NEVER ? null : expiry, now)));
+    const outcome = change(live, list.account);
     if (typeof outcome === 'string') return outcome;
-    const result = await transact([...outcome.writes, recordKeys(userId, outcome.keys, record.version)]);
+    const result = await transact([...outcome.writes, writeLiveKeys(userId, outcome.keys, list.version)]);
     if (result === 'ok') return 'done';
   }
   // Contention, as a store busy answer (503 with Retry-After: lib/store/faults.ts).
@@ -149,7 +149,7 @@ export async function revokeKey(keyId: string, userId?: string): Promise<boolean
     const { [keyId]: _gone, ...rest } = live;
     return { writes: [{ Update: revoked }], keys: rest };
   });
-  // An account being erased keeps no record to update: the key alone is revoked.
+  // An account being erased keeps no list to update: the key alone is revoked.
   if (outcome === 'no_account') await unlessConditionFailed(documentClient().send(new UpdateCommand(revoked)));
   return true;
 }
@@ -178,9 +178,9 @@ async function indexedKeys(userId: string, limit = Number.POSITIVE_INFINITY): Pr
 
 /**
  * Closes an account's keys for its erasure: the account is marked as being erased — from then on no key
- * can be added to it (keyRecord; a create that read it before fails on its changed keys_version) — and
- * every key it had is revoked: those its record of live keys named at that moment, and those the index
- * lists as active (keys made before the record). The revocations take effect at once (the auth read is
+ * can be added to it (liveKeyList; a create that read it before fails on its changed keys_version) — and
+ * every key it had is revoked: those its list of live keys named at that moment, and those the index
+ * lists as active (keys made before the list). The revocations take effect at once (the auth read is
  * consistent). Repeating it is harmless.
  */
 export async function closeKeys(userId: string, now = new Date()): Promise<number> {

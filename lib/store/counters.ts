@@ -9,7 +9,7 @@
  *   it has moved by at least max(25, 25%, 3 per item the fold rewrites) — a view is common, so folds must
  *   be rare, and a public deck has one entry per distinct card: a fold costs at most a third of an item
  *   per view it folds.
- * Folds are the store-change worker's (lib/changes/), which the store's own change stream drives: a
+ * Folds are the store-change worker's (lib/workers/), which the store's own change stream drives: a
  * fold that fails is retried until it lands.
  *
  * Ordering (contract §9.1: an entry never stays behind its deck). Each count carries an order — views

@@ -8,7 +8,7 @@
 import { GetCommand, paginateQuery, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
 import { counterKey } from './items/counter.ts';
-import { deckAttributes, deckItem, deckKey, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
+import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
 import { versionItem } from './items/version.ts';
 import { DECKS, tableName } from './tables.ts';
@@ -39,7 +39,7 @@ export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; en
 }
 
 /**
- * Writes a new deck, its first version and its search entries in one transaction, with `also` (an idempotency record)
+ * Writes a new deck, its first version and its search entries in one transaction, with `also` (an remembered answer)
  * when given: 'ok'; 'failed' (only possible through `also`: its condition); 'conflict' (held by other
  * transactions until the retries ran out).
  */
@@ -150,7 +150,7 @@ function replaceWrites(next: StoredDeck, current: StoredDeck, version: TransactI
  * Deletes a deck read at `deck.version` with its search entries, its like counter and its view count;
  * false when the deck changed meanwhile. Its likes go in the background: the store-change worker purges
  * them when it sees the deck item go, and takes out a view count that a later batch brings back
- * (lib/changes/).
+ * (lib/workers/).
  */
 export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
   const outcome = await transact([
@@ -181,7 +181,7 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
       TableName: table(),
       IndexName: 'by_owner_order',
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}` },
+      ExpressionAttributeValues: { ':pk': deckPk(userId) },
       ExclusiveStartKey: after && { ...deckKey(userId, after.id), owner_order: after.owner_order },
       ConsistentRead: true,
       // One more than asked: has_more is then exact.
@@ -191,7 +191,7 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
   return { items: Items.slice(0, limit).map((i) => fromItem(i) as ListedDeck), more: Items.length > limit };
 }
 
-/** The query of an owner's deck items (its partition holds nothing else under `DECK#`), read consistently. */
+/** The query of an owner's deck items (its partition holds nothing else under DECK.sk), read consistently. */
 const ownerDecks = (userId: string) => ({
   TableName: table(),
   KeyConditionExpression: 'pk = :pk AND begins_with(sk, :deck)',
@@ -262,7 +262,7 @@ async function* scanDecks(filter: string, values: Record<string, string>, projec
         TableName: table(),
         FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
         ProjectionExpression: projection,
-        ExpressionAttributeValues: { ':deck': 'DECK#', ...values },
+        ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
         ExclusiveStartKey: start,
       }),
     );

@@ -1,7 +1,7 @@
 /**
  * The repository of erasures (the item: items/erasure.ts): an account's erasure begun, stepped, its keys'
  * closing recorded, and ended. Each write changes the item, and each change is the erasure worker's next
- * step (lib/account/erasure.ts); ending it deletes it, which asks for nothing more.
+ * step (lib/workers/erasure.ts); ending it deletes it, which asks for nothing more.
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, unlessConditionFailed } from './client.ts';

@@ -1,23 +1,23 @@
 /**
- * Idempotent create (contract §8.2): a record per account and Idempotency-Key, written in the same
- * transaction as the deck it made, so the deck and its record exist together or not at all. It keeps
+ * Idempotent create (contract §8.2): a remembered answer per account and Idempotency-Key, written in the same
+ * transaction as the deck it made, so the deck and its answer exist together or not at all. It keeps
  * the first answer (to replay it exactly) and a hash of the body (to tell a repeat from a misuse);
  * it is remembered 24 hours (DynamoDB TTL on `expires_at`, and a condition that treats an expired
- * record as absent until TTL removes it). The item: items/idempotency-record.ts.
+ * answer as absent until TTL removes it). The item: items/remembered-answer.ts.
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems } from './batch.ts';
 import { documentClient, type TransactItem } from './client.ts';
-import { idempotencyRecordKey, idempotencyRecordsPk, REMEMBERED_SECONDS, type Remembered } from './items/idempotency-record.ts';
+import { REMEMBERED_SECONDS, type Remembered, rememberedAnswerKey, rememberedAnswersPk } from './items/remembered-answer.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export type { Remembered };
 
 const keyOf = (userId: string, idempotencyKey: string) =>
-  idempotencyRecordKey(userId, createHash('sha256').update(idempotencyKey).digest('base64url'));
+  rememberedAnswerKey(userId, createHash('sha256').update(idempotencyKey).digest('base64url'));
 
-/** The record's write, to join the create's transaction: it fails (a condition) when a live record exists. */
+/** The answer's write, to join the create's transaction: it fails (a condition) when a live one exists. */
 export function rememberWrite(userId: string, idempotencyKey: string, remembered: Remembered, now = Date.now()): TransactItem {
   return {
     Put: {
@@ -29,7 +29,7 @@ export function rememberWrite(userId: string, idempotencyKey: string, remembered
   };
 }
 
-/** The live record of an account's Idempotency-Key, if any (read consistently: it may have just been written). */
+/** The live remembered answer of an account's Idempotency-Key, if any (read consistently: it may have just been written). */
 export async function recall(userId: string, idempotencyKey: string, now = Date.now()): Promise<Remembered | undefined> {
   const { Item } = await documentClient().send(
     new GetCommand({ TableName: tableName(DECKS), Key: keyOf(userId, idempotencyKey), ConsistentRead: true }),
@@ -38,13 +38,13 @@ export async function recall(userId: string, idempotencyKey: string, now = Date.
   return { body_hash: Item.body_hash as string, answer: Item.answer as Remembered['answer'] };
 }
 
-/** Deletes up to `limit` of an account's records, live or expired (its erasure): how many there were. */
-export async function forgetRecords(userId: string, limit: number): Promise<number> {
+/** Deletes up to `limit` of an account's remembered answers, live or expired (its erasure): how many there were. */
+export async function forgetAnswers(userId: string, limit: number): Promise<number> {
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: tableName(DECKS),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': idempotencyRecordsPk(userId) },
+      ExpressionAttributeValues: { ':pk': rememberedAnswersPk(userId) },
       ProjectionExpression: 'pk, sk',
       ConsistentRead: true,
       Limit: limit,

@@ -21,7 +21,7 @@ export interface TableDef {
   localIndexes: IndexDef[];
   /** The attribute DynamoDB's TTL deletes items by (epoch seconds), if any. */
   timeToLiveAttribute?: string;
-  /** Its change stream, if any: what the store-change workers follow (lib/workers.ts). */
+  /** Its change stream, if any: what the store-change workers follow (lib/workers/). */
   stream?: 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY';
 }
 
@@ -32,7 +32,7 @@ export const DECKS: TableDef = {
   envVar: 'DECKS_TABLE',
   // Idempotency-Key records (idempotency.ts) expire after 24 hours.
   timeToLiveAttribute: 'expires_at',
-  // Folds and purges follow the writes (lib/changes/): new and old images, to see what moved.
+  // Folds and purges follow the writes (lib/workers/): new and old images, to see what moved.
   stream: 'NEW_AND_OLD_IMAGES',
   partitionKey: S('pk'),
   sortKey: S('sk'),
@@ -59,13 +59,14 @@ export const DECKS: TableDef = {
 export const ACCOUNTS: TableDef = {
   id: 'accounts',
   envVar: 'ACCOUNTS_TABLE',
-  // An erasure's steps follow its marker's changes (lib/account/erasure.ts). Keys only: the worker reads
+  // An erasure's steps follow its marker's changes (lib/workers/erasure.ts). Keys only: the worker reads
   // the marker itself, and no key's hash ever travels in a stream record.
   stream: 'KEYS_ONLY',
   partitionKey: S('pk'),
   sortKey: S('sk'),
   globalIndexes: [
-    // deckctl keys list: a user's keys, oldest first (never their hashes).
+    // An account's keys by when they were made (never their hashes): read newest first by the key list
+    // (GET …/keys, deckctl keys list), and whole by an erasure closing them.
     {
       indexName: 'keys_by_user',
       partitionKey: S('key_user_id'),

@@ -3,7 +3,7 @@
  * transaction that writes the deck (decks.ts), so a deck is never at a version that was not kept.
  * Reading a page is one Query of limit + 1 items; a version whole is one GetItem, and one more for each
  * older version its unchanged texts are held by (at most two). Dropping versions past the last 100 and
- * purging a deleted deck's versions is the store-change worker's (lib/changes/worker.ts).
+ * purging a deleted deck's versions is the store-change worker's (lib/workers/store-changes.ts).
  */
 import { GetCommand, paginateQuery, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Archive } from '#rules/deck-model.ts';
@@ -13,6 +13,7 @@ import {
   fromVersionItem,
   type StoredVersion,
   textHolders,
+  VERSION,
   VERSIONS_KEPT,
   type VersionItem,
   type VersionSummary,
@@ -58,7 +59,7 @@ export async function listVersions(
         ...filter,
         ExpressionAttributeValues: {
           ':pk': versionsPk(userId, deckId),
-          ':v': 'V#',
+          ':v': VERSION.sk,
           ...(options.before === undefined ? {} : { ':before': versionSk(options.before - 1) }),
           ...filter.ExpressionAttributeValues,
         },
@@ -110,7 +111,8 @@ export async function readVersion(userId: string, deckId: string, version: numbe
 /**
  * Drops the version that `newest` pushed out of the last VERSIONS_KEPT, and any retired version no kept
  * version reads any more; a version whose texts the oldest kept one still reads is retired instead
- * (hidden from lists and reads). Runs for every version written, in order: each run drops one, so the
+ * (hidden from lists and reads). Runs for each version written past the first VERSIONS_KEPT (the
+ * store-change worker's filter picks those: TRIM_DUE), in order: each run drops one, so the
  * number kept stays at VERSIONS_KEPT. Idempotent.
  */
 export async function trimVersions(userId: string, deckId: string, newest: number): Promise<void> {

@@ -38,5 +38,5 @@ const forgetting = (slug: string) => ({
 });
 /** Forgets a deleted deck's views (in the delete's transaction). */
 export const forgetViews = (slug: string): TransactItem => ({ Update: forgetting(slug) });
-/** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/changes/views.ts). */
+/** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/workers/views.ts). */
 export const forgetViewsNow = (slug: string) => documentClient().send(new UpdateCommand(forgetting(slug)));

@@ -13,7 +13,7 @@ import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
-import type { StoredDeck } from '#store/items/deck.ts';
+import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { BUNDLE } from '../../infra/bundling.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
@@ -51,7 +51,7 @@ const COLD_ROUNDS = QUICK ? 5 : 21;
 
 /** The DynamoDB calls a route's request makes (in this process, warm), with their inputs and overlaps. */
 async function recordCalls(route: Route, event: APIGatewayProxyEventV2): Promise<Call[]> {
-  const { handler } = (await import(resolve(ROOT, route.entry))) as { handler: Handler };
+  const { handler } = (await import(resolve(ROOT, route.handler))) as { handler: Handler };
   const recorder = recordDynamo();
   try {
     const r = await handler(event, lambdaContext(route));
@@ -130,25 +130,13 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.e
 export const handler = async () => { ${body} };
 `;
 
-export async function coldStarts({ account, apiKey, decksPath, owned, library, shared, history, work }: Bench) {
-  const baseline = join(work, 'getitem.ts');
-  writeFileSync(
-    baseline,
-    bareSource(
-      ['GetCommand'],
-      `const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: { pk: 'USER#x', sk: 'DECK#y' } })); return { statusCode: r.Item ? 200 : 404, body: '' };`,
-    ),
-  );
-  // The same DynamoDB calls as a route's request, in a bundle that makes only them (a plain document
-  // client, no handler): how much of a route's cold start is its calls, how much the rest.
-  const rawBundle = async (name: string, calls: Call[]) => {
-    const source = join(work, `${name}-raw.ts`);
-    writeFileSync(source, replaySource(calls));
-    return bundle(source, `${name}-raw`);
-  };
-  const hello = join(work, 'hello.ts');
-  writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
-  const bundle = async (entry: string, name: string, alias: Record<string, string> = BUNDLE.alias) => {
+/** Rounds are numbered: 0…COLD_ROUNDS-1 in a process, then the one that records a route's calls, then those under the Runtime API. */
+const RECORD_ROUND = COLD_ROUNDS;
+
+/** Builds an entry as the CDK does (infra/bundling.ts) into work/<name>/index.mjs; answers the bundle's path. */
+const bundler =
+  (work: string) =>
+  async (entry: string, name: string, alias: Record<string, string> = BUNDLE.alias): Promise<string> => {
     const outfile = join(work, name, 'index.mjs');
     await build({
       ...BUNDLE,
@@ -164,8 +152,16 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     });
     return outfile;
   };
-  // Each route's cold request is one that succeeds (its main path, not an early error): a body where it
-  // takes one, and for the delete a deck of its own each round.
+
+type EventOf = (route: Route | undefined, k: number) => ReturnType<typeof toEvent> | Record<string, never>;
+
+/**
+ * The request each route's cold start makes, round by round (rounds 0…COLD_ROUNDS-1 in a process, the
+ * recording at RECORD_ROUND, the runs under the Runtime API after it): one that succeeds (its main path,
+ * not an early error), with what it changes made for each round (a deck to delete, a key to make or revoke,
+ * an account to erase).
+ */
+async function coldEvents({ account, apiKey, decksPath, owned, library, shared, history }: Bench): Promise<EventOf> {
   const demo = demoCatalogue();
   const soviet = deckableCards(demo, 'soviet');
   const bodies: Partial<Record<string, unknown>> = {
@@ -182,8 +178,6 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   };
   // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
   // Rounds 0…COLD_ROUNDS-1 in a process, the recording at COLD_ROUNDS, the runs under the Runtime API after it.
-  const RECORD_ROUND = COLD_ROUNDS;
-  const slot = (c: ColdCase, k: number) => (c.runtime ? RECORD_ROUND + 1 + k : k);
   const doomed: string[] = [];
   for (let k = 0; k <= 2 * COLD_ROUNDS; k++)
     doomed.push(JSON.parse((await invoke('POST', decksPath, apiKey, bodies.createDeck)).body as string).data.id);
@@ -214,7 +208,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
     });
     leaving.push({ user_id: gone.user_id, apiKey: goneKey });
   }
-  const event = (route: Route | undefined, k: number) => {
+  const event: EventOf = (route, k) => {
     if (!route) return {};
     const caller =
       route.name === 'createKey'
@@ -271,6 +265,12 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       matchRoute(method, url).params,
     );
   };
+  return event;
+}
+
+/** How cold starts are run and compared: each case in a new process or a new Lambda environment, rounds side by side. */
+function coldRunner(event: EventOf) {
+  const slot = (c: ColdCase, k: number) => (c.runtime ? RECORD_ROUND + 1 + k : k);
   /** One cold start under the Runtime API, in a new environment that is shut down after its first invocation. */
   const runtimeRun = async (c: ColdCase, k: number): Promise<ColdStart> => {
     const t0 = performance.now();
@@ -331,12 +331,101 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       runs: r,
     }));
   };
-  /** How many times b's cold start a's is: the median of the per-round ratios. */
-  const paired = (a: Cold, b: Cold) =>
-    pct(
-      a.runs.map((x, k) => x.total / (b.runs[k] as ColdStart).total),
-      50,
-    );
+  return sideBySide;
+}
+
+/** How many times b's cold start a's is: the median of the per-round ratios. */
+const paired = (a: Cold, b: Cold) =>
+  pct(
+    a.runs.map((x, k) => x.total / (b.runs[k] as ColdStart).total),
+    50,
+  );
+
+/** A row of part 3's table: a bundle's size, its cold start beside the baseline's, and notes. */
+const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '', raw = '', runtime = '') => [
+  name,
+  [...new Set(m.runs.map((r) => r.status ?? '-'))].join('/'),
+  catalogue,
+  (statSync(file).size / 1024).toFixed(0),
+  m.init.toFixed(1),
+  b.init.toFixed(1),
+  m.total.toFixed(1),
+  b.total.toFixed(1),
+  paired(m, b).toFixed(2),
+  raw,
+  runtime,
+  extra,
+];
+
+/** What part 3 measures of a route: its bundle, the bundle of its calls alone, each beside the baseline in the same rounds. */
+interface RouteMeasure {
+  bundle: (entry: string, name: string) => Promise<string>;
+  rawBundle: (name: string, calls: Call[]) => Promise<string>;
+  event: EventOf;
+  sideBySide: (cases: ColdCase[]) => Promise<Cold[]>;
+  baseCase: ColdCase;
+  demoFile: string;
+  realFile: string;
+}
+
+async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile }: RouteMeasure) {
+  const file = await bundle(resolve(ROOT, route.handler), route.name);
+  // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
+  for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
+  const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
+  // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
+  const withReal = route.catalogue && hasRealCatalogue;
+  const calls = await recordCalls(route, event(route, RECORD_ROUND) as APIGatewayProxyEventV2);
+  const rawFile = calls.length ? await rawBundle(route.name, calls) : undefined;
+  const cases: Record<string, ColdCase | undefined> = {
+    base: baseCase,
+    route: { file, route, env },
+    raw: rawFile ? { file: rawFile } : undefined,
+    real: withReal ? { file, route, env: { ...env, CATALOGUE_FILE: realFile } } : undefined,
+    // The route and its calls alone again, each in a Lambda environment under the Runtime API.
+    routeRuntime: { file, route, env, runtime: true },
+    rawRuntime: rawFile ? { file: rawFile, runtime: true } : undefined,
+  };
+  const names = Object.keys(cases).filter((n) => cases[n]);
+  const measured = await sideBySide(names.map((n) => cases[n] as ColdCase));
+  const of = (n: string) => measured[names.indexOf(n)];
+  const [b, m, raw, real, mRuntime, rawRuntime] = ['base', 'route', 'raw', 'real', 'routeRuntime', 'rawRuntime'].map(of);
+  return row(
+    route.name,
+    route.catalogue ? 'demo' : '-',
+    file,
+    m as Cold,
+    b as Cold,
+    real ? `real: ${real.total.toFixed(1)} (${paired(real, m as Cold).toFixed(2)}× demo)` : '',
+    raw
+      ? `${raw.total.toFixed(1)}: ${paired(raw, b as Cold).toFixed(2)}× GetItem; the route ${paired(m as Cold, raw).toFixed(2)}× them`
+      : '',
+    `${(mRuntime as Cold).init.toFixed(1)} / ${(mRuntime as Cold).total.toFixed(1)}${rawRuntime ? `: the route ${paired(mRuntime as Cold, rawRuntime).toFixed(2)}× its calls (${rawRuntime.total.toFixed(1)})` : ''}`,
+  );
+}
+
+export async function coldStarts(bench: Bench) {
+  const { work } = bench;
+  const bundle = bundler(work);
+  const baseline = join(work, 'getitem.ts');
+  writeFileSync(
+    baseline,
+    bareSource(
+      ['GetCommand'],
+      `const r = await doc.send(new GetCommand({ TableName: ${JSON.stringify(tableName(DECKS))}, Key: ${JSON.stringify(deckKey('x', 'y'))} })); return { statusCode: r.Item ? 200 : 404, body: '' };`,
+    ),
+  );
+  const hello = join(work, 'hello.ts');
+  writeFileSync(hello, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+  // The same DynamoDB calls as a route's request, in a bundle that makes only them (a plain document
+  // client, no handler): how much of a route's cold start is its calls, how much the rest.
+  const rawBundle = async (name: string, calls: Call[]) => {
+    const source = join(work, `${name}-raw.ts`);
+    writeFileSync(source, replaySource(calls));
+    return bundle(source, `${name}-raw`);
+  };
+  const event = await coldEvents(bench);
+  const sideBySide = coldRunner(event);
   const demoFile = join(work, 'demo.json');
   writeFileSync(demoFile, compileCatalogue(demoCatalogue()));
   const realFile = join(work, 'real.json');
@@ -345,20 +434,6 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
   // The same GetItem bundle without infra/aliases: what those substitutions take off a cold start.
   const publishedCase: ColdCase = { file: await bundle(baseline, 'getitem-sdk', {}) };
   const [base, published, hi] = (await sideBySide([baseCase, publishedCase, { file: await bundle(hello, 'hello') }])) as [Cold, Cold, Cold];
-  const row = (name: string, catalogue: string, file: string, m: Cold, b: Cold, extra = '', raw = '', runtime = '') => [
-    name,
-    [...new Set(m.runs.map((r) => r.status ?? '-'))].join('/'),
-    catalogue,
-    (statSync(file).size / 1024).toFixed(0),
-    m.init.toFixed(1),
-    b.init.toFixed(1),
-    m.total.toFixed(1),
-    b.total.toFixed(1),
-    paired(m, b).toFixed(2),
-    raw,
-    runtime,
-    extra,
-  ];
   const bundles: (string | number)[][] = [
     row('GetItem baseline', '-', baseCase.file, base, base),
     row('GetItem, SDK as published', '-', publishedCase.file, published, base, 'no infra/aliases'),
@@ -387,41 +462,7 @@ export async function coldStarts({ account, apiKey, decksPath, owned, library, s
       ].includes(route.name)
     )
       continue;
-    const file = await bundle(resolve(ROOT, route.entry), route.name);
-    // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
-    for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
-    const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
-    // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
-    const withReal = route.catalogue && hasRealCatalogue;
-    const calls = await recordCalls(route, event(route, RECORD_ROUND) as APIGatewayProxyEventV2);
-    const rawFile = calls.length ? await rawBundle(route.name, calls) : undefined;
-    const cases: Record<string, ColdCase | undefined> = {
-      base: baseCase,
-      route: { file, route, env },
-      raw: rawFile ? { file: rawFile } : undefined,
-      real: withReal ? { file, route, env: { ...env, CATALOGUE_FILE: realFile } } : undefined,
-      // The route and its calls alone again, each in a Lambda environment under the Runtime API.
-      routeRuntime: { file, route, env, runtime: true },
-      rawRuntime: rawFile ? { file: rawFile, runtime: true } : undefined,
-    };
-    const names = Object.keys(cases).filter((n) => cases[n]);
-    const measured = await sideBySide(names.map((n) => cases[n] as ColdCase));
-    const of = (n: string) => measured[names.indexOf(n)];
-    const [b, m, raw, real, mRuntime, rawRuntime] = ['base', 'route', 'raw', 'real', 'routeRuntime', 'rawRuntime'].map(of);
-    bundles.push(
-      row(
-        route.name,
-        route.catalogue ? 'demo' : '-',
-        file,
-        m as Cold,
-        b as Cold,
-        real ? `real: ${real.total.toFixed(1)} (${paired(real, m as Cold).toFixed(2)}× demo)` : '',
-        raw
-          ? `${raw.total.toFixed(1)}: ${paired(raw, b as Cold).toFixed(2)}× GetItem; the route ${paired(m as Cold, raw).toFixed(2)}× them`
-          : '',
-        `${(mRuntime as Cold).init.toFixed(1)} / ${(mRuntime as Cold).total.toFixed(1)}${rawRuntime ? `: the route ${paired(mRuntime as Cold, rawRuntime).toFixed(2)}× its calls (${rawRuntime.total.toFixed(1)})` : ''}`,
-      ),
-    );
+    bundles.push(await measureRoute(route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile }));
   }
   console.log(
     `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds; and the route and its calls alone each in a Lambda environment under the Runtime API (aws-lambda-ric: start to Init Duration / to the first response) (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,

@@ -4,15 +4,17 @@
  * does not report) and the on-demand price per million requests from them.
  */
 
-import { eraseStep } from '#account/erasure.ts';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { handleChanges } from '#changes/worker.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import type { TransactItem } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
-import type { StoredDeck } from '#store/items/deck.ts';
+import { counterKey } from '#store/items/counter.ts';
+import { DECK, type StoredDeck } from '#store/items/deck.ts';
+import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { DECKS } from '#store/tables.ts';
+import { eraseStep } from '#workers/erasure.ts';
+import { handleStoreChanges } from '#workers/store-changes.ts';
 import { PRICES } from '../../infra/prices.ts';
 import { legalCode } from '../../test/support/decks.ts';
 import { type Call, itemsWritten, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
@@ -45,7 +47,7 @@ const DECK_INDEXES = [...DECKS.globalIndexes, ...DECKS.localIndexes];
 /** The indexes an item of the decks table is in: those whose key attributes it has (by its key's kind when only the key is known). */
 const indexesOf = (item: Record<string, unknown>) =>
   DECK_INDEXES.filter((ix) => [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined)).length;
-const byKind = (pk: string) => (pk.startsWith('SEARCH#') ? 3 : pk.startsWith('USER#') ? 2 : 0);
+const byKind = (pk: string) => (SEARCH_ENTRY.owns(pk) ? 3 : DECK.owns(pk) ? 2 : 0);
 
 /**
  * Write units of a transaction as AWS bills them: each item's write (1 unit per KB, in the table and in
@@ -171,13 +173,13 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
   const likeFolds = async (slug: string) => {
     const counts = await getCounts(slug, true);
     const counter = {
-      pk: { S: `COUNT#${slug}` },
+      pk: { S: counterKey(slug).pk },
       sk: { S: 'COUNT' },
       likes: { N: String(counts.likes) },
       changes: { N: String(counts.changes) },
     };
     const [, folded] = await measured(() =>
-      handleChanges({
+      handleStoreChanges({
         Records: [{ eventName: 'MODIFY', dynamodb: { Keys: { pk: counter.pk, sk: counter.sk }, NewImage: counter, SequenceNumber: '1' } }],
       }),
     );

@@ -7,9 +7,9 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { apiKeyKey } from '#store/items/api-key.ts';
-import { deckKey, type StoredDeck } from '#store/items/deck.ts';
+import { deckKey, deckPk, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
-import { versionKey, versionsPk } from '#store/items/version.ts';
+import { VERSION, versionKey, versionsPk } from '#store/items/version.ts';
 import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { type Bench, invoke, pct, prepared, publicDeck, QUICK, table } from './common.ts';
@@ -32,7 +32,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       new QueryCommand({
         TableName: tableName(DECKS),
         KeyConditionExpression: 'pk = :p AND begins_with(sk, :v)',
-        ExpressionAttributeValues: { ':p': versionsPk(account.user_id, history.id), ':v': 'V#' },
+        ExpressionAttributeValues: { ':p': versionsPk(account.user_id, history.id), ':v': VERSION.sk },
         ScanIndexForward: false,
         ConsistentRead: true,
         Limit: 21,
@@ -72,7 +72,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
           TableName: tableName(DECKS),
           IndexName: 'by_owner_order',
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': `USER#${account.user_id}` },
+          ExpressionAttributeValues: { ':p': deckPk(account.user_id) },
           ConsistentRead: true,
           Limit: 51,
         }),

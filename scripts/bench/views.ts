@@ -3,13 +3,15 @@
  * lines counted and folded by the workers as on AWS: items written per view, and views counted against
  * views served.
  */
-import { countViews, encodeLogs, logsDelivery } from '#changes/count-views.ts';
-import { handleChanges } from '#changes/worker.ts';
+
 import type { Route } from '#routes';
 import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { handleStoreChanges } from '#workers/store-changes.ts';
+import { handleViewLog } from '#workers/view-log.ts';
 import { accessLine } from '../../infra/access-log-fields.ts';
 import { startStreamPoller } from '../../infra/local/streams.ts';
 import { recordDynamo } from '../../test/support/dynamo-recorder.ts';
@@ -28,20 +30,20 @@ export async function views({ dynamoEndpoint, library }: Bench) {
   // (one every 5 s at 200 reads a second: 1,000 lines), then the view log's worker adds them to their
   // buckets a window at a time and the store-change worker folds them. Both follow the table's stream
   // from here on, the view log's worker with one window for the workload.
-  const follow = (worker: (typeof WORKERS)[number], batchingWindowMs: number) =>
+  const follow = (worker: (typeof WORKERS)[number], invoke: typeof handleStoreChanges, batchingWindowMs: number) =>
     startStreamPoller(
       {
         endpoint: dynamoEndpoint,
         tableName: tableName(DECKS),
         worker,
-        invoke: handleChanges,
+        invoke,
         intervalMs: 50,
         startAt: 'LATEST',
         batchingWindowMs,
       },
       dynamoClient(),
     );
-  const pollers = [await follow(WORKERS[0], 0), await follow(WORKERS[1], 3_000)];
+  const pollers = [await follow(WORKERS[0], handleStoreChanges, 0), await follow(WORKERS[1], handleViewLog, 3_000)];
   recorder.reset();
   for (let i = 0; i < order.length; i += 25)
     await Promise.all(order.slice(i, i + 25).map((slug) => invoke('GET', `/api/v1/decks/${slug}`)));

@@ -5,10 +5,10 @@
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handleChanges } from '#changes/worker.ts';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { SEARCH_READS } from '#store/items/search-entry.ts';
+import { handleStoreChanges } from '#workers/store-changes.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { call, code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
@@ -36,7 +36,7 @@ async function measured(
 ): Promise<{ cost: Cost; returned: Set<string> }> {
   const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
   expect(route.name).toBe(name);
-  const { handler } = (await import(`../../${route.entry}`)) as { handler: Handler };
+  const { handler } = (await import(`../../${route.handler}`)) as { handler: Handler };
   const headers: Record<string, string> = {
     ...(key ? { authorization: `Bearer ${key}` } : {}),
     ...(body ? { 'content-type': 'application/json' } : {}),
@@ -227,7 +227,7 @@ describe('store operations and items per request', () => {
     });
     const folding = async (likes: number, changes: number) => {
       const recorder = recordDynamo();
-      const answer = await handleChanges({ Records: [record(likes, changes)] });
+      const answer = await handleStoreChanges({ Records: [record(likes, changes)] });
       recorder.stop();
       expect(answer.batchItemFailures).toEqual([]);
       return { operations: recorder.operations(), written: recorder.written() };

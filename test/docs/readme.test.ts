@@ -6,7 +6,7 @@
  * lifecycle.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runWalkthrough, walkthroughCommands } from '../support/readme.ts';
+import { readmeCurlLines, runWalkthrough, walkthroughCommands } from '../support/readme.ts';
 import { expectWalkthrough } from '../support/readme-expect.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 
@@ -22,11 +22,16 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 describe("the README's walkthrough", () => {
-  it('is found where the README has it: owner calls, insight, search, then the delete', () => {
+  it('is found where the README has it: owner calls, insight, search, the delete; the share page, keys, export, the erasure', () => {
     const commands = walkthroughCommands().map((c) => c.text);
-    expect(commands.length).toBeGreaterThan(20);
-    expect(commands.at(-1)).toMatch(/^curl -s -X DELETE /);
-    expect(commands.findIndex((c) => c.includes('-X DELETE'))).toBe(commands.length - 1);
+    expect(commands.length).toBeGreaterThan(40);
+    expect(commands.find((c) => c.includes('-X DELETE'))).toMatch(/\$API\/\$D$/);
+    expect(commands.at(-3)).toMatch(/"confirm":"'\$U'"/);
+  });
+
+  it('runs every curl line of the README: none is left for a reader to find broken', () => {
+    const run = new Set(walkthroughCommands().map((c) => c.text.split('\n')[0]));
+    expect(readmeCurlLines().filter((line) => !run.has(line))).toEqual([]);
   });
 
   it('answers as the README says, run as printed with the printed demo account', async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
+import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
@@ -203,6 +204,8 @@ describe('functions', () => {
       expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough', id).not.toBe('Active');
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
     }
+    // What a reservation multiplies, as the runbook says: one function per route and one per worker.
+    expect(functionsOf(plain).length).toBe(ROUTES.length + WORKERS.length + [VIEW_SUBSCRIPTION].length);
     for (const [id, fn] of functionsOf(tuned)) {
       expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(3);
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });

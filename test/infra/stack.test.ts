@@ -14,7 +14,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, type Grantee, grantsOf, ROUTES, type Route, routeKey } from '#routes';
+import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
@@ -89,13 +89,14 @@ beforeAll(() => {
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('API and functions', () => {
-  it('one route per route-table entry, each to its own function', () => {
+  it('one route per route-table entry (and a HEAD twin of each GET: contract §10.4), each to its own function', () => {
     const apiRoutes = byType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
-    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(routes.map(routeKey).sort());
+    expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(routes.flatMap((r) => methodsOf(r).map((m) => routeKey(r, m))).sort());
+    expect(apiRoutes.filter((r) => r.RouteKey.startsWith('HEAD ')).length).toBe(routes.filter((r) => r.method === 'GET').length);
     const targets = apiRoutes.map((r) => JSON.stringify(resources[r.Target['Fn::Join'][1][1].Ref].Properties.IntegrationUri));
     expect(new Set(targets).size).toBe(routes.length);
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
-    // And one function per worker (lib/workers.ts), which no route calls.
+    // And one function per worker (lib/workers/), which no route calls.
     for (const worker of workers) expect(functionId(worker), worker.name).toBeDefined();
     // And the access log's subscriber (views).
     expect(functionId(VIEW_SUBSCRIPTION), VIEW_SUBSCRIPTION.name).toBeDefined();
@@ -207,7 +208,8 @@ describe('deploying for the first time', () => {
   it('the stage is created after every route it has settings for: API Gateway refuses settings for a route that does not exist yet', () => {
     const [stageId, stage] = byType('AWS::ApiGatewayV2::Stage')[0] as [string, { Properties: { RouteSettings: object } }];
     const keys = Object.keys(stage.Properties.RouteSettings);
-    expect(keys.length).toBe(routes.length - 1);
+    // Each route's, and its HEAD twin's (a GET's: contract §10.4).
+    expect(keys.length).toBe(routes.filter((r) => r.path !== '$default').flatMap((r) => methodsOf(r)).length);
     const routeIds = new Map(byType('AWS::ApiGatewayV2::Route').map(([id, r]) => [r.Properties.RouteKey as string, id]));
     const before = dependenciesOf(stageId);
     for (const key of keys) {
@@ -227,7 +229,8 @@ describe('deploying for the first time', () => {
     expect(JSON.stringify(logs[0]?.[1].Properties.SourceArn)).toContain(`"${accessLogs}"`);
     expect(JSON.stringify(logs[0]?.[1].Properties.FunctionName)).toContain(functionId(VIEW_SUBSCRIPTION));
     const permissions = all.filter(([, p]) => p.Properties.Principal !== 'logs.amazonaws.com');
-    expect(permissions.length).toBe(routes.length);
+    // One for each route of the API (a HEAD twin has its own: its route key is its own ARN).
+    expect(permissions.length).toBe(routes.flatMap((r) => (r.path === '$default' ? ['$default'] : methodsOf(r))).length);
     for (const [id, p] of permissions) {
       expect(p.Properties.Principal, id).toBe('apigateway.amazonaws.com');
       expect(p.Properties.Action, id).toBe('lambda:InvokeFunction');
@@ -357,7 +360,7 @@ describe('least privilege', () => {
 
   it('of the accounts table, owner routes read only API keys (auth), cursor routes only the cursor keys, the account routes their account and keys, and nothing else', () => {
     // The account routes: the export reads the account item; the key list reads its index; a key create
-    // or revoke writes the key and the account's record of its live keys (store/accounts.ts), nothing
+    // or revoke writes the key and the account's list of its live keys (store/accounts.ts), nothing
     // of any other item kind.
     const keyRoutes: Record<string, { Action: string | string[]; keys?: string[] }[]> = {
       exportAccount: [{ Action: 'dynamodb:GetItem', keys: ['USER#*'] }],

@@ -1,10 +1,12 @@
 /**
- * The README's curl walkthrough, run as a reader would: its commands in the README's order (from "Try
- * the owner API with curl" to "The API reference"), by bash and curl, against a runtime, with the
- * placeholders a reader fills in taken from the answers before them (the printed demo account, the
- * create answer's id and share slug, a page's next cursor). Each command's expected answer is read from
- * the README too: an answer shown as an error envelope is that error, any other command succeeds; a page
- * shown with its `meta` answers that `meta`.
+ * The README's curl walkthrough, run as a reader would: every curl line of the README in its order (from
+ * "Try the owner API with curl" to "The API reference", then from "Share pages and deck images" to
+ * "Layout": the share page and image, keys, export and the erasure), by bash and curl, against a
+ * runtime, with the placeholders a reader fills in taken from the answers before them (the printed demo
+ * account, the create answer's id and share slug, a page's next cursor, the image's ETag, a made key's
+ * id). Each command's expected answer is read from the README too: an answer shown as an error envelope
+ * is that error, a bare status (`# 304`) is that status, any other command succeeds; a page shown with
+ * its `meta` answers that `meta`; a page piped to grep shows the lines the README shows.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,18 +28,39 @@ export interface Answer {
   command: string;
   status: number;
   body: unknown;
-  /** What the README says it answers: an error code, a meta, or success. */
-  expected: { error?: string; meta?: unknown };
+  /** What the README says it answers: an error code, a status, a meta, grep's lines, or success. */
+  expected: { error?: string; status?: number; meta?: unknown; lines?: string[] };
+  /** What a command piped to another printed (its lines). */
+  lines?: string[];
 }
+
+/** The README's parts the walkthrough runs, in order: [from heading, to heading). */
+export const WALKTHROUGH = [
+  ['## Try the owner API with curl', '## The API reference'],
+  ['## Share pages and deck images', '## Layout'],
+] as const;
 
 /** The walkthrough's commands: assignments and curl calls, in order. */
 export function walkthroughCommands(readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')): Command[] {
-  const start = readme.indexOf('## Try the owner API with curl');
-  const end = readme.indexOf('## The API reference');
-  if (start < 0 || end < start) throw new Error('the README has no curl walkthrough where it used to be');
+  return WALKTHROUGH.flatMap(([from, to]) => {
+    const start = readme.indexOf(from);
+    const end = readme.indexOf(to);
+    if (start < 0 || end < start) throw new Error(`the README has no "${from}" before "${to}"`);
+    return commandsIn(readme.slice(start, end));
+  });
+}
+
+/** Every curl line of the README, and those the walkthrough runs: the same (a test holds them equal). */
+export const readmeCurlLines = (readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')): string[] =>
+  readme
+    .split('\n')
+    .filter((l) => /^ {4}curl /.test(l))
+    .map((l) => l.slice(4));
+
+function commandsIn(part: string): Command[] {
   const commands: Command[] = [];
   let code: Command | undefined;
-  for (const line of readme.slice(start, end).split('\n')) {
+  for (const line of part.split('\n')) {
     if (!line.startsWith('    ')) {
       code = undefined;
       continue;
@@ -57,7 +80,14 @@ export function walkthroughCommands(readme = readFileSync(join(PROJECT_ROOT, 'RE
 const expectedOf = (shows: string): Answer['expected'] => {
   const error = /^\{"error":\{"code":"(\w+)"/.exec(shows)?.[1];
   const meta = /"meta":(\{[^}]*\})/.exec(shows)?.[1];
-  return { ...(error ? { error } : {}), ...(meta && !error ? { meta: JSON.parse(meta) } : {}) };
+  const status = /^(\d{3})$/.exec(shows.trim())?.[1];
+  const lines = shows.startsWith('<') ? shows.split(/(?=<)/) : undefined;
+  return {
+    ...(error ? { error } : {}),
+    ...(meta && !error ? { meta: JSON.parse(meta) } : {}),
+    ...(status ? { status: Number(status) } : {}),
+    ...(lines ? { lines } : {}),
+  };
 };
 
 /** A command without the comment at its end (a `#` after whitespace, outside quotes, as bash reads it). */
@@ -76,7 +106,7 @@ function withoutComment(command: string): string {
 /** Runs the walkthrough against `baseUrl` as the account the runtime printed; every answer, in order. */
 export async function runWalkthrough(baseUrl: string, demo: { userId: string; apiKey: string }): Promise<Answer[]> {
   const answers: Answer[] = [];
-  const filled = { id: '', slug: '', cursor: '' };
+  const filled = { id: '', slug: '', cursor: '', etag: '', keyId: '', narrowKey: '' };
   const fill = (text: string) =>
     text
       .replaceAll(README_BASE, baseUrl)
@@ -84,13 +114,24 @@ export async function runWalkthrough(baseUrl: string, demo: { userId: string; ap
       .replaceAll('<api_key>', demo.apiKey)
       .replaceAll('<id from the create answer>', filled.id)
       .replaceAll('<share_slug>', filled.slug)
-      .replaceAll('<meta.next_cursor>', filled.cursor);
+      .replaceAll('<meta.next_cursor>', filled.cursor)
+      .replaceAll('<etag>', filled.etag)
+      .replaceAll('<key_id>', filled.keyId)
+      .replaceAll('<a key with decks:read and keys:manage>', filled.narrowKey);
   let shell = 'set -eu\n';
   for (const { text, shows } of walkthroughCommands()) {
+    if (text.includes('<a key with decks:read and keys:manage>')) filled.narrowKey = await narrowKey(baseUrl, demo);
     const command = fill(text);
     if (/<[a-z_. ]+>/.test(command)) throw new Error(`a placeholder the walkthrough cannot fill: ${command}`);
     if (!command.startsWith('curl ')) {
       shell += `${command}\n`;
+      continue;
+    }
+    const expected = expectedOf(shows);
+    // A page piped to another command: what it printed, line by line.
+    if (withoutComment(command).includes(' | ')) {
+      const { stdout } = await run('bash', ['-c', `${shell}set -o pipefail\n${withoutComment(command)}`], { maxBuffer: 16 * 1024 * 1024 });
+      answers.push({ command: text, status: 200, body: {}, expected, lines: stdout.trim().split('\n') });
       continue;
     }
     // The status after the answer; a trailing comment of the README's is not part of the command.
@@ -98,6 +139,12 @@ export async function runWalkthrough(baseUrl: string, demo: { userId: string; ap
     const { stdout } = await run('bash', ['-c', `${shell}${call}`], { maxBuffer: 16 * 1024 * 1024 });
     const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
     let text2 = stdout.slice(0, stdout.lastIndexOf('\n'));
+    // Headers only (-D - -o /dev/null): an answer that is not JSON, its ETag kept for what follows.
+    if (/ -o \/dev\/null/.test(command)) {
+      filled.etag = /^etag: (.*)$/im.exec(text2)?.[1]?.trim() ?? filled.etag;
+      answers.push({ command: text, status, body: {}, expected });
+      continue;
+    }
     if (/^curl -si /.test(command)) text2 = text2.slice(text2.indexOf('\r\n\r\n') + 4);
     let parsed: unknown;
     try {
@@ -105,13 +152,26 @@ export async function runWalkthrough(baseUrl: string, demo: { userId: string; ap
     } catch {
       throw new Error(`not a JSON answer to ${command}:\n${stdout.slice(0, 2000)}`);
     }
-    const body = parsed as { data?: { id?: string; share_slug?: string }; meta?: { next_cursor?: string | null } };
+    const body = parsed as { data?: { id?: string; share_slug?: string; key_id?: string }; meta?: { next_cursor?: string | null } };
     if (status === 201 && body.data?.id && body.data.share_slug) {
       filled.id ||= body.data.id;
       filled.slug = body.data.share_slug;
     }
+    if (status === 201 && body.data?.key_id) filled.keyId = body.data.key_id;
     if (body.meta?.next_cursor) filled.cursor = body.meta.next_cursor;
-    answers.push({ command: text, status, body, expected: expectedOf(shows) });
+    answers.push({ command: text, status, body, expected });
   }
   return answers;
+}
+
+/** A key of the demo account with decks:read and keys:manage only, made as its owner would (the keys API). */
+async function narrowKey(baseUrl: string, demo: { userId: string; apiKey: string }): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1/users/${demo.userId}/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scopes: ['decks:read', 'keys:manage'], label: 'narrow' }),
+  });
+  const made = (await res.json()) as { data?: { api_key?: string } };
+  if (res.status !== 201 || !made.data?.api_key) throw new Error(`a narrow key could not be made: ${res.status}`);
+  return made.data.api_key;
 }

@@ -1,5 +1,5 @@
 /**
- * Waiting for the store-change worker (lib/changes/): folds and purges follow writes through the table's
+ * Waiting for the store-change worker (lib/workers/): folds and purges follow writes through the table's
  * change stream, within a documented bound (docs/data-model.md), not within the request. A test reads
  * what it checks until the value is what it expects or the bound has passed, then asserts on the last
  * value read — so a value that never comes fails with what was there instead.

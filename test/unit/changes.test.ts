@@ -6,13 +6,13 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loggedBatches, runsOf } from '#changes/view-log.ts';
-import { movedCounts } from '#changes/views.ts';
-import { workOf } from '#changes/worker.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } from '#store/counters.ts';
 import { bucketOf } from '#store/items/view-bucket.ts';
 import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
+import { workOf } from '#workers/store-changes.ts';
+import { loggedBatches, runsOf } from '#workers/view-log.ts';
+import { movedCounts } from '#workers/views.ts';
 
 describe('view steps', () => {
   it('25, 50, 75, 100, 125, 156, …: each max(25, 25%) beyond the last', () => {

@@ -4,13 +4,16 @@
  * active_keys maps the id of each key not revoked to its expiry ('never' for none); keys_version counts
  * its changes, the condition every change of it is written under (store/accounts.ts).
  */
+import { itemKind } from './kind.ts';
 export interface Account {
   user_id: string;
   display_name: string;
   created_at: string;
 }
 
-export const accountKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'ACCOUNT' });
+/** The accounts table's account items (the decks table's deck items share the prefix: another table). */
+export const ACCOUNT = itemKind('USER#');
+export const accountKey = (userId: string) => ({ pk: `${ACCOUNT.prefix}${userId}`, sk: 'ACCOUNT' });
 
 /** The expiry active_keys records for a key that never expires. */
 export const NEVER = 'never';

@@ -7,6 +7,7 @@
  * holds the limit of 20 exactly under concurrent creates.
  */
 import type { Scope } from '#rules/scopes.ts';
+import { itemKind } from './kind.ts';
 
 export interface ApiKey {
   key_id: string;
@@ -24,7 +25,8 @@ export interface ApiKey {
 /** What an operator's listing shows of a key: never its secret's hash. */
 export type KeySummary = Omit<ApiKey, 'secret_hash'>;
 
-export const apiKeyKey = (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' });
+export const API_KEY = itemKind('KEY#');
+export const apiKeyKey = (keyId: string) => ({ pk: `${API_KEY.prefix}${keyId}`, sk: 'KEY' });
 
 export const apiKeyOf = (item: Record<string, unknown>): ApiKey => ({
   key_id: item.key_id as string,

@@ -3,4 +3,6 @@
  * in each like's transaction, counters.ts folds it into the deck and its entries.
  *   pk COUNT#<share_slug>  sk COUNT  { likes, changes }
  */
-export const counterKey = (slug: string) => ({ pk: `COUNT#${slug}`, sk: 'COUNT' });
+import { itemKind } from './kind.ts';
+export const COUNTER = itemKind('COUNT#');
+export const counterKey = (slug: string) => ({ pk: `${COUNTER.prefix}${slug}`, sk: 'COUNT' });

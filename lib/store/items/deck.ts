@@ -6,6 +6,7 @@
  * Its repository is decks.ts; its search entries are search-entry.ts.
  */
 import type { DeckContent, Guide } from '#rules/deck-model.ts';
+import { itemKind } from './kind.ts';
 
 /** A deck as stored: its content and server fields. */
 export interface StoredDeck extends DeckContent {
@@ -32,7 +33,10 @@ export interface TextsAt {
 /** An owner list item: the projection of the owner-order index (no description, no archive). */
 export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;
 
-export const deckKey = (userId: string, deckId: string) => ({ pk: `USER#${userId}`, sk: `DECK#${deckId}` });
+/** Deck items: an owner's partition (`USER#<user_id>`), each deck under its sort key (`DECK#<deck_id>`). */
+export const DECK = { ...itemKind('USER#'), sk: 'DECK#' };
+export const deckPk = (userId: string) => `${DECK.prefix}${userId}`;
+export const deckKey = (userId: string, deckId: string) => ({ pk: deckPk(userId), sk: `${DECK.sk}${deckId}` });
 
 const INT32_OFFSET = 2 ** 31;
 const MAX_MILLIS = 9_999_999_999_999;

@@ -1,12 +1,13 @@
 /**
  * The erasure item (accounts table): an account's erasure under way (contract §9.4), from its first
  * request until nothing of the account is left; each change of it is the next step of the erasure
- * worker (lib/account/erasure.ts), so it is both the job's record and what drives it.
+ * worker (lib/workers/erasure.ts), so it is both the job's state and what drives it.
  *   pk ERASE#<user_id>  sk ERASE  { user_id, started_at, requested_at, decks, round, keys_closed_at? }
  * `decks` is the count the account had when its erasure began (the answer's); `requested_at` the last
  * request's time (the worker leaves the keys to a request for a while after it); `round` counts the
  * steps; `keys_closed_at` is when every key of the account was revoked.
  */
+import { itemKind } from './kind.ts';
 export interface Erasure {
   user_id: string;
   started_at: string;
@@ -16,7 +17,8 @@ export interface Erasure {
   keys_closed_at?: string;
 }
 
-export const erasureKey = (userId: string) => ({ pk: `ERASE#${userId}`, sk: 'ERASE' });
+export const ERASURE = itemKind('ERASE#');
+export const erasureKey = (userId: string) => ({ pk: `${ERASURE.prefix}${userId}`, sk: 'ERASE' });
 
 export const erasureOf = (item: Record<string, unknown>): Erasure => ({
   user_id: item.user_id as string,

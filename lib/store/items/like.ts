@@ -5,5 +5,8 @@
  *   like:   pk LIKE#<share_slug>  sk <user_id>     { created_at }
  *   liked:  pk LIKED#<user_id>    sk <share_slug>  { created_at }
  */
-export const likeKey = (slug: string, userId: string) => ({ pk: `LIKE#${slug}`, sk: userId });
-export const likedKey = (userId: string, slug: string) => ({ pk: `LIKED#${userId}`, sk: slug });
+import { itemKind } from './kind.ts';
+export const LIKE = itemKind('LIKE#');
+export const LIKED = itemKind('LIKED#');
+export const likeKey = (slug: string, userId: string) => ({ pk: `${LIKE.prefix}${slug}`, sk: userId });
+export const likedKey = (userId: string, slug: string) => ({ pk: `${LIKED.prefix}${userId}`, sk: slug });

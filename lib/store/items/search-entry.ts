@@ -12,10 +12,12 @@ import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
 import type { StoredDeck } from './deck.ts';
+import { itemKind } from './kind.ts';
 
 export type { Sort } from '#rules/sorts.ts';
 
-export const entryKey = (deckId: string, facet: string) => ({ pk: `SEARCH#${deckId}`, sk: facet });
+export const SEARCH_ENTRY = itemKind('SEARCH#');
+export const entryKey = (deckId: string, facet: string) => ({ pk: `${SEARCH_ENTRY.prefix}${deckId}`, sk: facet });
 export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },

@@ -22,6 +22,7 @@ import type { Archive, DeckContent, Guide } from '#rules/deck-model.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Visibility } from '#rules/schemas.ts';
 import type { StoredDeck, TextsAt } from './deck.ts';
+import { itemKind } from './kind.ts';
 
 /** The versions of a deck that are kept (contract §9.2); older ones are dropped. */
 export const VERSIONS_KEPT = 100;
@@ -29,8 +30,9 @@ export const VERSIONS_KEPT = 100;
 /** The mark of a version whose write pushes an older one out of the last VERSIONS_KEPT. */
 export const TRIM_DUE = 'due';
 
-export const versionsPk = (userId: string, deckId: string) => `VERSION#${userId}#${deckId}`;
-export const versionSk = (version: number) => `V#${String(version).padStart(10, '0')}`;
+export const VERSION = { ...itemKind('VERSION#'), sk: 'V#' };
+export const versionsPk = (userId: string, deckId: string) => `${VERSION.prefix}${userId}#${deckId}`;
+export const versionSk = (version: number) => `${VERSION.sk}${String(version).padStart(10, '0')}`;
 export const versionKey = (userId: string, deckId: string, version: number) => ({ pk: versionsPk(userId, deckId), sk: versionSk(version) });
 
 /** A version as lists show it, and what a read of one adds (its content without the texts). */
@@ -105,7 +107,7 @@ export function versionItem(next: StoredDeck, previous: StoredDeck | undefined):
     ...(previous ? { prior_visibility: previous.visibility } : {}),
     ...(keepsDescription ? { description_at: texts_at.description } : { description: descriptionOf(next) }),
     ...(keepsArchive ? { archive_at: texts_at.archive } : { archive: next.archive }),
-    // What the store-change worker's filter picks (lib/workers.ts): a version that pushes the oldest out.
+    // What the store-change worker's filter picks (lib/workers/): a version that pushes the oldest out.
     ...(next.version > VERSIONS_KEPT ? { trim: TRIM_DUE } : {}),
   };
   return { item, texts_at };

@@ -5,6 +5,7 @@
  *   pk VIEWS#<000-063>  sk VIEWS  { v_<share_slug>: views, …, applied: the ordinal of the last view
  *                                   batch of its group in it (view-log.ts) }
  */
+import { itemKind } from './kind.ts';
 export const VIEW_BUCKETS = 64;
 
 /** FNV-1a: a stable, cheap spread of slugs over the buckets. */
@@ -15,7 +16,8 @@ function fnv1a(s: string): number {
 }
 /** The bucket a deck's count is kept in (0–63). */
 export const bucketOf = (slug: string): number => fnv1a(slug) % VIEW_BUCKETS;
-export const bucketKeyAt = (bucket: number) => ({ pk: `VIEWS#${String(bucket).padStart(3, '0')}`, sk: 'VIEWS' });
+export const VIEW_BUCKET = itemKind('VIEWS#');
+export const bucketKeyAt = (bucket: number) => ({ pk: `${VIEW_BUCKET.prefix}${String(bucket).padStart(3, '0')}`, sk: 'VIEWS' });
 export const bucketKey = (slug: string) => bucketKeyAt(bucketOf(slug));
 /** A deck's count in its bucket is the attribute `v_<share_slug>`. */
 export const VIEW_ATTRIBUTE_PREFIX = 'v_';

@@ -4,10 +4,13 @@
  *   marker: pk VIEWBATCH#<id>  sk VIEWBATCH  { expires_at: a day later (TTL; Lambda retries for 6 hours at most) }
  *   log:    pk VIEWLOG#<0-3>   sk VIEWLOG    { n: batches recorded, b_<id>: { <share_slug>: views, … }, … }
  */
+import { itemKind } from './kind.ts';
 /** Groups of buckets, one view log each (16 buckets a group): a batch writes its marker and at most 4 logs. */
 export const VIEW_GROUPS = 4;
 export const groupOf = (bucket: number) => bucket % VIEW_GROUPS;
-export const viewLogKey = (group: number) => ({ pk: `VIEWLOG#${group}`, sk: 'VIEWLOG' });
-export const viewBatchKey = (id: string) => ({ pk: `VIEWBATCH#${id}`, sk: 'VIEWBATCH' });
+export const VIEW_LOG = itemKind('VIEWLOG#');
+export const VIEW_BATCH = itemKind('VIEWBATCH#');
+export const viewLogKey = (group: number) => ({ pk: `${VIEW_LOG.prefix}${group}`, sk: 'VIEWLOG' });
+export const viewBatchKey = (id: string) => ({ pk: `${VIEW_BATCH.prefix}${id}`, sk: 'VIEWBATCH' });
 /** A batch's attribute in its log. */
 export const BATCH_PREFIX = 'b_';

@@ -7,7 +7,7 @@
  * deck's delete does — so that from the answer on no share slug of them answers, and then revokes every
  * key of the account: the answer is the last thing a key of it gets. What is left goes in the background,
  * the erasure worker's steps, each one change of the erasure item after the last (the accounts table's
- * stream): the likes the account gave (the liked decks' counts go down), its idempotency records, the
+ * stream): the likes the account gave (the liked decks' counts go down), its remembered answers, the
  * purges of its decks' likes and versions (the store-change worker's, on each deck's delete), and at
  * last its keys and its account item, and the erasure item itself.
  *
@@ -19,13 +19,13 @@
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from '#routes';
+import { FUNCTION_TIMEOUT_SECONDS } from '#routes/route.ts';
 import { nextErasureMove } from '#rules/erasure.ts';
 import { closeKeys, removeAccount } from '#store/accounts.ts';
 import { atMost } from '#store/at-most.ts';
 import { decksWhole, deleteDeck } from '#store/decks.ts';
 import { endErasure, getErasure, keysClosed, stepErasure } from '#store/erasures.ts';
-import { forgetRecords } from '#store/idempotency.ts';
+import { forgetAnswers } from '#store/idempotency.ts';
 import { erasureKey } from '#store/items/erasure.ts';
 import { giveBackLike, likedPage } from '#store/likes.ts';
 
@@ -60,7 +60,7 @@ async function sweep(userId: string): Promise<number> {
   const decks = await deleteDecks(userId, STEP_LIMITS.decks);
   const likes = await likedPage(userId, STEP_LIMITS.likes);
   await atMost(AT_ONCE, likes, (slug) => giveBackLike(userId, slug));
-  const records = await forgetRecords(userId, STEP_LIMITS.records);
+  const records = await forgetAnswers(userId, STEP_LIMITS.records);
   return decks + likes.length + records;
 }
 

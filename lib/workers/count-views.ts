@@ -1,6 +1,6 @@
 /**
  * The views in a batch of the API's access log (contract §9.5): each line of a read that counts a view
- * (lib/workers.ts VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names.
+ * (lib/workers/ VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names.
  * CloudWatch Logs hands the batch over gzipped and base64-encoded; a batch's id is a hash of its log
  * events' ids, the same when Lambda retries it (lib/store/view-log.ts records it once).
  */
@@ -9,8 +9,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent, CloudWatchLogsLogEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { count } from '#metrics';
-import { isShareSlug } from '#public/shared-deck.ts';
-import { pathMatcher } from '#routes';
+import { pathMatcher } from '#routes/route.ts';
+import { isShareSlug } from '#rules/ids.ts';
 import { recordViewBatch } from '#store/view-log.ts';
 import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
 

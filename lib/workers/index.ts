@@ -1,11 +1,28 @@
 /**
- * The functions that no route calls: they follow the store. Each is declared once, like a route (the
- * route table: lib/routes.ts) — its entry, what triggers it, its grants — and the CDK stack and the local
- * runtime both read this: CDK makes the function, its event source mapping and its role; the local
- * runtime polls the same stream with the same filters and enforces the same grants (grants-guard.ts).
+ * The workers: the functions no route calls, in one room (lib/workers/: each its module, its function
+ * functions/<name>-worker.ts). They follow the store's change streams, or the API's access log. Each is
+ * declared once, like a route (lib/routes/) — its handler, what triggers it, its grants — and the CDK stack
+ * and the local runtime both read this: CDK makes the function, its event source mapping or subscription
+ * and its role; the local runtime polls the same stream with the same filters and enforces the same grants
+ * (grants-guard.ts). Key prefixes are their item modules' (lib/store/items/).
  */
-import { decks, erasing, type Grant, type Grantee, keysClosing, query, type Route, routeByName, routeKey } from '#routes';
-import { TRIM_DUE } from '#store/items/version.ts';
+
+import { erasing, keysClosing } from '#routes/grants.ts';
+import { readSharedDeck } from '#routes/public.ts';
+import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey } from '#routes/route.ts';
+import { readSharePage } from '#routes/share.ts';
+import { ACCOUNT } from '#store/items/account.ts';
+import { API_KEY } from '#store/items/api-key.ts';
+import { COUNTER } from '#store/items/counter.ts';
+import { DECK } from '#store/items/deck.ts';
+import { ERASURE } from '#store/items/erasure.ts';
+import type { ItemKind } from '#store/items/kind.ts';
+import { LIKE, LIKED } from '#store/items/like.ts';
+import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
+import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { TRIM_DUE, VERSION } from '#store/items/version.ts';
+import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
 
 /**
  * A Lambda event filter pattern over a stream record (the subset this project uses: exact values and
@@ -16,7 +33,7 @@ export type FilterPattern = { [field: string]: FilterPattern | (string | { prefi
 export interface Worker {
   name: string;
   /** The handler module, relative to the project root; it exports `handler`. */
-  entry: string;
+  handler: string;
   /** The table whose change stream triggers it (a stream has at most two: AWS's Streams.Lambda page). */
   table: 'decks' | 'accounts';
   /** The records it is given: those matching any of these patterns. */
@@ -37,61 +54,62 @@ export interface Worker {
 }
 
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
+const itemsOf = (kind: ItemKind) => keyPrefix('pk', kind.prefix);
 
 export const WORKERS = [
   {
     name: 'storeChanges',
-    entry: 'functions/store-changes.ts',
+    handler: 'functions/store-changes-worker.ts',
     table: 'decks',
     filters: [
-      // A like counter changed: fold its likes (lib/changes/likes.ts).
-      keyPrefix('pk', 'COUNT#'),
-      // A view bucket changed: fold the views that moved, forget a gone deck's (lib/changes/views.ts).
-      keyPrefix('pk', 'VIEWS#'),
+      // A like counter changed: fold its likes (likes.ts).
+      itemsOf(COUNTER),
+      // A view bucket changed: fold the views that moved, forget a gone deck's (views.ts).
+      itemsOf(VIEW_BUCKET),
       // A deck was deleted: purge its likes and its versions.
-      { eventName: ['REMOVE'], ...keyPrefix('sk', 'DECK#') },
+      { eventName: ['REMOVE'], ...keyPrefix('sk', DECK.sk) },
       // A version past the last 100 was kept: drop the oldest (lib/store/versions.ts).
-      { eventName: ['INSERT'], dynamodb: { ...keyPrefix('pk', 'VERSION#').dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
+      { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
     failures: 'records',
     grants: [
       query('by_share_slug'),
       // Folds: the deck item (read again when a fold finds it already past), then its entries.
-      decks(['GetItem', 'UpdateItem'], ['USER#*']),
-      decks(['UpdateItem'], ['SEARCH#*']),
+      decks(['GetItem', 'UpdateItem'], [DECK.grant]),
+      decks(['UpdateItem'], [SEARCH_ENTRY.grant]),
       // A deleted deck's view count, brought back by a later batch, taken out of its bucket.
-      decks(['UpdateItem'], ['VIEWS#*']),
+      decks(['UpdateItem'], [VIEW_BUCKET.grant]),
       // A deleted deck's likes, under the deck and under each account.
-      decks(['Query'], ['LIKE#*']),
-      decks(['BatchWriteItem'], ['LIKE#*', 'LIKED#*']),
+      decks(['Query'], [LIKE.grant]),
+      decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
       // Versions: a deleted deck's, and those past the last 100 (read to keep the texts kept ones read; retired).
-      decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], ['VERSION#*']),
+      decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], [VERSION.grant]),
     ],
   },
   {
     // Views recorded from the access log (VIEW_SUBSCRIPTION) reach their buckets a window at a time:
-    // one update a bucket a window, whatever the traffic (lib/store/view-log.ts, lib/changes/view-log.ts).
+    // one update a bucket a window, whatever the traffic (lib/store/view-log.ts, view-log.ts).
     name: 'viewLog',
-    entry: 'functions/view-log.ts',
+    handler: 'functions/view-log-worker.ts',
     table: 'decks',
-    filters: [{ eventName: ['INSERT', 'MODIFY'], ...keyPrefix('pk', 'VIEWLOG#') }],
+    filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(VIEW_LOG) }],
     batchSize: 1000,
     // A view shows in the stored total within 60 s (contract §9.5): the access log's delivery (seconds),
     // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
     failures: 'records',
-    grants: [decks(['GetItem', 'UpdateItem'], ['VIEWS#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
+    grants: [decks(['GetItem', 'UpdateItem'], [VIEW_BUCKET.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
   },
   {
-    // An account's erasure, a bounded step on each change of its erasure item (lib/account/erasure.ts):
+    // An account's erasure, a bounded step on each change of its erasure item (erasure.ts):
     // on the accounts table's stream, so that its waits hold up no fold of the decks table's changes. A
     // step that fails throws (each is idempotent): the functions' errors alarm sees it, no alarm of its own.
     name: 'accountErasure',
-    entry: 'functions/account-erasure.ts',
+    handler: 'functions/erasure-worker.ts',
     table: 'accounts',
-    filters: [{ eventName: ['INSERT', 'MODIFY'], ...keyPrefix('pk', 'ERASE#') }],
+    filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(ERASURE) }],
     batchSize: 10,
     failures: 'errors',
     // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
@@ -100,14 +118,14 @@ export const WORKERS = [
       ...erasing,
       ...keysClosing,
       // The erasure ended: its item, the account's keys and account item deleted.
-      { table: 'accounts', actions: ['DeleteItem'], keys: ['ERASE#*', 'USER#*'] },
-      { table: 'accounts', actions: ['BatchWriteItem'], keys: ['KEY#*'] },
+      accounts(['DeleteItem'], [ERASURE.grant, ACCOUNT.grant]),
+      accounts(['BatchWriteItem'], [API_KEY.grant]),
       // The likes it gave: each taken back with one off its deck's counter (other owners' counters).
-      decks(['Query', 'DeleteItem', 'BatchWriteItem'], ['LIKED#*']),
-      decks(['DeleteItem', 'BatchWriteItem'], ['LIKE#*']),
-      decks(['UpdateItem'], ['COUNT#*']),
-      // Its idempotency records.
-      decks(['Query', 'BatchWriteItem'], ['IDEMP#*']),
+      decks(['Query', 'DeleteItem', 'BatchWriteItem'], [LIKED.grant]),
+      decks(['DeleteItem', 'BatchWriteItem'], [LIKE.grant]),
+      decks(['UpdateItem'], [COUNTER.grant]),
+      // Its remembered answers.
+      decks(['Query', 'BatchWriteItem'], [REMEMBERED_ANSWER.grant]),
     ],
   },
 ] as const satisfies readonly Worker[];
@@ -119,7 +137,7 @@ export type WorkerName = (typeof WORKERS)[number]['name'];
  * locally infra/local/access-log.ts): the lines of its routes' answers with its status, in batches.
  */
 export interface LogSubscriber extends Grantee {
-  entry: string;
+  handler: string;
   routes: readonly Route[];
   status: number;
 }
@@ -127,11 +145,11 @@ export interface LogSubscriber extends Grantee {
 /** Views are counted from the access log: each shared read answered 200 is one view (contract §9.5). */
 export const VIEW_SUBSCRIPTION: LogSubscriber = {
   name: 'countViews',
-  entry: 'functions/count-views.ts',
-  routes: [routeByName('readSharedDeck'), routeByName('readSharePage')],
+  handler: 'functions/count-views-worker.ts',
+  routes: [readSharedDeck, readSharePage],
   status: 200,
   // The batch's marker, and its views in the logs of the bucket groups (lib/store/view-log.ts).
-  grants: [decks(['PutItem'], ['VIEWBATCH#*']), decks(['UpdateItem'], ['VIEWLOG#*'])],
+  grants: [decks(['PutItem'], [VIEW_BATCH.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
 };
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */

@@ -3,12 +3,12 @@
  * a window's batches with one UpdateItem a bucket — then taken out of the log. Each bucket keeps the
  * ordinal of the last batch it holds, so a window handled again adds nothing twice.
  */
+import type { DynamoDBRecord } from 'aws-lambda';
 import { atMost } from '#store/at-most.ts';
 import { bucketOf } from '#store/items/view-bucket.ts';
-import { BATCH_PREFIX } from '#store/items/view-log.ts';
+import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
 import { addToBucket, DECKS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
-
-type Image = Record<string, unknown>;
+import { batchHandler, changesOf, type Image, itemRunsOf, type Work } from './batch.ts';
 
 /** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
 export function loggedBatches(changes: readonly [Image | undefined, Image | undefined][]): LoggedBatch[] {
@@ -68,3 +68,19 @@ export async function viewLogMoved(group: number, batches: readonly LoggedBatch[
   );
   return writes;
 }
+
+/** The work a batch of the view logs' changes asks for: each log's new batches, added to their buckets. */
+export function workOf(records: readonly DynamoDBRecord[]): Work[] {
+  const work: Work[] = [];
+  for (const { keys, sequence, run } of itemRunsOf(records)) {
+    const pk = String(keys.pk);
+    if (!VIEW_LOG.owns(pk)) continue;
+    const group = Number(pk.slice(VIEW_LOG.prefix.length));
+    const batches = loggedBatches(changesOf(run));
+    if (batches.length > 0) work.push({ first: sequence, run: async () => void (await viewLogMoved(group, batches)) });
+  }
+  return work;
+}
+
+/** The view log's worker's handler (functions/view-log-worker.ts): a window of the logs' changes at a time. */
+export const handleViewLog = batchHandler('viewLog', workOf);

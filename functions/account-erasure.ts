@@ -1,3 +1,0 @@
-import { handleErasures } from '#account/erasure.ts';
-
-export const handler = handleErasures;

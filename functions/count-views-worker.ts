@@ -1,0 +1,3 @@
+import { countViews } from '#workers/count-views.ts';
+
+export const handler = countViews;

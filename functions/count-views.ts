@@ -1,3 +1,0 @@
-import { countViews } from '#changes/count-views.ts';
-
-export const handler = countViews;

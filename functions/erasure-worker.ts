@@ -1,0 +1,3 @@
+import { handleErasures } from '#workers/erasure.ts';
+
+export const handler = handleErasures;

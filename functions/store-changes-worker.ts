@@ -1,0 +1,3 @@
+import { handleStoreChanges } from '#workers/store-changes.ts';
+
+export const handler = handleStoreChanges;

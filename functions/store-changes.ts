@@ -1,3 +1,0 @@
-import { handleChanges } from '#changes/worker.ts';
-
-export const handler = handleChanges;

@@ -1,0 +1,3 @@
+import { handleViewLog } from '#workers/view-log.ts';
+
+export const handler = handleViewLog;

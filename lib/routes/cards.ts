@@ -1,0 +1,36 @@
+/** Cards: the catalogue, where card_id values come from (contract §4). */
+import { CardQuery } from '#shapes/queries.ts';
+import { CardId } from './params.ts';
+import type { ApiRoute } from './route.ts';
+
+export const listCards = {
+  name: 'listCards',
+  method: 'GET',
+  path: '/api/v1/cards',
+  handler: 'functions/list-cards.ts',
+  query: CardQuery,
+  catalogue: true,
+  cursors: true,
+  grants: [],
+  summary: 'The card catalogue',
+  description: 'The source of card_id values. Changes only with a deployment: cacheable, with an ETag.',
+  tag: 'Cards',
+  success: { status: 200, data: 'Card[]', meta: 'CardListMeta', headers: ['ETag', 'Cache-Control'], conditional: true },
+} as const satisfies ApiRoute;
+
+export const readCard = {
+  name: 'readCard',
+  method: 'GET',
+  path: '/api/v1/cards/{card_id}',
+  handler: 'functions/read-card.ts',
+  params: { card_id: CardId },
+  catalogue: true,
+  grants: [],
+  summary: 'One card',
+  description: 'A card of the catalogue by its card_id; an unknown id is 404 card_not_found.',
+  tag: 'Cards',
+  success: { status: 200, data: 'Card', headers: ['ETag', 'Cache-Control'], conditional: true },
+  errors: ['card_not_found'],
+} as const satisfies ApiRoute;
+
+export const CARD_ROUTES = [listCards, readCard] as const;

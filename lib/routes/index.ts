@@ -1,0 +1,37 @@
+/**
+ * The route table: every route of the API, joined from its groups (one file each, by what the routes are
+ * for). The local runtime, the CDK stack, IAM, the OpenAPI document and the tests' route lists are all
+ * made from it; an endpoint is tied to its route's declaration by the compiler (lib/http/types.ts).
+ */
+import { ACCOUNT_ROUTES } from './account.ts';
+import { CARD_ROUTES } from './cards.ts';
+import { notFound } from './fallback.ts';
+import { HISTORY_ROUTES } from './history.ts';
+import { LIKE_ROUTES } from './likes.ts';
+import { OWNER_DECK_ROUTES } from './owner-decks.ts';
+import { PUBLIC_ROUTES } from './public.ts';
+import { REFERENCE_ROUTES } from './reference.ts';
+import type { Route } from './route.ts';
+import { SEARCH_ROUTES } from './search.ts';
+import { SHARE_ROUTES } from './share.ts';
+
+export * from './route.ts';
+
+export const ROUTES = [
+  ...OWNER_DECK_ROUTES,
+  ...HISTORY_ROUTES,
+  ...LIKE_ROUTES,
+  ...SEARCH_ROUTES,
+  ...PUBLIC_ROUTES,
+  ...SHARE_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...CARD_ROUTES,
+  ...REFERENCE_ROUTES,
+  notFound,
+] as const satisfies readonly Route[];
+
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+export function routeByName(name: RouteName): Route {
+  return ROUTES.find((r) => r.name === name) as Route;
+}

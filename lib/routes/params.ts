@@ -1,0 +1,84 @@
+/**
+ * Path parameters, each declared once (as a route declares its query): its pattern and an example for the
+ * document, and how the route layer reads it before the endpoint runs. A value that does not parse names
+ * nothing: the route answers its own 404 (`missing`), as for an unknown value. Pure: no HTTP, no store.
+ */
+import { CARD_ID } from '#rules/card.ts';
+import { KEY_ID_FORM, SHARE_SLUG, UUID, VERSION_NUMBER } from '#rules/ids.ts';
+import type { ErrorCode } from '#shapes/errors.ts';
+
+export interface PathParam<T = string> {
+  /** The pattern a well-formed value matches (a JSON Schema / OpenAPI `pattern`). */
+  pattern: string;
+  example: string;
+  description: string;
+  /** The 404 a value that does not parse answers (as an unknown one does); none when any value goes on (the route decides). */
+  missing?: { code: Extract<ErrorCode, `${string}not_found`>; message: string };
+  /** The value, or undefined when it is malformed. */
+  parse: (raw: string) => T | undefined;
+}
+
+/** A value that matches the form, as it is. */
+const matching =
+  (form: RegExp) =>
+  (raw: string): string | undefined =>
+    form.test(raw) ? raw : undefined;
+
+export const ShareSlug: PathParam = {
+  pattern: SHARE_SLUG.source,
+  example: 'Xq3vT9pLmA2c',
+  description: 'A public or unlisted deck: its share_slug (from search, or the owner deck), never its id.',
+  missing: { code: 'deck_not_found', message: 'no such deck' },
+  parse: (raw) => matching(SHARE_SLUG)(raw),
+};
+
+export const UserId: PathParam = {
+  pattern: UUID.source,
+  example: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+  description: "The key's account (any other is 403 user_mismatch).",
+  // Auth compares it with the key's account: a malformed one is a mismatch, not a 404.
+  parse: (raw) => raw,
+};
+
+export const DeckId: PathParam = {
+  pattern: UUID.source,
+  example: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
+  description: "One of the caller's decks: its id.",
+  missing: { code: 'deck_not_found', message: 'no such deck' },
+  parse: (raw) => matching(UUID)(raw),
+};
+
+export const Version: PathParam<number> = {
+  pattern: VERSION_NUMBER.source,
+  example: '2',
+  description: 'A version of the deck (1 is its creation).',
+  missing: { code: 'version_not_found', message: 'no such version of this deck is kept' },
+  parse: (raw) => (VERSION_NUMBER.test(raw) ? Number(raw) : undefined),
+};
+
+export const KeyId: PathParam = {
+  pattern: KEY_ID_FORM.source,
+  example: 'a1B2c3D4e5F6g7H8',
+  description: 'One of the account\'s keys: its key_id (the part of the key between "dlk_" and its secret).',
+  missing: { code: 'key_not_found', message: 'this account has no key of that id' },
+  parse: (raw) => matching(KEY_ID_FORM)(raw),
+};
+
+export const CardId: PathParam = {
+  pattern: CARD_ID.source,
+  example: '2H',
+  description: "A card of the catalogue: its card_id (the deck code's 2-character id for every deckable card).",
+  missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
+  parse: (raw) => matching(CARD_ID)(raw),
+};
+
+export const Asset: PathParam = {
+  pattern: '^[a-z0-9.-]{1,64}$',
+  example: 'scalar.js',
+  description: 'A file of the reference page (its script).',
+  missing: { code: 'not_found', message: 'no such asset of the docs page' },
+  parse: (raw) => matching(/^[a-z0-9.-]{1,64}$/)(raw),
+};
+
+/** What a parameter gives the endpoint. */
+export type ParsedOf<P> = P extends PathParam<infer T> ? T : never;

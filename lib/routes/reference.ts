@@ -1,0 +1,61 @@
+/** Reference: this API's document, and its page for people with the page's script. */
+import { Asset } from './params.ts';
+import type { ApiRoute } from './route.ts';
+
+export const openApi = {
+  name: 'openApi',
+  method: 'GET',
+  path: '/api/v1/openapi.json',
+  handler: 'functions/openapi.ts',
+  catalogue: false,
+  grants: [],
+  summary: 'This document',
+  description: 'The OpenAPI 3.1 document itself, not wrapped in the envelope.',
+  tag: 'Reference',
+  success: { status: 200, data: 'OpenApiDocument', bare: true, headers: ['ETag', 'Cache-Control'], conditional: true },
+} as const satisfies ApiRoute;
+
+export const docsPage = {
+  name: 'docsPage',
+  method: 'GET',
+  path: '/api/v1/docs',
+  handler: 'functions/docs-page.ts',
+  catalogue: false,
+  grants: [],
+  summary: 'This reference, as a page',
+  description: 'An interactive reference rendered from this document; its script is served by the API itself.',
+  tag: 'Reference',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'text/html',
+    headers: ['ETag', 'Cache-Control', 'Content-Security-Policy', 'X-Frame-Options'],
+    conditional: true,
+  },
+} as const satisfies ApiRoute;
+
+export const docsAsset = {
+  name: 'docsAsset',
+  method: 'GET',
+  path: '/api/v1/docs/{asset}',
+  handler: 'functions/docs-asset.ts',
+  params: { asset: Asset },
+  catalogue: false,
+  files: ['node_modules/@scalar/api-reference/dist/browser/standalone.js'],
+  grants: [],
+  summary: "The reference page's script",
+  description: 'scalar.js, the only asset of the page: compressed (br or gzip) when Accept-Encoding allows.',
+  tag: 'Reference',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'text/javascript',
+    headers: ['ETag', 'Cache-Control', 'Vary', 'Content-Encoding'],
+    conditional: true,
+  },
+  errors: ['not_found'],
+} as const satisfies ApiRoute;
+
+export const REFERENCE_ROUTES = [openApi, docsPage, docsAsset] as const;

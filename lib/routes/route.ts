@@ -1,0 +1,182 @@
+/**
+ * What a route is: one declaration carries everything a client sees of it and everything it needs to run
+ * (as @hono/zod-openapi's `createRoute` carries a route's request and answers). Method, path, scope, path
+ * parameters (params.ts), query, body, success (status, media type, data, headers, 304), errors; its
+ * handler module, its grants, the files it ships, its memory. CDK, the local runtime, IAM (grants), the
+ * OpenAPI document and the tests' route lists all read it; the compiler holds each endpoint to it
+ * (lib/http/types.ts). `grants` are the DynamoDB actions a route's function may take, on which indexes or
+ * on which item kinds (each item module's `grant`: lib/store/items/kind.ts); owner routes also read API keys and only they,
+ * cursor routes the cursor keys.
+ */
+import type * as v from 'valibot';
+import type { Scope } from '#rules/scopes.ts';
+import type { ErrorCode } from '#shapes/errors.ts';
+import type { ShapeName } from '#shapes/named.ts';
+import { API_KEY } from '#store/items/api-key.ts';
+import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
+import type { PathParam } from './params.ts';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'BatchWriteItem';
+
+export interface Grant {
+  table: 'decks' | 'accounts';
+  actions: TableAction[];
+  /** Query of an index: the indexes it may read (and nothing else). */
+  indexes?: string[];
+  /** Item actions, and queries of the table itself: the leading keys (pk prefixes) of the items it may touch. */
+  keys?: string[];
+}
+
+export type ResponseHeader =
+  | 'ETag'
+  | 'Location'
+  | 'Cache-Control'
+  | 'Idempotent-Replayed'
+  | 'Content-Security-Policy'
+  | 'X-Frame-Options'
+  | 'Content-Encoding'
+  | 'Vary';
+export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
+export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Keys and account' | 'Cards' | 'Reference';
+export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+
+export interface Success {
+  status: 200 | 201;
+  /** The `data` shape (its name: lib/shapes/named.ts); or, with `bare`, the whole body. */
+  data: ShapeName;
+  meta?: ShapeName;
+  bare?: boolean;
+  headers?: ResponseHeader[];
+  /** Answers 304 to a matching If-None-Match. */
+  conditional?: boolean;
+  /** Its media type, when not JSON (pages, the docs page's script, images). */
+  contentType?: string;
+}
+
+/** Whatever runs with grants: a route's function, or a worker (lib/workers/). */
+export interface Grantee {
+  name: string;
+  scope?: Scope;
+  cursors?: boolean;
+  grants: readonly Grant[];
+}
+
+export interface Route extends Grantee {
+  name: string;
+  method: Method;
+  /** API Gateway path syntax: `{param}`; `$default` catches what no other route matches. */
+  path: string;
+  /** The handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  /** Required key scope; none for public routes. */
+  scope?: Scope;
+  /** Each `{param}` of the path: its declaration (params.ts), parsed before the endpoint runs. */
+  params?: Readonly<Record<string, PathParam<unknown>>>;
+  /** The query's schema (lib/shapes/queries.ts): parsed before the endpoint runs; its first bad parameter is 400. */
+  query?: QuerySchema;
+  /** The JSON body's shape (its name: lib/shapes/named.ts), when the route reads one; its rules check it (lib/rules). */
+  body?: ShapeName;
+  /** Whether the function needs the card catalogue (it ships only with those that do). */
+  catalogue: boolean;
+  /** Whether it signs or opens list cursors (it then reads the cursor keys: CURSOR_KEYS_GRANT). */
+  cursors?: boolean;
+  /** Files (project-relative) shipped beside the function's bundle. */
+  files?: readonly string[];
+  /** Its memory (MB), where measured to need other than the default: 512 with the catalogue, 256 without. */
+  memory?: number;
+  grants: readonly Grant[];
+  // What the published contract says of it (the fallback route has none of these).
+  summary?: string;
+  description?: string;
+  tag?: Tag;
+  success?: Success;
+  requestHeaders?: readonly RequestHeader[];
+  /** Errors this route answers beyond those every route of its kind answers. */
+  errors?: readonly ErrorCode[];
+  /** A page for people: a slug no one may see answers 404 with an HTML page, not the envelope. */
+  page404?: boolean;
+}
+
+/** A route of the API: documented (every route but the fallback). */
+export interface ApiRoute extends Route {
+  summary: string;
+  tag: Tag;
+  success: Success;
+}
+
+/** Every route's function timeout (s): Lambda ends an invocation there (lib/http/time-guard.ts answers 503 before it). */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+/** A route that takes no body but whose method may carry one: it refuses one (415), as its document says. */
+export const refusesBody = (r: Pick<Route, 'method' | 'body'>): boolean => !r.body && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
+
+/** A grant on the decks table: actions on the item kinds given (their modules' grant keys). */
+export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
+/** A grant on the accounts table. */
+export const accounts = (actions: TableAction[], keys: string[]): Grant => ({ table: 'accounts', actions, keys });
+/** A Query of the decks table's indexes named. */
+export const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
+
+/**
+ * The methods a route answers: a GET route answers HEAD too, with the GET's status and headers and no body
+ * (contract §10.4; an HTTP API matches HEAD to no GET route unless it is declared).
+ */
+export const methodsOf = (route: Pick<Route, 'method'>): Method[] => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]);
+
+/** A route's key as API Gateway names it (`$context.routeKey`): `GET /api/v1/decks/{share_slug}`, or `$default`; `method` for its HEAD twin. */
+export const routeKey = (route: Pick<Route, 'method' | 'path'>, method: Method = route.method): string =>
+  route.path === '$default' ? '$default' : `${method} ${route.path}`;
+
+const PARAM = /\{(\w+)\}/g;
+/** The names in a route path's `{…}` segments, in order. */
+export const paramNames = (routePath: string): string[] => [...routePath.matchAll(PARAM)].map((m) => m[1] as string);
+
+/** A route path's parameters, and how to read them from a request path as API Gateway does (a segment each, URL-decoded). */
+export function pathMatcher(routePath: string): { names: string[]; match: (path: string) => Record<string, string> | undefined } {
+  const names = paramNames(routePath);
+  const pattern = new RegExp(`^${routePath.replace(PARAM, '([^/]+)')}$`);
+  return {
+    names,
+    match(path) {
+      const found = pattern.exec(path);
+      if (!found) return undefined;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => {
+        const raw = found[i + 1] as string;
+        try {
+          params[name] = decodeURIComponent(raw);
+        } catch {
+          params[name] = raw;
+        }
+      });
+      return params;
+    },
+  };
+}
+
+/** The grant every owner route has: reading API keys (auth). */
+export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: [API_KEY.grant] };
+/** The grant every cursor route has: reading the cursor keys, and making them when there are none yet (lib/store/cursor-keys.ts). */
+export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem', 'PutItem'], keys: [CURSOR_KEYS.grant] };
+
+export const grantsOf = (who: Grantee): Grant[] => [
+  ...(who.scope ? [AUTH_GRANT] : []),
+  ...(who.cursors ? [CURSOR_KEYS_GRANT] : []),
+  ...who.grants,
+];
+
+/** A route's throttle class: reads (GET) and writes (the rest, throttled more strictly; settings in infra). */
+export const throttleClass = (route: Route): 'read' | 'write' => (route.method === 'GET' ? 'read' : 'write');
+
+/**
+ * CORS for every route (contract §8.3), one definition: the CDK stack's `corsPreflight` and the local
+ * runtime's answers to preflights and cross-origin requests are both made from it.
+ */
+export const CORS = {
+  allowOrigins: ['*'],
+  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowHeaders: ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'],
+  exposeHeaders: ['etag', 'location', 'retry-after', 'x-request-id', 'idempotent-replayed'],
+  maxAgeSeconds: 600,
+} as const;

@@ -1,0 +1,58 @@
+/** Share pages and deck images (contract §9.3): what people open and link previews show. */
+import { ShareSlug } from './params.ts';
+import { type ApiRoute, query } from './route.ts';
+
+export const readSharePage = {
+  // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/workers/ VIEW_SUBSCRIPTION).
+  name: 'readSharePage',
+  method: 'GET',
+  path: '/d/{share_slug}',
+  handler: 'functions/share-page.ts',
+  params: { share_slug: ShareSlug },
+  catalogue: true,
+  grants: [query('by_share_slug')],
+  summary: 'The share page of a public or unlisted deck',
+  description:
+    "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
+  tag: 'Public decks',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'text/html',
+    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options'],
+  },
+  page404: true,
+} as const satisfies ApiRoute;
+
+export const readDeckImage = {
+  // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships.
+  name: 'readDeckImage',
+  method: 'GET',
+  path: '/api/v1/decks/{share_slug}/image.png',
+  handler: 'functions/deck-image.ts',
+  params: { share_slug: ShareSlug },
+  catalogue: true,
+  files: [
+    'node_modules/@resvg/resvg-wasm/index_bg.wasm',
+    'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
+    'node_modules/@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
+  ],
+  memory: 1024,
+  grants: [query('by_share_slug')],
+  summary: 'The image of a public or unlisted deck',
+  description:
+    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Its ETag changes with the deck and the catalogue; send it back as If-None-Match for a 304. Counts no view.',
+  tag: 'Public decks',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'image/png',
+    headers: ['ETag', 'Cache-Control'],
+    conditional: true,
+  },
+  errors: ['deck_not_found'],
+} as const satisfies ApiRoute;
+
+export const SHARE_ROUTES = [readSharePage, readDeckImage] as const;

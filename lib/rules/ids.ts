@@ -1,0 +1,17 @@
+/**
+ * The forms of the service's identifiers, once: the path parameters (lib/routes/params.ts), the response
+ * shapes, cursors and keys all read them from here.
+ */
+/** Deck ids and user ids: lower-case UUIDs. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A share slug: 12 random characters of [A-Za-z0-9] (contract §3). */
+export const SHARE_SLUG = /^[A-Za-z0-9]{12}$/;
+/** A key id: the part of a key between `dlk_` and its secret (contract §5), unanchored. */
+export const KEY_ID = '[A-Za-z0-9]{16}';
+/** A key id, whole. */
+export const KEY_ID_FORM = /^[A-Za-z0-9]{16}$/;
+/** A deck's version in a path: 1 and up, no leading zero. */
+export const VERSION_NUMBER = /^[1-9][0-9]{0,9}$/;
+
+/** Whether a string is a well-formed share slug. */
+export const isShareSlug = (raw: string): boolean => SHARE_SLUG.test(raw);

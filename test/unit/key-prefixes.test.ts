@@ -1,0 +1,75 @@
+/**
+ * A key prefix is spelled in its item module only (lib/store/items/): grants, stream filters, worker
+ * dispatch, cursor checks, queries and the benchmark all use the module's constant (ItemKind: prefix, grant,
+ * owns). This reads every source file of the service and its tools and finds no literal of one elsewhere.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT } from '#store/items/account.ts';
+import { API_KEY } from '#store/items/api-key.ts';
+import { COUNTER } from '#store/items/counter.ts';
+import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
+import { DECK } from '#store/items/deck.ts';
+import { ERASURE } from '#store/items/erasure.ts';
+import { LIKE, LIKED } from '#store/items/like.ts';
+import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
+import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { VERSION } from '#store/items/version.ts';
+import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const KINDS = [
+  ACCOUNT,
+  API_KEY,
+  COUNTER,
+  CURSOR_KEYS,
+  DECK,
+  ERASURE,
+  REMEMBERED_ANSWER,
+  LIKE,
+  LIKED,
+  SEARCH_ENTRY,
+  VERSION,
+  VIEW_BUCKET,
+  VIEW_BATCH,
+  VIEW_LOG,
+];
+/** Every prefix, and the sort-key prefixes the deck and version modules declare. */
+const PREFIXES = [...new Set([...KINDS.map((k) => k.prefix), DECK.sk, VERSION.sk])];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.(ts|js|cjs|mjs)$/.test(name) ? [path] : [];
+  });
+}
+
+describe('key prefixes', () => {
+  it('each item kind owns one prefix, and owns the keys that start with it', () => {
+    for (const kind of KINDS) {
+      expect(kind.owns(`${kind.prefix}${kind === CURSOR_KEYS ? '' : 'x'}`), kind.prefix).toBe(true);
+      expect(kind.owns(`Z${kind.prefix}`), kind.prefix).toBe(false);
+    }
+    // Two kinds share USER#, in two tables: the decks table's decks and the accounts table's accounts.
+    expect(KINDS.filter((k) => k.prefix === 'USER#')).toEqual([ACCOUNT, DECK]);
+  });
+
+  it('no source outside lib/store/items/ spells one in a string (a quote or backtick, then the prefix)', () => {
+    const files = ['lib', 'functions', 'infra', 'scripts', 'bin'].flatMap((d) => sources(join(ROOT, d)));
+    expect(files.length).toBeGreaterThan(100);
+    const found: string[] = [];
+    for (const file of files) {
+      const where = relative(ROOT, file);
+      if (where.startsWith('lib/store/items/')) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const prefix of PREFIXES) {
+        const quoted = new RegExp(`['"\`]${prefix.replace(/[#]/g, '\\#')}`, 'g');
+        for (const m of text.matchAll(quoted)) found.push(`${where}: ${text.slice(m.index, m.index + prefix.length + 8)}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
