@@ -1,9 +1,4 @@
-import { ApiError } from '#http/errors.ts';
 import { route } from '#http/route.ts';
-import { endpoint } from '#http/types.ts';
+import { notFound } from '#public/not-found.ts';
 
-export const handler = route(
-  endpoint('notFound', {}, async () => {
-    throw new ApiError(404, 'not_found', 'no such route');
-  }),
-);
+export const handler = route(notFound);

@@ -63,13 +63,17 @@ describe('routes and ids', () => {
       expect([method, path, r.status, r.body.error.code]).toEqual([method, path, 404, 'not_found']);
       envelope(r);
     }
-    // HEAD is a method no route has (API Gateway sends it to $default as any other): no such route, and
-    // as HTTP has it, the answer's headers without its body.
-    for (const path of ['/api/v1/decks', '/api/v1/cards/2B']) {
+    // HEAD of a GET route is that route's answer without its body (contract §10.4: test/api/head.test.ts
+    // has every route); of a path no route has, the 404's headers without its body.
+    for (const [path, status] of [
+      ['/api/v1/decks', 200],
+      ['/api/v1/cards/2B', 200],
+      ['/api/v1/nothing', 404],
+    ] as const) {
       const head = await fetch(`${baseUrl()}${path}`, { method: 'HEAD' });
       expect([path, head.status, head.headers.get('content-type'), await head.text()]).toEqual([
         path,
-        404,
+        status,
         'application/json; charset=utf-8',
         '',
       ]);

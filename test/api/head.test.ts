@@ -1,0 +1,79 @@
+/**
+ * Edges people hit first (contract §10.4): every GET route answers HEAD with the GET's status and headers
+ * and no body (link checkers and `curl -I` ask that first; an HTTP API matches HEAD to no GET route unless
+ * it is declared: the stack declares a HEAD twin of each, test/infra checks the template); a GET route's
+ * path with a trailing slash is 308 to the path without it, query kept — never the JSON 404.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES, type Route } from '#routes';
+import { storedViews } from '#store/view-buckets.ts';
+import { baseUrl, createDeck, newOwner } from '../support/api.ts';
+import { settled } from '../support/settle.ts';
+
+const GETS = (ROUTES as readonly Route[]).filter((r) => r.method === 'GET');
+/** Headers that are the request's own, not the answer's (each request has its own id and date). */
+const OWN = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const headersOf = (res: Response) =>
+  Object.fromEntries([...res.headers.entries()].filter(([k]) => !OWN.has(k)).sort(([a], [b]) => a.localeCompare(b)));
+
+describe('HEAD and trailing slashes', async () => {
+  const owner = await newOwner();
+  const deck = (await createDeck(owner, { visibility: 'public' })).body.data;
+  const subject: Record<string, string> = {
+    user_id: owner.userId,
+    deck_id: deck.id,
+    share_slug: deck.share_slug,
+    version: '1',
+    card_id: '2B',
+    asset: 'scalar.js',
+  };
+  const urlOf = (route: Route) =>
+    `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string)}${route.name === 'diffDecks' ? `?from=${deck.share_slug}&to=${deck.share_slug}` : ''}`;
+
+  it.each(GETS.map((r) => [r.name, r] as const))('HEAD %s: the GET’s status and headers, no body', async (_name, route) => {
+    const url = `${baseUrl()}${urlOf(route)}`;
+    const headers = route.scope ? { authorization: `Bearer ${owner.key}` } : {};
+    const get = await fetch(url, { headers });
+    await get.arrayBuffer();
+    const head = await fetch(url, { method: 'HEAD', headers });
+    const body = await head.arrayBuffer();
+    expect([route.name, head.status]).toEqual([route.name, get.status]);
+    expect(get.status, route.name).toBe(route.success?.status);
+    expect(body.byteLength, route.name).toBe(0);
+    expect(head.headers.get('x-request-id'), route.name).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headersOf(head), route.name).toEqual(headersOf(get));
+  });
+
+  it('a HEAD of the share page or the shared read counts no view (a link checker is not a reader)', async () => {
+    const checked = (await createDeck(owner, { visibility: 'public' })).body.data;
+    for (const path of [`/d/${checked.share_slug}`, `/api/v1/decks/${checked.share_slug}`])
+      for (let i = 0; i < 3; i++) expect((await fetch(`${baseUrl()}${path}`, { method: 'HEAD' })).status).toBe(200);
+    // Then one read that counts: the access log is delivered in order, so once its view is stored the
+    // HEADs before it would have been too.
+    expect((await fetch(`${baseUrl()}/d/${checked.share_slug}`)).status).toBe(200);
+    expect(
+      await settled(
+        () => storedViews(checked.share_slug),
+        (v) => v >= 1,
+      ),
+    ).toBe(1);
+  });
+
+  it('a trailing slash on a share route’s path (a page, an image) is 308 to the path without it, query kept; other paths stay 404', async () => {
+    for (const path of [`/d/${deck.share_slug}/`, `/d/${deck.share_slug}/?utm=x`, `/api/v1/decks/${deck.share_slug}/image.png/`]) {
+      const moved = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+      const to = path.replace(/\/(\?|$)/, '$1');
+      expect([path, moved.status, moved.headers.get('location')]).toEqual([path, 308, to]);
+      const followed = await fetch(`${baseUrl()}${path}`);
+      expect([path, followed.status]).toEqual([path, 200]);
+    }
+    const head = await fetch(`${baseUrl()}/d/${deck.share_slug}/`, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(308);
+    for (const path of ['/nothing/', '/d/', '//example.com/', `/d/${deck.share_slug}//x/`, `/api/v1/decks/${deck.share_slug}/`]) {
+      const res = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+      expect([path, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([path, 404, 'not_found']);
+    }
+    const post = await fetch(`${baseUrl()}/d/${deck.share_slug}/`, { method: 'POST', redirect: 'manual' });
+    expect(post.status).toBe(404);
+  });
+});
