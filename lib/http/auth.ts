@@ -17,6 +17,8 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 export async function authenticate(authorization: string | undefined): Promise<ApiKey> {
   if (!authorization) throw unauthorized('an API key is required: Authorization: Bearer <API_KEY>');
+  // Two Authorization headers reach a function as one, their values joined by a comma (API Gateway, payload 2.0).
+  if (authorization.includes(',')) throw unauthorized('send one credential: the Authorization header holds more than one');
   const presented = BEARER.exec(authorization)?.[1];
   const parsed = presented ? parseApiKey(presented) : undefined;
   if (!parsed) throw unauthorized('the Authorization header does not hold a Deck Library API key');

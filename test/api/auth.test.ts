@@ -1,9 +1,10 @@
 /** Every owner route × every way a key can be wrong, and one owner against another's decks (BOLA). */
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#auth/keys.ts';
 import { ROUTES } from '#routes';
 import { revokeKey } from '#store/accounts.ts';
-import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { baseUrl, call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 
 const ownerRoutes = ROUTES.filter((r) => 'scope' in r);
 
@@ -15,7 +16,7 @@ function request(route: (typeof ownerRoutes)[number], userId: string, deckId: st
       ? {}
       : route.name === 'replaceCards'
         ? { deck_code: code(), replacements: [{ remove_card_id: 'aa', add_card_id: 'ab', count: 1 }] }
-        : route.body
+        : 'body' in route
           ? { deck_code: code(), guide: { system: 'x' } }
           : undefined;
   return { method: route.method, path, body };
@@ -63,6 +64,32 @@ describe('auth matrix', async () => {
     const { id } = (await createDeck(rw)).body.data;
     const r = await call('DELETE', `${rw.decks}/${id}`, { key: rw.key, body: {} });
     expect([r.status, r.body.error.code]).toEqual([403, 'insufficient_scope']);
+  });
+
+  it('two Authorization headers, or two credentials in one, are 401 — even when each is the right key (contract §10.4)', async () => {
+    const o = await newOwner();
+    /** A GET of the owner's decks with these Authorization lines, sent as written (fetch would fold them into one). */
+    const send = (lines: string[]) =>
+      new Promise<{ status: number; code?: string }>((done, fail) => {
+        const req = httpRequest(
+          `${baseUrl()}${o.decks}`,
+          { headers: { authorization: lines } as unknown as OutgoingHttpHeaders },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => {
+              text += c;
+            });
+            res.on('end', () => done({ status: res.statusCode ?? 0, code: JSON.parse(text).error?.code }));
+          },
+        );
+        req.on('error', fail);
+        req.end();
+      });
+    expect(await send([`Bearer ${o.key}`])).toEqual({ status: 200, code: undefined });
+    expect(await send([`Bearer ${o.key}`, `Bearer ${o.key}`])).toEqual({ status: 401, code: 'unauthorized' });
+    expect(await send([`Bearer ${o.key}`, 'Bearer dlk_other'])).toEqual({ status: 401, code: 'unauthorized' });
+    expect(await send([`Bearer ${o.key}, Bearer ${o.key}`])).toEqual({ status: 401, code: 'unauthorized' });
+    expect(await send([`Bearer ${o.key} ${o.key}`])).toEqual({ status: 401, code: 'unauthorized' });
   });
 
   it('revocation takes effect at once', async () => {

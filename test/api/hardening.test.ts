@@ -146,6 +146,27 @@ describe('6. unpaired surrogates and invalid UTF-8', () => {
   });
 });
 
+describe('6b. query parameters that are not UTF-8 after percent-decoding (contract §10.4)', () => {
+  it('a lone surrogate, a broken escape or a byte that is no UTF-8 is 400 invalid_parameter naming it; nothing is replaced', async () => {
+    for (const [query, named] of [
+      ['q=%ED%A0%80', 'q'], // U+D800, a lone surrogate, as UTF-8 bytes
+      ['q=ab%E0%A4', 'q'], // a character cut short
+      ['tag=%FF', 'tag'],
+      ['q=%zz', 'q'], // a broken escape
+      ['limit=5&q=%C3', 'q'],
+    ]) {
+      const r = await call('GET', `/api/v1/decks?${query}`);
+      expect([query, r.status, r.body.error.code]).toEqual([query, 400, 'invalid_parameter']);
+      expect(r.body.error.message, query).toContain(named);
+    }
+    // Percent-encoded UTF-8 is as good as the character itself.
+    const ok = await call('GET', `/api/v1/decks?q=${encodeURIComponent('é𝄞')}`);
+    expect(ok.status).toBe(200);
+    const cards = await call('GET', '/api/v1/cards?q=%ED%B0%80');
+    expect([cards.status, cards.body.error.code]).toEqual([400, 'invalid_parameter']);
+  });
+});
+
 describe('7. media types as RFC 9110 reads them', () => {
   it.each(['Application/JSON', 'application/json ; charset=utf-8', 'APPLICATION/JSON;CHARSET="UTF-8"'])('%s is JSON', async (type) => {
     const r = await send('POST', `${owner.decks}/validate`, JSON.stringify(body()), { 'content-type': type });
