@@ -45,7 +45,18 @@ describe('concurrent writes', () => {
     expect(staleDelete.status).toBe(412);
     const now = (await call('GET', path, { key: owner.key })).body.data;
     expect([now.version, now.tags]).toEqual([2, ['one']]);
-    expect((await call('DELETE', path, { key: owner.key, body: {}, headers: { 'if-match': 'W/"2"' } })).status).toBe(200);
+    // If-Match compares strongly (RFC 9110 §13.1.1, contract §10.4): a weak tag of the very version never matches.
+    for (const [method, body] of [
+      ['PATCH', { tags: ['weak'] }],
+      ['DELETE', {}],
+      ['POST', {}],
+    ] as const) {
+      const at = method === 'POST' ? `${path}/versions/1/restore` : path;
+      const weak = await call(method, at, { key: owner.key, body, headers: { 'if-match': 'W/"2"' } });
+      expect([method, weak.status, weak.body.error?.code]).toEqual([method, 412, 'precondition_failed']);
+    }
+    expect((await call('GET', path, { key: owner.key })).body.data.version).toBe(2);
+    expect((await call('DELETE', path, { key: owner.key, body: {}, headers: { 'if-match': '"2"' } })).status).toBe(200);
   });
 
   it('parallel PATCHes with the same If-Match: exactly one wins, the rest are 412', async () => {

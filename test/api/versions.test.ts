@@ -220,6 +220,11 @@ describe('restore', () => {
     expect([missing.status, missing.body.error.code]).toEqual([404, 'version_not_found']);
     const gone = await restore(owner, '00000000-0000-4000-8000-000000000000', 1);
     expect([gone.status, gone.body.error.code]).toEqual([404, 'deck_not_found']);
+    // No body at all is 400 invalid_json, as a DELETE without one (contract §10.4), with or without a Content-Type.
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
+      const bare = await call('POST', `${owner.decks}/${deck.id}/versions/1/restore`, { key: owner.key, headers });
+      expect([bare.status, bare.body.error.code]).toEqual([400, 'invalid_json']);
+    }
   });
 
   it('a version that no longer passes today’s rules is 422 with every failing rule, and nothing is written', async () => {
