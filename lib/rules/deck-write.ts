@@ -3,7 +3,7 @@
  * name, factions and snapshot from the code, then apply every deck, guide, archive and display rule
  * to the result. All failures are reported together; a field that failed its shape is not judged again.
  */
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
 import {
   checkAlternatives,
@@ -34,6 +34,12 @@ export const FIELDS = {
   sort_order: S.SortOrder,
   featured_card_id: S.FeaturedCardId,
   card_back_id: S.CardBackId,
+  /**
+   * The featured card and card back as the owner deck shows them (and the export gives them): the same
+   * two fields, nested. A body may give either form; given in both, they must agree (contract §10.4: an
+   * exported deck's writable fields are a create body as they are).
+   */
+  display: v.strictObject({ featured_card_id: v.optional(S.FeaturedCardId), card_back_id: v.optional(S.CardBackId) }),
 } as const;
 type Fields = { [K in keyof typeof FIELDS]: v.InferOutput<(typeof FIELDS)[K]> };
 const SECTIONS = ['key_components', 'alternatives', 'chart_settings'] as const;
@@ -46,7 +52,6 @@ export const NOT_WRITABLE = new Set([
   'ally_faction',
   'cards_snapshot',
   'share_slug',
-  'display',
   'author',
   'views',
   'likes',
@@ -116,7 +121,23 @@ function readFields(body: Record<string, unknown>): Read {
       }
     }
   }
+  unnestDisplay(read);
   return read;
+}
+
+/** The display's two fields, nested (as the owner deck shows them) or flat: one value each, or a detail where the two forms disagree. */
+function unnestDisplay(read: Read): void {
+  const nested = read.values.display;
+  if (!nested) return;
+  for (const name of ['featured_card_id', 'card_back_id'] as const) {
+    if (!Object.hasOwn(nested, name)) continue;
+    if (Object.hasOwn(read.values, name) && read.values[name] !== nested[name]) {
+      read.details.push(detail(`display.${name}`, 'invalid_value', `${name} is given twice (flat and in display), with different values`));
+      read.failed.push(`display.${name}`);
+      continue;
+    }
+    (read.values as Record<string, unknown>)[name] = nested[name] ?? null;
+  }
 }
 
 /** Name, factions and canonical code of a parsed deck; the code is remembered parsed (parsed-codes.ts). */

@@ -79,27 +79,27 @@ describe('GET /api/v1/users/:user_id/export', () => {
     );
   }, 120_000);
 
-  it('rebuilds: each exported deck, posted as create takes it, makes the same deck in another account', async () => {
+  it('rebuilds: each exported deck’s writable fields, posted as the export gives them (display nested), make the same deck in another account', async () => {
     const o = await newOwner();
     await createDeck(o, {
       visibility: 'unlisted',
       tags: ['aggro'],
+      sort_order: 3,
+      featured_card_id: '2B',
+      card_back_id: 'winter.back-1',
       guide: { system: 'Tempo', description: 'Hold the line.' },
       archive: { key_components: { enabled: true, items: [{ card_id: '2B', reason: 'opener' }] } },
     });
     const [deck] = (await exportOf(o)).body.data.decks;
+    expect(deck.display).toEqual({ featured_card_id: '2B', card_back_id: 'winter.back-1' });
     const elsewhere = await newOwner();
+    // The owner deck's writable fields (contract §3), exactly as the export lists them: nothing renamed or moved.
     const { deck_code, guide, archive, tags, visibility, sort_order, display } = deck;
-    const rebuilt = await createDeck(elsewhere, {
-      deck_code,
-      guide,
-      archive,
-      tags,
-      visibility,
-      sort_order,
-      featured_card_id: display.featured_card_id,
-      card_back_id: display.card_back_id,
+    const rebuilt = await call('POST', elsewhere.decks, {
+      key: elsewhere.key,
+      body: { deck_code, guide, archive, tags, visibility, sort_order, display },
     });
+    expect(rebuilt.status).toBe(201);
     const strip = ({ id: _i, share_slug: _s, created_at: _c, updated_at: _u, ...rest }: Record<string, unknown>) => rest;
     expect(strip(rebuilt.body.data)).toEqual(strip(deck));
   });

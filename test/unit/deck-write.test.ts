@@ -62,7 +62,7 @@ describe('create: every rule, with its path and code', () => {
     ['deck_size', { ...base(), deck_code: '%%45|;;sL;s1s2s3s4s5s6u1u2' }, one('deck_code', 'deck_size')],
     ['unknown field', { ...base(), colour: 'red' }, one('colour', 'unknown_field')],
     ['nested unknown field', { ...base(), guide: { system: 'x', notes: 'n' } }, one('guide.notes', 'unknown_field')],
-    ...['name', 'main_faction', 'ally_faction', 'cards_snapshot', 'id', 'share_slug', 'version', 'display'].map(
+    ...['name', 'main_faction', 'ally_faction', 'cards_snapshot', 'id', 'share_slug', 'version', 'views', 'created_at'].map(
       (f) =>
         [`${f} is derived`, { ...base(), [f]: 'x' }, one(f, 'not_writable')] as [
           string,
@@ -70,6 +70,15 @@ describe('create: every rule, with its path and code', () => {
           { path: string; code: Detail['code'] }[],
         ],
     ),
+    // The display as the owner deck shows it (and the export gives it) is writable (contract §10.4).
+    ['display not an object', { ...base(), display: 'x' }, one('display', 'invalid_type')],
+    ['display unknown member', { ...base(), display: { featured_card_id: null, colour: 'red' } }, one('display.colour', 'unknown_field')],
+    ['display card not in deck', { ...base(), display: { featured_card_id: 's9' } }, one('featured_card_id', 'not_in_deck')],
+    [
+      'display and the flat field disagree',
+      { ...base(), featured_card_id: 's1', display: { featured_card_id: 's2' } },
+      one('display.featured_card_id', 'invalid_value'),
+    ],
     ['core card not in deck', { ...base(), guide: { system: 'x', core_cards: ['s1', 's9'] } }, one('guide.core_cards[1]', 'not_in_deck')],
     ['core card derived', { ...base(), guide: { system: 'x', core_cards: ['sd'] } }, one('guide.core_cards[0]', 'derived_card')],
     ['core card unknown', { ...base(), guide: { system: 'x', core_cards: ['zz'] } }, one('guide.core_cards[0]', 'unknown_card')],
