@@ -7,18 +7,19 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
+import * as R from '#routes/share.ts';
 import { deckImageSvg } from '#share/image.ts';
-import { prepareRenderer, renderPng } from '#share/png.ts';
+import { measureText, prepareRenderer, renderPng } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
-import { sharedDeck, shareSlug } from './shared-deck.ts';
+import { sharedDeck } from './shared-deck.ts';
 
 /** Changed when the renderer or its fonts change in a way the SVG does not show. */
-const RENDERER = 'resvg-wasm 2.6 / Inter 4 / 1';
+const RENDERER = 'resvg-wasm 2.6 / Inter 4 / 2';
 
-export const readDeckImage = endpoint('readDeckImage', { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
-  const deck = await sharedDeck(shareSlug(req.params.share_slug));
-  const svg = deckImageSvg(deckSheet(deck, catalogue()));
+export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
+  const deck = await sharedDeck(req.params.share_slug);
+  const svg = deckImageSvg(deckSheet(deck, catalogue()), measureText);
   const { headers, notModified } = validators(req, `${RENDERER}\n${deck.version}\n${svg}`, 'public, max-age=300');
   if (notModified) return { status: 304, data: undefined, headers };
   return { data: undefined, headers, raw: { contentType: 'image/png', body: await renderPng(svg) } };

@@ -25,7 +25,7 @@ h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-s
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
 .cards ul{list-style:none;margin:0;padding:0}.cards li{display:flex;gap:8px;padding:2px 0;border-bottom:1px solid var(--line)}
-.n{min-width:2.2em;font-weight:700;color:var(--accent)}.chart{width:100%;height:auto;display:block}
+.n{min-width:2.2em;font-weight:700;color:var(--accent)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
 .legend{list-style:none;padding:0;margin:8px 0 0}.legend li{display:flex;gap:8px;align-items:baseline}.legend svg{flex:none}
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
@@ -125,9 +125,18 @@ function reasonedList(title: string, items: DeckSheet['keyComponents']): string 
   return `<section><h2>${title}</h2><dl>${rows}</dl></section>`;
 }
 
-/** The og:description: factions, system, card count. */
-export const shareSummary = (sheet: DeckSheet): string =>
-  [`${sheet.main} / ${sheet.ally}`, sheet.system, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
+/**
+ * The og:description: what a player wants before clicking — factions and system, the kredit curve (copies
+ * at each cost), the cards the deck is built around (up to three), the card count. The title says the
+ * deck's name and author; this says the rest.
+ */
+export function shareSummary(sheet: DeckSheet): string {
+  const curve = sheet.curve.length ? `curve ${sheet.curve.map((c) => `${c.kredits}:${c.count}`).join(' ')}` : '';
+  const key = sheet.keyCards.length
+    ? `key cards ${sheet.keyCards.slice(0, 3).join(', ')}${sheet.keyCards.length > 3 ? ` +${sheet.keyCards.length - 3}` : ''}`
+    : '';
+  return [`${sheet.main} / ${sheet.ally}`, sheet.system, curve, key, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
+}
 
 const head = (title: string, extra: string) => `<!doctype html>
 <html lang="en">
@@ -165,7 +174,10 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
     .map(
       (g) =>
         `<h3>${groupHeading(g)}</h3><ul>${g.cards
-          .map((c) => `<li><span class="n">${c.count}×</span><span>${e(c.name)}</span></li>`)
+          .map(
+            (c) =>
+              `<li><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
+          )
           .join('')}</ul>`,
     )
     .join('');

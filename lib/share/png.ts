@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import { routeByName } from '#routes';
+import { readDeckImage } from '#routes/share.ts';
 import { shippedPath } from '#shipped';
-import { IMAGE_FONT } from './image.ts';
+import { fontMetrics, textWidth } from './font-metrics.ts';
+import { IMAGE_FONT, type Measure } from './image.ts';
 
 /** The route's shipped files: the renderer's WebAssembly and the two faces of the font. */
-const [WASM, ...FONTS] = routeByName('readDeckImage').files as readonly string[];
+const [WASM, ...FONTS] = readDeckImage.files;
 
 /** The WebAssembly API Node has (its types here declare only the namespace). */
 const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
@@ -25,6 +26,14 @@ export function prepareRenderer(): void {
   compiled ??= new wasm.Module(readFileSync(shippedPath(WASM as string)));
   if (fonts.length === 0) fonts = FONTS.map((f) => new Uint8Array(readFileSync(shippedPath(f))));
 }
+
+let faces: { regular: ReturnType<typeof fontMetrics>; bold: ReturnType<typeof fontMetrics> } | undefined;
+/** Text's width in the shipped font (its regular or bold face, read from the files the renderer draws with). */
+export const measureText: Measure = (text, size, bold) => {
+  prepareRenderer();
+  faces ??= { regular: fontMetrics(fonts[0] as Uint8Array), bold: fontMetrics(fonts[1] as Uint8Array) };
+  return textWidth(bold ? faces.bold : faces.regular, text, size);
+};
 
 let rendered = 0;
 /** How many images this environment has rendered (the tests' and the bench's proof that a 304 renders none). */

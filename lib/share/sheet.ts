@@ -5,6 +5,7 @@
  * (page.ts) and the deck image (image.ts) draw it; neither reads a deck or a catalogue itself.
  */
 import type { Catalogue } from '#rules/catalogue.ts';
+import { countsAs } from '#rules/deck-rules.ts';
 import { factionById } from '#rules/factions.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
@@ -15,6 +16,8 @@ export interface SheetCard {
   /** The catalogue's name; the card id when the catalogue no longer has it. */
   name: string;
   count: number;
+  /** It counts as the ally faction (as the ally limit counts: its faction, or its exile's, is the ally). */
+  ally: boolean;
 }
 export interface KreditGroup {
   /** The kredit cost; null for cards the catalogue no longer has. */
@@ -53,6 +56,8 @@ export interface DeckSheet {
   alternatives: Reasoned[];
   otk: OtkLine[];
   unlisted: boolean;
+  /** What the deck is built around, by name: its key components, else its guide's core cards. */
+  keyCards: string[];
 }
 
 const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, 'en') || a.card_id.localeCompare(b.card_id);
@@ -66,7 +71,8 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
     const card = catalogue.get(card_id);
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
-    group.push({ card_id, name: card?.name ?? card_id, count });
+    const ally = card !== undefined && countsAs(card, deck.main_faction, deck.ally_faction) === deck.ally_faction;
+    group.push({ card_id, name: card?.name ?? card_id, count, ally });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -88,6 +94,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
       ...(i.replaces_card_id ? { replaces: nameOf(i.replaces_card_id) } : {}),
     }));
   const otkItems = archive.chart_settings?.otkConfig.items ?? [];
+  const keyComponents = archive.key_components?.enabled ? reasoned(archive.key_components.items) : [];
   return {
     slug: deck.share_slug,
     name: deck.name,
@@ -102,7 +109,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
     groups: ordered,
     curve,
     types: [...types].map(([type, count]) => ({ type, count })),
-    keyComponents: archive.key_components?.enabled ? reasoned(archive.key_components.items) : [],
+    keyComponents,
     alternatives: archive.alternatives?.enabled ? reasoned(archive.alternatives.items) : [],
     otk: otkChart(otkItems, cards).map((line) => ({
       label: line.label ?? line.card_ids.map(nameOf).join(' + '),
@@ -111,6 +118,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
       by_draws: line.by_draws,
     })),
     unlisted: deck.visibility === 'unlisted',
+    keyCards: keyComponents.length > 0 ? keyComponents.map((k) => k.name) : (deck.guide?.core_cards ?? []).map(nameOf),
   };
 }
 

@@ -63,6 +63,12 @@ describe('GET /d/:share_slug', () => {
         guide: { system: 'Tempo', description: 'Push early.' },
         archive: {
           chart_settings: { otkConfig: { items: [{ card_ids: [cardsOf(deckCode)[0]], required: 1, label: 'Opener' }] } },
+          key_components: {
+            enabled: true,
+            items: cardsOf(deckCode)
+              .slice(0, 2)
+              .map((card_id) => ({ card_id, reason: 'core' })),
+          },
         },
       })
     ).body.data;
@@ -82,7 +88,23 @@ describe('GET /d/:share_slug', () => {
     const page = `${baseUrl()}/d/${deck.share_slug}`;
     const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png`;
     expect(result.ogTitle).toBe('Soviet Union / United States by Page Author');
-    expect(result.ogDescription).toBe('Soviet Union / United States · Tempo · 39 cards');
+    // What a player wants before clicking, not the title again: the curve (copies at each cost, lowest to
+    // highest) and the cards the deck is built around (its key components), counted here from the catalogue.
+    const copiesAt = new Map<number, number>();
+    for (const { card_id, count } of parseDeckCode(deckCode).cards) {
+      const k = demo.get(card_id)?.kredits as number;
+      copiesAt.set(k, (copiesAt.get(k) ?? 0) + count);
+    }
+    const costs = [...copiesAt.keys()];
+    const curve = Array.from({ length: Math.max(...costs) - Math.min(...costs) + 1 }, (_, i) => Math.min(...costs) + i)
+      .map((k) => `${k}:${copiesAt.get(k) ?? 0}`)
+      .join(' ');
+    const keyNames = cardsOf(deckCode)
+      .slice(0, 2)
+      .map((id) => demo.get(id)?.name);
+    expect(result.ogDescription).toBe(
+      `Soviet Union / United States · Tempo · curve ${curve} · key cards ${keyNames.join(', ')} · 39 cards`,
+    );
     expect(result.ogType).toBe('website');
     expect(result.ogUrl).toBe(page);
     expect(result.ogImage?.[0]).toMatchObject({ url: image, width: '1200', height: '630', type: 'image/png' });
@@ -90,8 +112,17 @@ describe('GET /d/:share_slug', () => {
     expect(r.text).toMatch(/<title>Soviet Union \/ United States by Page Author<\/title>/);
     expect(r.text).not.toContain('name="robots"');
     // Every card of the deck, by its catalogue name, with its copies; the code; the charts.
-    for (const { card_id, count } of parseDeckCode(deckCode).cards)
-      expect(r.text).toContain(`<span class="n">${count}×</span><span>${demo.get(card_id)?.name}</span>`);
+    // Ally cards (United States here) are marked apart from the main faction's, in words, not by colour alone.
+    for (const { card_id, count } of parseDeckCode(deckCode).cards) {
+      const row = `<span class="n">${count}×</span><span>${demo.get(card_id)?.name}</span>`;
+      const ally = demo.get(card_id)?.faction === 'usa';
+      expect(r.text).toContain(
+        ally ? `${row}<span class="ally" title="counts toward the ally limit">United States</span></li>` : `${row}</li>`,
+      );
+    }
+    expect(r.text.match(/class="ally" /g)?.length).toBe(
+      parseDeckCode(deckCode).cards.filter((c) => demo.get(c.card_id)?.faction === 'usa').length,
+    );
     expect(r.text).toContain(`<code id="code">${deckCode}</code>`);
     for (const chart of ['curve', 'types', 'otk']) expect(r.text).toContain(`<svg id="${chart}"`);
     expect(Buffer.byteLength(r.text)).toBeLessThan(50_000);
@@ -235,7 +266,7 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     const deck = (await createDeck(owner, { deck_code: deckCode, visibility: 'public' })).body.data;
     const url = `/api/v1/decks/${deck.share_slug}/image.png`;
     const { route, params } = matchRoute('GET', url);
-    const { handler } = (await import(`../../${route.entry}`)) as {
+    const { handler } = (await import(`../../${route.handler}`)) as {
       handler: (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
     };
     const get = (headers: Record<string, string> = {}) =>

@@ -1,0 +1,112 @@
+/**
+ * Every text of the deck image fits its box, by the shipped font's own measures (the layout places each
+ * text and says its measured width and its box: lib/share/image.ts): every real KARDS deck code of
+ * ../shared with the real catalogue, long all-capitals names (the real catalogue's are), and hostile deck
+ * strings. A name that would run into the next column is shortened with an ellipsis — and only then.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { deckName } from '#rules/factions.ts';
+import { deckImageLayout, type PlacedText } from '#share/image.ts';
+import { measureText, renderPng } from '#share/png.ts';
+import { deckSheet } from '#share/sheet.ts';
+import { legalCode, storedDeck } from '../support/decks.ts';
+import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
+
+/** The texts that end past their box (half a pixel of rounding allowed). */
+const outside = (texts: PlacedText[]) =>
+  texts.filter((t) => t.width > t.box + 0.5).map((t) => `${t.text}: ${t.width.toFixed(1)} > ${t.box.toFixed(1)}`);
+
+describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
+  const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
+  const share = realCodes().filter((c) => c.format === 'share');
+
+  it.each(share.map((c) => [c.key, c] as const))('%s: every text inside its box', (_key, real) => {
+    const deck = parseDeckCode(real.code);
+    const stored = storedDeck({
+      deck_code: encodeDeckCode(deck),
+      main_faction: deck.main,
+      ally_faction: deck.ally,
+      name: deckName(deck.main, deck.ally),
+    });
+    const { texts } = deckImageLayout(deckSheet(stored, catalogue), measureText);
+    expect(texts.length).toBeGreaterThan(deck.cards.length);
+    expect(outside(texts)).toEqual([]);
+    // Shortened only what would not fit: every card's name is whole or ends in an ellipsis.
+    for (const { card_id } of deck.cards) {
+      const name = catalogue.get(card_id)?.name ?? card_id;
+      expect(
+        texts.some((t) => t.text === name || (t.text.endsWith('…') && name.startsWith(t.text.slice(0, -1)))),
+        name,
+      ).toBe(true);
+    }
+  });
+
+  it('two real decks drawn (the README shows them: UPDATE_SCREENSHOT=1 writes docs/deck-image-<key>.png)', async () => {
+    for (const key of ['jp-usa', 'bri-fin']) {
+      const real = share.find((c) => c.key === key);
+      const deck = parseDeckCode(real?.code as string);
+      const stored = storedDeck({
+        deck_code: encodeDeckCode(deck),
+        main_faction: deck.main,
+        ally_faction: deck.ally,
+        name: deckName(deck.main, deck.ally),
+        author_name: 'A real deck',
+        share_slug: `real${key.replace('-', '')}`.padEnd(12, '0').slice(0, 12),
+      });
+      const png = await renderPng(deckImageLayout(deckSheet(stored, catalogue), measureText).svg);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(import.meta.dirname, `../../docs/deck-image-${key}.png`), png);
+    }
+  });
+
+  it('the reported overflow: "COMMIT THE RESERVES" in a two-column Japan / United States deck ends inside its column', () => {
+    const jpUsa = share.find((c) => c.key === 'jp-usa');
+    expect(jpUsa).toBeDefined();
+    const deck = parseDeckCode(jpUsa?.code as string);
+    const stored = storedDeck({
+      deck_code: encodeDeckCode(deck),
+      main_faction: deck.main,
+      ally_faction: deck.ally,
+      name: deckName(deck.main, deck.ally),
+    });
+    const { texts } = deckImageLayout(deckSheet(stored, catalogue), measureText);
+    const commit = texts.find((t) => t.text.startsWith('COMMIT'));
+    expect(commit).toBeDefined();
+    expect((commit as PlacedText).x + (commit as PlacedText).width).toBeLessThanOrEqual(
+      (commit as PlacedText).x + (commit as PlacedText).box + 0.5,
+    );
+  });
+});
+
+describe('the deck image, hostile deck strings', () => {
+  const cat = demoCatalogue();
+  it('any name, author and system: every text inside its box', () => {
+    const wide = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        'W'.repeat(300),
+        'Ш'.repeat(120),
+        '𝕎'.repeat(80),
+        'ﷺ'.repeat(50),
+        'MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM',
+      ),
+    );
+    fc.assert(
+      fc.property(wide, wide, wide, (author, system, name) => {
+        const stored = storedDeck({
+          deck_code: legalCode(cat, 'soviet', 'usa'),
+          author_name: author,
+          name,
+          guide: { system, description: '', core_cards: [], reserve_recommendations: [] },
+        });
+        expect(outside(deckImageLayout(deckSheet(stored, cat), measureText).texts)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
