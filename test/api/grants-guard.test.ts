@@ -4,7 +4,8 @@ import { routeByName } from '#routes';
 import { getKey } from '#store/accounts.ts';
 import { getCounts } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
-import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { allowed, asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 
 installGrantsGuard();
 const denied = { name: 'AccessDeniedException' };
@@ -22,6 +23,16 @@ describe('grants guard', () => {
     await expect(asRoute(routeByName('readSharedDeck'), () => getDeck(id, id))).rejects.toMatchObject(denied);
     await expect(asRoute(routeByName('searchDecks'), () => deckBySlug('AAAAAAAAAAAA'))).rejects.toMatchObject(denied);
     await expect(asRoute(routeByName('listCards'), () => getCounts('AAAAAAAAAAAA'))).rejects.toMatchObject(denied);
+  });
+
+  it('a like may put a like’s two items and never delete them; an unlike the other way round (issue: grants broader than use)', () => {
+    const table = tableName(DECKS);
+    for (const pk of ['LIKE#AAAAAAAAAAAA', 'LIKED#u']) {
+      expect([pk, allowed(routeByName('likeDeck'), { action: 'PutItem', table, pk })]).toEqual([pk, true]);
+      expect([pk, allowed(routeByName('likeDeck'), { action: 'DeleteItem', table, pk })]).toEqual([pk, false]);
+      expect([pk, allowed(routeByName('unlikeDeck'), { action: 'DeleteItem', table, pk })]).toEqual([pk, true]);
+      expect([pk, allowed(routeByName('unlikeDeck'), { action: 'PutItem', table, pk })]).toEqual([pk, false]);
+    }
   });
 
   it('outside any route (deckctl, seeding) nothing is checked', async () => {
