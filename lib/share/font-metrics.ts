@@ -73,7 +73,8 @@ export function fontMetrics(bytes: Uint8Array): FontMetrics {
   const tables = new Map<string, number>();
   for (let i = 0; i < r.u16(4); i++) tables.set(r.tag(12 + i * 16), r.u32(12 + i * 16 + 8));
   const [head, hhea, hmtx, cmap] = ['head', 'hhea', 'hmtx', 'cmap'].map((t) => tables.get(t));
-  if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined) throw new Error('not a font with head, hhea, hmtx and cmap tables');
+  if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined)
+    throw new Error('not a font with head, hhea, hmtx and cmap tables');
   const unitsPerEm = r.u16(head + 18);
   const longMetrics = r.u16(hhea + 34);
   const glyphOf = cmapLookup(r, cmap);
