@@ -37,6 +37,24 @@ const load = (entry: string): Promise<Handler> => {
 
 class TooLarge extends Error {}
 
+/**
+ * The request's headers with every value of a repeated one, joined with commas as API Gateway does for
+ * payload 2.0 ("Duplicate headers are combined with commas", the developer guide's
+ * http-api-develop-integrations-lambda page). Node joins most repeats itself but keeps only the first
+ * of some — Authorization among them —, so those are taken from the raw headers. (req.headersDistinct
+ * does the same, but measured slower: the fuzz test's 7,750 requests took 69–75 s with it, 58 s without.)
+ */
+function withRepeated(req: IncomingMessage): Record<string, string | string[] | undefined> {
+  const seen = new Map<string, string[]>();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = (req.rawHeaders[i] as string).toLowerCase();
+    seen.set(name, [...(seen.get(name) ?? []), req.rawHeaders[i + 1] as string]);
+  }
+  const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+  for (const [name, values] of seen) if (values.length > 1 && name !== 'host' && name !== 'content-length') headers[name] = values;
+  return headers;
+}
+
 /** The body, read only up to the limit: past it reading stops at once (TooLarge), as does a declared length over it. */
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((ok, fail) => {
@@ -127,10 +145,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     const raw: RawRequest = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      // Every value of a repeated header (Node's req.headers keeps only the first Authorization): joined
-      // with commas by toEvent, as API Gateway does for payload 2.0 ("Duplicate headers are combined with
-      // commas", the developer guide's http-api-develop-integrations-lambda page).
-      headers: req.headersDistinct,
+      headers: withRepeated(req),
       body: await readBody(req),
       sourceIp: req.socket.remoteAddress,
       requestId,
