@@ -14,6 +14,7 @@ import { deckName } from '#rules/factions.ts';
 import { deckImageLayout, type PlacedText } from '#share/image.ts';
 import { measureText, renderPng } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
@@ -24,16 +25,24 @@ const outside = (texts: PlacedText[]) =>
 describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
   const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
   const share = realCodes().filter((c) => c.format === 'share');
-
-  it.each(share.map((c) => [c.key, c] as const))('%s: every text inside its box', (_key, real) => {
-    const deck = parseDeckCode(real.code);
+  /** A real code as a stored public deck (its derived fields as a create makes them). */
+  const realDeck = (code: string, fields: Partial<StoredDeck> = {}) => {
+    const deck = parseDeckCode(code);
     const stored = storedDeck({
       deck_code: encodeDeckCode(deck),
       main_faction: deck.main,
       ally_faction: deck.ally,
       name: deckName(deck.main, deck.ally),
+      ...fields,
     });
-    const { texts } = deckImageLayout(deckSheet(stored, catalogue), measureText);
+    return { deck, stored, layout: deckImageLayout(deckSheet(stored, catalogue), measureText) };
+  };
+
+  it.each(share.map((c) => [c.key, c] as const))('%s: every text inside its box', (_key, real) => {
+    const {
+      deck,
+      layout: { texts },
+    } = realDeck(real.code);
     expect(texts.length).toBeGreaterThan(deck.cards.length);
     expect(outside(texts)).toEqual([]);
     // Shortened only what would not fit: every card's name is whole or ends in an ellipsis.
@@ -49,16 +58,11 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
   it('two real decks drawn (the README shows them: UPDATE_SCREENSHOT=1 writes docs/deck-image-<key>.png)', async () => {
     for (const key of ['jp-usa', 'bri-fin']) {
       const real = share.find((c) => c.key === key);
-      const deck = parseDeckCode(real?.code as string);
-      const stored = storedDeck({
-        deck_code: encodeDeckCode(deck),
-        main_faction: deck.main,
-        ally_faction: deck.ally,
-        name: deckName(deck.main, deck.ally),
+      const { layout } = realDeck(real?.code as string, {
         author_name: 'A real deck',
         share_slug: `real${key.replace('-', '')}`.padEnd(12, '0').slice(0, 12),
       });
-      const png = await renderPng(deckImageLayout(deckSheet(stored, catalogue), measureText).svg);
+      const png = await renderPng(layout.svg);
       expect(png.subarray(1, 4).toString()).toBe('PNG');
       if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(import.meta.dirname, `../../docs/deck-image-${key}.png`), png);
     }
@@ -67,14 +71,7 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
   it('the reported overflow: "COMMIT THE RESERVES" in a two-column Japan / United States deck ends inside its column', () => {
     const jpUsa = share.find((c) => c.key === 'jp-usa');
     expect(jpUsa).toBeDefined();
-    const deck = parseDeckCode(jpUsa?.code as string);
-    const stored = storedDeck({
-      deck_code: encodeDeckCode(deck),
-      main_faction: deck.main,
-      ally_faction: deck.ally,
-      name: deckName(deck.main, deck.ally),
-    });
-    const { texts } = deckImageLayout(deckSheet(stored, catalogue), measureText);
+    const { texts } = realDeck(jpUsa?.code as string).layout;
     const commit = texts.find((t) => t.text.startsWith('COMMIT'));
     expect(commit).toBeDefined();
     expect((commit as PlacedText).x + (commit as PlacedText).width).toBeLessThanOrEqual(
