@@ -39,6 +39,8 @@ const own = (values: Record<string, string | undefined> | null | undefined): Rec
  * silently replaced, as a lenient decoder would (U+FFFD).
  */
 function checkQueryText(rawQueryString: string | undefined): void {
+  // decodeURIComponent refuses a broken escape and bytes that are not UTF-8 (a surrogate's included), so
+  // what it decodes is always well formed.
   for (const pair of (rawQueryString ?? '').split('&')) {
     if (pair === '') continue;
     const [name = '', value = ''] = pair.split(/=(.*)/s);
@@ -49,11 +51,10 @@ function checkQueryText(rawQueryString: string | undefined): void {
       throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding: ${name.slice(0, 40)}`);
     }
     try {
-      if (!decodeURIComponent(value.replaceAll('+', ' ')).isWellFormed()) throw new URIError();
+      decodeURIComponent(value.replaceAll('+', ' '));
     } catch {
       throw invalidParameter(`${decoded.slice(0, 40)}: not valid UTF-8 after percent-decoding`);
     }
-    if (!decoded.isWellFormed()) throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding`);
   }
 }
 

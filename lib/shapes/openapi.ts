@@ -196,7 +196,6 @@ const textOrBytes = (contentType: string) =>
   contentType.startsWith('image/') ? { type: 'string', contentMediaType: contentType } : { type: 'string' };
 
 function operation(route: ApiRoute) {
-  const op = route;
   // Each path parameter as its declaration says (lib/routes/params.ts): its pattern, an example to try.
   const params = paramNames(route.path).map((name) => {
     const param = (route.params as Record<string, PathParam<unknown>> | undefined)?.[name];
@@ -209,14 +208,14 @@ function operation(route: ApiRoute) {
       ...(param ? { example: param.example } : {}),
     };
   });
-  const query = Object.entries(op.query?.entries ?? {}).map(([name, schema]) => {
+  const query = Object.entries(route.query?.entries ?? {}).map(([name, schema]) => {
     const json = parameterSchema(schema as v.GenericSchema);
     // Required unless its schema lets it be absent (every parameter but the diff's from and to).
     const required = !['optional', 'nullish'].includes((schema as { type: string }).type);
     return { name, in: 'query', required, schema: json, ...(required ? {} : offUntilPicked(json)) };
   });
-  const requestHeaders = (op.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
-  const { success } = op;
+  const requestHeaders = (route.requestHeaders ?? []).map((name) => ({ name, in: 'header', required: false, ...REQUEST_HEADERS[name] }));
+  const { success } = route;
   const body = success.bare
     ? json(SHAPES[success.data], 'output')
     : {
@@ -236,14 +235,14 @@ function operation(route: ApiRoute) {
   };
   if (success.conditional)
     responses['304'] = { description: 'Not modified (If-None-Match matched): no body', headers: headers(['ETag', 'Cache-Control']) };
-  if (op.page404)
+  if (route.page404)
     responses['404'] = {
       description: 'No public or unlisted deck has this slug (private, unknown or malformed): a page saying so',
       headers: headers(['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options']),
       content: { 'text/html': { schema: { type: 'string' } } },
     };
   for (const [status, codes] of errorsOf(route)) {
-    if (op.page404 && status === 404) continue;
+    if (route.page404 && status === 404) continue;
     responses[status] = {
       description: `${MESSAGES[status]} (${codes.join(', ')})`,
       headers: headers(status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : []),
@@ -257,20 +256,22 @@ function operation(route: ApiRoute) {
   };
   return {
     operationId: route.name,
-    summary: op.summary,
-    ...(op.description || route.scope
+    summary: route.summary,
+    ...(route.description || route.scope
       ? {
-          description: [op.description, route.scope && `Needs an API key with the ${route.scope} scope, for the path's user_id.`]
+          description: [route.description, route.scope && `Needs an API key with the ${route.scope} scope, for the path's user_id.`]
             .filter(Boolean)
             .join(' '),
         }
       : {}),
-    tags: [op.tag],
+    tags: [route.tag],
     // An http bearer scheme takes no scopes in the requirement list: the scope is named in the description and here.
     security: route.scope ? [{ apiKey: [] }] : [],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     parameters: [...params, ...query, ...requestHeaders],
-    ...(op.body ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(SHAPES[op.body], 'input', false) } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(SHAPES[route.body], 'input', false) } } } }
+      : {}),
     responses,
   };
 }
