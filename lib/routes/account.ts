@@ -37,7 +37,6 @@ export const listKeys = {
   handler: 'functions/list-keys.ts',
   scope: 'keys:manage',
   params: user,
-  catalogue: false,
   grants: [{ table: 'accounts', actions: ['Query'], indexes: ['keys_by_user'] }],
   summary: "The account's keys",
   description:
@@ -55,7 +54,6 @@ export const createKey = {
   scope: 'keys:manage',
   params: user,
   body: 'KeyBody',
-  catalogue: false,
   grants: keyChanging,
   summary: 'Make a key',
   description:
@@ -72,7 +70,6 @@ export const revokeKey = {
   scope: 'keys:manage',
   params: { user_id: UserId, key_id: KeyId },
   body: 'EmptyBody',
-  catalogue: false,
   grants: keyChanging,
   summary: 'Revoke a key',
   description: 'Body {}. The key stops working at once (the calling key may revoke itself). Revoking a revoked key again answers the same.',
@@ -92,7 +89,6 @@ export const eraseAccount = {
   scope: 'account:delete',
   params: user,
   body: 'ErasureBody',
-  catalogue: false,
   grants: [...erasing, ...keysClosing],
   summary: 'Erase the account',
   description:

@@ -7,6 +7,5 @@ export const notFound = {
   method: 'ANY',
   path: '$default',
   handler: 'functions/not-found.ts',
-  catalogue: false,
   grants: [],
 } as const satisfies Route;

@@ -17,7 +17,6 @@ export const listDeckVersions = {
   scope: 'decks:read',
   params: { user_id: UserId, deck_id: DeckId },
   query: VersionsQuery,
-  catalogue: false,
   cursors: true,
   // One Query of the deck's versions; the deck read only when it has none (an unknown deck is 404).
   grants: [decks(['Query'], [VERSION.grant]), decks(['GetItem'], [DECK.grant])],
@@ -93,7 +92,6 @@ export const listSharedVersions = {
   handler: 'functions/list-shared-versions.ts',
   params: { share_slug: ShareSlug },
   query: VersionsQuery,
-  catalogue: false,
   cursors: true,
   grants: [query('by_share_slug'), decks(['Query'], [VERSION.grant])],
   summary: "A public or unlisted deck's history",

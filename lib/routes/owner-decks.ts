@@ -22,7 +22,6 @@ export const listDecks = {
   scope: 'decks:read',
   params: owner,
   query: OwnerListQuery,
-  catalogue: false,
   cursors: true,
   grants: [query('by_owner_order')],
   summary: "List the caller's decks",
@@ -131,7 +130,6 @@ export const deleteDeck = {
   scope: 'decks:delete',
   params: ownDeck,
   body: 'EmptyBody',
-  catalogue: false,
   // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
   grants: [
     decks(['GetItem'], [DECK.grant]),
@@ -153,7 +151,6 @@ export const readDeckOtk = {
   handler: 'functions/read-deck-otk.ts',
   scope: 'decks:read',
   params: ownDeck,
-  catalogue: false,
   grants: [decks(['GetItem'], [DECK.grant])],
   summary: "The OTK chart of one of the caller's decks",
   description:

@@ -18,19 +18,20 @@ export interface PathParam<T = string> {
   parse: (raw: string) => T | undefined;
 }
 
-/** A value that matches the form, as it is. */
-const matching =
-  (form: RegExp) =>
-  (raw: string): string | undefined =>
-    form.test(raw) ? raw : undefined;
+const NO_SUCH_DECK = { code: 'deck_not_found', message: 'no such deck' } as const;
 
-export const ShareSlug: PathParam = {
-  pattern: SHARE_SLUG.source,
+/** A parameter whose well-formed values are the strings its form matches, as they are. */
+const formed = (form: RegExp, about: Omit<PathParam, 'pattern' | 'parse'>): PathParam => ({
+  pattern: form.source,
+  ...about,
+  parse: (raw) => (form.test(raw) ? raw : undefined),
+});
+
+export const ShareSlug = formed(SHARE_SLUG, {
   example: 'Xq3vT9pLmA2c',
   description: 'A public or unlisted deck: its share_slug (from search, or the owner deck), never its id.',
-  missing: { code: 'deck_not_found', message: 'no such deck' },
-  parse: (raw) => matching(SHARE_SLUG)(raw),
-};
+  missing: NO_SUCH_DECK,
+});
 
 export const UserId: PathParam = {
   pattern: UUID.source,
@@ -40,13 +41,11 @@ export const UserId: PathParam = {
   parse: (raw) => raw,
 };
 
-export const DeckId: PathParam = {
-  pattern: UUID.source,
+export const DeckId = formed(UUID, {
   example: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
   description: "One of the caller's decks: its id.",
-  missing: { code: 'deck_not_found', message: 'no such deck' },
-  parse: (raw) => matching(UUID)(raw),
-};
+  missing: NO_SUCH_DECK,
+});
 
 export const Version: PathParam<number> = {
   pattern: VERSION_NUMBER.source,
@@ -56,29 +55,23 @@ export const Version: PathParam<number> = {
   parse: (raw) => (VERSION_NUMBER.test(raw) ? Number(raw) : undefined),
 };
 
-export const KeyId: PathParam = {
-  pattern: KEY_ID_FORM.source,
+export const KeyId = formed(KEY_ID_FORM, {
   example: 'a1B2c3D4e5F6g7H8',
   description: 'One of the account\'s keys: its key_id (the part of the key between "dlk_" and its secret).',
   missing: { code: 'key_not_found', message: 'this account has no key of that id' },
-  parse: (raw) => matching(KEY_ID_FORM)(raw),
-};
+});
 
-export const CardId: PathParam = {
-  pattern: CARD_ID.source,
+export const CardId = formed(CARD_ID, {
   example: '2H',
   description: "A card of the catalogue: its card_id (the deck code's 2-character id for every deckable card).",
   missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
-  parse: (raw) => matching(CARD_ID)(raw),
-};
+});
 
-export const Asset: PathParam = {
-  pattern: '^[a-z0-9.-]{1,64}$',
+export const Asset = formed(/^[a-z0-9.-]{1,64}$/, {
   example: 'scalar.js',
   description: 'A file of the reference page (its script).',
   missing: { code: 'not_found', message: 'no such asset of the docs page' },
-  parse: (raw) => matching(/^[a-z0-9.-]{1,64}$/)(raw),
-};
+});
 
 /** What a parameter gives the endpoint. */
 export type ParsedOf<P> = P extends PathParam<infer T> ? T : never;

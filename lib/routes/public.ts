@@ -24,7 +24,6 @@ export const readSharedOtk = {
   path: '/api/v1/decks/{share_slug}/otk',
   handler: 'functions/read-shared-otk.ts',
   params: { share_slug: ShareSlug },
-  catalogue: false,
   grants: [query('by_share_slug')],
   summary: 'The OTK chart of a public or unlisted deck',
   description: 'As for the owner, for a public or unlisted deck by its share slug. Counts no view.',

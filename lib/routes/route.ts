@@ -77,8 +77,8 @@ export interface Route extends Grantee {
   query?: QuerySchema;
   /** The JSON body's shape (its name: lib/shapes/named.ts), when the route reads one; its rules check it (lib/rules). */
   body?: ShapeName;
-  /** Whether the function needs the card catalogue (it ships only with those that do). */
-  catalogue: boolean;
+  /** The function needs the card catalogue (it ships only with those that do). */
+  catalogue?: true;
   /** Whether it signs or opens list cursors (it then reads the cursor keys: CURSOR_KEYS_GRANT). */
   cursors?: boolean;
   /** Files (project-relative) shipped beside the function's bundle. */

@@ -13,7 +13,7 @@ export interface Account {
 
 /** The accounts table's account items (the decks table's deck items share the prefix: another table). */
 export const ACCOUNT = itemKind('USER#');
-export const accountKey = (userId: string) => ({ pk: `${ACCOUNT.prefix}${userId}`, sk: 'ACCOUNT' });
+export const accountKey = (userId: string) => ({ pk: ACCOUNT.pk(userId), sk: 'ACCOUNT' });
 
 /** The expiry active_keys records for a key that never expires. */
 export const NEVER = 'never';

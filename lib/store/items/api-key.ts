@@ -26,7 +26,7 @@ export interface ApiKey {
 export type KeySummary = Omit<ApiKey, 'secret_hash'>;
 
 export const API_KEY = itemKind('KEY#');
-export const apiKeyKey = (keyId: string) => ({ pk: `${API_KEY.prefix}${keyId}`, sk: 'KEY' });
+export const apiKeyKey = (keyId: string) => ({ pk: API_KEY.pk(keyId), sk: 'KEY' });
 
 export const apiKeyOf = (item: Record<string, unknown>): ApiKey => ({
   key_id: item.key_id as string,

@@ -5,4 +5,4 @@
  */
 import { itemKind } from './kind.ts';
 export const COUNTER = itemKind('COUNT#');
-export const counterKey = (slug: string) => ({ pk: `${COUNTER.prefix}${slug}`, sk: 'COUNT' });
+export const counterKey = (slug: string) => ({ pk: COUNTER.pk(slug), sk: 'COUNT' });

@@ -35,7 +35,7 @@ export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>
 
 /** Deck items: an owner's partition (`USER#<user_id>`), each deck under its sort key (`DECK#<deck_id>`). */
 export const DECK = { ...itemKind('USER#'), sk: 'DECK#' };
-export const deckPk = (userId: string) => `${DECK.prefix}${userId}`;
+export const deckPk = (userId: string) => DECK.pk(userId);
 export const deckKey = (userId: string, deckId: string) => ({ pk: deckPk(userId), sk: `${DECK.sk}${deckId}` });
 
 const INT32_OFFSET = 2 ** 31;

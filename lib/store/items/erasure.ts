@@ -18,7 +18,7 @@ export interface Erasure {
 }
 
 export const ERASURE = itemKind('ERASE#');
-export const erasureKey = (userId: string) => ({ pk: `${ERASURE.prefix}${userId}`, sk: 'ERASE' });
+export const erasureKey = (userId: string) => ({ pk: ERASURE.pk(userId), sk: 'ERASE' });
 
 export const erasureOf = (item: Record<string, unknown>): Erasure => ({
   user_id: item.user_id as string,

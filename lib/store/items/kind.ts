@@ -10,10 +10,13 @@ export interface ItemKind {
   grant: string;
   /** Whether a partition key is one of its items. */
   owns: (pk: string) => boolean;
+  /** The partition key of its item(s) for an id (`LIKE#<slug>`). */
+  pk: (id: string | number) => string;
 }
 
 export const itemKind = (prefix: string, exact = false): ItemKind => ({
   prefix,
   grant: exact ? prefix : `${prefix}*`,
   owns: (pk) => (exact ? pk === prefix : pk.startsWith(prefix)),
+  pk: (id) => `${prefix}${id}`,
 });

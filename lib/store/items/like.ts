@@ -8,5 +8,5 @@
 import { itemKind } from './kind.ts';
 export const LIKE = itemKind('LIKE#');
 export const LIKED = itemKind('LIKED#');
-export const likeKey = (slug: string, userId: string) => ({ pk: `${LIKE.prefix}${slug}`, sk: userId });
-export const likedKey = (userId: string, slug: string) => ({ pk: `${LIKED.prefix}${userId}`, sk: slug });
+export const likeKey = (slug: string, userId: string) => ({ pk: LIKE.pk(slug), sk: userId });
+export const likedKey = (userId: string, slug: string) => ({ pk: LIKED.pk(userId), sk: slug });

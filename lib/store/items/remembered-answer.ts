@@ -16,7 +16,7 @@ export interface Remembered {
 
 /** The partition of an account's remembered answers. */
 export const REMEMBERED_ANSWER = itemKind('IDEMP#');
-export const rememberedAnswersPk = (userId: string) => `${REMEMBERED_ANSWER.prefix}${userId}`;
+export const rememberedAnswersPk = (userId: string) => REMEMBERED_ANSWER.pk(userId);
 
 /** The answer's key, from the account and a hash of its Idempotency-Key (the key itself is never stored). */
 export const rememberedAnswerKey = (userId: string, idempotencyKeyHash: string) => ({

@@ -17,7 +17,7 @@ import { itemKind } from './kind.ts';
 export type { Sort } from '#rules/sorts.ts';
 
 export const SEARCH_ENTRY = itemKind('SEARCH#');
-export const entryKey = (deckId: string, facet: string) => ({ pk: `${SEARCH_ENTRY.prefix}${deckId}`, sk: facet });
+export const entryKey = (deckId: string, facet: string) => ({ pk: SEARCH_ENTRY.pk(deckId), sk: facet });
 export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },

@@ -31,7 +31,7 @@ export const VERSIONS_KEPT = 100;
 export const TRIM_DUE = 'due';
 
 export const VERSION = { ...itemKind('VERSION#'), sk: 'V#' };
-export const versionsPk = (userId: string, deckId: string) => `${VERSION.prefix}${userId}#${deckId}`;
+export const versionsPk = (userId: string, deckId: string) => VERSION.pk(`${userId}#${deckId}`);
 export const versionSk = (version: number) => `${VERSION.sk}${String(version).padStart(10, '0')}`;
 export const versionKey = (userId: string, deckId: string, version: number) => ({ pk: versionsPk(userId, deckId), sk: versionSk(version) });
 

@@ -17,7 +17,7 @@ function fnv1a(s: string): number {
 /** The bucket a deck's count is kept in (0–63). */
 export const bucketOf = (slug: string): number => fnv1a(slug) % VIEW_BUCKETS;
 export const VIEW_BUCKET = itemKind('VIEWS#');
-export const bucketKeyAt = (bucket: number) => ({ pk: `${VIEW_BUCKET.prefix}${String(bucket).padStart(3, '0')}`, sk: 'VIEWS' });
+export const bucketKeyAt = (bucket: number) => ({ pk: VIEW_BUCKET.pk(String(bucket).padStart(3, '0')), sk: 'VIEWS' });
 export const bucketKey = (slug: string) => bucketKeyAt(bucketOf(slug));
 /** A deck's count in its bucket is the attribute `v_<share_slug>`. */
 export const VIEW_ATTRIBUTE_PREFIX = 'v_';

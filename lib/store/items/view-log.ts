@@ -10,7 +10,7 @@ export const VIEW_GROUPS = 4;
 export const groupOf = (bucket: number) => bucket % VIEW_GROUPS;
 export const VIEW_LOG = itemKind('VIEWLOG#');
 export const VIEW_BATCH = itemKind('VIEWBATCH#');
-export const viewLogKey = (group: number) => ({ pk: `${VIEW_LOG.prefix}${group}`, sk: 'VIEWLOG' });
-export const viewBatchKey = (id: string) => ({ pk: `${VIEW_BATCH.prefix}${id}`, sk: 'VIEWBATCH' });
+export const viewLogKey = (group: number) => ({ pk: VIEW_LOG.pk(group), sk: 'VIEWLOG' });
+export const viewBatchKey = (id: string) => ({ pk: VIEW_BATCH.pk(id), sk: 'VIEWBATCH' });
 /** A batch's attribute in its log. */
 export const BATCH_PREFIX = 'b_';
