@@ -7,7 +7,7 @@
  * (the construct owns them, as Powertools' examples/app function construct does).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type CfnElement, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -16,6 +16,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf } from '#routes';
+import { shippedFiles } from '#shipped';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { grantStatements } from '../grants.ts';
 import { guardException } from '../guard.ts';
@@ -68,20 +69,18 @@ export class ServiceFunction extends NodejsFunction {
     { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency }: ServiceFunctionProps,
   ) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
-    // A script it ships (the docs page's) ships compressed too, in each encoding it may be sent in
-    // (lib/docs/encoding.ts): compressed now, once per synth, copied beside the bundle.
-    const compressedFiles = (spec.files ?? [])
-      .filter((file) => file.endsWith('.js'))
-      .flatMap((file) => {
-        const dir = join(Stage.of(scope)?.outdir ?? '.', 'compressed', spec.name);
-        mkdirSync(dir, { recursive: true });
-        const body = readFileSync(resolve(ROOT, file));
-        return (Object.keys(ENCODINGS) as Encoding[]).map((encoding) => {
-          const out = join(dir, `${basename(file)}${ENCODINGS[encoding]}`);
-          writeFileSync(out, compressed(body, encoding));
-          return out;
-        });
-      });
+    // What it ships beside its bundle (lib/shipped.ts), staged in one folder once per synth with each
+    // script compressed too, in each encoding it may be sent in (lib/docs/encoding.ts).
+    const staged = join(Stage.of(scope)?.outdir ?? '.', 'shipped', spec.name);
+    const shipped = shippedFiles(spec.files);
+    for (const { from, to } of shipped) {
+      const body = readFileSync(resolve(ROOT, from));
+      mkdirSync(dirname(join(staged, to)), { recursive: true });
+      writeFileSync(join(staged, to), body);
+      if (to.endsWith('.js'))
+        for (const encoding of Object.keys(ENCODINGS) as Encoding[])
+          writeFileSync(join(staged, `${to}${ENCODINGS[encoding]}`), compressed(body, encoding));
+    }
     // Its own role: logs to its own group and its grants, nothing more.
     const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -126,9 +125,8 @@ export class ServiceFunction extends NodejsFunction {
           beforeInstall: () => [],
           afterBundling: (_input: string, output: string) => [
             ...(spec.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
-            // Files the function ships beside its bundle (the docs page's script), found there through LAMBDA_TASK_ROOT.
-            ...(spec.files ?? []).map((file) => `cp "${resolve(ROOT, file)}" "${resolve(output, basename(file))}"`),
-            ...compressedFiles.map((file) => `cp "${file}" "${resolve(output, basename(file))}"`),
+            // Files the function ships beside its bundle (the docs page's scripts), found there through LAMBDA_TASK_ROOT.
+            ...(shipped.length > 0 ? [`cp -R "${resolve(staged)}/." "${output}"`] : []),
           ],
         },
       },

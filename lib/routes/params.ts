@@ -67,9 +67,9 @@ export const CardId = formed(CARD_ID, {
   missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
 });
 
-export const Asset = formed(/^[a-z0-9.-]{1,64}$/, {
+export const Asset = formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
   example: 'scalar.js',
-  description: 'A file of the reference page (its script).',
+  description: 'A script of the reference page: scalar.js, or a module it imports.',
   missing: { code: 'not_found', message: 'no such asset of the docs page' },
 });
 

@@ -5,7 +5,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
@@ -13,6 +13,7 @@ import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { shippedFiles } from '#shipped';
 import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { BUNDLE } from '../../infra/bundling.ts';
@@ -371,7 +372,10 @@ interface RouteMeasure {
 async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile }: RouteMeasure) {
   const file = await bundle(resolve(ROOT, route.handler), route.name);
   // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
-  for (const shipped of route.files ?? []) copyFileSync(resolve(ROOT, shipped), join(dirname(file), basename(shipped)));
+  for (const { from, to } of shippedFiles(route.files)) {
+    mkdirSync(dirname(join(dirname(file), to)), { recursive: true });
+    copyFileSync(resolve(ROOT, from), join(dirname(file), to));
+  }
   const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
   // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
   const withReal = route.catalogue && hasRealCatalogue;

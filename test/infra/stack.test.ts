@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App } from 'aws-cdk-lib';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
@@ -480,8 +481,8 @@ describe('bundles', () => {
       expect(size, route.name).toBeLessThanOrEqual(usesStore ? BUDGET.store : route.name === 'openApi' ? BUDGET.openApi : BUDGET.plain);
       expect(existsSync(join(dir, 'catalogue.json')), route.name).toBe(route.catalogue === true);
       // What it ships beside its bundle is there (found by LAMBDA_TASK_ROOT, as Lambda sets it).
-      for (const file of (route as Grantee & { files?: readonly string[] }).files ?? [])
-        expect(existsSync(join(dir, basename(file))), `${route.name}: ${file}`).toBe(true);
+      for (const { to } of shippedFiles((route as Grantee & { files?: readonly string[] }).files))
+        expect(existsSync(join(dir, to)), `${route.name}: ${to}`).toBe(true);
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
