@@ -1,9 +1,10 @@
 /**
  * GET /api/v1/users/:user_id/export (contract §9.4, decks:read): everything the account owns, by
- * pages — the account, its decks whole (25 a page, in id order: a Query of its partition), and on the
- * first page the share slugs it likes. A deck's code and writable fields are what create takes.
+ * pages — the account, its decks whole (25 a page, in id order: a Query of its partition, fewer when
+ * the page would pass the answer budget: lib/http/answer-size.ts), and on the first page the share slugs it likes. A deck's code and writable fields are what create takes.
  */
 import { catalogue } from '#catalogue/load.ts';
+import { ANSWER_BUDGET_BYTES, sentSize, withinBudget } from '#http/answer-size.ts';
 import { cursorKeyAtInit, openCursor, signCursor } from '#http/cursor.ts';
 import { invalidParameter, keyNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
@@ -35,10 +36,16 @@ export const exportOwnAccount = endpoint(R.exportAccount, { init: [catalogue, do
   ]);
   // The key authenticated a moment ago; its account gone since is an account being erased.
   if (!account) throw keyNotFound();
-  const last = page.items.at(-1);
-  const next = page.more && last ? await signCursor(['export', userId, last.id]) : null;
+  // A page of decks at their text limits stops short of Lambda's answer limit (and says there is more).
+  const decks = withinBudget(
+    page.items.map((d) => ownerDeck(d, catalogue())),
+    ANSWER_BUDGET_BYTES - sentSize(account) - sentSize(likes),
+  );
+  const last = decks.at(-1);
+  const more = page.more || decks.length < page.items.length;
+  const next = more && last ? await signCursor(['export', userId, last.id]) : null;
   return {
-    data: { account, decks: page.items.map((d) => ownerDeck(d, catalogue())), likes },
+    data: { account, decks, likes },
     meta: { has_more: next !== null, next_cursor: next },
   };
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { inFunction, sentBytes } from '../support/in-function.ts';
 
 const exportOf = (o: Owner, cursor?: string) =>
   call('GET', `/api/v1/users/${o.userId}/export${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { key: o.key });
@@ -104,11 +105,9 @@ describe('GET /api/v1/users/:user_id/export', () => {
     expect(strip(rebuilt.body.data)).toEqual(strip(deck));
   });
 
-  it('decks at every text limit (a Query stops at 1 MB, about 15 of them): every deck is exported all the same, no page over 25', async () => {
-    const o = await newOwner();
+  /** 30 decks at every text limit, written with the text given; their ids. */
+  async function atEveryLimit(o: Owner, words: (n: number) => string): Promise<string[]> {
     const ids = parseDeckCode(code()).cards.map((c) => c.card_id);
-    // Mostly two bytes a character in UTF-8: ~67 KB a deck, so a 1 MB Query holds about 15 of them.
-    const words = (n: number) => 'Держи линию. '.repeat(Math.ceil(n / 13)).slice(0, n);
     const made: string[] = [];
     for (let i = 0; i < 30; i++)
       made.push(
@@ -131,10 +130,39 @@ describe('GET /api/v1/users/:user_id/export', () => {
           })
         ).body.data.id,
       );
+    return made;
+  }
+
+  it('decks at every text limit (a Query stops at 1 MB, about 15 of them): every deck is exported all the same, no page over 25', async () => {
+    const o = await newOwner();
+    // Mostly two bytes a character in UTF-8: ~67 KB a deck, so a 1 MB Query holds about 15 of them.
+    const made = await atEveryLimit(o, (n) => 'Держи линию. '.repeat(Math.ceil(n / 13)).slice(0, n));
     const pages = await walk(o);
     expect(pages.length).toBeGreaterThan(1);
     for (const page of pages) expect(page.data.decks.length).toBeLessThanOrEqual(25);
     expect(pages.flatMap((p) => p.data.decks.map((d: { id: string }) => d.id)).sort()).toEqual([...made].sort());
+  }, 60_000);
+
+  it('decks at every text limit in the characters JSON escapes: every page under 3 MB as the function sends it, every deck exported', async () => {
+    // One byte stored, two in the body ("\""), four in the function's answer, where the body is a string escaped again.
+    const o = await newOwner();
+    const made = await atEveryLimit(o, (n) => '"\\'.repeat(Math.ceil(n / 2)).slice(0, n));
+    const exported: string[] = [];
+    let cursor: string | undefined;
+    let largest = 0;
+    do {
+      const answer = await inFunction('GET', `/api/v1/users/${o.userId}/export${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        authorization: `Bearer ${o.key}`,
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      largest = Math.max(largest, sentBytes(answer));
+      const page = JSON.parse(answer.body as string);
+      exported.push(...page.data.decks.map((d: { id: string }) => d.id));
+      cursor = page.meta.next_cursor ?? undefined;
+    } while (cursor);
+    console.log(`export of 30 decks of escaped text: the largest page ${largest} bytes as sent`);
+    expect(largest).toBeLessThan(3_000_000);
+    expect(exported.sort()).toEqual([...made].sort());
   }, 60_000);
 
   it("a cursor of another account's export, or of another list, is 400; an account without decks exports one page", async () => {

@@ -7,13 +7,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { docsAsset } from '#routes/reference.ts';
 import { shippedFiles } from '#shipped';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { baseUrl, call } from '../support/api.ts';
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
+import { inFunction, sentBytes } from '../support/in-function.ts';
 
 const browser = chromiumForFile();
 
@@ -146,21 +145,14 @@ describe('GET /api/v1/docs', () => {
 
   it('every answer of the assets route is under 3 MB as the function sends it (base64 in its JSON), whatever the Accept-Encoding', async () => {
     // In the function, as Lambda returns it: over 6 MB it would fail (the one-file build was 5.8 MB for identity).
-    const handler = (await import(`../../${docsAsset.handler}`)).handler as (
-      e: APIGatewayProxyEventV2,
-      c: Context,
-    ) => Promise<APIGatewayProxyStructuredResultV2>;
     const names = ['scalar.js', ...shippedFiles(docsAsset.files).flatMap(({ to }) => (to.startsWith('chunks/') ? [to.slice(7)] : []))];
     expect(names.length).toBeGreaterThan(10);
     let largest = { name: '', bytes: 0 };
     for (const name of names)
       for (const accept of [undefined, 'identity', 'gzip', 'gzip, deflate, br', '*;q=0, identity']) {
-        const url = `/api/v1/docs/${name}`;
-        const { route, params } = matchRoute('GET', url);
-        const headers = accept === undefined ? {} : { 'accept-encoding': accept };
-        const answer = await handler(toEvent({ method: 'GET', url, headers, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+        const answer = await inFunction('GET', `/api/v1/docs/${name}`, accept === undefined ? {} : { 'accept-encoding': accept });
         expect(answer.statusCode, `${name} ${accept}`).toBe(200);
-        const bytes = Buffer.byteLength(JSON.stringify(answer));
+        const bytes = sentBytes(answer);
         if (bytes > largest.bytes) largest = { name: `${name} (${accept ?? 'no Accept-Encoding'})`, bytes };
       }
     console.log(`docs assets: ${names.length}; the largest answer ${largest.name}, ${largest.bytes} bytes`);

@@ -1,0 +1,22 @@
+/**
+ * A request answered by its route's handler in this process, as Lambda invokes it (Powertools'
+ * in-process handler tests): the event API Gateway would send, the answer exactly as the function
+ * returns it — what Lambda's 6 MB response limit applies to (sentBytes).
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
+
+type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export async function inFunction(
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const { route, params } = matchRoute(method, new URL(url, 'http://local').pathname);
+  const { handler } = (await import(`../../${route.handler}`)) as { handler: Handler };
+  return handler(toEvent({ method, url, headers, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+}
+
+/** The bytes of a function's answer as Lambda receives it (its JSON), the body within it escaped again. */
+export const sentBytes = (answer: APIGatewayProxyStructuredResultV2): number => Buffer.byteLength(JSON.stringify(answer));
