@@ -7,7 +7,6 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import ogs from 'open-graph-scraper';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +14,8 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { renders } from '#share/png.ts';
 import { storedViews } from '#store/view-buckets.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { inFunction } from '../support/in-function.ts';
 import { settled } from '../support/settle.ts';
 
 /** The card ids of a deck code. */
@@ -265,12 +264,7 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     const deckCode = code('soviet', 'usa', 5);
     const deck = (await createDeck(owner, { deck_code: deckCode, visibility: 'public' })).body.data;
     const url = `/api/v1/decks/${deck.share_slug}/image.png`;
-    const { route, params } = matchRoute('GET', url);
-    const { handler } = (await import(`../../${route.handler}`)) as {
-      handler: (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-    };
-    const get = (headers: Record<string, string> = {}) =>
-      handler(toEvent({ method: 'GET', url, headers, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+    const get = (headers: Record<string, string> = {}) => inFunction('GET', url, headers);
     const before = renders();
     const first = await get();
     expect([first.statusCode, renders() - before]).toEqual([200, 1]);
