@@ -5,6 +5,8 @@
  * also prove its CDK permissions are enough, and a grant cannot silently go missing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Grantee, grantsOf, type TableAction } from '#routes';
 import { documentClient } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
@@ -75,16 +77,54 @@ function accesses(command: string, input: Input): Access[] {
   ];
 }
 
-export function allowed(who: Grantee, a: Access): boolean {
+/** What one access uses of a function's grants: each (table, action, index or key pattern) that allows it; none: denied. */
+export function usesOf(who: Grantee, a: Access): GrantUse[] {
   const table = a.table === tableName(DECKS) ? 'decks' : a.table === tableName(ACCOUNTS) ? 'accounts' : undefined;
-  return grantsOf(who).some(
-    (g) =>
-      g.table === table &&
-      (g.actions as string[]).includes(a.action) &&
-      (a.index !== undefined
-        ? (g.indexes ?? []).includes(a.index)
-        : g.indexes === undefined && (g.keys ?? []).some((k) => a.pk?.startsWith(k.replace(/\*$/, '')))),
+  return grantsOf(who).flatMap((g) =>
+    g.table !== table || !(g.actions as string[]).includes(a.action)
+      ? []
+      : a.index !== undefined
+        ? (g.indexes ?? []).filter((index) => index === a.index).map((on) => ({ who: who.name, table: g.table, action: a.action, on }))
+        : g.indexes !== undefined
+          ? []
+          : (g.keys ?? [])
+              .filter((k) => a.pk?.startsWith(k.replace(/\*$/, '')))
+              .map((on) => ({ who: who.name, table: g.table, action: a.action, on })),
   );
+}
+
+export const allowed = (who: Grantee, a: Access): boolean => usesOf(who, a).length > 0;
+
+/** One part of a function's grants: an action on a table, through one index or on the items of one key pattern. */
+export interface GrantUse {
+  who: string;
+  table: string;
+  action: string;
+  on: string;
+}
+
+/** Every part of a function's grants, as usesOf names them. */
+export const grantParts = (who: Grantee): GrantUse[] =>
+  grantsOf(who).flatMap((g) =>
+    g.actions.flatMap((action) => [...(g.indexes ?? []), ...(g.keys ?? [])].map((on) => ({ who: who.name, table: g.table, action, on }))),
+  );
+
+/**
+ * The parts of grants that requests used, written (one JSON line each, the first time) to a file of this
+ * process in GRANTS_USED_DIR when it is set: `npm test` then checks that every part of every grant was used
+ * (test/grants-used.ts), so that no function holds a grant no request needs.
+ */
+const seen = new Set<string>();
+function record(uses: GrantUse[]): void {
+  const dir = process.env.GRANTS_USED_DIR;
+  if (!dir) return;
+  for (const use of uses) {
+    const line = JSON.stringify(use);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, `${process.pid}.jsonl`), `${line}\n`);
+  }
 }
 
 let installed = false;
@@ -96,14 +136,19 @@ export function installGrantsGuard(): void {
       const route = current.getStore();
       const command = (context as { commandName?: string }).commandName ?? '';
       if (route) {
+        const used: GrantUse[] = [];
         for (const a of accesses(command, args.input as Input)) {
-          if (!allowed(route, a)) {
+          const uses = usesOf(route, a);
+          if (uses.length === 0) {
             throw Object.assign(
               new Error(`${route.name} may not ${a.action} ${a.table}${a.index ? `/index/${a.index}` : ''} ${a.pk ?? ''}`),
               { name: 'AccessDeniedException' },
             );
           }
+          used.push(...uses);
         }
+        // A call IAM would refuse is made by no request: only calls sent count as uses.
+        record(used);
       }
       return next(args);
     },
