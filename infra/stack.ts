@@ -65,8 +65,9 @@ export class DeckLibraryStack extends Stack {
       this.functions.set(route.name, fn);
     }
 
-    // The workers: each on its table's change stream, retried until its batch succeeds (a batch that keeps
-    // failing waits at most the stream's 24 hours, then is recorded in the queue of discarded records).
+    // The workers: each on its table's change stream, retried from its first unfinished record until it
+    // succeeds (a record that keeps failing waits at most the stream's 24 hours, or the worker's own record
+    // age, then is recorded in the queue of discarded records).
     const discarded = new Queue(this, 'DiscardedChanges', {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
@@ -86,8 +87,10 @@ export class DeckLibraryStack extends Stack {
           batchSize: worker.batchSize,
           ...(worker.batchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(worker.batchingWindowSeconds) } : {}),
           filters: worker.filters.map((pattern) => FilterCriteria.filter(pattern as Record<string, unknown>)),
-          reportBatchItemFailures: worker.failures === 'records',
+          reportBatchItemFailures: true,
           bisectBatchOnError: false,
+          ...(worker.maxRecordAgeSeconds ? { maxRecordAge: Duration.seconds(worker.maxRecordAgeSeconds) } : {}),
+          ...(worker.parallelization ? { parallelizationFactor: worker.parallelization } : {}),
           onFailure: new SqsDlq(discarded),
         }),
       );

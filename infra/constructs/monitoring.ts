@@ -149,12 +149,13 @@ export class Monitoring extends Construct {
       );
       return [metric];
     });
-    // 8–9: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
-    // folds and purges wait behind it), and a batch given up on (24 hours of failures). A worker whose
-    // failures are thrown (lib/workers/: the erasure worker) is seen by the functions' errors alarm.
-    const recordsFailing = new Set(WORKERS.filter((w: Worker) => w.failures === 'records').map((w) => w.name as string));
+    // 8–10: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
+    // folds and purges wait behind it), and a record given up on (24 hours of failures, or a worker's own
+    // record age: the erasure worker gives a step up after an hour, and the queue's alarm is how a stuck
+    // erasure shows — an eleventh alarm metric would be the first to cost, $0.10 a month).
+    const waitingADay = new Set(WORKERS.filter((w: Worker) => w.maxRecordAgeSeconds === undefined).map((w) => w.name as string));
     const backlogs = [...workers]
-      .filter(([name]) => recordsFailing.has(name))
+      .filter(([name]) => waitingADay.has(name))
       .map(([name, fn]) => {
         const metric = new Metric({
           namespace: 'AWS/Lambda',
@@ -176,7 +177,7 @@ export class Monitoring extends Construct {
       'DiscardedChanges',
       discarded,
       1,
-      'store changes given up on after 24 hours of failures (recorded in the discarded-changes queue)',
+      'store changes given up on after 24 hours of failures, or an erasure step after an hour (recorded in the discarded-changes queue)',
     );
 
     // The dashboard (when the settings ask for it): the alarms' metrics and the load behind them, within

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { type Method, methodsOf, pathMatcher, ROUTES, type Route, routeKey } from '#routes';
+import { FUNCTION_TIMEOUT_SECONDS, type Method, methodsOf, pathMatcher, ROUTES, type Route, routeKey } from '#routes';
 
 // Static segments win over parameters, as in API Gateway: /decks/validate before /decks/{deck_id}.
 const matchers = (ROUTES as readonly Route[])
@@ -98,8 +98,9 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
   };
 }
 
-export function lambdaContext(route: Route): Context {
-  const deadline = Date.now() + 10_000;
+/** The context Lambda hands a function: its name, and the time left before its timeout (the routes' 10 s, or its own). */
+export function lambdaContext(route: Pick<Route, 'name'> & { timeoutSeconds?: number }): Context {
+  const deadline = Date.now() + (route.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS) * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName: `deck-library-${route.name}`,

@@ -7,15 +7,20 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
+import type { Context } from 'aws-lambda';
 import type { Grantee } from '#routes';
+import { lambdaContext } from './events.ts';
 import { asRoute } from './grants-guard.ts';
 
-type Handler = (event: unknown) => Promise<unknown>;
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const handlers = new Map<string, Promise<Handler>>();
 
-export async function invokeWorker<Answer>(worker: Grantee & { handler: string }, event: unknown): Promise<Answer> {
+export async function invokeWorker<Answer>(
+  worker: Grantee & { handler: string; timeoutSeconds?: number },
+  event: unknown,
+): Promise<Answer> {
   let handler = handlers.get(worker.handler);
   if (!handler) {
     handler = import(pathToFileURL(resolve(ROOT, worker.handler)).href).then((m: { handler: Handler }) => m.handler);
@@ -24,6 +29,6 @@ export async function invokeWorker<Answer>(worker: Grantee & { handler: string }
   const run = await handler;
   const store = await InvokeStore.getInstanceAsync();
   return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: randomUUID() }, () =>
-    asRoute(worker, () => run(event)),
+    asRoute(worker, () => run(event, lambdaContext(worker))),
   ) as Promise<Answer>;
 }

@@ -3,11 +3,14 @@
  * locally infra/local/streams.ts): its records grouped by item (records of one item come in order, and a
  * batch's records of one item are taken together), the work each group asks for run a few at a time, and
  * the first record whose work did not finish reported (partial batch response), so that the batch is
- * retried from there — and only from there — until it succeeds (contract §9.1).
+ * retried from there — and only from there — until it succeeds (contract §9.1). One item's failing work
+ * holds up no other item's work of the batch. No piece of work starts with less than its worker's
+ * `workMs` left before the function's timeout: it is left for the retry (resumed from its record), so a
+ * batch never runs into its timeout half-done.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { atMost } from '#store/at-most.ts';
 
@@ -41,12 +44,24 @@ export function itemRunsOf(records: readonly DynamoDBRecord[]): { keys: Image; s
   });
 }
 
-/** A stream worker's handler: runs a batch's work and names the first record whose work did not finish. */
+/** The most one piece of a worker's work takes, unless it says otherwise (a few store calls, each bounded). */
+export const WORK_MS = 3_000;
+
+/**
+ * A stream worker's handler: runs a batch's work and names the first record whose work did not finish —
+ * failed, or not started for want of `workMs` before the timeout.
+ */
 export const batchHandler =
-  (name: string, workOf: (records: readonly DynamoDBRecord[]) => Work[]) =>
-  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  (name: string, workOf: (records: readonly DynamoDBRecord[]) => Work[], workMs = WORK_MS) =>
+  async (event: DynamoDBStreamEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<DynamoDBBatchResponse> => {
     const failed: string[] = [];
+    let left = 0;
     await atMost(WORK_AT_ONCE, workOf(event.Records ?? []), async (work) => {
+      if (context && context.getRemainingTimeInMillis() < workMs) {
+        left++;
+        failed.push(work.first);
+        return;
+      }
       try {
         await work.run();
       } catch (error) {
@@ -54,6 +69,7 @@ export const batchHandler =
         failed.push(work.first);
       }
     });
+    if (left > 0) logger.info(`${name}: work left for the retry, near the timeout`, { left });
     const earliest = failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
     return { batchItemFailures: earliest ? [{ itemIdentifier: earliest }] : [] };
   };

@@ -17,7 +17,7 @@
  * authenticated before its revocation ends within its function's timeout, so that nothing such a request
  * writes (a deck, a like) outlives the erasure.
  */
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#routes/route.ts';
 import { nextErasureMove } from '#rules/erasure.ts';
@@ -26,10 +26,9 @@ import { atMost } from '#store/at-most.ts';
 import { decksWhole, deleteDeck } from '#store/decks.ts';
 import { endErasure, getErasure, keysClosed, stepErasure } from '#store/erasures.ts';
 import { forgetAnswers } from '#store/idempotency.ts';
-import { erasureKey } from '#store/items/erasure.ts';
+import { ERASURE } from '#store/items/erasure.ts';
 import { giveBackLike, likedPage } from '#store/likes.ts';
-
-const ERASURE_PREFIX = erasureKey('').pk;
+import { batchHandler, itemRunsOf, type Work } from './batch.ts';
 
 /** Decks (or likes) deleted at once: an erasure never floods the store. */
 const AT_ONCE = 8;
@@ -95,24 +94,24 @@ export async function eraseStep(userId: string, now: () => number = Date.now, wa
   return (await endErasure(userId, erasure.round)) ? 'ended' : 'repeated';
 }
 
-/**
- * The erasure worker's handler: a step for each account whose erasure item changed in the batch (its
- * records taken together). A step that fails is thrown once the others are done: the batch is retried
- * whole (every step is idempotent), and Lambda's Errors metric counts it (the functions' alarm).
- */
-export async function handleErasures(event: DynamoDBStreamEvent): Promise<void> {
-  const users = new Set<string>();
-  for (const record of event.Records ?? []) {
-    const pk = record.dynamodb?.Keys?.pk?.S ?? '';
-    if (pk.startsWith(ERASURE_PREFIX)) users.add(pk.slice(ERASURE_PREFIX.length));
-  }
-  const failed: unknown[] = [];
-  await atMost(AT_ONCE, users, async (userId) => {
-    try {
-      logger.info('erasure step', { outcome: await eraseStep(userId) });
-    } catch (error) {
-      failed.push(error);
-    }
+/** The most one step takes: its wait (SETTLE_MS), and its sweep or closing (bounded by STEP_LIMITS). */
+export const STEP_MS = SETTLE_MS + 10_000;
+
+/** A step for each account whose erasure item changed in the batch (its records taken together). */
+export function workOf(records: readonly DynamoDBRecord[]): Work[] {
+  return itemRunsOf(records).flatMap(({ keys, sequence }) => {
+    const pk = String(keys.pk);
+    if (!ERASURE.owns(pk)) return [];
+    const userId = pk.slice(ERASURE.prefix.length);
+    return [{ first: sequence, run: async () => logger.info('erasure step', { outcome: await eraseStep(userId) }) }];
   });
-  if (failed.length > 0) throw new AggregateError(failed, `${failed.length} erasure step(s) not done; the batch is retried`);
 }
+
+/**
+ * The erasure worker's handler (batch.ts): a step that fails names its record (the batch is retried from
+ * there; every step is idempotent) and holds up no other account's step; a step that would not finish
+ * before the timeout is not begun. Steps that keep failing are given up on after the mapping's record age
+ * (lib/workers/ WORKERS) and land in the discarded-changes queue, which is alarmed: the erasure item is
+ * still there, and a change of it resumes the erasure (docs/operations.md).
+ */
+export const handleErasures = batchHandler('accountErasure', workOf, STEP_MS);

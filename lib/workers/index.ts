@@ -46,11 +46,13 @@ export interface Worker {
   /** Its timeout (s), where it needs more than the routes' 10. */
   timeoutSeconds?: number;
   /**
-   * How a batch's failure shows: 'records' — it names its first unfinished record (partial batch
-   * response), retried from there, and its backlog is alarmed (its errors never reach Lambda's Errors);
-   * 'errors' — it throws, the batch is retried whole, and Lambda's Errors (the functions' alarm) count it.
+   * How long a record that keeps failing is retried before it is given up on (recorded in the queue of
+   * discarded changes, alarmed); none: until the stream drops it (24 hours), and its backlog is alarmed.
+   * Every worker names its first unfinished record (partial batch response: lib/workers/batch.ts).
    */
-  failures: 'records' | 'errors';
+  maxRecordAgeSeconds?: number;
+  /** Batches of one shard run at once (records of one item stay in order): one item's failing work holds up no other's. */
+  parallelization?: number;
 }
 
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
@@ -72,7 +74,6 @@ export const WORKERS = [
       { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
-    failures: 'records',
     grants: [
       query('by_share_slug'),
       // Folds: the deck item (read again when a fold finds it already past), then its entries.
@@ -99,19 +100,22 @@ export const WORKERS = [
     // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
-    failures: 'records',
     grants: [decks(['GetItem', 'UpdateItem'], [VIEW_BUCKET.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
   },
   {
     // An account's erasure, a bounded step on each change of its erasure item (erasure.ts):
     // on the accounts table's stream, so that its waits hold up no fold of the decks table's changes. A
-    // step that fails throws (each is idempotent): the functions' errors alarm sees it, no alarm of its own.
+    // step that fails names its record, retried from there (each step is idempotent); erasures of other
+    // accounts go on beside it (ten batches of a shard at once). One failing for an hour is given up on:
+    // the discarded-changes queue's alarm shows it (no alarm of its own: the free tier's ten are in use),
+    // and its erasure item, still there, resumes it when changed (docs/operations.md).
     name: 'accountErasure',
     handler: 'functions/erasure-worker.ts',
     table: 'accounts',
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(ERASURE) }],
     batchSize: 10,
-    failures: 'errors',
+    maxRecordAgeSeconds: 3600,
+    parallelization: 10,
     // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
     timeoutSeconds: 60,
     grants: [

@@ -260,7 +260,7 @@ describe("AWS's own rules at synth", () => {
 describe('workers', () => {
   const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 
-  it('the decks table streams new and old images, the accounts table keys only; each worker follows its table with its filters, retried from the first failed record (or whole), discarded batches kept in a queue; at most two workers a stream', () => {
+  it('the decks table streams new and old images, the accounts table keys only; each worker follows its table with its filters, retried from its first failed record, discarded records kept in a queue; at most two workers a stream', () => {
     const decks = resources[tableRef(DECKS) as string].Properties;
     expect(decks.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
     // Keys only: no key item's hash travels in a stream record.
@@ -280,10 +280,23 @@ describe('workers', () => {
         BatchSize: worker.batchSize,
         BisectBatchOnFunctionError: false,
       });
-      expect(mapping.FunctionResponseTypes, worker.name).toEqual(worker.failures === 'records' ? ['ReportBatchItemFailures'] : undefined);
-      // Retried until the record expires (no attempt or age limit), then recorded in the queue.
+      // Every worker names its first unfinished record (partial batch response): one item's failure is
+      // retried from there, and the rest of the batch is not undone.
+      expect(mapping.FunctionResponseTypes, worker.name).toEqual(['ReportBatchItemFailures']);
+      // Retried until the record expires (24 hours), or for the worker's own record age, then recorded in the
+      // queue. AWS's "Lambda parameters for Amazon DynamoDB event source mappings": MaximumRecordAgeInSeconds
+      // -1 (infinite) or 60-604,800; ParallelizationFactor at most 10.
       expect(mapping.MaximumRetryAttempts, worker.name).toBeUndefined();
-      expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBeUndefined();
+      expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBe(worker.maxRecordAgeSeconds);
+      expect(mapping.ParallelizationFactor, worker.name).toBe(worker.parallelization);
+      if (worker.maxRecordAgeSeconds !== undefined) expect(worker.maxRecordAgeSeconds).toBeGreaterThanOrEqual(60);
+      expect(worker.parallelization ?? 1).toBeLessThanOrEqual(10);
+      // An erasure step that keeps failing is given up on within an hour (the queue's alarm shows it), and
+      // erasures of other accounts run beside it meanwhile.
+      if (worker.name === 'accountErasure') {
+        expect(mapping.MaximumRecordAgeInSeconds).toBeLessThanOrEqual(3600);
+        expect(mapping.ParallelizationFactor).toBeGreaterThan(1);
+      }
       expect(mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
       expect(mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual(worker.filters);
       // Records gathered for the worker's batching window (the view log's 30 s), or handed over at once.

@@ -17,21 +17,31 @@ import { getCounts } from '#store/counters.ts';
 import { countDecks, createDeck } from '#store/decks.ts';
 import { requestErasure } from '#store/erasures.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
+import { erasureKey } from '#store/items/erasure.ts';
 import { likedKey, likeKey } from '#store/items/like.ts';
 import { rememberedAnswerKey } from '#store/items/remembered-answer.ts';
 import { setLike } from '#store/likes.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { eraseStep, STEP_LIMITS } from '#workers/erasure.ts';
+import { eraseStep, handleErasures, STEP_LIMITS } from '#workers/erasure.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
+import { lambdaContext } from '../../infra/local/events.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { type Call, operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
+import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { scanAll, storeOfOwn } from '../support/store.ts';
 
 let dynamo: LocalDynamo;
+let proxy: FaultProxy;
 beforeAll(async () => {
   dynamo = await storeOfOwn();
+  // The file's store calls go through a fault proxy (none injected but where a test says).
+  proxy = await startFaultProxy(dynamo.endpoint);
+  process.env.DYNAMODB_ENDPOINT = proxy.url;
 }, 120_000);
-afterAll(() => dynamo?.stop());
+afterAll(async () => {
+  await proxy?.close();
+  await dynamo?.stop();
+});
 
 const cat = demoCatalogue();
 const deckOf = (userId: string, author: string, i: number): StoredDeck =>
@@ -130,4 +140,33 @@ describe('the erasure worker, step by step', () => {
     expect(left.length).toBe(60);
     expect(left.every((pk) => pk.startsWith(`VERSION#${leaving.user_id}#`))).toBe(true);
   }, 120_000);
+
+  it("an account's step that keeps failing names its own record; the other accounts' steps of the batch are done", async () => {
+    const stuck = await createAccount('Stuck');
+    const going = await createAccount('Going');
+    for (const [i, account] of [stuck, going].entries()) {
+      for (let d = 0; d < 2; d++) expect(await createDeck(deckOf(account.user_id, account.display_name, 10 * i + d))).toBe('ok');
+      await requestErasure(account.user_id, () => countDecks(account.user_id));
+    }
+    // The batch as the erasure item's stream gives it (keys only): the stuck account's record first.
+    const event = {
+      Records: [stuck, going].map((account, i) => ({
+        eventName: 'MODIFY' as const,
+        dynamodb: { Keys: { pk: { S: erasureKey(account.user_id).pk }, sk: { S: 'ERASE' } }, SequenceNumber: String(100 + i) },
+      })),
+    };
+    const context = lambdaContext({ name: 'accountErasure', timeoutSeconds: 60 });
+    // Every read of the stuck account's decks fails (DynamoDB's 500), as long as the fault stays.
+    proxy.set('Query', { ...THROTTLING.internal, match: `USER#${stuck.user_id}` });
+    try {
+      expect(await handleErasures(event, context)).toEqual({ batchItemFailures: [{ itemIdentifier: '100' }] });
+    } finally {
+      proxy.set('Query');
+    }
+    // The other account's step ran all the same: its decks are gone; the stuck one's are there.
+    expect([await countDecks(going.user_id), await countDecks(stuck.user_id)]).toEqual([0, 2]);
+    // Retried from the named record once the fault clears: both steps done (each is idempotent).
+    expect(await handleErasures(event, context)).toEqual({ batchItemFailures: [] });
+    expect(await countDecks(stuck.user_id)).toBe(0);
+  }, 60_000);
 });

@@ -10,6 +10,8 @@ import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } fr
 import { bucketOf } from '#store/items/view-bucket.ts';
 import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
+import { batchHandler } from '#workers/batch.ts';
+import { workOf as erasureWork } from '#workers/erasure.ts';
 import { workOf } from '#workers/store-changes.ts';
 import { loggedBatches, runsOf } from '#workers/view-log.ts';
 import { movedCounts } from '#workers/views.ts';
@@ -121,6 +123,56 @@ describe('a batch of records as work', () => {
       record(6, 'INSERT', { pk: 'SEARCH#d', sk: 'all' }),
     ]);
     expect(work.map((w) => Number(w.first))).toEqual([1, 2, 4]);
+  });
+});
+
+describe('a batch handler (every stream worker)', () => {
+  const records = [1, 2, 3, 4].map((n) => record(n, 'MODIFY', { pk: `ERASE#u${n}`, sk: 'ERASE' }));
+  /** Work per record: its runs counted; the ones named fail. */
+  const handler = (fails: number[], ms: number[] = []) => {
+    const ran: number[] = [];
+    const handle = batchHandler(
+      'test',
+      (rs) =>
+        rs.map((r) => ({
+          first: r.dynamodb?.SequenceNumber as string,
+          run: async () => {
+            const n = Number(r.dynamodb?.SequenceNumber);
+            ran.push(n);
+            if (fails.includes(n)) throw new Error(`work ${n} failed`);
+          },
+        })),
+      1_000,
+    );
+    // A clock that loses the given ms as each piece of work is looked at.
+    let left = 10_000;
+    const context = { getRemainingTimeInMillis: () => (left -= ms.shift() ?? 0) };
+    return { ran, run: () => handle({ Records: records }, context) };
+  };
+
+  it("one item's failing work holds up no other's: all run, the earliest failed record is named (retried from there)", async () => {
+    const { ran, run } = handler([2, 4]);
+    expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: records[1]?.dynamodb?.SequenceNumber }] });
+    expect(ran.sort()).toEqual([1, 2, 3, 4]);
+    const clean = handler([]);
+    expect(await clean.run()).toEqual({ batchItemFailures: [] });
+  });
+
+  it('no work starts with less than its time left before the timeout: it is named for the retry, not begun', async () => {
+    // 10 s, then 3 s, 5.5 s (1.5 s left: the third starts), 1 s (0.5 s left: the fourth does not).
+    const { ran, run } = handler([], [0, 3_000, 5_500, 1_000]);
+    expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: records[3]?.dynamodb?.SequenceNumber }] });
+    expect(ran.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('the erasure worker: one step per account whose erasure item changed, from its first record; other items ask for nothing', () => {
+    const work = erasureWork([
+      record(1, 'MODIFY', { pk: 'ERASE#a', sk: 'ERASE' }),
+      record(2, 'INSERT', { pk: 'ERASE#b', sk: 'ERASE' }),
+      record(3, 'MODIFY', { pk: 'ERASE#a', sk: 'ERASE' }),
+      record(4, 'MODIFY', { pk: 'KEY#k', sk: 'KEY' }),
+    ]);
+    expect(work.map((w) => Number(w.first))).toEqual([1, 2]);
   });
 });
 
