@@ -75,6 +75,8 @@ describe('local runtime', () => {
     expect(java.length).toBeGreaterThan(0);
     expect(await first.stop()).toBe(0);
     expect(java.filter(alive)).toEqual([]);
+    // A first start is clean: no worker's poll of a fresh table's change stream fails (infra/local/streams.ts).
+    expect(first.output()).not.toMatch(/polling the change stream failed/);
 
     const second = await startRuntime(dir);
     try {
