@@ -90,7 +90,8 @@ export async function invoke(
   { route, params } = matchRoute(raw.method, new URL(raw.url, 'http://local').pathname),
 ): Promise<APIGatewayProxyStructuredResultV2> {
   if (invoker) return invoker(route, toEvent(raw, route, params), lambdaContext(route));
-  const handler = await load(route.handler);
+  // Loaded as the route's function: what its module does at init (the cursor keys read, or made) has its grants only.
+  const handler = await asRoute(route, () => load(route.handler));
   const store = await InvokeStore.getInstanceAsync();
   const context = lambdaContext(route);
   return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () =>

@@ -54,7 +54,7 @@ export const createKey = {
   scope: 'keys:manage',
   params: user,
   body: 'KeyBody',
-  grants: keyChanging,
+  grants: keyChanging('PutItem'),
   summary: 'Make a key',
   description:
     'scopes: at least one, each a scope the calling key holds itself (asking for more is 403 insufficient_scope); label: up to 60 characters; expires_in_days: 1-365 (none: it does not expire). The secret (api_key) is shown in this answer only. At most 20 active keys per account (422, too_many).',
@@ -70,7 +70,7 @@ export const revokeKey = {
   scope: 'keys:manage',
   params: { user_id: UserId, key_id: KeyId },
   body: 'EmptyBody',
-  grants: keyChanging,
+  grants: keyChanging('UpdateItem'),
   summary: 'Revoke a key',
   description: 'Body {}. The key stops working at once (the calling key may revoke itself). Revoking a revoked key again answers the same.',
   tag: 'Keys and account',

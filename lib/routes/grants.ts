@@ -25,10 +25,11 @@ export const changing: Grant[] = [
 ];
 
 // A change of an account's keys (store/accounts.ts changeKeys): the account's list of its live keys
-// read and written under its version, with the key put or revoked, in one transaction.
-export const keyChanging: Grant[] = [
+// read and written under its version, with the key put (a create) or revoked (a revocation: its key
+// updated), in one transaction. Neither may do the other's.
+export const keyChanging = (key: 'PutItem' | 'UpdateItem'): Grant[] => [
   accounts(['GetItem', 'UpdateItem'], [ACCOUNT.grant]),
-  accounts(['PutItem', 'UpdateItem'], [API_KEY.grant]),
+  accounts([key], [API_KEY.grant]),
 ];
 
 // Likes: the deck checked, the like under the deck and under the account, the counter (likes.ts); folding

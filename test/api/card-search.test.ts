@@ -233,7 +233,7 @@ describe('search by cards', () => {
     }
   });
 
-  it('a PATCH that changes every card, tag and faction at once (more entry writes than one transaction holds) moves the deck whole; private leaves every card', async () => {
+  it('a PATCH that changes every card, tag and faction at once (more entry writes than one transaction holds) moves the deck whole, and a restore moves it back; private leaves every card', async () => {
     const owner = await newOwner();
     /** 39 different cards, one copy each: 27 of the main faction, 12 of the ally. */
     const singletons = (main: FactionId, ally: FactionId) =>
@@ -266,7 +266,14 @@ describe('search by cards', () => {
     expect(await finds('main_faction=germany&ally_faction=italy')).toBe(true);
     expect(await finds('main_faction=soviet')).toBe(false);
 
-    expect((await call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { visibility: 'private' } })).status).toBe(200);
+    // A restore of version 1 is the same overflowing change back (a restore makes the PATCH's writes).
+    const restored = await call('POST', `${owner.decks}/${id}/versions/1/restore`, { key: owner.key, body: {} });
+    expect(restored.status, restored.text).toBe(200);
+    for (const card of cardsOf(before)) expect(await finds(`card=${card}`), card).toBe(true);
     for (const card of cardsOf(after)) expect(await finds(`card=${card}`), card).toBe(false);
+    for (const tag of tags('old')) expect(await finds(`tag=${tag}`), tag).toBe(true);
+
+    expect((await call('PATCH', `${owner.decks}/${id}`, { key: owner.key, body: { visibility: 'private' } })).status).toBe(200);
+    for (const card of cardsOf(before)) expect(await finds(`card=${card}`), card).toBe(false);
   }, 60_000);
 });

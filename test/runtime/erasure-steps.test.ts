@@ -22,9 +22,11 @@ import { likedKey, likeKey } from '#store/items/like.ts';
 import { rememberedAnswerKey } from '#store/items/remembered-answer.ts';
 import { setLike } from '#store/likes.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { WORKERS, type Worker } from '#workers';
 import { eraseStep, handleErasures, STEP_LIMITS } from '#workers/erasure.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
 import { lambdaContext } from '../../infra/local/events.ts';
+import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { type Call, operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
 import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
@@ -37,7 +39,11 @@ beforeAll(async () => {
   // The file's store calls go through a fault proxy (none injected but where a test says).
   proxy = await startFaultProxy(dynamo.endpoint);
   process.env.DYNAMODB_ENDPOINT = proxy.url;
+  // The worker's steps run with its grants only, as the local runtime runs it (and as IAM would hold it).
+  installGrantsGuard();
 }, 120_000);
+const worker = WORKERS.find((w) => w.name === 'accountErasure') as Worker;
+const asWorker = <T>(fn: () => Promise<T>) => asRoute(worker, fn);
 afterAll(async () => {
   await proxy?.close();
   await dynamo?.stop();
@@ -103,10 +109,12 @@ describe('the erasure worker, step by step', () => {
       while (outcomes.length < 10 && !['ended', 'none'].includes(outcomes.at(-1) ?? '')) {
         recorder.reset();
         outcomes.push(
-          await eraseStep(
-            leaving.user_id,
-            () => Date.now() + 60_000,
-            async () => undefined,
+          await asWorker(() =>
+            eraseStep(
+              leaving.user_id,
+              () => Date.now() + 60_000,
+              async () => undefined,
+            ),
           ),
         );
         const gone = recorder.calls.flatMap(deleted);
@@ -159,14 +167,14 @@ describe('the erasure worker, step by step', () => {
     // Every read of the stuck account's decks fails (DynamoDB's 500), as long as the fault stays.
     proxy.set('Query', { ...THROTTLING.internal, match: `USER#${stuck.user_id}` });
     try {
-      expect(await handleErasures(event, context)).toEqual({ batchItemFailures: [{ itemIdentifier: '100' }] });
+      expect(await asWorker(() => handleErasures(event, context))).toEqual({ batchItemFailures: [{ itemIdentifier: '100' }] });
     } finally {
       proxy.set('Query');
     }
     // The other account's step ran all the same: its decks are gone; the stuck one's are there.
     expect([await countDecks(going.user_id), await countDecks(stuck.user_id)]).toEqual([0, 2]);
     // Retried from the named record once the fault clears: both steps done (each is idempotent).
-    expect(await handleErasures(event, context)).toEqual({ batchItemFailures: [] });
+    expect(await asWorker(() => handleErasures(event, context))).toEqual({ batchItemFailures: [] });
     expect(await countDecks(stuck.user_id)).toBe(0);
   }, 60_000);
 });
