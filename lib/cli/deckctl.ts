@@ -5,6 +5,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
+import { catalogueFetch } from './catalogue-fetch.ts';
 import { cursorKeyRotate } from './cursor-key.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { searchReindex } from './search-reindex.ts';
@@ -30,6 +31,14 @@ const commands = new Map<string, Command>([
   [
     'keys list',
     { usage: 'keys list --user-id ID [--json] [--aws]', help: "Lists an account's keys (never their secrets).", run: keysList },
+  ],
+  [
+    'catalogue fetch',
+    {
+      usage: 'catalogue fetch --out FILE [--languages en,de,ru,…] [--endpoint URL | --from SAVED] [--json]',
+      help: 'Builds a catalogue file from the KARDS GraphQL endpoint the kards.com deck builder reads (default https://api.kards.com/graphql), or from a saved answer of it (--from): every card, its names in each language asked (default: every language its titles carry). Writes nothing when a page fails after retries, a card cannot be mapped or an import id repeats; the error names the card. Exit 0 written, 1 refused, 2 usage.',
+      run: catalogueFetch,
+    },
   ],
   [
     'catalogue diff',

@@ -14,7 +14,14 @@ export function validators(req: Headed, content: string, cacheControl = CACHE) {
   return { headers: { etag, 'cache-control': cacheControl }, notModified: held?.includes(etag) === true || held?.includes('*') === true };
 }
 
-export function cacheable<D>(req: Headed, data: D, meta?: Record<string, unknown>): Fresh<D> | NotModified {
-  const { headers, notModified } = validators(req, JSON.stringify({ data, meta }));
+/** `extra` headers go with the answer and its 304 alike (Content-Language, Vary). */
+export function cacheable<D>(
+  req: Headed,
+  data: D,
+  meta?: Record<string, unknown>,
+  extra: Record<string, string> = {},
+): Fresh<D> | NotModified {
+  const { headers: own, notModified } = validators(req, JSON.stringify({ data, meta }));
+  const headers = { ...own, ...extra };
   return notModified ? { status: 304, data: undefined, headers } : { data, meta, headers };
 }

@@ -5,9 +5,11 @@ import { cacheable } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/cards.ts';
+import { languageHeaders, languageOf, localCard } from './language.ts';
 
 export const readCard = endpoint(R.readCard, { init: [catalogue] }, async (req) => {
   const card = catalogue().get(req.params.card_id ?? '');
   if (!card) throw new ApiError(404, 'card_not_found', 'no such card in the catalogue');
-  return cacheable(req, card);
+  const language = languageOf(req, catalogue());
+  return cacheable(req, localCard(card, language), undefined, languageHeaders(language));
 });

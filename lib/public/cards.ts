@@ -8,11 +8,14 @@ import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/curs
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/cards.ts';
-import type { Card } from '#rules/card.ts';
+import { type Card, cardName } from '#rules/card.ts';
+import { languageHeaders, languageOf, localCard } from './language.ts';
 
 export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtInit] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
-  const digest = queryDigest([faction, type, rarity, derived, q, String(limit)]);
+  const language = languageOf(req, catalogue());
+  // A page's cards depend on the language q matches names in.
+  const digest = queryDigest([faction, type, rarity, derived, q, String(limit), ...(language === 'en' ? [] : [language])]);
   let page = req.query.page;
   if (req.query.cursor !== undefined) {
     const c = (await openCursor(req.query.cursor)) as { d?: string; p?: number };
@@ -24,15 +27,20 @@ export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtIn
     (!type || c.type === type) &&
     (!rarity || c.rarity === rarity) &&
     (!derived || String(c.derived) === derived) &&
-    (!q || c.name.toLowerCase().includes(q));
+    (!q || cardName(c, language).toLowerCase().includes(q));
   const all = catalogue().cards.filter(match);
-  const items = all.slice((page - 1) * limit, page * limit);
+  const items = all.slice((page - 1) * limit, page * limit).map((c) => localCard(c, language));
   const more = page * limit < all.length;
-  return cacheable(req, items, {
-    page,
-    limit,
-    total: all.length,
-    has_more: more,
-    next_cursor: more ? await signCursor({ d: digest, p: page + 1 }) : null,
-  });
+  return cacheable(
+    req,
+    items,
+    {
+      page,
+      limit,
+      total: all.length,
+      has_more: more,
+      next_cursor: more ? await signCursor({ d: digest, p: page + 1 }) : null,
+    },
+    languageHeaders(language),
+  );
 });

@@ -11,6 +11,7 @@ import { NOT_FOUND_PAGE, SHARE_PAGE_CSP, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
+import { languageHeaders, languageOf } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -24,10 +25,10 @@ export function originOf(req: Headed): string {
   return `${proto}://${req.headers.host ?? 'localhost'}`;
 }
 
-const page = (status: 200 | 404, body: string): Raw => ({
+const page = (status: 200 | 404, body: string, extra: Record<string, string> = {}): Raw => ({
   status,
   data: undefined,
-  headers: { 'content-security-policy': SHARE_PAGE_CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-store' },
+  headers: { 'content-security-policy': SHARE_PAGE_CSP, 'x-frame-options': 'DENY', 'cache-control': 'no-store', ...extra },
   raw: { contentType: HTML, body },
 });
 
@@ -44,12 +45,16 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   }
   const origin = originOf(req);
   const slug = deck.share_slug;
+  const language = languageOf(req, catalogue());
+  // The image in the page's language (its link previews show the names the reader reads).
+  const asked = language === 'en' ? '' : `?lang=${language}`;
   return page(
     200,
-    sharePage(deckSheet(deck, catalogue()), {
+    sharePage(deckSheet(deck, catalogue(), language), {
       page: `${origin}/d/${slug}`,
       json: `${origin}/api/v1/decks/${slug}`,
-      image: `${origin}/api/v1/decks/${slug}/image.png`,
+      image: `${origin}/api/v1/decks/${slug}/image.png${asked}`,
     }),
+    languageHeaders(language),
   );
 });

@@ -1,5 +1,5 @@
 /** Cards: the catalogue, where card_id values come from (contract §4). */
-import { CardQuery } from '#shapes/queries.ts';
+import { CardLanguageQuery, CardQuery } from '#shapes/queries.ts';
 import { CardId } from './params.ts';
 import type { ApiRoute } from './route.ts';
 
@@ -13,9 +13,16 @@ export const listCards = {
   cursors: true,
   grants: [],
   summary: 'The card catalogue',
-  description: 'The source of card_id values. Changes only with a deployment: cacheable, with an ETag.',
+  description:
+    'The source of card_id values. Changes only with a deployment: cacheable, with an ETag. Names in the language asked (lang, else Accept-Language; English when the catalogue lacks it); q matches the name in that language.',
   tag: 'Cards',
-  success: { status: 200, data: 'Card[]', meta: 'CardListMeta', headers: ['ETag', 'Cache-Control'], conditional: true },
+  success: {
+    status: 200,
+    data: 'Card[]',
+    meta: 'CardListMeta',
+    headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
+    conditional: true,
+  },
 } as const satisfies ApiRoute;
 
 export const readCard = {
@@ -24,12 +31,14 @@ export const readCard = {
   path: '/api/v1/cards/{card_id}',
   handler: 'functions/read-card.ts',
   params: { card_id: CardId },
+  query: CardLanguageQuery,
   catalogue: true,
   grants: [],
   summary: 'One card',
-  description: 'A card of the catalogue by its card_id; an unknown id is 404 card_not_found.',
+  description:
+    'A card of the catalogue by its card_id; an unknown id is 404 card_not_found. Its name in the language asked (lang, else Accept-Language; English when the catalogue lacks it).',
   tag: 'Cards',
-  success: { status: 200, data: 'Card', headers: ['ETag', 'Cache-Control'], conditional: true },
+  success: { status: 200, data: 'Card', headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'], conditional: true },
   errors: ['card_not_found'],
 } as const satisfies ApiRoute;
 

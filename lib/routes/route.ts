@@ -36,7 +36,8 @@ export type ResponseHeader =
   | 'Content-Security-Policy'
   | 'X-Frame-Options'
   | 'Content-Encoding'
-  | 'Vary';
+  | 'Vary'
+  | 'Content-Language';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
 export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Keys and account' | 'Cards' | 'Reference';
 export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;

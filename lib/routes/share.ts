@@ -1,4 +1,5 @@
 /** Share pages and deck images (contract §9.3): what people open and link previews show. */
+import { CardLanguageQuery } from '#shapes/language-query.ts';
 import { ShareSlug } from './params.ts';
 import { type ApiRoute, query } from './route.ts';
 
@@ -9,18 +10,19 @@ export const readSharePage = {
   path: '/d/{share_slug}',
   handler: 'functions/share-page.ts',
   params: { share_slug: ShareSlug },
+  query: CardLanguageQuery,
   catalogue: true,
   grants: [query('by_share_slug')],
   summary: 'The share page of a public or unlisted deck',
   description:
-    "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
+    "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
   tag: 'Public decks',
   success: {
     status: 200,
     data: 'Text',
     bare: true,
     contentType: 'text/html',
-    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options'],
+    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
   },
   page404: true,
 } as const satisfies ApiRoute;
@@ -32,6 +34,7 @@ export const readDeckImage = {
   path: '/api/v1/decks/{share_slug}/image.png',
   handler: 'functions/deck-image.ts',
   params: { share_slug: ShareSlug },
+  query: CardLanguageQuery,
   catalogue: true,
   files: [
     'node_modules/@resvg/resvg-wasm/index_bg.wasm',
@@ -42,14 +45,14 @@ export const readDeckImage = {
   grants: [query('by_share_slug')],
   summary: 'The image of a public or unlisted deck',
   description:
-    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Its ETag changes with the deck and the catalogue; send it back as If-None-Match for a 304. Counts no view.',
+    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view.',
   tag: 'Public decks',
   success: {
     status: 200,
     data: 'Text',
     bare: true,
     contentType: 'image/png',
-    headers: ['ETag', 'Cache-Control'],
+    headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
     conditional: true,
   },
   errors: ['deck_not_found'],

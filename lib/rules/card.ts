@@ -1,5 +1,6 @@
 /** The card model (contract §1). */
 import type { CardFaction, FactionId } from './factions.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
 
 export const CARD_TYPES = ['infantry', 'tank', 'artillery', 'fighter', 'bomber', 'order', 'countermeasure', 'headquarters'] as const;
 export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;
@@ -20,4 +21,10 @@ export interface Card {
   derived: boolean;
   /** The card may also serve decks of this faction (see the deck rules). */
   exile: FactionId | null;
+  /** Its name by language (rules/languages.ts), where the catalogue has more than English; `name` is the English one. */
+  names?: Readonly<Record<string, string>>;
 }
+
+/** A card's name in a language: its own there, else its English name (`name`: it is the English one, whatever `names.en` says). */
+export const cardName = (card: Pick<Card, 'name' | 'names'>, language: string): string =>
+  (language !== DEFAULT_LANGUAGE && card.names?.[language]) || card.name;

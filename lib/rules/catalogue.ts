@@ -6,17 +6,23 @@
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE } from './languages.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
 
 export interface Catalogue {
   readonly cards: readonly Card[];
   get(cardId: string): Card | undefined;
+  /** The languages its cards are named in (English always). */
+  readonly languages: ReadonlySet<string>;
 }
 
 export class CatalogueFormatError extends Error {
   override readonly name = 'CatalogueFormatError';
 }
+
+const languagesOf = (cards: readonly Card[]): ReadonlySet<string> =>
+  new Set([DEFAULT_LANGUAGE, ...cards.flatMap((c) => Object.keys(c.names ?? {}))]);
 
 export function makeCatalogue(cards: readonly Card[]): Catalogue {
   const byId = new Map<string, Card>();
@@ -24,7 +30,15 @@ export function makeCatalogue(cards: readonly Card[]): Catalogue {
     if (byId.has(card.card_id)) throw new CatalogueFormatError(`card_id ${card.card_id} appears twice`);
     byId.set(card.card_id, card);
   }
-  return { cards, get: (id) => byId.get(id) };
+  let languages: ReadonlySet<string> | undefined;
+  return {
+    cards,
+    get: (id) => byId.get(id),
+    get languages() {
+      languages ??= languagesOf(cards);
+      return languages;
+    },
+  };
 }
 
 const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
@@ -40,6 +54,10 @@ const ProjectCardSchema = v.strictObject({
   set: v.string(),
   derived: v.boolean(),
   exile: v.nullable(FactionIdSchema),
+  // Its name by language (contract §10.1): files without it still load, English only.
+  names: v.optional(
+    v.record(v.pipe(v.string(), v.regex(LANGUAGE, 'a language is a primary tag (en, de, zh)')), v.pipe(v.string(), v.nonEmpty())),
+  ),
 });
 
 const nation = v.pipe(
@@ -84,6 +102,14 @@ const KardsCardSchema = v.pipe(
   ),
 );
 
+/** One record of the kards.com card API format as a card; a record that does not map throws, naming its field. */
+export function kardsCard(record: unknown): Card {
+  const result = v.safeParse(KardsCardSchema, record);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  throw new CatalogueFormatError(`${issue.path?.map((p) => String(p.key)).join('.') ?? ''}: ${issue.message}`);
+}
+
 /**
  * The compiled form: the project's card format, already checked (at synth, by parseCatalogue), marked
  * so that a function loads it with no schema validation and no index to build — only JSON.parse.
@@ -92,8 +118,8 @@ const KardsCardSchema = v.pipe(
  * card, and a card object is made when it is first asked for. (With the real 1,488 cards, an object
  * per card and a Map of them were most of a catalogue function's cold start beyond the demo's.)
  */
-export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-2';
-type Columns = { [F in keyof Card]-?: Card[F][] };
+export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-3';
+type Columns = { [F in keyof Card]-?: (Card[F] | null)[] };
 interface Compiled {
   format: typeof COMPILED_FORMAT;
   columns: Columns;
@@ -101,11 +127,13 @@ interface Compiled {
   ids: string[];
   /** The position in the columns of each id in `ids`. */
   at: number[];
+  /** The languages its cards are named in. */
+  languages: string[];
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function compileCatalogue({ cards }: Catalogue): string {
+export function compileCatalogue({ cards, languages }: Catalogue): string {
   const column = <F extends keyof Card>(field: F) => cards.map((c) => c[field]);
   const columns: Columns = {
     card_id: column('card_id'),
@@ -117,14 +145,21 @@ export function compileCatalogue({ cards }: Catalogue): string {
     set: column('set'),
     derived: column('derived'),
     exile: column('exile'),
+    names: cards.map((c) => c.names ?? null),
   };
   const at = cards.map((_, i) => i).sort((a, b) => byCodeUnits((cards[a] as Card).card_id, (cards[b] as Card).card_id));
-  const compiled: Compiled = { format: COMPILED_FORMAT, columns, ids: at.map((i) => (cards[i] as Card).card_id), at };
+  const compiled: Compiled = {
+    format: COMPILED_FORMAT,
+    columns,
+    ids: at.map((i) => (cards[i] as Card).card_id),
+    at,
+    languages: [...languages].sort(),
+  };
   return JSON.stringify(compiled);
 }
 
 /** A compiled catalogue as parsed: each card made (once) when first asked for, all of them when `cards` is read. */
-function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
+function compiledCatalogue({ columns: c, ids, at, languages }: Compiled): Catalogue {
   const made: Card[] = [];
   const card = (i: number): Card =>
     (made[i] ??= {
@@ -137,9 +172,12 @@ function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
       set: c.set[i] as string,
       derived: c.derived[i] as boolean,
       exile: c.exile[i] as Card['exile'],
+      ...(c.names[i] ? { names: c.names[i] as Card['names'] } : {}),
     });
+  const named = new Set(languages);
   let all: readonly Card[] | undefined;
   return {
+    languages: named,
     get cards() {
       all ??= c.card_id.map((_, i) => card(i));
       return all;

@@ -103,8 +103,7 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'Content-Security-Policy': {
-    description:
-      "What the page may load and run: only this API's own script, nothing inline but the page's one hashed script, never framed.",
+    description: "What the page may load and run: only this API's own scripts, nothing inline but the page's hashed scripts, never framed.",
     schema: { type: 'string' },
   },
   'X-Frame-Options': {
@@ -116,7 +115,11 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
     required: false,
     schema: { enum: ['br', 'gzip'] },
   },
-  Vary: { description: 'Accept-Encoding: the body depends on it.', schema: { type: 'string' } },
+  Vary: { description: 'What the body depends on besides the URL: Accept-Encoding, or Accept-Language.', schema: { type: 'string' } },
+  'Content-Language': {
+    description: 'The language of the card names in the answer (lang, else the best of Accept-Language the catalogue has, else en).',
+    schema: { type: 'string' },
+  },
   'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
 };
 /** Response headers, each declared once in components.headers and referenced; all required where listed. */

@@ -10,6 +10,9 @@ import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.t
 import { LIMITS } from '#rules/limits.ts';
 import { INVISIBLE, normalizeTag } from '#rules/schemas.ts';
 import { SORTS } from '#rules/sorts.ts';
+import { lang } from './language-query.ts';
+
+export { CardLanguageQuery } from './language-query.ts';
 
 /** Numbered pages reach this far (page × limit), as GitHub's search does; deeper, walk with next_cursor (§8.1). */
 export const MAX_PAGE_DEPTH = 1_000;
@@ -124,6 +127,7 @@ export const ExportQuery = v.object({ cursor });
 export const VersionsQuery = v.object({ limit: integer('limit', 1, 100, 20), cursor });
 
 export const CardQuery = v.object({
+  lang,
   faction: oneOf('faction', [...FACTION_IDS, 'neutral'] as const),
   type: oneOf('type', CARD_TYPES),
   rarity: oneOf('rarity', RARITIES),

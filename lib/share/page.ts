@@ -138,8 +138,8 @@ export function shareSummary(sheet: DeckSheet): string {
   return [`${sheet.main} / ${sheet.ally}`, sheet.system, curve, key, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
 }
 
-const head = (title: string, extra: string) => `<!doctype html>
-<html lang="en">
+const head = (title: string, extra: string, language = 'en') => `<!doctype html>
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -186,7 +186,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
     sheet.system || sheet.description
       ? `<section><h2>Guide${sheet.system ? `: ${e(sheet.system)}` : ''}</h2>${sheet.description ? `<p class="desc">${e(sheet.description)}</p>` : ''}</section>`
       : '';
-  return `${head(e(title), `${meta}\n`)}
+  return `${head(e(title), `${meta}\n`, e(sheet.language))}
 <body>
 <main>
 <header>

@@ -4,10 +4,12 @@
  * the guide, key components and alternatives with their reasons, the OTK chart. The share page
  * (page.ts) and the deck image (image.ts) draw it; neither reads a deck or a catalogue itself.
  */
+import { cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { countsAs } from '#rules/deck-rules.ts';
 import { factionById } from '#rules/factions.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 
@@ -58,13 +60,17 @@ export interface DeckSheet {
   unlisted: boolean;
   /** What the deck is built around, by name: its key components, else its guide's core cards. */
   keyCards: string[];
+  /** The language its card names are in (contract §10.1; the owner's text never changes). */
+  language: string;
 }
 
-const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, 'en') || a.card_id.localeCompare(b.card_id);
-
-export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
+export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEFAULT_LANGUAGE): DeckSheet {
   const { cards } = parsedCode(deck.deck_code).deck;
-  const nameOf = (id: string) => catalogue.get(id)?.name ?? id;
+  const nameOf = (id: string) => {
+    const card = catalogue.get(id);
+    return card ? cardName(card, language) : id;
+  };
+  const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, language) || a.card_id.localeCompare(b.card_id);
   const groups = new Map<number | null, SheetCard[]>();
   const types = new Map<DeckType, number>(DECK_TYPES.map((t) => [t, 0]));
   for (const { card_id, count } of cards) {
@@ -72,7 +78,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
     const ally = card !== undefined && countsAs(card, deck.main_faction, deck.ally_faction) === deck.ally_faction;
-    group.push({ card_id, name: card?.name ?? card_id, count, ally });
+    group.push({ card_id, name: nameOf(card_id), count, ally });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -119,6 +125,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue): DeckSheet {
     })),
     unlisted: deck.visibility === 'unlisted',
     keyCards: keyComponents.length > 0 ? keyComponents.map((k) => k.name) : (deck.guide?.core_cards ?? []).map(nameOf),
+    language,
   };
 }
 

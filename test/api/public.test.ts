@@ -251,10 +251,42 @@ describe('card catalogue', () => {
     expect(r.headers.get('etag')).toBeTruthy();
     const missing = await call('GET', '/api/v1/cards/zz');
     expect([missing.status, missing.body.error.code]).toEqual([404, 'card_not_found']);
-    for (const q of ['faction=prussia', 'type=ship', 'rarity=rare', 'derived=maybe', 'limit=201', 'page=0', 'cursor=abc']) {
+    for (const q of [
+      'faction=prussia',
+      'type=ship',
+      'rarity=rare',
+      'derived=maybe',
+      'limit=201',
+      'page=0',
+      'cursor=abc',
+      'lang=d',
+      'lang=de_DE',
+    ]) {
       const bad = await call('GET', `/api/v1/cards?${q}`);
       expect([q, bad.status, bad.body.error.code]).toEqual([q, 400, 'invalid_parameter']);
     }
+  });
+
+  it('names in the language asked (lang, else Accept-Language), English otherwise; Content-Language and Vary say so; each its own ETag', async () => {
+    const german = await call('GET', '/api/v1/cards/2B?lang=de');
+    expect([german.body.data.name, german.headers.get('content-language')]).toEqual(['Volga Graue Schützen', 'de']);
+    expect(german.headers.get('vary')).toMatch(/accept-language/i);
+    const asked = await call('GET', '/api/v1/cards/2B', { headers: { 'accept-language': 'fr-FR, de;q=0.8, en;q=0.5' } });
+    expect([asked.body.data.name, asked.headers.get('content-language')]).toEqual(['Volga Graue Schützen', 'de']);
+    // A language the catalogue lacks is English, never an error; lang wins over the header.
+    for (const [query, headers] of [
+      ['?lang=ja', {}],
+      ['?lang=en', { 'accept-language': 'de' }],
+      ['', {}],
+    ] as const) {
+      const english = await call('GET', `/api/v1/cards/2B${query}`, { headers });
+      expect([query, english.body.data.name, english.headers.get('content-language')]).toEqual([query, 'Volga Grey Rifles', 'en']);
+    }
+    expect(german.headers.get('etag')).not.toBe((await call('GET', '/api/v1/cards/2B')).headers.get('etag'));
+    // The list and its q follow the language too.
+    const list = await call('GET', '/api/v1/cards?q=graue%20sch&faction=soviet&lang=de');
+    expect(list.body.data.map((c: { name: string }) => c.name)).toEqual(['Volga Graue Schützen']);
+    expect(list.headers.get('content-language')).toBe('de');
   });
 });
 

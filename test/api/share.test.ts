@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { renders } from '#share/png.ts';
+import { escapeMarkup } from '#share/sheet.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
 import { inFunction } from '../support/in-function.ts';
@@ -248,6 +249,34 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     const changed = await call('GET', path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('the page and the image in the language asked: card names (not the owner text), <html lang>, Content-Language; an ETag per language', async () => {
+    const owner = await newOwner();
+    const deck = (await createDeck(owner, { deck_code: code('soviet', 'usa', 5), visibility: 'public' })).body.data;
+    const first = parseDeckCode(deck.deck_code).cards[0]?.card_id as string;
+    const [english, german] = [demo.get(first)?.name as string, demo.get(first)?.names?.de as string];
+    expect(german).not.toBe(english);
+    const page = await call('GET', `/d/${deck.share_slug}?lang=de`);
+    expect([page.headers.get('content-language'), page.headers.get('vary')]).toEqual(['de', 'accept-language']);
+    expect(page.text).toContain('<html lang="de">');
+    expect(page.text).toContain(escapeMarkup(german));
+    expect(page.text).toContain(escapeMarkup(deck.name));
+    // The page's link preview is the image in the page's language.
+    expect(page.text).toContain(`/api/v1/decks/${deck.share_slug}/image.png?lang=de`);
+    const byHeader = await call('GET', `/d/${deck.share_slug}`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    expect(byHeader.text).toContain('<html lang="de">');
+    const plain = await call('GET', `/d/${deck.share_slug}`);
+    expect([plain.text.includes('<html lang="en">'), plain.text.includes(escapeMarkup(english))]).toEqual([true, true]);
+
+    const path = `/api/v1/decks/${deck.share_slug}/image.png`;
+    const [en, de] = [await call('GET', path), await call('GET', `${path}?lang=de`)];
+    expect([en.headers.get('content-language'), de.headers.get('content-language')]).toEqual(['en', 'de']);
+    expect(de.headers.get('etag')).not.toBe(en.headers.get('etag'));
+    expect(de.bytes.equals(en.bytes)).toBe(false);
+    const cached = await call('GET', `${path}?lang=de`, { headers: { 'if-none-match': de.headers.get('etag') as string } });
+    expect(cached.status).toBe(304);
+    expect((await call('GET', path, { headers: { 'if-none-match': de.headers.get('etag') as string } })).status).toBe(200);
   });
 
   it('private, unknown and malformed slugs: 404 deck_not_found in the envelope', async () => {

@@ -374,17 +374,20 @@ describe('least privilege', () => {
 
   it('of the accounts table, owner routes read only API keys (auth), cursor routes only the cursor keys, the account routes their account and keys, and nothing else', () => {
     // The account routes: the export reads the account item; the key list reads its index; a key create
-    // or revoke writes the key and the account's list of its live keys (store/accounts.ts), nothing
-    // of any other item kind.
+    // puts the key, a revoke updates it, each with the account's list of its live keys (store/accounts.ts),
+    // nothing of any other item kind.
     const keyRoutes: Record<string, { Action: string | string[]; keys?: string[] }[]> = {
       exportAccount: [{ Action: 'dynamodb:GetItem', keys: ['USER#*'] }],
       listKeys: [{ Action: 'dynamodb:Query', keys: undefined }],
       createKey: [
         { Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] },
-        { Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], keys: ['KEY#*'] },
+        { Action: 'dynamodb:PutItem', keys: ['KEY#*'] },
+      ],
+      revokeKey: [
+        { Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], keys: ['USER#*'] },
+        { Action: 'dynamodb:UpdateItem', keys: ['KEY#*'] },
       ],
     };
-    keyRoutes.revokeKey = keyRoutes.createKey as (typeof keyRoutes)['createKey'];
     // The erasure: its record, the account marked and its keys revoked, the keys found by the account's index.
     keyRoutes.eraseAccount = [
       { Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], keys: ['ERASE#*'] },

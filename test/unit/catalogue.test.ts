@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { isCodeCardId } from '#rules/base62.ts';
+import { cardName } from '#rules/card.ts';
 import {
   CARD_TYPES,
   type Card,
@@ -72,6 +73,27 @@ describe('catalogue formats', () => {
     expect(parseCatalogue({ cards: [card] }).cards).toHaveLength(1);
   });
 
+  it('reads names by language (contract §10.1); a file without them is English only', () => {
+    const card = {
+      card_id: 'a1',
+      name: 'Grey Rifles',
+      faction: 'usa',
+      type: 'infantry',
+      rarity: 'standard',
+      kredits: 1,
+      set: 's',
+      derived: false,
+      exile: null,
+    };
+    const named = parseCatalogue([{ ...card, names: { en: 'Grey Rifles', ru: 'Серые стрелки', zh: '灰色步枪' } }]);
+    expect([...named.languages].sort()).toEqual(['en', 'ru', 'zh']);
+    expect(cardName(named.get('a1') as Card, 'ru')).toBe('Серые стрелки');
+    expect(cardName(named.get('a1') as Card, 'de')).toBe('Grey Rifles');
+    expect([...parseCatalogue([card]).languages]).toEqual(['en']);
+    expect(() => parseCatalogue([{ ...card, names: { Russian: 'x' } }])).toThrow(/card \[0\]\.names/);
+    expect(() => parseCatalogue([{ ...card, names: { ru: '' } }])).toThrow(CatalogueFormatError);
+  });
+
   it('refuses malformed files with the record named', () => {
     expect(() => parseCatalogue({})).toThrow(CatalogueFormatError);
     expect(() => parseCatalogue([{ ...kardsRecord, nation: 'Atlantis' }])).toThrow(/card \[0\]\.nation/);
@@ -82,6 +104,12 @@ describe('catalogue formats', () => {
 
 describe('the demo catalogue', () => {
   const cat = demoCatalogue();
+
+  it('names every card in English and in a second language, German (invented, as the names are)', () => {
+    expect([...cat.languages].sort()).toEqual(['de', 'en']);
+    for (const card of cat.cards) expect(Object.keys(card.names ?? {}).sort(), card.card_id).toEqual(['de', 'en']);
+    expect(cat.cards.filter((c) => cardName(c, 'de') !== c.name).length).toBeGreaterThan(cat.cards.length / 2);
+  });
 
   it('has all ten factions and neutral cards, every type and rarity, derived cards and exiles', () => {
     const factions = new Set(cat.cards.map((c) => c.faction));
@@ -126,6 +154,7 @@ describe('the compiled catalogue (what the functions load)', () => {
     const loaded = parseCatalogue(JSON.parse(compiled));
     for (const card of checked.cards) expect(loaded.get(card.card_id)).toEqual(card);
     expect(loaded.cards).toEqual(checked.cards);
+    expect(loaded.languages).toEqual(checked.languages);
     return loaded;
   }
 

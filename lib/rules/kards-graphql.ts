@@ -1,0 +1,153 @@
+/**
+ * The official KARDS catalogue as its GraphQL endpoint answers it (the kards.com deck builder's `cards`
+ * query, 20 nodes a page by `offset`: its shape as AABur/kardscm reads it, recorded in
+ * ../shared/reference/kards/kards_api_baseline.kardscm.json), made into the project's catalogue: each
+ * card once, its English title as `name` and its titles by language as `names` (contract §10.1). Pure:
+ * pages in, cards out, or a CatalogueFormatError naming the card. The fetching is lib/cli/catalogue-fetch.ts.
+ */
+import { type Card, CatalogueFormatError, kardsCard, makeCatalogue } from './catalogue.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE, primaryOf } from './languages.ts';
+
+/** Cards a page holds (the query's `first`: the deck builder's, fixed in the query). */
+export const PAGE_SIZE = 20;
+
+/** The query, as the deck builder sends it (the fields this project reads, and the flags for every card). */
+export const CARDS_QUERY = `query getCards($language: String, $offset: Int, $showSpawnables: Boolean, $showExiles: Boolean, $showReserved: Boolean) {
+  cards(language: $language, first: ${PAGE_SIZE}, offset: $offset, showSpawnables: $showSpawnables, showExiles: $showExiles, showReserved: $showReserved) {
+    pageInfo { count hasNextPage }
+    edges { node { id cardId importId json reserved } }
+  }
+}`;
+
+/** Every card: tokens (spawnables) and cards out of the shop (reserved) too; an exile's other copy not (it is the same card). */
+export const cardsVariables = (offset: number) => ({
+  language: DEFAULT_LANGUAGE,
+  offset,
+  showSpawnables: true,
+  showExiles: false,
+  showReserved: true,
+});
+
+export interface CardsPage {
+  count: number;
+  hasNextPage: boolean;
+  nodes: unknown[];
+}
+
+/** A page of the answer, or an error saying what is wrong with it. */
+export function pageOf(answer: unknown): CardsPage {
+  const cards = (answer as { data?: { cards?: unknown } } | null)?.data?.cards as
+    | { pageInfo?: { count?: unknown; hasNextPage?: unknown }; edges?: unknown }
+    | undefined;
+  const errors = (answer as { errors?: { message?: string }[] } | null)?.errors;
+  if (errors?.length) throw new CatalogueFormatError(`the endpoint answered an error: ${errors.map((e) => e.message).join('; ')}`);
+  if (
+    !cards ||
+    !Array.isArray(cards.edges) ||
+    typeof cards.pageInfo?.hasNextPage !== 'boolean' ||
+    typeof cards.pageInfo?.count !== 'number'
+  )
+    throw new CatalogueFormatError('the answer is not a page of cards (data.cards with pageInfo and edges)');
+  return {
+    count: cards.pageInfo.count,
+    hasNextPage: cards.pageInfo.hasNextPage,
+    nodes: cards.edges.map((e) => (e as { node?: unknown } | null)?.node),
+  };
+}
+
+/** A page that is short of what its pageInfo says (a page of 20 before the last; the last page's rest of count). */
+export function checkPage(page: CardsPage, offset: number): void {
+  const expected = page.hasNextPage ? PAGE_SIZE : page.count - offset;
+  if (page.nodes.length !== expected)
+    throw new CatalogueFormatError(
+      `the page at offset ${offset} holds ${page.nodes.length} cards where ${expected} were due (count ${page.count})`,
+    );
+}
+
+interface Node {
+  cardId?: unknown;
+  importId?: unknown;
+  json?: {
+    id?: unknown;
+    import_id?: unknown;
+    title?: Record<string, unknown>;
+    faction?: unknown;
+    type?: unknown;
+    rarity?: unknown;
+    set?: unknown;
+    kredits?: unknown;
+    exile?: unknown;
+  };
+}
+
+/** The locales of a node's titles, by language (`en-EN` → en); the first of a language wins. */
+function titlesOf(title: Record<string, unknown>): Map<string, string> {
+  const byLanguage = new Map<string, string>();
+  for (const [locale, text] of Object.entries(title)) {
+    const language = primaryOf(locale);
+    if (typeof text === 'string' && text.trim() !== '' && LANGUAGE.test(language) && !byLanguage.has(language))
+      byLanguage.set(language, text);
+  }
+  return byLanguage;
+}
+
+export interface FetchedCatalogue {
+  cards: Card[];
+  /** The languages its cards are named in (those asked that any title had; English always). */
+  languages: string[];
+  /** Languages asked for that no card's title had: left out. */
+  missing: string[];
+}
+
+/**
+ * The nodes of every page made into cards (each once), named in the languages asked (all the titles
+ * carry when none is asked). Refuses (CatalogueFormatError naming the card) a node it cannot map, an
+ * import id that repeats, and an empty result.
+ */
+export function catalogueOf(nodes: readonly unknown[], languages?: readonly string[]): FetchedCatalogue {
+  if (nodes.length === 0) throw new CatalogueFormatError('the endpoint gave no cards');
+  const seen = new Map<string, number>();
+  const named = new Set<string>();
+  const cards = nodes.map((raw, i) => {
+    const node = raw as Node | null;
+    const json = node?.json;
+    const what = () => `card [${i}]${typeof node?.importId === 'string' && node.importId ? ` (import id ${node.importId})` : ''}`;
+    if (typeof json !== 'object' || json === null) throw new CatalogueFormatError(`${what()}: no json`);
+    if (typeof json.title !== 'object' || json.title === null) throw new CatalogueFormatError(`${what()}: no title`);
+    const titles = titlesOf(json.title);
+    const english = titles.get(DEFAULT_LANGUAGE);
+    if (english === undefined) throw new CatalogueFormatError(`${what()}: no English title`);
+    const importId = typeof node?.importId === 'string' ? node.importId : typeof json.import_id === 'string' ? json.import_id : '';
+    let card: Card;
+    try {
+      card = kardsCard({
+        id: typeof json.id === 'string' ? json.id : node?.cardId,
+        importId,
+        name: english,
+        nation: json.faction,
+        type: json.type,
+        rarity: json.rarity,
+        set: json.set,
+        kredits: json.kredits ?? 0,
+        exile: json.exile ?? null,
+      });
+    } catch (e) {
+      throw new CatalogueFormatError(`${what()} ${english}: ${(e as Error).message}`);
+    }
+    if (importId !== '') {
+      const before = seen.get(importId);
+      if (before !== undefined) throw new CatalogueFormatError(`${what()} ${english}: import id ${importId} repeats card [${before}]`);
+      seen.set(importId, i);
+    }
+    const names = Object.fromEntries([...titles].filter(([language]) => !languages || languages.includes(language)));
+    for (const language of Object.keys(names)) named.add(language);
+    return { ...card, names };
+  });
+  makeCatalogue(cards); // a card id twice (an import id, or a token's own id) is refused there
+  const asked = languages ?? [...named];
+  return {
+    cards,
+    languages: [DEFAULT_LANGUAGE, ...asked.filter((l) => l !== DEFAULT_LANGUAGE && named.has(l)).sort()],
+    missing: asked.filter((l) => !named.has(l)),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * `lang`, the language card names are given in (contract §10.1): a BCP 47 tag; one the catalogue lacks
+ * gives English. Apart from the other queries so that the share routes' declarations (which the
+ * not-found function reads) carry only this.
+ */
+import * as v from 'valibot';
+import { LANGUAGE_TAG } from '#rules/languages.ts';
+
+export const lang = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(LANGUAGE_TAG, 'lang is a language tag such as en, de, ru or zh-Hans'),
+    v.metadata<string, { openapi: Record<string, unknown> }>({
+      openapi: { type: 'string', pattern: LANGUAGE_TAG.source, examples: ['de'] },
+    }),
+  ),
+);
+
+/** A query of its language alone (one card, a share page, a deck image). */
+export const CardLanguageQuery = v.object({ lang });

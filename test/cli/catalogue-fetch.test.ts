@@ -1,0 +1,153 @@
+/**
+ * `deckctl catalogue fetch` (contract §10.1) against a local stand-in of the KARDS GraphQL endpoint that
+ * answers in the recorded shape (test/support/kards-standin.ts): the whole catalogue over its pages,
+ * each card named in the languages asked, every real code's cards found with the names the stand-in
+ * gave; the runtime serves the file in those languages. A failing page, a short page or a malformed
+ * card writes nothing and names what is wrong; a page that fails and then answers is retried.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadCatalogueFile } from '#catalogue/load.ts';
+import { cardName } from '#rules/card.ts';
+import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
+import { CARDS_QUERY, cardsVariables } from '#rules/kards-graphql.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
+import { startRuntime } from '../support/runtime.ts';
+import { hasRealCatalogue, hasRealCodes, KARDS_DIR, realCodes } from '../support/shared.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'catalogue-fetch-'));
+const quick = { DECKCTL_BACKOFF_MS: '20' };
+
+describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', () => {
+  const closing: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const close of closing) await close();
+  });
+
+  it('the stand-in answers in the recorded shape (node and json keys of the official endpoint)', async () => {
+    const standIn = await startKardsStandIn();
+    closing.push(standIn.close);
+    const baseline = JSON.parse(readFileSync(join(KARDS_DIR, 'kards_api_baseline.kardscm.json'), 'utf8')) as {
+      node_keys: string[];
+      json_keys: Record<string, number>;
+    };
+    const res = await fetch(standIn.url, { method: 'POST', body: JSON.stringify({ query: CARDS_QUERY, variables: cardsVariables(0) }) });
+    const edges = ((await res.json()) as { data: { cards: { edges: { node: Record<string, unknown> }[] } } }).data.cards.edges;
+    expect(edges).toHaveLength(20);
+    for (const { node } of edges) {
+      expect(Object.keys(node).sort()).toEqual([...baseline.node_keys].sort());
+      for (const key of Object.keys(node.json as object)) expect(Object.keys(baseline.json_keys)).toContain(key);
+    }
+  });
+
+  it('fetches every page and names each card in the languages asked; every real code finds its cards with those names', async () => {
+    const standIn = await startKardsStandIn();
+    closing.push(standIn.close);
+    const out = join(dir, 'fetched.json');
+    const run = await deckctl(
+      ['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url, '--languages', 'en,de,ru,zh,ko', '--json'],
+      quick,
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      file: out,
+      cards: standIn.cards.length,
+      languages: ['en', 'de', 'ru', 'zh'],
+      left_out: ['ko'],
+    });
+    expect(standIn.requests).toBe(Math.ceil(standIn.cards.length / 20));
+    const fetched = loadCatalogueFile(out);
+    expect(fetched.cards).toHaveLength(standIn.cards.length);
+    // Every card of every real code the catalogue has, with the stand-in's names in each language.
+    let found = 0;
+    for (const real of realCodes()) {
+      for (const { code: card_id } of real.cards) {
+        const source = standIn.cards.find((c) => c.importId === card_id);
+        const card = fetched.get(card_id);
+        expect(card === undefined, `${real.key} ${card_id}`).toBe(source === undefined);
+        if (!card || !source) continue;
+        found++;
+        const titles = standInTitles(source.name);
+        expect([card.name, cardName(card, 'de'), cardName(card, 'ru'), cardName(card, 'zh')]).toEqual([
+          titles['en-EN'],
+          titles['de-DE'],
+          titles['ru-RU'],
+          titles['zh-Hans'],
+        ]);
+      }
+    }
+    expect(found).toBeGreaterThan(300);
+    // What synth ships (checked, compiled) loads to the same cards and languages.
+    const compiled = parseCatalogue(JSON.parse(compileCatalogue(fetched)));
+    expect([compiled.cards, compiled.languages]).toEqual([fetched.cards, fetched.languages]);
+
+    // The same from a saved answer (--from): an operator without network on the deploying machine.
+    const pages = [];
+    for (let offset = 0; offset < standIn.cards.length; offset += 20)
+      pages.push(
+        await (
+          await fetch(standIn.url, { method: 'POST', body: JSON.stringify({ query: CARDS_QUERY, variables: cardsVariables(offset) }) })
+        ).json(),
+      );
+    const saved = join(dir, 'saved.json');
+    writeFileSync(saved, JSON.stringify(pages));
+    const fromSaved = join(dir, 'from-saved.json');
+    const offline = await deckctl(['catalogue', 'fetch', '--out', fromSaved, '--from', saved, '--languages', 'en,de,ru,zh']);
+    expect(offline.status, offline.stderr).toBe(0);
+    expect(readFileSync(fromSaved, 'utf8')).toBe(readFileSync(out, 'utf8'));
+
+    // npm start with that file: the cards answer in each language asked.
+    const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'fetched-runtime-')), { CATALOGUE_FILE: out });
+    closing.push(async () => void (await runtime.stop()));
+    const sample = standIn.cards.find((c) => c.importId !== '') as (typeof standIn.cards)[number];
+    for (const [lang, locale] of [
+      ['de', 'de-DE'],
+      ['ru', 'ru-RU'],
+      ['zh', 'zh-Hans'],
+      ['en', 'en-EN'],
+      ['ja', 'en-EN'],
+    ] as const) {
+      const res = await fetch(`${runtime.baseUrl}/api/v1/cards/${sample.importId}?lang=${lang}`);
+      const body = (await res.json()) as { data: { name: string } };
+      expect([lang, body.data.name, res.headers.get('content-language')]).toEqual([
+        lang,
+        standInTitles(sample.name)[locale],
+        lang === 'ja' ? 'en' : lang,
+      ]);
+    }
+  }, 120_000);
+
+  it('a page that keeps failing, a short page or a malformed card: exit 1 naming it, and nothing written', async () => {
+    const cases = [
+      [{ failAt: 40 }, /offset 40 failed \(HTTP 500\) after 5 attempts/],
+      [{ shortAt: 20 }, /page at offset 20 holds 19 cards where 20 were due/],
+      [{ malformedAt: 25 }, /card \[25\].*nation: unknown nation/],
+    ] as const;
+    for (const [faults, message] of cases) {
+      const standIn = await startKardsStandIn(faults);
+      closing.push(standIn.close);
+      const out = join(dir, `refused-${Object.keys(faults)[0]}.json`);
+      const run = await deckctl(['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url], quick);
+      expect([run.status, run.stderr], JSON.stringify(faults)).toEqual([1, expect.stringMatching(message)]);
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(`${out}.partial`)).toBe(false);
+    }
+  }, 60_000);
+
+  it('a page that fails and then answers is retried; usage mistakes exit 2', async () => {
+    const standIn = await startKardsStandIn({ flakyAt: { offset: 60, times: 2 } });
+    closing.push(standIn.close);
+    const out = join(dir, 'retried.json');
+    const run = await deckctl(['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url], quick);
+    expect(run.status, run.stderr).toBe(0);
+    expect(loadCatalogueFile(out).cards).toHaveLength(standIn.cards.length);
+    for (const args of [
+      ['catalogue', 'fetch'],
+      ['catalogue', 'fetch', '--out', out, '--languages', 'English'],
+    ])
+      expect((await deckctl(args)).status, args.join(' ')).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,120 @@
+/**
+ * A local stand-in for the KARDS GraphQL endpoint (https://api.kards.com/graphql: no network here). It
+ * answers the `cards` query in the official shape as recorded in
+ * ../shared/reference/kards/kards_api_baseline.kardscm.json — nodes with cardId, id, importId, json,
+ * reserved, imageUrl, thumbUrl; json with its title per locale — 20 a page by `offset`, over the real
+ * English catalogue of ../shared (read at test time, never copied). Titles in other languages are the
+ * stand-in's own inventions (German, Russian and Chinese scripts), so the names a fetch gives are known.
+ * It can fail a page, answer one short, or hold a malformed node, as a test asks.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { REAL_CATALOGUE_FILE } from './shared.ts';
+
+interface RealCard {
+  id: string;
+  importId: string;
+  name: string;
+  nation: string;
+  type: string;
+  rarity: string;
+  set: string;
+  kredits: number;
+  exile: string | null;
+  reserved: boolean;
+}
+
+const CYRILLIC: Record<string, string> = Object.fromEntries(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, 'АБЦДЕФГХИЙКЛМНОПКРСТУВШХЫЗ'[i] as string]),
+);
+/** Titles the stand-in gives, by locale (the endpoint's locale keys: en-EN as its image URLs show, and others alike). */
+export const standInTitles = (name: string): Record<string, string> => ({
+  'en-EN': name,
+  'de-DE': `${name} (DE)`,
+  'ru-RU': [...name.toUpperCase()].map((c) => CYRILLIC[c] ?? c).join(''),
+  'zh-Hans': [...name.toUpperCase()].map((c) => (/[A-Z]/.test(c) ? String.fromCodePoint(0x4e00 + c.charCodeAt(0) * 7) : c)).join(''),
+});
+
+export interface StandInFaults {
+  /** Every request for this offset answers 500. */
+  failAt?: number;
+  /** The request for this offset answers 503 this many times, then the page. */
+  flakyAt?: { offset: number; times: number };
+  /** The page at this offset holds one card fewer than it should. */
+  shortAt?: number;
+  /** The card at this index has a nation the project cannot map. */
+  malformedAt?: number;
+}
+
+export interface StandIn {
+  url: string;
+  cards: RealCard[];
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startKardsStandIn(faults: StandInFaults = {}): Promise<StandIn> {
+  const cards = JSON.parse(readFileSync(REAL_CATALOGUE_FILE, 'utf8')) as RealCard[];
+  let flaky = faults.flakyAt?.times ?? 0;
+  const nodeOf = (c: RealCard, i: number) => ({
+    __typename: 'Card',
+    id: Buffer.from(`Card:${i + 1}`).toString('base64'),
+    cardId: c.id,
+    importId: c.importId,
+    reserved: c.reserved,
+    imageUrl: `/images/card/v48/en-EN/${c.id}.avif`,
+    thumbUrl: `/images/card/v48/en-EN/thumb/${c.id}.avif`,
+    json: {
+      id: c.id,
+      import_id: c.importId,
+      title: standInTitles(c.name),
+      text: { 'en-EN': '' },
+      faction: i === faults.malformedAt ? 'Atlantis' : c.nation,
+      type: c.type,
+      rarity: c.rarity,
+      set: c.set,
+      kredits: c.kredits,
+      reserved: c.reserved,
+      image: `${c.id}.avif`,
+      ...(c.exile ? { exile: c.exile } : {}),
+    },
+  });
+  const standIn: StandIn = { url: '', cards, requests: 0, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      standIn.requests++;
+      const answer = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const { query, variables } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
+        query?: string;
+        variables?: { offset?: number };
+      };
+      if (req.method !== 'POST' || !query?.includes('cards(')) return answer(400, { errors: [{ message: 'Must provide query string.' }] });
+      const offset = variables?.offset ?? 0;
+      if (offset === faults.failAt) return answer(500, { errors: [{ message: 'Internal Server Error' }] });
+      if (offset === faults.flakyAt?.offset && flaky > 0) {
+        flaky--;
+        return answer(503, { errors: [{ message: 'Service Unavailable' }] });
+      }
+      const page = cards.slice(offset, offset + 20).map((c, i) => nodeOf(c, offset + i));
+      answer(200, {
+        data: {
+          cards: {
+            __typename: 'CardConnection',
+            pageInfo: { __typename: 'PageInfo', count: cards.length, hasNextPage: offset + 20 < cards.length },
+            edges: (offset === faults.shortAt ? page.slice(1) : page).map((node) => ({ __typename: 'CardEdge', node })),
+          },
+        },
+      });
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  standIn.close = () => new Promise((ok) => server.close(() => ok()));
+  return standIn;
+}

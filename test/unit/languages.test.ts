@@ -1,0 +1,38 @@
+/** Which language an answer is in (contract §10.1): lang, else Accept-Language's best the catalogue has, else English. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { answerLanguage, LANGUAGE_TAG } from '#rules/languages.ts';
+
+const have = new Set(['en', 'de', 'ru', 'zh']);
+
+describe('answerLanguage', () => {
+  it('lang wins, by its primary tag; one the catalogue lacks is English, never an error', () => {
+    expect(answerLanguage('ru', 'de', have)).toBe('ru');
+    expect(answerLanguage('zh-Hans', undefined, have)).toBe('zh');
+    expect(answerLanguage('RU-ru', undefined, have)).toBe('ru');
+    expect(answerLanguage('fr', 'de', have)).toBe('en');
+  });
+
+  it('else the best range of Accept-Language the catalogue has, by weight then order; q=0 never; * is English', () => {
+    expect(answerLanguage(undefined, 'fr-FR, de;q=0.9, ru;q=0.8', have)).toBe('de');
+    expect(answerLanguage(undefined, 'ru;q=0.5, de;q=0.9', have)).toBe('de');
+    expect(answerLanguage(undefined, 'de;q=0, ru;q=0.1', have)).toBe('ru');
+    expect(answerLanguage(undefined, 'zh-CN,zh;q=0.9,en;q=0.8', have)).toBe('zh');
+    expect(answerLanguage(undefined, '*', have)).toBe('en');
+    expect(answerLanguage(undefined, 'fr', have)).toBe('en');
+    expect(answerLanguage(undefined, '', have)).toBe('en');
+    expect(answerLanguage(undefined, undefined, have)).toBe('en');
+  });
+
+  it('any header, any lang: always a language the catalogue has', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.stringMatching(LANGUAGE_TAG), { nil: undefined }),
+        fc.option(fc.string(), { nil: undefined }),
+        (lang, accept) => {
+          expect(have.has(answerLanguage(lang, accept, have))).toBe(true);
+        },
+      ),
+    );
+  });
+});
