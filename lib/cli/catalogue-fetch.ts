@@ -82,7 +82,8 @@ export async function catalogueFetch(args: string[]): Promise<number> {
   let nodes: unknown[];
   if (values.from) nodes = savedNodes(values.from);
   else {
-    const endpoint = values.endpoint ?? KARDS_ENDPOINT;
+    // A mirror for every run (KARDS_GRAPHQL_ENDPOINT), or for this one (--endpoint).
+    const endpoint = values.endpoint ?? (process.env.KARDS_GRAPHQL_ENDPOINT || KARDS_ENDPOINT);
     const backoffMs = Number(process.env.DECKCTL_BACKOFF_MS) || 1_000;
     nodes = [];
     for (let offset = 0; ; offset += PAGE_SIZE) {

@@ -82,7 +82,7 @@ const commands = new Map<string, Command>([
 
 const WHERE = `Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
 --aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
-Catalogue: CATALOGUE_FILE, else the demo catalogue.`;
+Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.`;
 
 const USAGE = `usage:
 ${[...commands.values()].map((c) => `  deckctl ${c.usage}`).join('\n')}

@@ -16,7 +16,7 @@ import { CARDS_QUERY, cardsVariables } from '#rules/kards-graphql.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
 import { startRuntime } from '../support/runtime.ts';
-import { hasRealCatalogue, hasRealCodes, KARDS_DIR, realCodes } from '../support/shared.ts';
+import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, realCodes } from '../support/shared.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-fetch-'));
 const quick = { DECKCTL_BACKOFF_MS: '20' };
@@ -149,5 +149,41 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       ['catalogue', 'fetch', '--out', out, '--languages', 'English'],
     ])
       expect((await deckctl(args)).status, args.join(' ')).toBe(2);
+  }, 60_000);
+
+  it("the README's operator path, line by line (fetch, check a real code, diff against the one deployed), but the deploy", async () => {
+    const standIn = await startKardsStandIn();
+    closing.push(standIn.close);
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### A real catalogue'), readme.indexOf('## Operations'));
+    const lines = section
+      .split('\n')
+      .filter((l) => l.startsWith('    ') && l.includes('npx '))
+      .map((l) => l.trim().replace(/\s+#.*$/, ''));
+    expect(
+      lines.map((l) =>
+        l
+          .replace(/^CATALOGUE_FILE=\S+ /, '')
+          .split(' ')
+          .slice(0, 3)
+          .join(' '),
+      ),
+    ).toEqual(['npx deckctl catalogue', 'npx deckctl deck', 'npx deckctl catalogue', 'npx cdk deploy']);
+    const cwd = mkdtempSync(join(tmpdir(), 'operator-'));
+    for (const line of lines.filter((l) => !l.includes('cdk deploy'))) {
+      // As a shell runs it: a leading assignment is the command's environment; npx deckctl is bin/deckctl.js.
+      const [, assignment, rest] = /^(?:(\w+=\S+) )?npx deckctl (.*)$/.exec(line) as RegExpExecArray;
+      const args = ((rest as string).match(/'[^']*'|\S+/g) ?? []).map((a) =>
+        a.replace(/^'(.*)'$/, '$1').replace(/^lib\//, `${PROJECT_ROOT}/lib/`),
+      );
+      const [name, value] = assignment ? (assignment.split('=') as [string, string]) : [];
+      const env = { ...quick, KARDS_GRAPHQL_ENDPOINT: standIn.url, ...(name ? { [name]: join(cwd, value as string) } : {}) };
+      const run = await deckctl(
+        args.map((a) => (a === 'cards.json' ? join(cwd, a) : a)),
+        env,
+      );
+      expect([line, run.status], run.stderr).toEqual([line, 0]);
+    }
+    expect(loadCatalogueFile(join(cwd, 'cards.json')).languages).toEqual(new Set(['en', 'de', 'ru', 'zh']));
   }, 60_000);
 });
