@@ -8,8 +8,9 @@ import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { deckImageSvg } from '#share/image.ts';
-import { measureText, prepareRenderer, renderPng } from '#share/png.ts';
+import { drawable, measureText, prepareRenderer, renderPng } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import { languageHeaders, languageOf } from './language.ts';
@@ -20,8 +21,15 @@ const RENDERER = 'resvg-wasm 2.6 / Inter 4 / 2';
 
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
-  const language = languageOf(req, catalogue());
-  const svg = deckImageSvg(deckSheet(deck, catalogue(), language), measureText);
+  let language = languageOf(req, catalogue());
+  let sheet = deckSheet(deck, catalogue(), language);
+  // Card names the shipped fonts cannot draw (CJK, until a font for them ships) are drawn in English, never
+  // as boxes, and the answer says English.
+  if (!sheet.groups.every((g) => g.cards.every((c) => drawable(c.name)))) {
+    language = DEFAULT_LANGUAGE;
+    sheet = deckSheet(deck, catalogue(), language);
+  }
+  const svg = deckImageSvg(sheet, measureText);
   // One ETag per language (contract §10.1), even where its names are all English ones.
   const { headers: own, notModified } = validators(req, `${RENDERER}\n${deck.version}\n${language}\n${svg}`, 'public, max-age=300');
   const headers = { ...own, ...languageHeaders(language) };

@@ -35,6 +35,13 @@ export const measureText: Measure = (text, size, bold) => {
   return textWidth(bold ? faces.bold : faces.regular, text, size);
 };
 
+/** Whether the shipped font has a glyph for every character of the text (what it lacks would be drawn as a box). */
+export const drawable = (text: string): boolean => {
+  measureText('', 0, false);
+  for (const ch of text) if (!faces?.regular.has(ch.codePointAt(0) as number)) return false;
+  return true;
+};
+
 let rendered = 0;
 /** How many images this environment has rendered (the tests' and the bench's proof that a 304 renders none). */
 export const renders = (): number => rendered;

@@ -12,7 +12,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
-import { renders } from '#share/png.ts';
+import { drawable, renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
@@ -310,6 +310,20 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
       const other = await get({ 'if-none-match': etag });
       expect(other.statusCode).toBe(200);
       expect(other.headers?.etag).not.toBe(etag);
+      // Names in a script the shipped font draws (Cyrillic) are drawn in that language; names it has no
+      // glyphs for (CJK, until a font for them ships) are drawn in English, never as boxes, and said so.
+      const named = join(tmpdir(), `named-${process.pid}.json`);
+      writeFileSync(
+        named,
+        JSON.stringify(
+          demo.cards.map((c) => (c.card_id === renamed ? { ...c, names: { ...c.names, ru: 'Серые стрелки', zh: '灰色步枪' } } : c)),
+        ),
+      );
+      process.env.CATALOGUE_FILE = named;
+      expect(drawable('Серые стрелки') && !drawable('灰色步枪')).toBe(true);
+      const russian = await get({ 'accept-language': 'ru' });
+      const chinese = await get({ 'accept-language': 'zh-CN' });
+      expect([russian.headers?.['content-language'], chinese.headers?.['content-language']]).toEqual(['ru', 'en']);
     } finally {
       if (previous === undefined) delete process.env.CATALOGUE_FILE;
       else process.env.CATALOGUE_FILE = previous;
