@@ -57,34 +57,24 @@ describe('catalogue formats', () => {
     expect(cat.get('token_x')).toMatchObject({ faction: 'neutral', derived: true, exile: null });
   });
 
+  const card = {
+    card_id: 'a1',
+    name: 'Grey Rifles',
+    faction: 'usa',
+    type: 'infantry',
+    rarity: 'standard',
+    kredits: 1,
+    set: 's',
+    derived: false,
+    exile: null,
+  };
+
   it('reads the project format and a { cards } wrapper', () => {
-    const card = {
-      card_id: 'a1',
-      name: 'A',
-      faction: 'usa',
-      type: 'headquarters',
-      rarity: 'standard',
-      kredits: 0,
-      set: 's',
-      derived: false,
-      exile: null,
-    };
     expect(parseCatalogue([card]).get('a1')).toEqual(card);
     expect(parseCatalogue({ cards: [card] }).cards).toHaveLength(1);
   });
 
   it('reads names by language (contract §10.1); a file without them is English only', () => {
-    const card = {
-      card_id: 'a1',
-      name: 'Grey Rifles',
-      faction: 'usa',
-      type: 'infantry',
-      rarity: 'standard',
-      kredits: 1,
-      set: 's',
-      derived: false,
-      exile: null,
-    };
     const named = parseCatalogue([{ ...card, names: { en: 'Grey Rifles', ru: 'Серые стрелки', zh: '灰色步枪' } }]);
     expect([...named.languages].sort()).toEqual(['en', 'ru', 'zh']);
     expect(cardName(named.get('a1') as Card, 'ru')).toBe('Серые стрелки');
