@@ -6,6 +6,7 @@
  * needed — and its own role, which holds its log permission and its DynamoDB grants and nothing else
  * (the construct owns them, as Powertools' examples/app function construct does).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type CfnElement, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
@@ -38,6 +39,8 @@ export interface FunctionSpec extends Grantee {
   catalogue?: boolean;
   /** Files (project-relative) shipped beside its bundle. */
   files?: readonly string[];
+  /** Fonts shipped beside it cut to the catalogue's characters (lib/routes/route.ts). */
+  subsetFonts?: readonly string[];
   /** Its memory (MB) where measured to need another than 512 (catalogue) or 256. */
   memory?: number;
   /** What it serves, for its description. */
@@ -80,6 +83,22 @@ export class ServiceFunction extends NodejsFunction {
       if (to.endsWith('.js'))
         for (const encoding of Object.keys(ENCODINGS) as Encoding[])
           writeFileSync(join(staged, `${to}${ENCODINGS[encoding]}`), compressed(body, encoding));
+    }
+    // Fonts cut to the catalogue's characters (a CJK face is 10 MB whole): by a script, as subsetting is asynchronous.
+    if (spec.subsetFonts?.length) {
+      mkdirSync(staged, { recursive: true });
+      execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          resolve(ROOT, 'scripts/subset-fonts.ts'),
+          catalogueFile,
+          staged,
+          ...spec.subsetFonts.map((f) => resolve(ROOT, f)),
+        ],
+        { cwd: ROOT, stdio: 'pipe' },
+      );
     }
     // Its own role: logs to its own group and its grants, nothing more.
     const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
@@ -126,7 +145,7 @@ export class ServiceFunction extends NodejsFunction {
           afterBundling: (_input: string, output: string) => [
             ...(spec.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
             // Files the function ships beside its bundle (the docs page's scripts), found there through LAMBDA_TASK_ROOT.
-            ...(shipped.length > 0 ? [`cp -R "${resolve(staged)}/." "${output}"`] : []),
+            ...(shipped.length > 0 || spec.subsetFonts?.length ? [`cp -R "${resolve(staged)}/." "${output}"`] : []),
           ],
         },
       },

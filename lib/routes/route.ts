@@ -84,6 +84,11 @@ export interface Route extends Grantee {
   cursors?: boolean;
   /** Files (project-relative) shipped beside the function's bundle. */
   files?: readonly string[];
+  /**
+   * Fonts (project-relative) shipped beside the bundle cut to the characters the catalogue's card names
+   * use, in every language (scripts/subset-fonts.ts, at synth); where nothing is synthesised, whole.
+   */
+  subsetFonts?: readonly string[];
   /** Its memory (MB), where measured to need other than the default: 512 with the catalogue, 256 without. */
   memory?: number;
   grants: readonly Grant[];

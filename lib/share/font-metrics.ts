@@ -94,6 +94,16 @@ export function fontMetrics(bytes: Uint8Array): FontMetrics {
   };
 }
 
+/** Fonts drawn as one, as the renderer falls back (a family list): each character measured in the first that has it. */
+export function fontStack(faces: readonly FontMetrics[]): FontMetrics {
+  const first = faces[0] as FontMetrics;
+  const holder = (cp: number) => faces.find((f) => f.has(cp));
+  return {
+    advance: (cp) => (holder(cp) ?? first).advance(cp),
+    has: (cp) => holder(cp) !== undefined,
+  };
+}
+
 /** Text's width in pixels at `size`, in a font's measures. */
 export function textWidth(metrics: FontMetrics, text: string, size: number): number {
   let ems = 0;

@@ -10,7 +10,9 @@ import { type DeckSheet, escapeMarkup as e, groupHeading } from './sheet.ts';
 
 export const IMAGE_WIDTH = 1200;
 export const IMAGE_HEIGHT = 630;
-export const IMAGE_FONT = 'Inter';
+/** The families the image draws with, in order: Inter (Latin, Cyrillic, Greek), then Noto Sans SC (CJK) for what Inter lacks. */
+export const IMAGE_FONTS = ['Inter', 'Noto Sans SC'] as const;
+export const IMAGE_FONT = IMAGE_FONTS.join(', ');
 
 /** A text's width in pixels, drawn at `size` in the regular or bold face of the shipped font. */
 export type Measure = (text: string, size: number, bold: boolean) => number;

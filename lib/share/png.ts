@@ -1,18 +1,20 @@
 /**
  * SVG to PNG in the function: resvg (Rust) built to WebAssembly (@resvg/resvg-wasm), with the fonts
- * the function ships (Inter, from @expo-google-fonts/inter: no system font is assumed; Lambda has
- * none to speak of). The WebAssembly module is compiled and the fonts read at init (prepareRenderer,
- * an endpoint's init hook), so that a cold request pays only the instantiation.
+ * the function ships (Inter, from @expo-google-fonts/inter; Noto Sans SC for CJK names, cut at synth to
+ * the catalogue's characters: no system font is assumed; Lambda has none to speak of). The WebAssembly
+ * module is compiled and the fonts read at init (prepareRenderer, an endpoint's init hook), so that a
+ * cold request pays only the instantiation.
  */
 import { readFileSync } from 'node:fs';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { readDeckImage } from '#routes/share.ts';
 import { shippedPath } from '#shipped';
-import { fontMetrics, textWidth } from './font-metrics.ts';
-import { IMAGE_FONT, type Measure } from './image.ts';
+import { type FontMetrics, fontMetrics, fontStack, textWidth } from './font-metrics.ts';
+import { IMAGE_FONTS, type Measure } from './image.ts';
 
-/** The route's shipped files: the renderer's WebAssembly and the two faces of the font. */
-const [WASM, ...FONTS] = readDeckImage.files;
+/** The route's shipped files: the renderer's WebAssembly and the two faces of Inter; then the two of the CJK font. */
+const [WASM, ...LATIN] = readDeckImage.files;
+const FONTS = [...LATIN, ...readDeckImage.subsetFonts];
 
 /** The WebAssembly API Node has (its types here declare only the namespace). */
 const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
@@ -27,15 +29,18 @@ export function prepareRenderer(): void {
   if (fonts.length === 0) fonts = FONTS.map((f) => new Uint8Array(readFileSync(shippedPath(f))));
 }
 
-let faces: { regular: ReturnType<typeof fontMetrics>; bold: ReturnType<typeof fontMetrics> } | undefined;
-/** Text's width in the shipped font (its regular or bold face, read from the files the renderer draws with). */
+let faces: { regular: FontMetrics; bold: FontMetrics } | undefined;
+/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK font), read from the files the renderer draws with. */
 export const measureText: Measure = (text, size, bold) => {
   prepareRenderer();
-  faces ??= { regular: fontMetrics(fonts[0] as Uint8Array), bold: fontMetrics(fonts[1] as Uint8Array) };
+  faces ??= {
+    regular: fontStack([fontMetrics(fonts[0] as Uint8Array), fontMetrics(fonts[2] as Uint8Array)]),
+    bold: fontStack([fontMetrics(fonts[1] as Uint8Array), fontMetrics(fonts[3] as Uint8Array)]),
+  };
   return textWidth(bold ? faces.bold : faces.regular, text, size);
 };
 
-/** Whether the shipped font has a glyph for every character of the text (what it lacks would be drawn as a box). */
+/** Whether the shipped fonts have a glyph for every character of the text (what they lack would be drawn as a box). */
 export const drawable = (text: string): boolean => {
   measureText('', 0, false);
   for (const ch of text) if (!faces?.regular.has(ch.codePointAt(0) as number)) return false;
@@ -54,7 +59,7 @@ export async function renderPng(svg: string): Promise<Buffer> {
   await ready;
   const resvg = new Resvg(svg, {
     fitTo: { mode: 'original' },
-    font: { fontBuffers: fonts, defaultFontFamily: IMAGE_FONT, sansSerifFamily: IMAGE_FONT },
+    font: { fontBuffers: fonts, defaultFontFamily: IMAGE_FONTS[0], sansSerifFamily: IMAGE_FONTS[0] },
   });
   try {
     const image = resvg.render();

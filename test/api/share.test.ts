@@ -310,20 +310,23 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
       const other = await get({ 'if-none-match': etag });
       expect(other.statusCode).toBe(200);
       expect(other.headers?.etag).not.toBe(etag);
-      // Names in a script the shipped font draws (Cyrillic) are drawn in that language; names it has no
-      // glyphs for (CJK, until a font for them ships) are drawn in English, never as boxes, and said so.
+      // Names in a script the shipped fonts draw (Cyrillic: Inter; Chinese: Noto Sans SC) are drawn in that
+      // language; names they have no glyphs for (Hangul) are drawn in English, never as boxes, and said so.
       const named = join(tmpdir(), `named-${process.pid}.json`);
       writeFileSync(
         named,
         JSON.stringify(
-          demo.cards.map((c) => (c.card_id === renamed ? { ...c, names: { ...c.names, ru: 'Серые стрелки', zh: '灰色步枪' } } : c)),
+          demo.cards.map((c) =>
+            c.card_id === renamed ? { ...c, names: { ...c.names, ru: 'Серые стрелки', zh: '灰色步枪', ko: '회색 소총' } } : c,
+          ),
         ),
       );
       process.env.CATALOGUE_FILE = named;
-      expect(drawable('Серые стрелки') && !drawable('灰色步枪')).toBe(true);
+      expect([drawable('Серые стрелки'), drawable('灰色步枪'), drawable('회색 소총')]).toEqual([true, true, false]);
       const russian = await get({ 'accept-language': 'ru' });
       const chinese = await get({ 'accept-language': 'zh-CN' });
-      expect([russian.headers?.['content-language'], chinese.headers?.['content-language']]).toEqual(['ru', 'en']);
+      const korean = await get({ 'accept-language': 'ko' });
+      expect([russian, chinese, korean].map((a) => a.headers?.['content-language'])).toEqual(['ru', 'zh', 'en']);
     } finally {
       if (previous === undefined) delete process.env.CATALOGUE_FILE;
       else process.env.CATALOGUE_FILE = previous;

@@ -7,15 +7,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadCatalogueFile } from '#catalogue/load.ts';
+import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
@@ -499,6 +500,16 @@ describe('bundles', () => {
       // What it ships beside its bundle is there (found by LAMBDA_TASK_ROOT, as Lambda sets it).
       for (const { to } of shippedFiles((route as Grantee & { files?: readonly string[] }).files))
         expect(existsSync(join(dir, to)), `${route.name}: ${to}`).toBe(true);
+      // Its fonts cut to the catalogue's characters (the demo catalogue's here): each far under the whole
+      // face (10 MB), and a glyph for every character of every card name in every language.
+      for (const font of (route as Grantee & { subsetFonts?: readonly string[] }).subsetFonts ?? []) {
+        const cut = readFileSync(join(dir, basename(font)));
+        expect(cut.length, font).toBeLessThan(statSync(font).size / 20);
+        const metrics = fontMetrics(new Uint8Array(cut));
+        const names = demoCatalogue().cards.flatMap((c) => [c.name, ...Object.values(c.names ?? {})]);
+        const missing = [...new Set(names.join(''))].filter((ch) => !metrics.has(ch.codePointAt(0) as number));
+        expect(missing, font).toEqual([]);
+      }
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);

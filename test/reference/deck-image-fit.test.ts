@@ -9,13 +9,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { cardName } from '#rules/card.ts';
+import { makeCatalogue } from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { deckName } from '#rules/factions.ts';
 import { deckImageLayout, type PlacedText } from '#share/image.ts';
-import { measureText, renderPng } from '#share/png.ts';
+import { drawable, measureText, renderPng } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
+import { standInTitles } from '../support/kards-standin.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
 /** The texts that end past their box (half a pixel of rounding allowed). */
@@ -25,8 +28,15 @@ const outside = (texts: PlacedText[]) =>
 describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
   const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
   const share = realCodes().filter((c) => c.format === 'share');
+  // The real cards named as the GraphQL stand-in names them (German, Russian and Chinese titles of its own).
+  const named = makeCatalogue(
+    catalogue.cards.map((c) => {
+      const titles = standInTitles(c.name);
+      return { ...c, names: { en: c.name, de: titles['de-DE'] as string, ru: titles['ru-RU'] as string, zh: titles['zh-Hans'] as string } };
+    }),
+  );
   /** A real code as a stored public deck (its derived fields as a create makes them). */
-  const realDeck = (code: string, fields: Partial<StoredDeck> = {}) => {
+  const realDeck = (code: string, fields: Partial<StoredDeck> = {}, language = 'en') => {
     const deck = parseDeckCode(code);
     const stored = storedDeck({
       deck_code: encodeDeckCode(deck),
@@ -35,7 +45,7 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       name: deckName(deck.main, deck.ally),
       ...fields,
     });
-    return { deck, stored, layout: deckImageLayout(deckSheet(stored, catalogue), measureText) };
+    return { deck, stored, layout: deckImageLayout(deckSheet(stored, named, language), measureText) };
   };
 
   it.each(share.map((c) => [c.key, c] as const))('%s: every text inside its box', (_key, real) => {
@@ -52,6 +62,27 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
         texts.some((t) => t.text === name || (t.text.endsWith('…') && name.startsWith(t.text.slice(0, -1)))),
         name,
       ).toBe(true);
+    }
+  });
+
+  it.each(['de', 'ru', 'zh'])('in %s: every real code, every text inside its box and every card name drawn with a glyph', (language) => {
+    for (const real of share) {
+      const { deck, layout } = realDeck(real.code, {}, language);
+      expect(outside(layout.texts), real.key).toEqual([]);
+      for (const { card_id } of deck.cards) {
+        const card = named.get(card_id);
+        if (card) expect(drawable(cardName(card, language)), `${real.key} ${card_id}`).toBe(true);
+      }
+    }
+  });
+
+  it('Japan / United States in Chinese and in Russian names, drawn (the README shows them: UPDATE_SCREENSHOT=1)', async () => {
+    const real = share.find((c) => c.key === 'jp-usa');
+    for (const language of ['zh', 'ru']) {
+      const { layout } = realDeck(real?.code as string, { author_name: 'A real deck', share_slug: 'realjpusa000' }, language);
+      const png = await renderPng(layout.svg);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(import.meta.dirname, `../../docs/deck-image-jp-usa-${language}.png`), png);
     }
   });
 
