@@ -17,14 +17,14 @@ import { languageHeaders, languageOf } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
 
 /** Changed when the renderer or its fonts change in a way the SVG does not show. */
-const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC 2 / 3';
+const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC 2, Noto Sans KR 2 / 4';
 
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   let language = languageOf(req, catalogue());
   let sheet = deckSheet(deck, catalogue(), language);
-  // Card names the shipped fonts cannot draw (Hangul: no Korean font ships yet) are drawn in English, never
-  // as boxes, and the answer says English.
+  // Card names the shipped fonts cannot draw (a script none of them holds, or a character the catalogue's
+  // names did not have at synth) are drawn in English, never as boxes, and the answer says English.
   if (!sheet.groups.every((g) => g.cards.every((c) => drawable(c.name)))) {
     language = DEFAULT_LANGUAGE;
     sheet = deckSheet(deck, catalogue(), language);

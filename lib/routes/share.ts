@@ -41,10 +41,13 @@ export const readDeckImage = {
     'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
     'node_modules/@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
   ],
-  // Card names in CJK (contract §10.1): Noto Sans SC (Chinese, kana), cut to the catalogue's characters at synth.
+  // Card names in CJK and Hangul (contract §10.1): Noto Sans SC (Chinese, kana) and Noto Sans KR, regular and
+  // bold, cut to the catalogue's characters at synth.
   subsetFonts: [
     'node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
     'node_modules/@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
+    'node_modules/@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
+    'node_modules/@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
   ],
   memory: 1024,
   grants: [query('by_share_slug')],

@@ -47,3 +47,62 @@ export const FACTION_BY_NATION: Readonly<Record<string, CardFaction>> = {
   Anzac: 'anzac',
   Neutral: 'neutral',
 };
+
+/**
+ * Faction names by language (contract §10.1: the project's own table; English where it has none): what
+ * pages and images show of a deck's factions in the language of its card names. The countries' usual
+ * names in each language; ANZAC kept as the corps' own acronym (in the script of the language).
+ */
+export const FACTION_NAMES: Readonly<Record<string, Readonly<Record<FactionId, string>>>> = {
+  de: {
+    germany: 'Deutschland',
+    britain: 'Großbritannien',
+    japan: 'Japan',
+    soviet: 'Sowjetunion',
+    usa: 'Vereinigte Staaten',
+    france: 'Frankreich',
+    italy: 'Italien',
+    poland: 'Polen',
+    finland: 'Finnland',
+    anzac: 'ANZAC',
+  },
+  fr: {
+    germany: 'Allemagne',
+    britain: 'Grande-Bretagne',
+    japan: 'Japon',
+    soviet: 'Union soviétique',
+    usa: 'États-Unis',
+    france: 'France',
+    italy: 'Italie',
+    poland: 'Pologne',
+    finland: 'Finlande',
+    anzac: 'ANZAC',
+  },
+  ru: {
+    germany: 'Германия',
+    britain: 'Великобритания',
+    japan: 'Япония',
+    soviet: 'Советский Союз',
+    usa: 'США',
+    france: 'Франция',
+    italy: 'Италия',
+    poland: 'Польша',
+    finland: 'Финляндия',
+    anzac: 'АНЗАК',
+  },
+  zh: {
+    germany: '德国',
+    britain: '英国',
+    japan: '日本',
+    soviet: '苏联',
+    usa: '美国',
+    france: '法国',
+    italy: '意大利',
+    poland: '波兰',
+    finland: '芬兰',
+    anzac: '澳新军团',
+  },
+};
+
+/** A faction's name in a language: the table's, else its English name (or its id, for one unknown). */
+export const factionName = (id: string, language: string): string => FACTION_NAMES[language]?.[id as FactionId] ?? byId.get(id)?.name ?? id;

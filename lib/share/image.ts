@@ -10,8 +10,8 @@ import { type DeckSheet, escapeMarkup as e, groupHeading } from './sheet.ts';
 
 export const IMAGE_WIDTH = 1200;
 export const IMAGE_HEIGHT = 630;
-/** The families the image draws with, in order: Inter (Latin, Cyrillic, Greek), then Noto Sans SC (CJK) for what Inter lacks. */
-export const IMAGE_FONTS = ['Inter', 'Noto Sans SC'] as const;
+/** The families the image draws with, in order: Inter (Latin, Cyrillic, Greek), then Noto Sans SC (CJK), Noto Sans KR (Hangul) for what the ones before lack. */
+export const IMAGE_FONTS = ['Inter', 'Noto Sans SC', 'Noto Sans KR'] as const;
 export const IMAGE_FONT = IMAGE_FONTS.join(', ');
 
 /** A text's width in pixels, drawn at `size` in the regular or bold face of the shipped font. */

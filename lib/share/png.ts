@@ -12,7 +12,7 @@ import { shippedPath } from '#shipped';
 import { type FontMetrics, fontMetrics, fontStack, textWidth } from './font-metrics.ts';
 import { IMAGE_FONTS, type Measure } from './image.ts';
 
-/** The route's shipped files: the renderer's WebAssembly and the two faces of Inter; then the two of the CJK font. */
+/** The route's shipped files: the renderer's WebAssembly and Inter's two faces; then the other families', two faces each (regular, bold). */
 const [WASM, ...LATIN] = readDeckImage.files;
 const FONTS = [...LATIN, ...readDeckImage.subsetFonts];
 
@@ -33,9 +33,10 @@ let faces: { regular: FontMetrics; bold: FontMetrics } | undefined;
 /** Text's width in the shipped fonts (regular or bold: Inter, else the CJK font), read from the files the renderer draws with. */
 export const measureText: Measure = (text, size, bold) => {
   prepareRenderer();
+  // The faces come regular, bold, regular, bold… in the families' order: each weight's stack in that order.
   faces ??= {
-    regular: fontStack([fontMetrics(fonts[0] as Uint8Array), fontMetrics(fonts[2] as Uint8Array)]),
-    bold: fontStack([fontMetrics(fonts[1] as Uint8Array), fontMetrics(fonts[3] as Uint8Array)]),
+    regular: fontStack(fonts.filter((_, i) => i % 2 === 0).map(fontMetrics)),
+    bold: fontStack(fonts.filter((_, i) => i % 2 === 1).map(fontMetrics)),
   };
   return textWidth(bold ? faces.bold : faces.regular, text, size);
 };

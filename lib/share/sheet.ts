@@ -7,7 +7,7 @@
 import { cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { countsAs } from '#rules/deck-rules.ts';
-import { factionById } from '#rules/factions.ts';
+import { factionName } from '#rules/factions.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
@@ -104,8 +104,8 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEF
   return {
     slug: deck.share_slug,
     name: deck.name,
-    main: factionById(deck.main_faction)?.name ?? deck.main_faction,
-    ally: factionById(deck.ally_faction)?.name ?? deck.ally_faction,
+    main: factionName(deck.main_faction, language),
+    ally: factionName(deck.ally_faction, language),
     author: deck.author_name,
     code: deck.deck_code,
     tags: deck.tags,

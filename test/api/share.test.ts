@@ -262,6 +262,8 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     expect(page.text).toContain('<html lang="de">');
     expect(page.text).toContain(escapeMarkup(german));
     expect(page.text).toContain(escapeMarkup(deck.name));
+    // Faction names follow the language too (the project's table); the deck's name is the owner's, as stored.
+    expect(page.text).toContain('Sowjetunion (main), Vereinigte Staaten (ally)');
     // The page's link preview is the image in the page's language.
     expect(page.text).toContain(`/api/v1/decks/${deck.share_slug}/image.png?lang=de`);
     const byHeader = await call('GET', `/d/${deck.share_slug}`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
@@ -310,23 +312,25 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
       const other = await get({ 'if-none-match': etag });
       expect(other.statusCode).toBe(200);
       expect(other.headers?.etag).not.toBe(etag);
-      // Names in a script the shipped fonts draw (Cyrillic: Inter; Chinese: Noto Sans SC) are drawn in that
-      // language; names they have no glyphs for (Hangul) are drawn in English, never as boxes, and said so.
+      // Names in a script the shipped fonts draw (Cyrillic: Inter; Chinese: Noto Sans SC; Hangul: Noto Sans KR)
+      // are drawn in that language; names they have no glyph for (Linear B here) are drawn in English, never
+      // as boxes, and said so.
       const named = join(tmpdir(), `named-${process.pid}.json`);
       writeFileSync(
         named,
         JSON.stringify(
           demo.cards.map((c) =>
-            c.card_id === renamed ? { ...c, names: { ...c.names, ru: 'Серые стрелки', zh: '灰色步枪', ko: '회색 소총' } } : c,
+            c.card_id === renamed ? { ...c, names: { ...c.names, ru: 'Серые стрелки', zh: '灰色步枪', ko: '회색 소총', el: '𐀀𐀁' } } : c,
           ),
         ),
       );
       process.env.CATALOGUE_FILE = named;
-      expect([drawable('Серые стрелки'), drawable('灰色步枪'), drawable('회색 소총')]).toEqual([true, true, false]);
+      expect([drawable('Серые стрелки'), drawable('灰色步枪'), drawable('회색 소총'), drawable('𐀀𐀁')]).toEqual([true, true, true, false]);
       const russian = await get({ 'accept-language': 'ru' });
       const chinese = await get({ 'accept-language': 'zh-CN' });
       const korean = await get({ 'accept-language': 'ko' });
-      expect([russian, chinese, korean].map((a) => a.headers?.['content-language'])).toEqual(['ru', 'zh', 'en']);
+      const undrawable = await get({ 'accept-language': 'el' });
+      expect([russian, chinese, korean, undrawable].map((a) => a.headers?.['content-language'])).toEqual(['ru', 'zh', 'ko', 'en']);
     } finally {
       if (previous === undefined) delete process.env.CATALOGUE_FILE;
       else process.env.CATALOGUE_FILE = previous;

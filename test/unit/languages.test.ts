@@ -1,6 +1,7 @@
 /** Which language an answer is in (contract §10.1): lang, else Accept-Language's best the catalogue has, else English. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FACTION_NAMES, FACTIONS, type FactionId, factionName } from '#rules/factions.ts';
 import { answerLanguage, LANGUAGE_TAG } from '#rules/languages.ts';
 
 const have = new Set(['en', 'de', 'ru', 'zh']);
@@ -34,5 +35,17 @@ describe('answerLanguage', () => {
         },
       ),
     );
+  });
+});
+
+describe('factionName', () => {
+  it("the project's table where it has the language (every faction of it), else English", () => {
+    for (const [language, names] of Object.entries(FACTION_NAMES))
+      for (const f of FACTIONS) expect(factionName(f.id, language), `${language} ${f.id}`).toBe(names[f.id as FactionId]);
+    expect([factionName('soviet', 'de'), factionName('soviet', 'ja'), factionName('soviet', 'en')]).toEqual([
+      'Sowjetunion',
+      'Soviet Union',
+      'Soviet Union',
+    ]);
   });
 });
