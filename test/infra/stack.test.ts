@@ -27,8 +27,10 @@ import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
+import { deckctl } from '../support/deckctl.ts';
 import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
-import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
+import { startKardsStandIn } from '../support/kards-standin.ts';
+import { hasRealCatalogue } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
 const workers = WORKERS as readonly Worker[];
@@ -665,18 +667,39 @@ describe('the built bundles run as Lambda runs them', () => {
 });
 
 describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
-  it('ships the chosen catalogue, compiled, to exactly the functions that need it', () => {
-    const { dir } = synth({ CATALOGUE_FILE: REAL_CATALOGUE_FILE }, {}, false);
+  it('ships the chosen catalogue (one fetched from the GraphQL stand-in: names in four languages), compiled, to exactly the functions that need it; the image function its fonts cut to every character of those names', async () => {
+    // The operator's path (README "A real catalogue"): deckctl catalogue fetch, then synth with the file.
+    const standIn = await startKardsStandIn();
+    const fetched = join(mkdtempSync(join(tmpdir(), 'fetched-')), 'cards.json');
+    try {
+      const run = await deckctl(['catalogue', 'fetch', '--out', fetched, '--endpoint', standIn.url]);
+      expect(run.status, run.stderr).toBe(0);
+    } finally {
+      await standIn.close();
+    }
+    const { dir } = synth({ CATALOGUE_FILE: fetched }, {}, false);
     try {
       const tpl = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
       // Shipped compiled: checked at synth, so a function loads it with no schema validation.
-      const real = compileCatalogue(loadCatalogueFile(REAL_CATALOGUE_FILE));
+      const chosen = loadCatalogueFile(fetched);
+      expect([...chosen.languages].sort()).toEqual(['de', 'en', 'ru', 'zh']);
+      const compiled = compileCatalogue(chosen);
       for (const route of routes) {
         const id = Object.keys(tpl).find(
           (k) => tpl[k].Type === 'AWS::Lambda::Function' && k.startsWith(`${pascal(route.name)}Function`),
         ) as string;
-        const file = join(dir, tpl[id].Metadata['aws:asset:path'], 'catalogue.json');
-        expect(existsSync(file) && readFileSync(file, 'utf8') === real, route.name).toBe(route.catalogue === true);
+        const asset = join(dir, tpl[id].Metadata['aws:asset:path']);
+        const file = join(asset, 'catalogue.json');
+        expect(existsSync(file) && readFileSync(file, 'utf8') === compiled, route.name).toBe(route.catalogue === true);
+        const fonts = (route as Grantee & { subsetFonts?: readonly string[] }).subsetFonts ?? [];
+        if (fonts.length === 0) continue;
+        // Every character of every name, in one of the faces the image draws with (Inter, or a cut one).
+        const faces = [...(route.files ?? []).filter((f) => f.endsWith('.ttf')), ...fonts].map((f) =>
+          fontMetrics(new Uint8Array(readFileSync(join(asset, basename(f))))),
+        );
+        const characters = new Set(chosen.cards.flatMap((c) => Object.values(c.names ?? {})).join(''));
+        const missing = [...characters].filter((ch) => !faces.some((face) => face.has(ch.codePointAt(0) as number)));
+        expect(missing, route.name).toEqual([]);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
