@@ -36,7 +36,7 @@ const commands = new Map<string, Command>([
     'catalogue fetch',
     {
       usage: 'catalogue fetch --out FILE [--languages en,de,ru,…] [--endpoint URL | --from SAVED] [--json]',
-      help: 'Builds a catalogue file from the KARDS GraphQL endpoint the kards.com deck builder reads (default https://api.kards.com/graphql), or from a saved answer of it (--from): every card, its names in each language asked (default: every language its titles carry). Writes nothing when a page fails after retries, a card cannot be mapped or an import id repeats; the error names the card. Exit 0 written, 1 refused, 2 usage.',
+      help: 'Builds a catalogue file from the KARDS GraphQL endpoint the kards.com deck builder reads (default https://api.kards.com/graphql), or from a saved answer of it (--from): every card, its names in each language asked (default: every language of the game: en, de, es, fr, it, ko, pl, pt, ru, zh; one without titles is reported and left out). Writes nothing when a page fails after retries, a card cannot be mapped or an import id repeats; the error names the card. Exit 0 written, 1 refused, 2 usage.',
       run: catalogueFetch,
     },
   ],

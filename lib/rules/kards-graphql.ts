@@ -8,6 +8,27 @@
 import { type Card, CatalogueFormatError, kardsCard, makeCatalogue } from './catalogue.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE, primaryOf } from './languages.ts';
 
+/**
+ * The game's languages, by the locale of the endpoint's titles: "all supported languages on kards.com"
+ * as a public bot that reads the same endpoint lists them (alex-weber/katy-kards-bot `language.js`,
+ * APILanguages). Traditional Chinese (zh-Hant) has no primary tag of its own beside Simplified (zh-Hans)
+ * in this project's format (contract §10.1): it is left out.
+ */
+export const KARDS_LOCALES: Readonly<Record<string, string>> = {
+  en: 'en-EN',
+  de: 'de-DE',
+  es: 'es-ES',
+  fr: 'fr-FR',
+  it: 'it-IT',
+  ko: 'ko-KR',
+  pl: 'pl-PL',
+  pt: 'pt-BR',
+  ru: 'ru-RU',
+  zh: 'zh-Hans',
+};
+/** What `deckctl catalogue fetch` asks for when not told: every language of the game. */
+export const KARDS_LANGUAGES = Object.keys(KARDS_LOCALES);
+
 /** Cards a page holds (the query's `first`: the deck builder's, fixed in the query). */
 export const PAGE_SIZE = 20;
 
@@ -80,13 +101,17 @@ interface Node {
   };
 }
 
-/** The locales of a node's titles, by language (`en-EN` → en); the first of a language wins. */
+/**
+ * A node's titles by language: the game's locale of each (KARDS_LOCALES) where it has it, else the first
+ * locale of that primary tag (`en-EN` → en); zh-Hant never stands for zh.
+ */
 function titlesOf(title: Record<string, unknown>): Map<string, string> {
   const byLanguage = new Map<string, string>();
+  const usable = (text: unknown): text is string => typeof text === 'string' && text.trim() !== '';
+  for (const [language, locale] of Object.entries(KARDS_LOCALES)) if (usable(title[locale])) byLanguage.set(language, title[locale]);
   for (const [locale, text] of Object.entries(title)) {
     const language = primaryOf(locale);
-    if (typeof text === 'string' && text.trim() !== '' && LANGUAGE.test(language) && !byLanguage.has(language))
-      byLanguage.set(language, text);
+    if (usable(text) && LANGUAGE.test(language) && !byLanguage.has(language) && locale !== 'zh-Hant') byLanguage.set(language, text);
   }
   return byLanguage;
 }
@@ -100,11 +125,11 @@ export interface FetchedCatalogue {
 }
 
 /**
- * The nodes of every page made into cards (each once), named in the languages asked (all the titles
- * carry when none is asked). Refuses (CatalogueFormatError naming the card) a node it cannot map, an
+ * The nodes of every page made into cards (each once), named in the languages asked (the game's, when
+ * none is asked; one no title has is reported in `missing` and left out). Refuses (CatalogueFormatError naming the card) a node it cannot map, an
  * import id that repeats, and an empty result.
  */
-export function catalogueOf(nodes: readonly unknown[], languages?: readonly string[]): FetchedCatalogue {
+export function catalogueOf(nodes: readonly unknown[], languages: readonly string[] = KARDS_LANGUAGES): FetchedCatalogue {
   if (nodes.length === 0) throw new CatalogueFormatError('the endpoint gave no cards');
   const seen = new Map<string, number>();
   const named = new Set<string>();
@@ -139,15 +164,14 @@ export function catalogueOf(nodes: readonly unknown[], languages?: readonly stri
       if (before !== undefined) throw new CatalogueFormatError(`${what()} ${english}: import id ${importId} repeats card [${before}]`);
       seen.set(importId, i);
     }
-    const names = Object.fromEntries([...titles].filter(([language]) => !languages || languages.includes(language)));
+    const names = Object.fromEntries([...titles].filter(([language]) => languages.includes(language)));
     for (const language of Object.keys(names)) named.add(language);
     return { ...card, names };
   });
   makeCatalogue(cards); // a card id twice (an import id, or a token's own id) is refused there
-  const asked = languages ?? [...named];
   return {
     cards,
-    languages: [DEFAULT_LANGUAGE, ...asked.filter((l) => l !== DEFAULT_LANGUAGE && named.has(l)).sort()],
-    missing: asked.filter((l) => !named.has(l)),
+    languages: [DEFAULT_LANGUAGE, ...languages.filter((l) => l !== DEFAULT_LANGUAGE && named.has(l)).sort()],
+    missing: languages.filter((l) => !named.has(l)),
   };
 }
