@@ -13,10 +13,11 @@ import { loadCatalogueFile } from '#catalogue/load.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { CARDS_QUERY, cardsVariables } from '#rules/kards-graphql.ts';
+import { escapeMarkup } from '#share/sheet.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
 import { startRuntime } from '../support/runtime.ts';
-import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, realCodes } from '../support/shared.ts';
+import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, type RealCode, realCodes } from '../support/shared.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-fetch-'));
 const quick = { DECKCTL_BACKOFF_MS: '20' };
@@ -117,6 +118,30 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
         standInTitles(sample.name)[locale],
         lang === 'ja' ? 'en' : lang,
       ]);
+    }
+    // A real deck, shared: its page and its image in Russian and Chinese names where asked, English otherwise.
+    const demo = runtime.demo as { userId: string; apiKey: string };
+    const real = realCodes().find((c) => c.key === 'jp-usa') as RealCode;
+    const created = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ deck_code: real.code, guide: { system: 'Tempo' }, visibility: 'public' }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const slug = ((await created.json()) as { data: { share_slug: string } }).data.share_slug;
+    const card = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];
+    for (const [lang, locale] of [
+      ['ru', 'ru-RU'],
+      ['zh', 'zh-Hans'],
+      ['', 'en-EN'],
+    ] as const) {
+      const page = await fetch(`${runtime.baseUrl}/d/${slug}${lang ? `?lang=${lang}` : ''}`);
+      const html = await page.text();
+      expect([lang, page.headers.get('content-language'), html.includes(escapeMarkup(standInTitles(card.name)[locale] as string))]).toEqual(
+        [lang, lang || 'en', true],
+      );
+      const image = await fetch(`${runtime.baseUrl}/api/v1/decks/${slug}/image.png${lang ? `?lang=${lang}` : ''}`);
+      expect([lang, image.status, image.headers.get('content-language')]).toEqual([lang, 200, lang || 'en']);
     }
   }, 120_000);
 
