@@ -6,7 +6,6 @@
  * needed — and its own role, which holds its log permission and its DynamoDB grants and nothing else
  * (the construct owns them, as Powertools' examples/app function construct does).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type CfnElement, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
@@ -19,6 +18,7 @@ import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf } from '#routes';
 import { shippedFiles } from '#shipped';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
+import { cutFonts } from '../cut-fonts.ts';
 import { grantStatements } from '../grants.ts';
 import { guardException } from '../guard.ts';
 import { NODE_MAJOR } from '../node-version.ts';
@@ -84,22 +84,8 @@ export class ServiceFunction extends NodejsFunction {
         for (const encoding of Object.keys(ENCODINGS) as Encoding[])
           writeFileSync(join(staged, `${to}${ENCODINGS[encoding]}`), compressed(body, encoding));
     }
-    // Fonts cut to the catalogue's characters (a CJK face is 10 MB whole): by a script, as subsetting is asynchronous.
-    if (spec.subsetFonts?.length) {
-      mkdirSync(staged, { recursive: true });
-      execFileSync(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          resolve(ROOT, 'scripts/subset-fonts.ts'),
-          catalogueFile,
-          staged,
-          ...spec.subsetFonts.map((f) => resolve(ROOT, f)),
-        ],
-        { cwd: ROOT, stdio: 'pipe' },
-      );
-    }
+    // Fonts cut to the catalogue's characters (a CJK face is 6–10 MB whole).
+    cutFonts(catalogueFile, staged, spec.subsetFonts);
     // Its own role: logs to its own group and its grants, nothing more.
     const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),

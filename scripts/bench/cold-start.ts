@@ -17,6 +17,7 @@ import { shippedFiles } from '#shipped';
 import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { BUNDLE } from '../../infra/bundling.ts';
+import { cutFonts } from '../../infra/cut-fonts.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { Environment } from '../../infra/local/lambda/environment.ts';
 import { deckableCards, legalCode } from '../../test/support/decks.ts';
@@ -376,6 +377,8 @@ async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide
     mkdirSync(dirname(join(dirname(file), to)), { recursive: true });
     copyFileSync(resolve(ROOT, from), join(dirname(file), to));
   }
+  // Its fonts cut to the demo catalogue's characters, as CDK cuts them to the deployed one's.
+  cutFonts(demoFile, dirname(file), route.subsetFonts);
   const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
   // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
   const withReal = route.catalogue && hasRealCatalogue;
