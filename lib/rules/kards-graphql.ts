@@ -78,6 +78,9 @@ export function pageOf(answer: unknown): CardsPage {
 
 /** A page that is short of what its pageInfo says (a page of 20 before the last; the last page's rest of count). */
 export function checkPage(page: CardsPage, offset: number): void {
+  // A page that says there is more past its own count would have the fetch walk on for ever.
+  if (page.hasNextPage && offset + PAGE_SIZE >= page.count)
+    throw new CatalogueFormatError(`the page at offset ${offset} says there is more past the ${page.count} cards it counts`);
   const expected = page.hasNextPage ? PAGE_SIZE : page.count - offset;
   if (page.nodes.length !== expected)
     throw new CatalogueFormatError(

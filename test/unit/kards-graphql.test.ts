@@ -1,6 +1,6 @@
 /** The official catalogue's answer made into cards (lib/rules/kards-graphql.ts): titles by language, what it refuses. */
 import { describe, expect, it } from 'vitest';
-import { catalogueOf, KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { catalogueOf, checkPage, KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 
 const node = (importId: string, title: Record<string, string>, json: Record<string, unknown> = {}) => ({
   importId,
@@ -38,5 +38,14 @@ describe('catalogueOf', () => {
       /card \[1\].*import id 2B repeats card \[0\]/,
     );
     expect(() => catalogueOf([])).toThrow(/no cards/);
+  });
+
+  it('a page is checked against its count: short, long, or "more" past the count (a fetch would walk on for ever)', () => {
+    const nodes = (n: number) => Array.from({ length: n }, () => ({}));
+    expect(() => checkPage({ count: 45, hasNextPage: true, nodes: nodes(20) }, 20)).not.toThrow();
+    expect(() => checkPage({ count: 45, hasNextPage: false, nodes: nodes(5) }, 40)).not.toThrow();
+    expect(() => checkPage({ count: 45, hasNextPage: true, nodes: nodes(19) }, 0)).toThrow(/holds 19 cards where 20 were due/);
+    expect(() => checkPage({ count: 45, hasNextPage: false, nodes: nodes(6) }, 40)).toThrow(/holds 6 cards where 5 were due/);
+    expect(() => checkPage({ count: 45, hasNextPage: true, nodes: nodes(20) }, 40)).toThrow(/more past the 45 cards/);
   });
 });
