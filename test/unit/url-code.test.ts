@@ -1,0 +1,57 @@
+/** The URL form of a deck code (contract §10.2): one canonical form a deck, read back to the same deck. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DeckCodeError, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { codeOfSegment, deckOfSegment, URL_CODE, urlCodeOf } from '#rules/url-code.ts';
+import { realCodes } from '../support/shared.ts';
+
+describe('the URL form of a deck code', () => {
+  it('is the canonical code with %% dropped and | ; written -: 45---2H-2B2C…', () => {
+    const deck = parseDeckCode('%%45|;;2H;2C2B');
+    expect(urlCodeOf(deck)).toBe('45---2H-2B2C');
+    expect(codeOfSegment('45---2H-2B2C')).toBe('%%45|;;2H;2B2C');
+    expect(URL_CODE.test(urlCodeOf(deck))).toBe(true);
+  });
+
+  it('any code, in either form and any group order: the same deck and one canonical form, that reads back to itself', () => {
+    const id = fc.tuple(
+      fc.constantFrom(...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+      fc.constantFrom(...'0123456789abcdef'),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          id.map(([a, b]) => a + b),
+          { maxLength: 30 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 30, maxLength: 30 }),
+        (ids, counts) => {
+          const deck = {
+            main: 'soviet' as const,
+            ally: 'usa' as const,
+            cards: ids.map((card_id, i) => ({ card_id, count: counts[i] as number })),
+          };
+          const canonical = urlCodeOf(deck);
+          // Another spelling: every group's ids reversed.
+          const groups = encodeDeckCode(deck).slice(5).split(';');
+          const reversed = `%%45|${groups.map((g) => (g.match(/../g) ?? []).reverse().join('')).join(';')}`;
+          for (const spelling of [canonical, encodeDeckCode(deck), reversed, reversed.slice(2).replace('|', '-').replaceAll(';', '-')]) {
+            const read = deckOfSegment(spelling);
+            expect(read.canonical).toBe(canonical);
+            expect(read.deck).toEqual(parseDeckCode(encodeDeckCode(deck)));
+          }
+        },
+      ),
+    );
+  });
+
+  it('every real code of ../shared reads in its URL form as in its own', () => {
+    for (const real of realCodes().filter((c) => c.format === 'share'))
+      expect(deckOfSegment(urlCodeOf(parseDeckCode(real.code))).deck, real.key).toEqual(parseDeckCode(real.code));
+  });
+
+  it('what is neither form fails as a deck code does, with its offset', () => {
+    for (const bad of ['', '45-', '45-----', 'hello', '%%45|', '45-zz-', '99---2H-2B'])
+      expect(() => deckOfSegment(bad), bad).toThrow(DeckCodeError);
+  });
+});
