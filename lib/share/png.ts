@@ -1,7 +1,7 @@
 /**
  * SVG to PNG in the function: resvg (Rust) built to WebAssembly (@resvg/resvg-wasm), with the fonts
- * the function ships (Inter, from @expo-google-fonts/inter; Noto Sans SC for CJK names, cut at synth to
- * the catalogue's characters: no system font is assumed; Lambda has none to speak of). The WebAssembly
+ * the function ships (Inter, from @expo-google-fonts/inter; Noto Sans SC and KR for CJK and Hangul names,
+ * cut at synth to the catalogue's characters: no system font is assumed; Lambda has none to speak of). The WebAssembly
  * module is compiled and the fonts read at init (prepareRenderer, an endpoint's init hook), so that a
  * cold request pays only the instantiation.
  */
@@ -30,7 +30,7 @@ export function prepareRenderer(): void {
 }
 
 let faces: { regular: FontMetrics; bold: FontMetrics } | undefined;
-/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK font), read from the files the renderer draws with. */
+/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK, else the Hangul face), read from the files the renderer draws with. */
 export const measureText: Measure = (text, size, bold) => {
   prepareRenderer();
   // The faces come regular, bold, regular, bold… in the families' order: each weight's stack in that order.
