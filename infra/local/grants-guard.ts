@@ -80,17 +80,17 @@ function accesses(command: string, input: Input): Access[] {
 /** What one access uses of a function's grants: each (table, action, index or key pattern) that allows it; none: denied. */
 export function usesOf(who: Grantee, a: Access): GrantUse[] {
   const table = a.table === tableName(DECKS) ? 'decks' : a.table === tableName(ACCOUNTS) ? 'accounts' : undefined;
-  return grantsOf(who).flatMap((g) =>
-    g.table !== table || !(g.actions as string[]).includes(a.action)
-      ? []
-      : a.index !== undefined
-        ? (g.indexes ?? []).filter((index) => index === a.index).map((on) => ({ who: who.name, table: g.table, action: a.action, on }))
+  return grantsOf(who).flatMap((g) => {
+    if (g.table !== table || !(g.actions as string[]).includes(a.action)) return [];
+    // A query of an index needs the index granted; anything else, a key pattern its partition key starts with.
+    const on =
+      a.index !== undefined
+        ? (g.indexes ?? []).filter((index) => index === a.index)
         : g.indexes !== undefined
           ? []
-          : (g.keys ?? [])
-              .filter((k) => a.pk?.startsWith(k.replace(/\*$/, '')))
-              .map((on) => ({ who: who.name, table: g.table, action: a.action, on })),
-  );
+          : (g.keys ?? []).filter((k) => a.pk?.startsWith(k.replace(/\*$/, '')));
+    return on.map((part) => use(who, g.table, a.action, part));
+  });
 }
 
 export const allowed = (who: Grantee, a: Access): boolean => usesOf(who, a).length > 0;
@@ -102,17 +102,18 @@ export interface GrantUse {
   action: string;
   on: string;
 }
+const use = (who: Grantee, table: string, action: string, on: string): GrantUse => ({ who: who.name, table, action, on });
 
 /** Every part of a function's grants, as usesOf names them. */
 export const grantParts = (who: Grantee): GrantUse[] =>
   grantsOf(who).flatMap((g) =>
-    g.actions.flatMap((action) => [...(g.indexes ?? []), ...(g.keys ?? [])].map((on) => ({ who: who.name, table: g.table, action, on }))),
+    g.actions.flatMap((action) => [...(g.indexes ?? []), ...(g.keys ?? [])].map((on) => use(who, g.table, action, on))),
   );
 
 /**
  * The parts of grants that requests used, written (one JSON line each, the first time) to a file of this
  * process in GRANTS_USED_DIR when it is set: `npm test` then checks that every part of every grant was used
- * (test/grants-used.ts), so that no function holds a grant no request needs.
+ * (scripts/grants-used.ts), so that no function holds a grant no request needs.
  */
 const seen = new Set<string>();
 function record(uses: GrantUse[]): void {

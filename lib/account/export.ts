@@ -1,7 +1,8 @@
 /**
  * GET /api/v1/users/:user_id/export (contract §9.4, decks:read): everything the account owns, by
  * pages — the account, its decks whole (25 a page, in id order: a Query of its partition, fewer when
- * the page would pass the answer budget: lib/http/answer-size.ts), and on the first page the share slugs it likes. A deck's code and writable fields are what create takes.
+ * the page would pass the answer budget: lib/http/answer-size.ts), and on the first page the share
+ * slugs it likes. A deck's code and writable fields are what create takes.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { ANSWER_BUDGET_BYTES, sentSize, withinBudget } from '#http/answer-size.ts';

@@ -9,13 +9,14 @@ import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/cards.ts';
 import { type Card, cardName } from '#rules/card.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { languageHeaders, languageOf, localCard } from './language.ts';
 
 export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtInit] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
   const language = languageOf(req, catalogue());
   // A page's cards depend on the language q matches names in.
-  const digest = queryDigest([faction, type, rarity, derived, q, String(limit), ...(language === 'en' ? [] : [language])]);
+  const digest = queryDigest([faction, type, rarity, derived, q, String(limit), ...(language === DEFAULT_LANGUAGE ? [] : [language])]);
   let page = req.query.page;
   if (req.query.cursor !== undefined) {
     const c = (await openCursor(req.query.cursor)) as { d?: string; p?: number };

@@ -7,6 +7,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint, type Headed, type Raw } from '#http/types.ts';
 import * as R from '#routes/share.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { NOT_FOUND_PAGE, SHARE_PAGE_CSP, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
@@ -47,7 +48,7 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const slug = deck.share_slug;
   const language = languageOf(req, catalogue());
   // The image in the page's language (its link previews show the names the reader reads).
-  const asked = language === 'en' ? '' : `?lang=${language}`;
+  const asked = language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`;
   return page(
     200,
     sharePage(deckSheet(deck, catalogue(), language), {

@@ -21,8 +21,9 @@ export class CatalogueFormatError extends Error {
   override readonly name = 'CatalogueFormatError';
 }
 
-const languagesOf = (cards: readonly Card[]): ReadonlySet<string> =>
-  new Set([DEFAULT_LANGUAGE, ...cards.flatMap((c) => Object.keys(c.names ?? {}))]);
+/** The languages cards are named in, from their names by language (English always). */
+const languagesOf = (names: readonly (Card['names'] | null)[]): ReadonlySet<string> =>
+  new Set([DEFAULT_LANGUAGE, ...names.flatMap((n) => Object.keys(n ?? {}))]);
 
 export function makeCatalogue(cards: readonly Card[]): Catalogue {
   const byId = new Map<string, Card>();
@@ -35,7 +36,7 @@ export function makeCatalogue(cards: readonly Card[]): Catalogue {
     cards,
     get: (id) => byId.get(id),
     get languages() {
-      languages ??= languagesOf(cards);
+      languages ??= languagesOf(cards.map((c) => c.names));
       return languages;
     },
   };
@@ -127,13 +128,11 @@ interface Compiled {
   ids: string[];
   /** The position in the columns of each id in `ids`. */
   at: number[];
-  /** The languages its cards are named in. */
-  languages: string[];
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function compileCatalogue({ cards, languages }: Catalogue): string {
+export function compileCatalogue({ cards }: Catalogue): string {
   const column = <F extends keyof Card>(field: F) => cards.map((c) => c[field]);
   const columns: Columns = {
     card_id: column('card_id'),
@@ -148,18 +147,12 @@ export function compileCatalogue({ cards, languages }: Catalogue): string {
     names: cards.map((c) => c.names ?? null),
   };
   const at = cards.map((_, i) => i).sort((a, b) => byCodeUnits((cards[a] as Card).card_id, (cards[b] as Card).card_id));
-  const compiled: Compiled = {
-    format: COMPILED_FORMAT,
-    columns,
-    ids: at.map((i) => (cards[i] as Card).card_id),
-    at,
-    languages: [...languages].sort(),
-  };
+  const compiled: Compiled = { format: COMPILED_FORMAT, columns, ids: at.map((i) => (cards[i] as Card).card_id), at };
   return JSON.stringify(compiled);
 }
 
 /** A compiled catalogue as parsed: each card made (once) when first asked for, all of them when `cards` is read. */
-function compiledCatalogue({ columns: c, ids, at, languages }: Compiled): Catalogue {
+function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
   const made: Card[] = [];
   const card = (i: number): Card =>
     (made[i] ??= {
@@ -174,10 +167,14 @@ function compiledCatalogue({ columns: c, ids, at, languages }: Compiled): Catalo
       exile: c.exile[i] as Card['exile'],
       ...(c.names[i] ? { names: c.names[i] as Card['names'] } : {}),
     });
-  const named = new Set(languages);
   let all: readonly Card[] | undefined;
+  let languages: ReadonlySet<string> | undefined;
   return {
-    languages: named,
+    // From the names column: no card object is made for it.
+    get languages() {
+      languages ??= languagesOf(c.names);
+      return languages;
+    },
     get cards() {
       all ??= c.card_id.map((_, i) => card(i));
       return all;

@@ -30,21 +30,26 @@ export function prepareRenderer(): void {
 }
 
 let faces: { regular: FontMetrics; bold: FontMetrics } | undefined;
-/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK, else the Hangul face), read from the files the renderer draws with. */
-export const measureText: Measure = (text, size, bold) => {
+/** The shipped faces' measures, read once: regular, bold, regular, bold… in the families' order, each weight's stack in that order. */
+function facesOf(): { regular: FontMetrics; bold: FontMetrics } {
   prepareRenderer();
-  // The faces come regular, bold, regular, bold… in the families' order: each weight's stack in that order.
   faces ??= {
     regular: fontStack(fonts.filter((_, i) => i % 2 === 0).map(fontMetrics)),
     bold: fontStack(fonts.filter((_, i) => i % 2 === 1).map(fontMetrics)),
   };
-  return textWidth(bold ? faces.bold : faces.regular, text, size);
+  return faces;
+}
+
+/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK, else the Hangul face), read from the files the renderer draws with. */
+export const measureText: Measure = (text, size, bold) => {
+  const { regular, bold: heavy } = facesOf();
+  return textWidth(bold ? heavy : regular, text, size);
 };
 
 /** Whether the shipped fonts have a glyph for every character of the text (what they lack would be drawn as a box). */
 export const drawable = (text: string): boolean => {
-  measureText('', 0, false);
-  for (const ch of text) if (!faces?.regular.has(ch.codePointAt(0) as number)) return false;
+  const { regular } = facesOf();
+  for (const ch of text) if (!regular.has(ch.codePointAt(0) as number)) return false;
   return true;
 };
 
