@@ -24,11 +24,15 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir, or in memory when none. */
-export async function startDynamoLocal(port: number, dataDir?: string): Promise<LocalDynamo> {
+/**
+ * Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir, or in memory when none. With
+ * `ownGroup`, Java runs in a process group of its own: a terminal's Ctrl-C (sent to the whole foreground
+ * group) then reaches only the runtime, which drains its workers into the store before it stops Java.
+ */
+export async function startDynamoLocal(port: number, dataDir?: string, { ownGroup = false } = {}): Promise<LocalDynamo> {
   // DynamoDB Local reports telemetry unless told not to; a local runtime sends nothing out.
   process.env.DDB_LOCAL_TELEMETRY ??= '0';
-  const child = dynamoDbLocal.spawn({ port, path: dataDir ? resolve(dataDir) : null, stdio: 'pipe' });
+  const child = dynamoDbLocal.spawn({ port, path: dataDir ? resolve(dataDir) : null, stdio: 'pipe', detached: ownGroup });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d));
   child.stderr?.on('data', (d: Buffer) => (output += d));

@@ -60,6 +60,8 @@ async function stop(code: number) {
 }
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
+// A closed terminal: Java, in a group of its own, would not hear it; the runtime stops it.
+process.once('SIGHUP', () => void stop(0));
 
 const server = createServer((req, res) => void serve(req, res));
 server.on('clientError', onClientError);
@@ -79,7 +81,7 @@ try {
   if (!external) {
     await assertFree(dynamoPort, 'DYNAMODB_PORT');
     mkdirSync(dataDir, { recursive: true });
-    dynamo = await startDynamoLocal(dynamoPort, dataDir).catch((e: Error) => {
+    dynamo = await startDynamoLocal(dynamoPort, dataDir, { ownGroup: true }).catch((e: Error) => {
       throw new Error(
         `DynamoDB Local could not start on 127.0.0.1:${dynamoPort} (${e.message.split('\n')[0]}); is the port taken? Set DYNAMODB_PORT`,
       );
