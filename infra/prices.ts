@@ -18,7 +18,17 @@ export const PRICES = {
     freeCustomMetrics: 10,
     /** Logs stored, per GB and month. */
     logsStoredGb: 0.03,
+    /** Logs ingested (standard class), per GB. */
+    logsIngestedGb: 0.5,
   },
+  lambda: {
+    /** Duration on Arm (the functions' architecture), per GB-second (the first tier). */
+    armGbSecond: 0.0000133334,
+    /** Requests, per million. */
+    requestsPerMillion: 0.2,
+  },
+  /** HTTP APIs: requests, per million (the first 300 million a month; each 512 KB of a request or answer counts as one). */
+  httpApi: { requestsPerMillion: 1 },
   secretsManager: { secret: 0.4 },
   kms: { customerManagedKey: 1 },
   dynamodb: {

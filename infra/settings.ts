@@ -11,10 +11,16 @@ export interface Limits {
 }
 
 export interface OpsSettings {
-  /** Per-route throttles: reads (GET) and writes (everything else, stricter). */
-  throttle: { read: Limits; write: Limits };
+  /** Per-route throttles: reads (GET), writes (everything else, stricter), and capped routes (the deck images: CPU per request). */
+  throttle: { read: Limits; write: Limits; capped: Limits };
   /** Reserved concurrency of each function: a spend ceiling. Off by default (new accounts have a quota of 10). */
   reservedConcurrency?: number;
+  /**
+   * Reserved concurrency of each capped route's function (contract §10.2: a flood of distinct codes costs at
+   * most a stated sum a day and never takes the account's concurrency from the other routes). 5 by default;
+   * `off` for an account whose quota cannot spare it (Lambda keeps 100 unreserved: docs/operations.md).
+   */
+  cappedConcurrency?: number;
   /** Lambda active tracing (X-Ray): off by default; see its cost in docs/operations.md. */
   tracing: boolean;
   /**
@@ -51,8 +57,10 @@ export function opsSettings(app: App): OpsSettings {
     throttle: {
       read: { rateLimit: number('readRateLimit', 100), burstLimit: number('readBurstLimit', 200) },
       write: { rateLimit: number('writeRateLimit', 10), burstLimit: number('writeBurstLimit', 20) },
+      capped: { rateLimit: number('cappedRateLimit', 5), burstLimit: number('cappedBurstLimit', 5) },
     },
     reservedConcurrency: reserved === undefined || reserved === null || reserved === '' ? undefined : Number(reserved),
+    cappedConcurrency: String(get('cappedConcurrency') ?? '') === 'off' ? undefined : number('cappedConcurrency', 5),
     tracing: String(get('tracing') ?? 'false') === 'true',
     sourceMaps: String(get('sourceMaps') ?? 'false') === 'true',
     alarmEmail: (get('alarmEmail') as string | undefined) || undefined,

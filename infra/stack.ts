@@ -59,6 +59,8 @@ export class DeckLibraryStack extends Stack {
     for (const route of ROUTES as readonly Route[]) {
       const fn = new ServiceFunction(this, `${pascal(route.name)}Function`, {
         ...shared,
+        // A capped route's function has its own reservation: the most a flood of it can take or cost.
+        ...(route.capped ? { reservedConcurrency: props.settings.cappedConcurrency ?? props.settings.reservedConcurrency } : {}),
         spec: { ...route, serves: `${route.method} ${route.path}` },
         environment: tableNames,
       });
@@ -141,7 +143,7 @@ export class DeckLibraryStack extends Stack {
       filterPattern: FilterPattern.literal(subscriptionPattern(VIEW_SUBSCRIPTION)),
     });
     this.countViews = countViews;
-    const { read, write } = props.settings.throttle;
+    const { read, write, capped } = props.settings.throttle;
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
       stageName: '$default',
@@ -153,7 +155,7 @@ export class DeckLibraryStack extends Stack {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
-    // Per-route throttles from the route table: reads and writes (stricter) by the route's method. The L1
+    // Per-route throttles from the route table: capped routes by theirs, reads and writes (stricter) by the route's method. The L1
     // property is JSON written as is, so its keys are CloudFormation's. API Gateway refuses settings for a
     // route that does not exist yet ("Unable to find Route by key"), and nothing else orders the stage
     // after the routes: it depends on every route it configures, so a first deploy creates them first.
@@ -162,7 +164,7 @@ export class DeckLibraryStack extends Stack {
       (ROUTES as readonly Route[])
         .filter((r) => r.path !== '$default')
         .flatMap((r) => {
-          const limits = throttleClass(r) === 'read' ? read : write;
+          const limits = { read, write, capped }[throttleClass(r)];
           return methodsOf(r).map((m) => [
             routeKey(r, m),
             { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit },

@@ -14,7 +14,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import type { PathParam } from '#routes/params.ts';
-import { type Route, refusesBody } from '#routes/route.ts';
+import { type PageStatus, type Route, refusesBody } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
@@ -95,17 +95,22 @@ export function build<R extends Route>(
   if (spec.scope && auth) handler.use(auth(spec.scope));
   if (spec.body) handler.use(jsonBody());
   if (refusesBody(spec)) handler.use(noBody());
+  // A page for people answers its route's page errors (a slug no one may see, a code that does not parse) as a page.
+  const asPage = (error: unknown) =>
+    endpoint.page && error instanceof ApiError && spec.pageErrors?.includes(error.status as PageStatus) ? endpoint.page(error) : undefined;
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
-    let params: Record<string, unknown>;
     try {
-      params = parseParams(spec.params, own(event.pathParameters));
+      return success(await answer(event, context, requestId), requestId);
     } catch (error) {
-      if (endpoint.missing && error instanceof ApiError) return success(endpoint.missing(error), requestId);
+      const page = asPage(error);
+      if (page) return success(page, requestId);
       throw error;
     }
+  });
+  const answer = async (event: Event, context: Context, requestId: string) => {
     const request = {
-      params,
+      params: parseParams(spec.params, own(event.pathParameters)),
       query: parseQuery(spec.query, own(event.queryStringParameters), event.rawQueryString),
       headers: own(event.headers),
       body: spec.body ? (event.body as unknown as Record<string, unknown>) : Object.freeze({}),
@@ -115,8 +120,8 @@ export function build<R extends Route>(
       requestId,
       ...(key ? { key: key(context) } : {}),
     };
-    return success(await endpoint.run(request as never), requestId);
-  });
+    return endpoint.run(request as never);
+  };
   return headless(withTimeGuard(stack));
 }
 

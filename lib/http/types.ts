@@ -74,9 +74,9 @@ export interface NotModified {
   bare?: boolean;
   raw?: undefined;
 }
-/** A body that is not JSON (pages, the docs page's script, images): its content type, and its text or bytes (sent base64). A page for people answers its 404 as a page; a redirect (308) names its Location. */
+/** A body that is not JSON (pages, the docs page's script, images): its content type, and its text or bytes (sent base64). A page for people answers its errors as pages (400, 404); a redirect (308) names its Location. */
 export interface Raw {
-  status?: 200 | 308 | 404;
+  status?: 200 | 308 | 400 | 404;
   data: undefined;
   headers: Headers;
   raw: { contentType: string; body: string | Buffer };
@@ -89,10 +89,10 @@ export type ApiResult<D = unknown> = Fresh<D> | NotModified | Raw;
 /** What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
 export type Prepared = readonly (() => unknown)[];
 
-/** What an endpoint declares besides its route: what it prepares at init, and how it answers a path parameter that names nothing (a page for people: its 404 page). */
+/** What an endpoint declares besides its route: what it prepares at init, and (a page for people) the page an error of its route's `pageErrors` answers. */
 export interface Declared {
   init?: Prepared;
-  missing?: (error: ApiError) => ApiResult;
+  page?: (error: ApiError) => ApiResult;
 }
 
 /** An endpoint of route R, as the shared stack (route.ts) runs it. */

@@ -1,17 +1,19 @@
 /**
  * What no route matches (API Gateway's `$default`). A GET or HEAD of a share route's path (the pages people
- * open and the images link previews show: lib/routes/share.ts) with a trailing slash — `/d/{share_slug}/`,
+ * open and the images link previews show: lib/routes/share.ts, and a code's page) with a trailing slash — `/d/{share_slug}/`,
  * as a chat client or a hand-typed link may add — answers 308 to the path without it, query kept (contract
  * §10.4); anything else is 404 not_found in the envelope. Only the share routes' paths are read here: the
  * fallback bundles no other route's declaration.
  */
 import { ApiError } from '#http/errors.ts';
+import { moved } from '#http/redirect.ts';
 import { endpoint } from '#http/types.ts';
+import { readCodePage } from '#routes/codes.ts';
 import * as R from '#routes/fallback.ts';
 import { pathMatcher } from '#routes/route.ts';
 import { SHARE_ROUTES } from '#routes/share.ts';
 
-const GET_PATHS = SHARE_ROUTES.filter((r) => r.method === 'GET').map((r) => pathMatcher(r.path));
+const GET_PATHS = [...SHARE_ROUTES, readCodePage].map((r) => pathMatcher(r.path));
 
 /** The path a trailing slash was added to, when it is a share route's; else undefined. */
 export function withoutTrailingSlash(path: string): string | undefined {
@@ -23,10 +25,5 @@ export function withoutTrailingSlash(path: string): string | undefined {
 export const notFound = endpoint(R.notFound, {}, async (req) => {
   const to = ['GET', 'HEAD'].includes(req.method) ? withoutTrailingSlash(req.path) : undefined;
   if (to === undefined) throw new ApiError(404, 'not_found', 'no such route');
-  return {
-    status: 308,
-    data: undefined,
-    headers: { location: `${to}${req.rawQuery ? `?${req.rawQuery}` : ''}`, 'cache-control': 'public, max-age=86400' },
-    raw: { contentType: 'text/plain; charset=utf-8', body: `Moved to ${to}\n` },
-  };
+  return moved(to, req.rawQuery);
 });

@@ -5,6 +5,7 @@
  */
 import { ACCOUNT_ROUTES } from './account.ts';
 import { CARD_ROUTES } from './cards.ts';
+import { CODE_ROUTES } from './codes.ts';
 import { notFound } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
@@ -24,6 +25,7 @@ export const ROUTES = [
   ...SEARCH_ROUTES,
   ...PUBLIC_ROUTES,
   ...SHARE_ROUTES,
+  ...CODE_ROUTES,
   ...ACCOUNT_ROUTES,
   ...CARD_ROUTES,
   ...REFERENCE_ROUTES,

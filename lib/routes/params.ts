@@ -4,7 +4,7 @@
  * nothing: the route answers its own 404 (`missing`), as for an unknown value. Pure: no HTTP, no store.
  */
 import { CARD_ID } from '#rules/card.ts';
-import { KEY_ID_FORM, SHARE_SLUG, UUID, VERSION_NUMBER } from '#rules/ids.ts';
+import { KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
 import type { ErrorCode } from '#shapes/errors.ts';
 
 export interface PathParam<T = string> {
@@ -72,6 +72,15 @@ export const Asset = formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
   description: 'A script of the reference page: scalar.js, or a module it imports.',
   missing: { code: 'not_found', message: 'no such asset of the docs page' },
 });
+
+export const Code: PathParam = {
+  pattern: URL_CODE.source,
+  example: '45---2H-2B2C2D2E2F2G38393a',
+  description:
+    'A KARDS deck code in its URL form (factions, then the four groups, joined by "-"), or the %%…|…;… form URL-encoded: any other spelling of the deck answers 308 to its canonical URL form. One that does not parse is 400, saying what is wrong and at which offset.',
+  // Any text goes on: the route reads it as a code, and says what is wrong with it (400) or where its canonical form is (308).
+  parse: (raw) => raw,
+};
 
 /** What a parameter gives the endpoint. */
 export type ParsedOf<P> = P extends PathParam<infer T> ? T : never;

@@ -39,7 +39,7 @@ export type ResponseHeader =
   | 'Vary'
   | 'Content-Language';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
-export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Keys and account' | 'Cards' | 'Reference';
+export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Keys and account' | 'Cards' | 'Reference';
 export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
 export interface Success {
@@ -100,9 +100,25 @@ export interface Route extends Grantee {
   requestHeaders?: readonly RequestHeader[];
   /** Errors this route answers beyond those every route of its kind answers. */
   errors?: readonly ErrorCode[];
-  /** A page for people: a slug no one may see answers 404 with an HTML page, not the envelope. */
-  page404?: boolean;
+  /**
+   * A page for people: its errors of these statuses answer an HTML page saying what is wrong, not the
+   * envelope (a slug no one may see: 404; a code that does not parse, or a bad query: 400).
+   */
+  pageErrors?: readonly PageStatus[];
+  /**
+   * Its path parameter has one canonical form (a deck code: lib/rules/url-code.ts): a request by any other
+   * answers 308 to the same route with the canonical form, query kept, so that caches hold one copy.
+   */
+  redirects?: true;
+  /**
+   * Burns CPU on input anyone can vary (an image of any deck code): its function's concurrency is reserved
+   * as a cap and its route has the capped throttle (infra/settings.ts; docs/operations.md: a flood's cost).
+   */
+  capped?: true;
 }
+
+/** The statuses a page for people may answer as a page. */
+export type PageStatus = 400 | 404;
 
 /** A route of the API: documented (every route but the fallback). */
 export interface ApiRoute extends Route {
@@ -172,8 +188,9 @@ export const grantsOf = (who: Grantee): Grant[] => [
   ...who.grants,
 ];
 
-/** A route's throttle class: reads (GET) and writes (the rest, throttled more strictly; settings in infra). */
-export const throttleClass = (route: Route): 'read' | 'write' => (route.method === 'GET' ? 'read' : 'write');
+/** A route's throttle class: capped routes, reads (GET) and writes (the rest, throttled more strictly); settings in infra. */
+export const throttleClass = (route: Route): 'capped' | 'read' | 'write' =>
+  route.capped ? 'capped' : route.method === 'GET' ? 'read' : 'write';
 
 /**
  * CORS for every route (contract §8.3), one definition: the CDK stack's `corsPreflight` and the local

@@ -3,6 +3,23 @@ import { CardLanguageQuery } from '#shapes/language-query.ts';
 import { ShareSlug } from './params.ts';
 import { type ApiRoute, query } from './route.ts';
 
+/** What a deck image's function ships beside its bundle: the renderer's wasm, and Inter (Latin, Cyrillic, Greek) regular and bold. */
+export const IMAGE_FILES = [
+  'node_modules/@resvg/resvg-wasm/index_bg.wasm',
+  'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
+  'node_modules/@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
+] as const;
+/**
+ * Card names in CJK and Hangul (contract §10.1): Noto Sans SC (Chinese, kana) and Noto Sans KR, regular and
+ * bold, cut to the catalogue's characters at synth.
+ */
+export const IMAGE_SUBSET_FONTS = [
+  'node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  'node_modules/@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
+  'node_modules/@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
+  'node_modules/@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
+] as const;
+
 export const readSharePage = {
   // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/workers/ VIEW_SUBSCRIPTION).
   name: 'readSharePage',
@@ -24,7 +41,7 @@ export const readSharePage = {
     contentType: 'text/html',
     headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
   },
-  page404: true,
+  pageErrors: [404],
 } as const satisfies ApiRoute;
 
 export const readDeckImage = {
@@ -36,20 +53,10 @@ export const readDeckImage = {
   params: { share_slug: ShareSlug },
   query: CardLanguageQuery,
   catalogue: true,
-  files: [
-    'node_modules/@resvg/resvg-wasm/index_bg.wasm',
-    'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
-    'node_modules/@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
-  ],
-  // Card names in CJK and Hangul (contract §10.1): Noto Sans SC (Chinese, kana) and Noto Sans KR, regular and
-  // bold, cut to the catalogue's characters at synth.
-  subsetFonts: [
-    'node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-    'node_modules/@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
-    'node_modules/@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
-    'node_modules/@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
-  ],
+  files: IMAGE_FILES,
+  subsetFonts: IMAGE_SUBSET_FONTS,
   memory: 1024,
+  capped: true,
   grants: [query('by_share_slug')],
   summary: 'The image of a public or unlisted deck',
   description:

@@ -33,9 +33,13 @@ export const MAX_GROUP = 4;
 
 const describe = (c: string | undefined): string => (c === undefined ? 'end of code' : JSON.stringify(c));
 
-export function parseDeckCode(input: unknown): Deck {
+/**
+ * The deck a code stands for. `origin` is where the code's first character stands in what the reader
+ * sent (its offsets are reported there): -2 for a code read from its URL form, which has no "%%".
+ */
+export function parseDeckCode(input: unknown, origin = 0): Deck {
   if (typeof input !== 'string') throw new DeckCodeError('deck code must be a string', 0);
-  const lead = input.length - input.trimStart().length;
+  const lead = input.length - input.trimStart().length + origin;
   const code = input.trim();
   const fail: (message: string, at: number) => never = (message, at) => {
     throw new DeckCodeError(`${message} at offset ${lead + at}`, lead + at);

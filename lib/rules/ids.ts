@@ -12,6 +12,11 @@ export const KEY_ID = '[A-Za-z0-9]{16}';
 export const KEY_ID_FORM = /^[A-Za-z0-9]{16}$/;
 /** A deck's version in a path: 1 and up, no leading zero. */
 export const VERSION_NUMBER = /^[1-9][0-9]{0,9}$/;
+/**
+ * A deck code's URL form (contract §10.2; lib/rules/url-code.ts): two faction characters, then four groups
+ * of 2-character ids, joined by `-`.
+ */
+export const URL_CODE = /^[0-9A-Za-z]{2}-(?:[0-9A-Za-z]{2})*-(?:[0-9A-Za-z]{2})*-(?:[0-9A-Za-z]{2})*-(?:[0-9A-Za-z]{2})*$/;
 
 /** Whether a string is a well-formed share slug. */
 export const isShareSlug = (raw: string): boolean => SHARE_SLUG.test(raw);

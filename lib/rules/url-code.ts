@@ -7,20 +7,24 @@
  */
 import { type Deck, encodeDeckCode, parseDeckCode } from './deck-code.ts';
 
-/** The URL form's shape: two faction characters, then four groups of 2-character ids, joined by `-`. */
-export const URL_CODE = /^([0-9A-Za-z]{2})-([0-9A-Za-z]*)-([0-9A-Za-z]*)-([0-9A-Za-z]*)-([0-9A-Za-z]*)$/;
+export { URL_CODE } from './ids.ts';
 
 /** A deck's canonical code in its URL form. */
 export const urlCodeOf = (deck: Deck): string => encodeDeckCode(deck).slice(2).replace('|', '-').replaceAll(';', '-');
 
-/** The deck code a path segment stands for: the URL form made back into `%%…`, any other text as it is (its parse says what is wrong). */
-export function codeOfSegment(segment: string): string {
-  const form = URL_CODE.exec(segment);
-  return form ? `%%${form[1]}|${form[2]};${form[3]};${form[4]};${form[5]}` : segment;
+/**
+ * The deck code a path segment stands for, and where that code's first character stands in the segment:
+ * a `%%…` segment as it is; any other read as the URL form (its first `-` the `|`, the others `;`, the
+ * `%%` put back: so its offsets are 2 less), so that what is wrong with it is said where it is.
+ */
+export function codeOfSegment(segment: string): { code: string; origin: number } {
+  if (segment.trimStart().startsWith('%%')) return { code: segment, origin: 0 };
+  return { code: `%%${segment.replace('-', '|').replaceAll('-', ';')}`, origin: -2 };
 }
 
-/** A path segment's deck and its canonical URL form; the deck code's own error (with its offset) when it does not parse. */
+/** A path segment's deck and its canonical URL form; the deck code's own error (its offset in the segment) when it does not parse. */
 export function deckOfSegment(segment: string): { deck: Deck; canonical: string } {
-  const deck = parseDeckCode(codeOfSegment(segment));
+  const { code, origin } = codeOfSegment(segment);
+  const deck = parseDeckCode(code, origin);
   return { deck, canonical: urlCodeOf(deck) };
 }

@@ -26,6 +26,7 @@ export const SHAPES = {
   DeleteResult: S.DeleteResult,
   LikeResult: S.LikeResult,
   OtkChart: S.OtkChart,
+  CodeFacts: S.CodeFacts,
   Card: S.Card,
   'Card[]': v.array(S.Card),
   'KeyItem[]': v.array(S.KeyItem),

@@ -9,7 +9,7 @@ import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-jso
 import type * as v from 'valibot';
 import { ROUTES } from '#routes';
 import type { PathParam } from '#routes/params.ts';
-import type { ApiRoute, RequestHeader, ResponseHeader } from '#routes/route.ts';
+import type { ApiRoute, PageStatus, RequestHeader, ResponseHeader } from '#routes/route.ts';
 import { paramNames, refusesBody } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
 import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
@@ -94,7 +94,11 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
     description: 'A strong validator: the deck version ("<version>") on owner decks, a content hash elsewhere.',
     schema: { type: 'string' },
   },
-  Location: { description: 'The new deck: /api/v1/users/{user_id}/decks/{deck_id}.', schema: { type: 'string' } },
+  Location: {
+    description:
+      'Where the answer sends the client: the new deck (/api/v1/users/{user_id}/decks/{deck_id}) after a create; the canonical URL after a 308.',
+    schema: { type: 'string' },
+  },
   'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
   'Idempotent-Replayed': {
     description: 'true when the answer repeats that of an earlier request with the same Idempotency-Key (absent otherwise).',
@@ -181,6 +185,12 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
 
 const JSON_TYPE = 'application/json';
 
+/** What a page for people answers as a page (its route's pageErrors), said in the document. */
+const PAGE_ERRORS: Record<PageStatus, string> = {
+  400: 'The deck code does not parse, or a query parameter is not valid: a page saying what is wrong and where',
+  404: 'No public or unlisted deck has this slug (private, unknown or malformed): a page saying so',
+};
+
 /**
  * A query parameter with values to pick from and no default: declared as an example that is off. An
  * interactive reference (the docs page's Scalar) otherwise sends such a parameter with its first value
@@ -238,14 +248,21 @@ function operation(route: ApiRoute) {
   };
   if (success.conditional)
     responses['304'] = { description: 'Not modified (If-None-Match matched): no body', headers: headers(['ETag', 'Cache-Control']) };
-  if (route.page404)
-    responses['404'] = {
-      description: 'No public or unlisted deck has this slug (private, unknown or malformed): a page saying so',
+  for (const status of route.pageErrors ?? [])
+    responses[status] = {
+      description: PAGE_ERRORS[status],
       headers: headers(['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options']),
       content: { 'text/html': { schema: { type: 'string' } } },
     };
+  if (route.redirects)
+    responses['308'] = {
+      description:
+        'The path parameter is not in its canonical form: the same route with the canonical one is in Location (query kept). Follow it; caches then hold one copy.',
+      headers: headers(['Location', 'Cache-Control']),
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    };
   for (const [status, codes] of errorsOf(route)) {
-    if (route.page404 && status === 404) continue;
+    if (route.pageErrors?.includes(status as PageStatus)) continue;
     responses[status] = {
       description: `${MESSAGES[status]} (${codes.join(', ')})`,
       headers: headers(status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : []),
@@ -301,6 +318,11 @@ export function openApiDocument() {
       { name: 'Owner decks', description: "A key's own decks: list, read, create, update, validate, replace cards, delete." },
       { name: 'Likes', description: 'One like per account per public or unlisted deck.' },
       { name: 'Public decks', description: 'No key: search public decks, read a public or unlisted deck by its share slug.' },
+      {
+        name: 'Deck codes',
+        description:
+          'No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews.',
+      },
       { name: 'Keys and account', description: "A key's account: its keys, made and revoked by their owner." },
       { name: 'Cards', description: 'The card catalogue: where card_id values come from.' },
       { name: 'Reference', description: 'This document.' },

@@ -227,6 +227,29 @@ export const Card = v.strictObject({
   exile: v.nullable(faction),
 });
 
+/** A card of a deck code (contract §10.2): null where the catalogue does not know the card (legality names it). */
+export const CodeCard = v.strictObject({
+  card_id: cardId,
+  name: v.nullable(v.string()),
+  kredits: v.nullable(count),
+  type: v.nullable(v.picklist(CARD_TYPES)),
+  rarity: v.nullable(v.picklist(RARITIES)),
+  faction: v.nullable(v.picklist([...FACTION_IDS, 'neutral'] as unknown as [CardFaction, ...CardFaction[]])),
+  count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)),
+});
+/** Any deck code's facts (contract §10.2): no account, nothing stored. */
+export const CodeFacts = v.strictObject({
+  deck_code: v.string(),
+  url_code: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  name: v.string(),
+  cards: v.array(CodeCard),
+  stats: Stats,
+  legality: Legality,
+  links: v.strictObject({ page: v.pipe(v.string(), v.url()), image: v.pipe(v.string(), v.url()) }),
+});
+
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });

@@ -1,6 +1,7 @@
 /**
- * The deck image's layout (contract §9.3), pure: a 1200×630 SVG of the deck — name, factions, author,
- * the cards by kredit cost with copies, the kredit curve — in the font the function ships (Inter,
+ * The deck image's layout (contract §9.3, §10.2), pure: a 1200×630 SVG of the deck — name (a bare
+ * code's: its factions), author, the cards by kredit cost with copies, the kredit curve, and what breaks
+ * the deck rules (the first issue after the byline, the cards it names in red) — in the font the function ships (Inter,
  * png.ts). Every deck string is drawn as text (escaped for XML), and every text is fitted to its box by
  * the font's own measures (`Measure`, from the shipped font file: font-metrics.ts), shortened with an
  * ellipsis when it must: a name never runs into the next column. The layout says each text's box and
@@ -48,7 +49,14 @@ export function fitted(s: string, box: number, size: number, bold: boolean, meas
   return `${chars.slice(0, lo).join('').trimEnd()}${ELLIPSIS}`;
 }
 
-type Row = { kind: 'group'; text: string } | { kind: 'card'; count: number; name: string; ally: boolean } | { kind: 'gap' };
+type Row =
+  | { kind: 'group'; text: string }
+  | { kind: 'card'; count: number; name: string; ally: boolean; flagged: boolean }
+  | { kind: 'gap' };
+
+/** Colours of the image: a card of the ally faction, and one a deck rule fails on (and the line saying why). */
+const ALLY_FILL = '#8fb3d9';
+const FLAGGED_FILL = '#ff7a6b';
 
 /** The image's SVG and every text it draws, placed and measured. */
 export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: string; texts: PlacedText[] } {
@@ -68,7 +76,7 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
     // A cost's heading never ends a column: it starts the next one with its cards.
     if (rows.length % ROWS === ROWS - 1) rows.push({ kind: 'gap' });
     rows.push({ kind: 'group', text: groupHeading(g) });
-    for (const c of g.cards) rows.push({ kind: 'card', count: c.count, name: c.name, ally: c.ally });
+    for (const c of g.cards) rows.push({ kind: 'card', count: c.count, name: c.name, ally: c.ally, flagged: c.flagged });
   }
   const columns = Math.min(3, Math.max(1, Math.ceil(rows.length / ROWS)));
   const colWidth = (LIST.right - LIST.left) / columns;
@@ -82,11 +90,13 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
       if (r.kind === 'gap') return '';
       if (r.kind === 'group')
         return `<text x="${x}" y="${y}" font-size="17" font-weight="700" fill="#e0705f">${e(place(r.text, x, box, 17, true))}</text>`;
-      // "2×" in bold and a space, then the name in what is left of the box; an ally card's name in the ally's colour.
+      // "2×" in bold and a space, then the name in what is left of the box; an ally card's name in the ally's
+      // colour, one a deck rule fails on in red (the line under the title says why).
       const count = place(`${r.count}×`, x, box, 19, true);
       const lead = measure(`${count} `, 19, true);
       const name = place(r.name, x + lead, box - lead, 19, false);
-      return `<text x="${x}" y="${y}" font-size="19" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${r.ally ? ' fill="#8fb3d9"' : ''}>${e(name)}</tspan></text>`;
+      const fill = r.flagged ? FLAGGED_FILL : r.ally ? ALLY_FILL : undefined;
+      return `<text x="${x}" y="${y}" font-size="19" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${fill ? ` fill="${fill}"` : ''}>${e(name)}</tspan></text>`;
     })
     .join('');
   // The kredit curve, right of the list.
@@ -104,17 +114,28 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
     })
     .join('');
   const width = IMAGE_WIDTH - 2 * 48;
-  const byline = [`by ${sheet.author}`, sheet.system, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
+  const byline = [sheet.author === null ? '' : `by ${sheet.author}`, sheet.system, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
   const title = place(sheet.name, 48, width, 46, true);
-  const by = place(byline, 48, width, 24, false);
+  // An illegal deck says so after the byline (kept to under half the width then), in the colour its failing cards are drawn in.
+  const by = place(byline, 48, sheet.issues.length ? Math.round(width * 0.45) : width, 24, false);
+  const issueX = Math.ceil(48 + measure(by, 24, false) + 20);
+  const issue = sheet.issues.length
+    ? place(
+        `Not legal: ${sheet.issues[0]}${sheet.issues.length > 1 ? ` (+${sheet.issues.length - 1} more)` : ''}`,
+        issueX,
+        48 + width - issueX,
+        24,
+        false,
+      )
+    : '';
   const curveTitle = place('Kredit curve', chart.left, chart.right - chart.left, 22, true);
-  const footer = place(`Deck Library · ${sheet.slug}`, 1152, 1152 - chart.left, 16, false, 'end');
+  const footer = place(`Deck Library · ${sheet.slug ?? 'a deck code'}`, 1152, 1152 - chart.left, 16, false, 'end');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" viewBox="0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}" font-family="${IMAGE_FONT}">
 <rect width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" fill="#16181b"/>
 <rect width="${IMAGE_WIDTH}" height="10" fill="#e0705f"/>
 <text x="48" y="86" font-size="46" font-weight="700" fill="#ffffff">${e(title)}</text>
 <text x="48" y="130" font-size="24" fill="#a3a8ad">${e(by)}</text>
-<line x1="48" x2="1152" y1="158" y2="158" stroke="#343a40" stroke-width="2"/>
+${issue ? `<text x="${issueX}" y="130" font-size="24" fill="${FLAGGED_FILL}">${e(issue)}</text>\n` : ''}<line x1="48" x2="1152" y1="158" y2="158" stroke="#343a40" stroke-width="2"/>
 ${list}
 <text x="${chart.left}" y="200" font-size="22" font-weight="700" fill="#eceae6">${e(curveTitle)}</text>
 ${bars}

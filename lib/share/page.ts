@@ -30,7 +30,7 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
 button{font:inherit;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
-.links a{color:var(--accent);margin-right:16px}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
+.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
 @media (max-width:720px){.grid{grid-template-columns:minmax(0,1fr)}h1{font-size:1.45rem}main{padding:10px}}`;
 
 const SCRIPT = `document.getElementById('copy').addEventListener('click',function(){var b=this,c=document.getElementById('code');
@@ -148,10 +148,16 @@ const head = (title: string, extra: string, language = 'en') => `<!doctype html>
 ${extra}<style>${STYLE}</style>
 </head>`;
 
+/** What breaks the deck rules against the catalogue today (contract §8.6): none for a legal deck. */
+const issuesOf = (sheet: DeckSheet): string =>
+  sheet.issues.length
+    ? `<section class="issues"><h2>Not legal today</h2><ul>${sheet.issues.map((i) => `<li>${e(i)}</li>`).join('')}</ul></section>\n`
+    : '';
+
 export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
-  const title = `${sheet.name} by ${sheet.author}`;
+  const title = sheet.author === null ? `${sheet.name} · a KARDS deck` : `${sheet.name} by ${sheet.author}`;
   const meta = [
-    sheet.unlisted ? '<meta name="robots" content="noindex">' : '',
+    sheet.noindex ? '<meta name="robots" content="noindex">' : '',
     `<meta name="description" content="${e(shareSummary(sheet))}">`,
     `<meta property="og:site_name" content="Deck Library">`,
     `<meta property="og:type" content="website">`,
@@ -176,7 +182,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
         `<h3>${groupHeading(g)}</h3><ul>${g.cards
           .map(
             (c) =>
-              `<li><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
+              `<li${c.flagged ? ' class="bad" title="a deck rule fails on it"' : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
           )
           .join('')}</ul>`,
     )
@@ -191,8 +197,9 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
 <main>
 <header>
 <h1>${e(sheet.name)}</h1>
-<p class="by">by ${e(sheet.author)} · ${e(sheet.main)} (main), ${e(sheet.ally)} (ally) · ${sheet.cardCount} cards</p>
+<p class="by">${sheet.author === null ? '' : `by ${e(sheet.author)} · `}${e(sheet.main)} (main), ${e(sheet.ally)} (ally) · ${sheet.cardCount} cards</p>
 ${tags}</header>
+${issuesOf(sheet)}
 <div class="grid">
 <section class="cards"><h2>Cards by kredit cost</h2>${groups}</section>
 <div>
@@ -216,6 +223,20 @@ export const NOT_FOUND_PAGE = `${head('Deck not found · Deck Library', '<meta n
 <main>
 <header><h1>Deck not found</h1></header>
 <section><p>No public or unlisted deck has this link. It may have been made private or deleted.</p></section>
+</main>
+</body>
+</html>
+`;
+
+/** The page for a code that does not parse (contract §10.2): what is wrong with it, and where, for a person. */
+export const badCodePage = (
+  message: string,
+): string => `${head('Not a deck code · Deck Library', '<meta name="robots" content="noindex">\n')}
+<body>
+<main>
+<header><h1>Not a deck code</h1></header>
+<section><p>${e(message)}</p>
+<p>A KARDS deck code looks like <code>%%45|2H…;2B2C…;…;…</code>; in a link, <code>45-2H…-2B2C…-…-…</code>.</p></section>
 </main>
 </body>
 </html>

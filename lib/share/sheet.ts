@@ -1,12 +1,15 @@
 /**
  * What a person sees of a shared deck (contract §9.3), pure: the deck read against the catalogue the
  * service runs with — its cards grouped by kredit cost with names, the kredit curve and type counts,
- * the guide, key components and alternatives with their reasons, the OTK chart. The share page
- * (page.ts) and the deck image (image.ts) draw it; neither reads a deck or a catalogue itself.
+ * the guide, key components and alternatives with their reasons, the OTK chart, what breaks the deck
+ * rules today. A saved deck's sheet (deckSheet) or a bare code's (codeSheet: no name, author, guide or
+ * chart of an owner — its factions' names are its title). The share pages (page.ts) and the deck images
+ * (image.ts) draw it; neither reads a deck or a catalogue itself.
  */
 import { cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
-import { countsAs } from '#rules/deck-rules.ts';
+import { type Deck, encodeDeckCode } from '#rules/deck-code.ts';
+import { checkDeck, countsAs } from '#rules/deck-rules.ts';
 import { factionName } from '#rules/factions.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
@@ -20,6 +23,8 @@ export interface SheetCard {
   count: number;
   /** It counts as the ally faction (as the ally limit counts: its faction, or its exile's, is the ally). */
   ally: boolean;
+  /** A deck rule fails on it today (legality, contract §8.6): unknown, of neither faction, too many copies… */
+  flagged: boolean;
 }
 export interface KreditGroup {
   /** The kredit cost; null for cards the catalogue no longer has. */
@@ -40,11 +45,13 @@ export interface OtkLine {
   by_draws: number[];
 }
 export interface DeckSheet {
-  slug: string;
+  /** The saved deck's share slug; null for a bare code. */
+  slug: string | null;
   name: string;
   main: string;
   ally: string;
-  author: string;
+  /** The owner's name; null for a bare code. */
+  author: string | null;
   code: string;
   tags: string[];
   system: string;
@@ -57,28 +64,34 @@ export interface DeckSheet {
   keyComponents: Reasoned[];
   alternatives: Reasoned[];
   otk: OtkLine[];
-  unlisted: boolean;
+  /** Kept out of search engines: an unlisted deck, and any bare code (there are as many pages as codes). */
+  noindex: boolean;
+  /** Each deck rule the deck breaks against the catalogue today (legality's messages); none when it is legal. */
+  issues: string[];
   /** What the deck is built around, by name: its key components, else its guide's core cards. */
   keyCards: string[];
   /** The language its card names are in (contract §10.1; the owner's text never changes). */
   language: string;
 }
 
-export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEFAULT_LANGUAGE): DeckSheet {
-  const { cards } = parsedCode(deck.deck_code).deck;
+/** A sheet's cards, curve, types and issues: what a deck code alone says, against the catalogue. */
+function cardsOf(deck: Deck, catalogue: Catalogue, language: string) {
   const nameOf = (id: string) => {
     const card = catalogue.get(id);
     return card ? cardName(card, language) : id;
   };
+  // The rules of §1 with each card's failure on the card (its id as the path), the deck's own on ''.
+  const details = checkDeck(deck, catalogue, { pathForCard: (id) => id, deckPath: '' });
+  const flagged = new Set(details.map((d) => d.path));
   const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, language) || a.card_id.localeCompare(b.card_id);
   const groups = new Map<number | null, SheetCard[]>();
   const types = new Map<DeckType, number>(DECK_TYPES.map((t) => [t, 0]));
-  for (const { card_id, count } of cards) {
+  for (const { card_id, count } of deck.cards) {
     const card = catalogue.get(card_id);
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
-    const ally = card !== undefined && countsAs(card, deck.main_faction, deck.ally_faction) === deck.ally_faction;
-    group.push({ card_id, name: nameOf(card_id), count, ally });
+    const ally = card !== undefined && countsAs(card, deck.main, deck.ally) === deck.ally;
+    group.push({ card_id, name: nameOf(card_id), count, ally, flagged: flagged.has(card_id) });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -92,6 +105,22 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEF
     kredits: lowest + i,
     count: ordered.find((g) => g.kredits === lowest + i)?.count ?? 0,
   }));
+  return {
+    nameOf,
+    main: factionName(deck.main, language),
+    ally: factionName(deck.ally, language),
+    cardCount: deck.cards.reduce((n, c) => n + c.count, 0),
+    groups: ordered,
+    curve,
+    types: [...types].map(([type, count]) => ({ type, count })),
+    issues: details.map((d) => d.message),
+    language,
+  };
+}
+
+export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEFAULT_LANGUAGE): DeckSheet {
+  const parsed = parsedCode(deck.deck_code).deck;
+  const { nameOf, ...cards } = cardsOf(parsed, catalogue, language);
   const archive = deck.archive;
   const reasoned = (items: readonly { card_id: string; reason?: string | null; replaces_card_id?: string }[] | undefined) =>
     (items ?? []).map((i) => ({
@@ -102,30 +131,44 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEF
   const otkItems = archive.chart_settings?.otkConfig.items ?? [];
   const keyComponents = archive.key_components?.enabled ? reasoned(archive.key_components.items) : [];
   return {
+    ...cards,
     slug: deck.share_slug,
     name: deck.name,
-    main: factionName(deck.main_faction, language),
-    ally: factionName(deck.ally_faction, language),
     author: deck.author_name,
     code: deck.deck_code,
     tags: deck.tags,
     system: deck.guide?.system ?? '',
     description: deck.guide?.description ?? '',
-    cardCount: cards.reduce((n, c) => n + c.count, 0),
-    groups: ordered,
-    curve,
-    types: [...types].map(([type, count]) => ({ type, count })),
     keyComponents,
     alternatives: archive.alternatives?.enabled ? reasoned(archive.alternatives.items) : [],
-    otk: otkChart(otkItems, cards).map((line) => ({
+    otk: otkChart(otkItems, parsed.cards).map((line) => ({
       label: line.label ?? line.card_ids.map(nameOf).join(' + '),
       required: line.required,
       pool_copies: line.pool_copies,
       by_draws: line.by_draws,
     })),
-    unlisted: deck.visibility === 'unlisted',
+    noindex: deck.visibility === 'unlisted',
     keyCards: keyComponents.length > 0 ? keyComponents.map((k) => k.name) : (deck.guide?.core_cards ?? []).map(nameOf),
-    language,
+  };
+}
+
+/** The sheet of a bare deck code (contract §10.2): titled by its factions' names, with no owner's text. */
+export function codeSheet(deck: Deck, catalogue: Catalogue, language = DEFAULT_LANGUAGE): DeckSheet {
+  const { nameOf: _, ...cards } = cardsOf(deck, catalogue, language);
+  return {
+    ...cards,
+    slug: null,
+    name: `${cards.main} / ${cards.ally}`,
+    author: null,
+    code: encodeDeckCode(deck),
+    tags: [],
+    system: '',
+    description: '',
+    keyComponents: [],
+    alternatives: [],
+    otk: [],
+    noindex: true,
+    keyCards: [],
   };
 }
 

@@ -9,7 +9,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ApiRoute, ROUTES, type Route } from '#routes';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { ERROR_CODES } from '#shapes/errors.ts';
 import { errorsOf } from '#shapes/openapi.ts';
 import { baseUrl, code, createDeck, demo, newOwner } from '../support/api.ts';
@@ -158,7 +160,13 @@ const queryString = fc.oneof(
     .map((pairs) => pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&')),
   fc.constantFrom('%', '%E0%A4%A', 'page=%FF', 'limit=1&limit=2', 'cursor=', '&&&', 'q=%00'),
 );
-const valid = { user_id: owner.userId, deck_id: deck.id, share_slug: deck.share_slug, card_id: cardIds[0] as string };
+const valid = {
+  user_id: owner.userId,
+  deck_id: deck.id,
+  share_slug: deck.share_slug,
+  card_id: cardIds[0] as string,
+  code: urlCodeOf(parseDeckCode(code())),
+};
 // Mostly what gets a request past the gate (a key, the right user, JSON, no precondition), so that most
 // cases reach the rules; the rest tries the gate itself.
 const mostly = <T>(usual: fc.Arbitrary<T>, others: fc.Arbitrary<T>) =>
@@ -204,6 +212,7 @@ function allowed(route: Route): Set<number> {
   if (!route.success) return statuses;
   statuses.add(route.success.status);
   if (route.success.conditional) statuses.add(304);
+  if (route.redirects) statuses.add(308);
   for (const status of errorsOf(route as ApiRoute).keys()) statuses.add(status);
   return statuses;
 }
@@ -217,6 +226,7 @@ async function check(route: Route, path: string, query: string, headers: Record<
     method: route.method === 'ANY' ? 'GET' : route.method,
     headers: sent,
     body: route.method === 'GET' ? undefined : body,
+    redirect: 'manual',
   });
   const raw = await res.text();
   counts.set(route.name, (counts.get(route.name) ?? 0) + 1);
@@ -230,8 +240,15 @@ async function check(route: Route, path: string, query: string, headers: Record<
   // The answers that are not JSON (pages, the docs page's script, the deck image: errors keep the envelope,
   // but a page for people answers its 404 as a page), as each route declares them.
   const media = route.success?.contentType;
-  if (media && (res.status === 200 || (res.status === 404 && route.page404)))
+  if (media && (res.status === 200 || (route.pageErrors as readonly number[] | undefined)?.includes(res.status)))
     return void expect(res.headers.get('content-type'), where).toMatch(new RegExp(`^${media}`));
+  // A redirect to the canonical form of the path (a deck code's): the same route, its parameter canonical, the query kept.
+  if (res.status === 308) {
+    const to = new URL(res.headers.get('location') ?? '', baseUrl());
+    expect(to.pathname.split('/').length, where).toBe(path.split('/').length);
+    expect(to.search, where).toBe(query ? `?${query}` : '');
+    return void expect(res.headers.get('content-type'), where).toMatch(/^text\/plain/);
+  }
   const answer = JSON.parse(raw);
   if (route.name === 'openApi' && res.status === 200) return void expect(answer.openapi, where).toBe('3.1.0');
   if (res.status < 300) return void expect(answer.meta?.api_version, where).toBe('v1');

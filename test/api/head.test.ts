@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#routes';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { baseUrl, createDeck, newOwner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
@@ -26,6 +28,7 @@ describe('HEAD and trailing slashes', async () => {
     version: '1',
     card_id: '2B',
     asset: 'scalar.js',
+    code: urlCodeOf(parseDeckCode(deck.deck_code)),
   };
   const urlOf = (route: Route) =>
     `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string)}${route.name === 'diffDecks' ? `?from=${deck.share_slug}&to=${deck.share_slug}` : ''}`;
@@ -60,7 +63,12 @@ describe('HEAD and trailing slashes', async () => {
   });
 
   it('a trailing slash on a share route’s path (a page, an image) is 308 to the path without it, query kept; other paths stay 404', async () => {
-    for (const path of [`/d/${deck.share_slug}/`, `/d/${deck.share_slug}/?utm=x`, `/api/v1/decks/${deck.share_slug}/image.png/`]) {
+    for (const path of [
+      `/d/${deck.share_slug}/`,
+      `/d/${deck.share_slug}/?utm=x`,
+      `/api/v1/decks/${deck.share_slug}/image.png/`,
+      `/c/${subject.code}/?lang=de`,
+    ]) {
       const moved = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
       const to = path.replace(/\/(\?|$)/, '$1');
       expect([path, moved.status, moved.headers.get('location')]).toEqual([path, 308, to]);

@@ -11,13 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
+import { floodCost, floodTable, LOG_BYTES_PER_REQUEST, RENDER_MS } from '../../infra/flood-cost.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
+import { legalCode } from '../support/decks.ts';
 import { ACCOUNT, evaluate, REGION, resolve } from '../support/iam.ts';
+import { inFunction } from '../support/in-function.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
 type Resources = Record<string, any>;
@@ -153,6 +159,66 @@ describe('what an idle stack costs', () => {
   });
 });
 
+describe('a flood of distinct codes (contract §10.2)', () => {
+  const capped = routes.filter((r) => r.capped);
+  const reservations = (r: Resources) =>
+    Object.fromEntries(
+      functionsOf(r).map(([id, f]) => [id.replace(/Function[0-9A-F]{8}$/, ''), f.Properties.ReservedConcurrentExecutions]),
+    );
+
+  it('the code image (and the deck image: both draw per request) have their own reservation; no other route function has one', () => {
+    expect(capped.map((r) => r.name).sort()).toEqual(['readCodeImage', 'readDeckImage']);
+    const plainReserved = reservations(plain);
+    for (const route of routes) {
+      const id = `${route.name[0]?.toUpperCase()}${route.name.slice(1)}`;
+      expect(plainReserved[id], id).toBe(route.capped ? 5 : undefined);
+    }
+    // The operator's own reservation of each function does not lift the cap; `off` leaves it to the throttle.
+    expect(reservations(tuned).ReadCodeImage).toBe(5);
+    expect(reservations(tuned).ReadCard).toBe(3);
+    const off = synth({ 'deck-library:cappedConcurrency': 'off' });
+    expect(reservations(off).ReadCodeImage).toBeUndefined();
+  });
+
+  it('costs at most a stated sum a day, computed from the template; docs/operations.md prints it', () => {
+    const lines = floodCost({ Resources: plain }, RENDER_MS);
+    expect(lines.map((l) => [l.reserved, l.rateLimit, l.burstLimit, l.requestsPerDay])).toEqual(
+      capped.map(() => [5, 5, 5, 5 + 5 * 86_400]),
+    );
+    // The reservation is what bounds the worst: without it, every request at the timeout.
+    const unbounded = floodCost({ Resources: synth({ 'deck-library:cappedConcurrency': 'off' }) }, RENDER_MS);
+    for (const [i, line] of lines.entries())
+      expect(line.worstPerDay).toBeLessThan((unbounded[i] as (typeof lines)[number]).worstPerDay / 5);
+    const table = floodTable(lines, RENDER_MS);
+    console.log(table);
+    expect(readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8')).toContain(table);
+  });
+
+  it("a code image's request writes no more log bytes than the figure counts (its lines, Lambda's, the access log's)", async () => {
+    const writes: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      writes.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      await inFunction('GET', `/api/v1/codes/${urlCodeOf(parseDeckCode(legalCode(demoCatalogue(), 'soviet', 'usa')))}/image.png`);
+    } finally {
+      process.stdout.write = write;
+    }
+    const own = Buffer.byteLength(writes.join(''));
+    expect(own).toBeGreaterThan(0);
+    // Lambda's platform lines, at their longest (AWS "Lambda function logs": START, END, REPORT with an init duration).
+    const platform = Buffer.byteLength(
+      `START RequestId: ${'0'.repeat(36)} Version: $LATEST\nEND RequestId: ${'0'.repeat(36)}\nREPORT RequestId: ${'0'.repeat(36)}\tDuration: 10000.00 ms\tBilled Duration: 10000 ms\tMemory Size: 1024 MB\tMax Memory Used: 1024 MB\tInit Duration: 1000.00 ms\t\n`,
+    );
+    // API Gateway's access line with every field at a long value.
+    const access = Buffer.byteLength(JSON.stringify(Object.fromEntries(Object.keys(ACCESS_LOG_FIELDS).map((k) => [k, 'x'.repeat(40)]))));
+    console.log(`log bytes of a code image request: ${own} own + ${platform} Lambda + ${access} access line`);
+    expect(own + platform + access).toBeLessThanOrEqual(LOG_BYTES_PER_REQUEST);
+  });
+});
+
 describe('the HTTP API stage', () => {
   it("access log in HTTP API's own fields", () => {
     const [[, stage]] = of(plain, 'AWS::ApiGatewayV2::Stage') as [[string, Resources]];
@@ -174,9 +240,11 @@ describe('the HTTP API stage', () => {
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
       expect(settings(plain)[key], key).toEqual(
-        throttleClass(route) === 'read'
-          ? { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }
-          : { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        {
+          capped: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5 },
+          read: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+          write: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+        }[throttleClass(route)],
       );
       if (throttleClass(route) === 'write') expect(settings(tuned)[key].ThrottlingRateLimit).toBe(5);
     }
@@ -198,16 +266,18 @@ describe('functions', () => {
     expect([...readers].sort()).toEqual(withCursors.sort());
   });
 
-  it('no reserved concurrency, no tracing and no source-map support by default; each from context values', () => {
+  it("no reserved concurrency (but the capped routes'), no tracing and no source-map support by default; each from context values", () => {
+    const cappedIds = routes.filter((r) => r.capped).map((r) => `${r.name[0]?.toUpperCase()}${r.name.slice(1)}Function`);
+    const isCapped = (id: string) => cappedIds.some((c) => id.startsWith(c));
     for (const [id, fn] of functionsOf(plain)) {
-      expect(fn.Properties.ReservedConcurrentExecutions, id).toBeUndefined();
+      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(isCapped(id) ? 5 : undefined);
       expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough', id).not.toBe('Active');
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
     }
     // What a reservation multiplies, as the runbook says: one function per route and one per worker.
     expect(functionsOf(plain).length).toBe(ROUTES.length + WORKERS.length + [VIEW_SUBSCRIPTION].length);
     for (const [id, fn] of functionsOf(tuned)) {
-      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(3);
+      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(isCapped(id) ? 5 : 3);
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBe('--enable-source-maps');
     }

@@ -26,6 +26,8 @@ export interface Call {
   /** Sent as is, instead of JSON.stringify(body). */
   raw?: string;
   headers?: Record<string, string>;
+  /** 'manual': a redirect (308) is the answer, not followed. */
+  redirect?: 'manual';
 }
 
 export async function call(method: string, path: string, opts: Call = {}): Promise<Reply> {
@@ -36,7 +38,7 @@ export async function call(method: string, path: string, opts: Call = {}): Promi
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: opts.redirect ?? 'follow' });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
   let parsed: unknown;

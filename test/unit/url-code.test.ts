@@ -9,7 +9,7 @@ describe('the URL form of a deck code', () => {
   it('is the canonical code with %% dropped and | ; written -: 45---2H-2B2C…', () => {
     const deck = parseDeckCode('%%45|;;2H;2C2B');
     expect(urlCodeOf(deck)).toBe('45---2H-2B2C');
-    expect(codeOfSegment('45---2H-2B2C')).toBe('%%45|;;2H;2B2C');
+    expect(codeOfSegment('45---2H-2B2C')).toEqual({ code: '%%45|;;2H;2B2C', origin: -2 });
     expect(URL_CODE.test(urlCodeOf(deck))).toBe(true);
   });
 
@@ -50,8 +50,28 @@ describe('the URL form of a deck code', () => {
       expect(deckOfSegment(urlCodeOf(parseDeckCode(real.code))).deck, real.key).toEqual(parseDeckCode(real.code));
   });
 
-  it('what is neither form fails as a deck code does, with its offset', () => {
+  it('what is neither form fails as a deck code does, with its offset in the segment as sent', () => {
     for (const bad of ['', '45-', '45-----', 'hello', '%%45|', '45-zz-', '99---2H-2B'])
       expect(() => deckOfSegment(bad), bad).toThrow(DeckCodeError);
+    const at = (segment: string) => {
+      try {
+        deckOfSegment(segment);
+      } catch (e) {
+        return [(e as DeckCodeError).offset, (e as DeckCodeError).message];
+      }
+    };
+    // Each offset names the character that is wrong, in either form.
+    for (const [segment, bad] of [
+      ['45---2H-2B!C', '!'],
+      ['%%45|;;2H;2B!C', '!'],
+      ['65---2H', '6'],
+      ['44---2H', '4'],
+      ['45---2H-2H', '2'],
+      ['45---2H-2B2C-', '-'],
+    ] as const) {
+      const [offset, message] = at(segment) ?? [];
+      expect(segment[offset as number], `${segment}: ${message}`).toBe(bad);
+      expect(message).toContain(`at offset ${offset}`);
+    }
   });
 });

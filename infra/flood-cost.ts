@@ -1,0 +1,91 @@
+/**
+ * The most a flood can cost a day (contract §10.2): for each capped route (lib/routes: the deck images,
+ * CPU per request on input anyone can vary), read from the synthesised template — its route's throttle,
+ * its function's reserved concurrency, memory and timeout — with the prices of prices.ts. The throttle
+ * bounds the requests a day; the reservation bounds the function's seconds a day however slow each render
+ * is (without one, every request at the timeout). Beyond the free tiers: Lambda's and CloudWatch's
+ * monthly free allowances are not counted.
+ */
+import { ROUTES, type Route, routeKey } from '#routes';
+import { PRICES } from './prices.ts';
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+
+/**
+ * Log bytes a request writes at most: the function's access line and metric line, Lambda's START, END and
+ * REPORT lines, and API Gateway's access log line (test/infra/operations.test.ts holds a code image's
+ * request to it).
+ */
+export const LOG_BYTES_PER_REQUEST = 2_048;
+/**
+ * A render's time in a deployed function, as the runbook's figure assumes it: `npm run bench` measures a
+ * warm code image at ~30–60 ms here (x86, no CPU limit); a 1,024 MB Lambda has about 0.6 of a vCPU, and a
+ * cold one reads its fonts first — this is 4× the local median, rounded up.
+ */
+export const RENDER_MS = 250;
+const DAY_SECONDS = 86_400;
+
+export interface FloodLine {
+  route: string;
+  rateLimit: number;
+  burstLimit: number;
+  reserved: number | undefined;
+  memoryMb: number;
+  timeoutSeconds: number;
+  requestsPerDay: number;
+  /** US$ a day when every request takes the whole timeout (as far as the reservation lets it). */
+  worstPerDay: number;
+  /** US$ a day at `renderMs` a request. */
+  atRenderPerDay: number;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function floodCost(template: { Resources: Resources }, renderMs: number): FloodLine[] {
+  const resources = Object.entries(template.Resources);
+  const stage = resources.find(([, r]) => r.Type === 'AWS::ApiGatewayV2::Stage')?.[1];
+  const settings = stage?.Properties?.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+  return (ROUTES as readonly Route[])
+    .filter((r) => r.capped)
+    .map((route) => {
+      const id = `${route.name[0]?.toUpperCase()}${route.name.slice(1)}Function`;
+      const fn = resources.find(([key, r]) => r.Type === 'AWS::Lambda::Function' && key.startsWith(id))?.[1].Properties ?? {};
+      const throttle = settings[routeKey(route)] as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+      const reserved = fn.ReservedConcurrentExecutions as number | undefined;
+      const gb = (fn.MemorySize as number) / 1024;
+      const timeout = fn.Timeout as number;
+      // The token bucket: a full bucket once, then the rate.
+      const requests = throttle.ThrottlingBurstLimit + throttle.ThrottlingRateLimit * DAY_SECONDS;
+      const byRequest =
+        (requests / 1e6) * (PRICES.lambda.requestsPerMillion + PRICES.httpApi.requestsPerMillion) +
+        ((requests * LOG_BYTES_PER_REQUEST) / 1e9) * PRICES.cloudwatch.logsIngestedGb;
+      const seconds = (each: number) => Math.min(requests * each, (reserved ?? Number.POSITIVE_INFINITY) * DAY_SECONDS);
+      const cost = (each: number) => round2(byRequest + seconds(each) * gb * PRICES.lambda.armGbSecond);
+      return {
+        route: `${route.method} ${route.path}`,
+        rateLimit: throttle.ThrottlingRateLimit,
+        burstLimit: throttle.ThrottlingBurstLimit,
+        reserved,
+        memoryMb: fn.MemorySize as number,
+        timeoutSeconds: timeout,
+        requestsPerDay: requests,
+        worstPerDay: cost(timeout),
+        atRenderPerDay: cost(renderMs / 1000),
+      };
+    });
+}
+
+/** The runbook's table of it. */
+export function floodTable(lines: FloodLine[], renderMs: number): string {
+  const rows = lines.map(
+    (l) =>
+      `| \`${l.route}\` | ${l.rateLimit} / ${l.burstLimit} | ${l.reserved ?? 'none'} | ${l.memoryMb} MB, ${l.timeoutSeconds} s | ${l.requestsPerDay.toLocaleString('en-US')} | $${l.atRenderPerDay.toFixed(2)} | $${l.worstPerDay.toFixed(2)} |`,
+  );
+  const total = (f: (l: FloodLine) => number) => lines.reduce((n, l) => n + f(l), 0).toFixed(2);
+  return [
+    `| route | throttle (rate / burst) | reserved concurrency | memory, timeout | requests a day at most | $ a day at ${renderMs} ms a render | $ a day at most |`,
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    `| all capped routes | | | | | $${total((l) => l.atRenderPerDay)} | $${total((l) => l.worstPerDay)} |`,
+  ].join('\n');
+}

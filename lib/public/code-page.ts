@@ -1,0 +1,28 @@
+/**
+ * GET /c/:code — the page of any deck code (contract §10.2): the share page without author, guide or
+ * views, its Open Graph and Twitter image the code's image, so a pasted link unfurls as a picture.
+ * Counts no view (there is no deck). A code that does not parse, or a bad query, answers a 400 page.
+ */
+import { catalogue } from '#catalogue/load.ts';
+import type { ApiError } from '#http/errors.ts';
+import { endpoint } from '#http/types.ts';
+import * as R from '#routes/codes.ts';
+import { badCodePage, sharePage } from '#share/page.ts';
+import { codeSheet } from '#share/sheet.ts';
+import { codeAt, codeLinks } from './codes.ts';
+import { htmlPage, originOf } from './html.ts';
+import { languageHeaders, languageOf } from './language.ts';
+
+const page = (error: ApiError) => htmlPage(400, badCodePage(error.message));
+
+export const readCodePage = endpoint(R.readCodePage, { init: [catalogue], page }, async (req) => {
+  const at = codeAt(req, R.readCodePage.path);
+  if (at.moved) return at.moved;
+  const language = languageOf(req, catalogue());
+  const links = codeLinks(originOf(req), at.canonical, language);
+  // Nothing counted and nothing private: a day in caches, as the image.
+  return htmlPage(200, sharePage(codeSheet(at.deck, catalogue(), language), links), {
+    ...languageHeaders(language),
+    'cache-control': 'public, max-age=86400',
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * A deck code in a route's path (contract §10.2): read in either form, sent on (308) to its canonical URL
+ * form when it is not in it, refused (400 invalid_parameter, saying what is wrong and at which offset)
+ * when it does not parse; too long a code is refused before it is read. And the URLs of a code's page and
+ * image, in the language asked.
+ */
+import { invalidParameter } from '#http/errors.ts';
+import { moved } from '#http/redirect.ts';
+import type { Raw } from '#http/types.ts';
+import * as R from '#routes/codes.ts';
+import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
+import { LIMITS } from '#rules/limits.ts';
+import { deckOfSegment } from '#rules/url-code.ts';
+
+export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical: string };
+
+/** The deck of the path's code, or the redirect to the route's URL with the canonical form (query kept). */
+export function codeAt(req: { params: { code: string }; rawQuery: string }, routePath: string): CodeAt {
+  const segment = req.params.code;
+  if (segment.length > LIMITS.deckCodeChars)
+    throw invalidParameter(`code: a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${segment.length}`);
+  let read: { deck: Deck; canonical: string };
+  try {
+    read = deckOfSegment(segment);
+  } catch (error) {
+    if (error instanceof DeckCodeError) throw invalidParameter(`code is not a deck code: ${error.message}`);
+    throw error;
+  }
+  if (read.canonical !== segment) return { moved: moved(routePath.replace('{code}', read.canonical), req.rawQuery) };
+  return read;
+}
+
+/** A code's page and image, absolute, in the language asked (none said for English: the routes' default). */
+export function codeLinks(origin: string, canonical: string, language: string) {
+  const asked = language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`;
+  const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${asked}`;
+  return { page: at(R.readCodePage.path), image: at(R.readCodeImage.path), json: at(R.readCode.path) };
+}

@@ -1,0 +1,39 @@
+/**
+ * A deck image as an answer (contract §9.3, §10.2): the sheet in the reader's language — in English when
+ * a name is one the shipped fonts cannot draw (a script none of them holds, or a character the
+ * catalogue's names did not have at synth), never boxes, and the answer says English — its validators
+ * (one ETag per language, contract §10.1), 304 on a match before anything is drawn, else the PNG.
+ */
+import { validators } from '#http/cache.ts';
+import type { Headed, NotModified, Raw } from '#http/types.ts';
+import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
+import { deckImageSvg } from '#share/image.ts';
+import { drawable, measureText, renderPng } from '#share/png.ts';
+import type { DeckSheet } from '#share/sheet.ts';
+import { languageHeaders } from './language.ts';
+
+/** Changed when the renderer or its fonts change in a way the SVG does not show. */
+export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC 2, Noto Sans KR 2 / 5';
+
+/** The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names. */
+export function drawableSheet(sheetIn: (language: string) => DeckSheet, language: string): DeckSheet {
+  const sheet = sheetIn(language);
+  return sheet.groups.every((g) => g.cards.every((c) => drawable(c.name))) ? sheet : sheetIn(DEFAULT_LANGUAGE);
+}
+
+/**
+ * The image of `sheet`: validated by `drawing` (what names what is drawn: the drawing's own text, or what it
+ * is made from) with the renderer and the language; a matching If-None-Match is 304 with nothing drawn.
+ */
+export async function imageAnswer(
+  req: Headed,
+  sheet: DeckSheet,
+  drawing: string,
+  cacheControl: string,
+  svg?: string,
+): Promise<Raw | NotModified> {
+  const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${drawing}`, cacheControl);
+  const headers = { ...own, ...languageHeaders(sheet.language) };
+  if (notModified) return { status: 304, data: undefined, headers };
+  return { data: undefined, headers, raw: { contentType: 'image/png', body: await renderPng(svg ?? deckImageSvg(sheet, measureText)) } };
+}

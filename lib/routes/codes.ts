@@ -1,0 +1,79 @@
+/**
+ * Any deck code, no account (contract §10.2): its facts for a bot, its image and its page for people and
+ * link previews. Nothing is stored or read from the store: a code is the whole deck. Each answers a
+ * non-canonical spelling of its code with 308 to the canonical URL form (`redirects`).
+ */
+import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { Code } from './params.ts';
+import type { ApiRoute } from './route.ts';
+import { IMAGE_FILES, IMAGE_SUBSET_FONTS } from './share.ts';
+
+const BY_LANGUAGE = 'Card and faction names in the language asked (lang, else Accept-Language; English when the catalogue lacks it).';
+
+export const readCode = {
+  name: 'readCode',
+  method: 'GET',
+  path: '/api/v1/codes/{code}',
+  handler: 'functions/read-code.ts',
+  params: { code: Code },
+  query: CardLanguageQuery,
+  catalogue: true,
+  redirects: true,
+  grants: [],
+  summary: "A deck code's facts",
+  description: `What a bot needs of a pasted code: its factions, every card (name, kredits, type, rarity, faction, copies; by kredits, then name), its stats and its legality against today's catalogue (a card the catalogue does not know has nulls, and legality names it), its canonical forms and the URLs of its page and image. ${BY_LANGUAGE} A code that does not parse is 400 invalid_parameter, saying what is wrong and at which offset.`,
+  tag: 'Deck codes',
+  success: { status: 200, data: 'CodeFacts', headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'], conditional: true },
+} as const satisfies ApiRoute;
+
+export const readCodeImage = {
+  name: 'readCodeImage',
+  method: 'GET',
+  path: '/api/v1/codes/{code}/image.png',
+  handler: 'functions/code-image.ts',
+  params: { code: Code },
+  query: CardLanguageQuery,
+  catalogue: true,
+  redirects: true,
+  files: IMAGE_FILES,
+  subsetFonts: IMAGE_SUBSET_FONTS,
+  memory: 1024,
+  capped: true,
+  grants: [],
+  summary: 'The image of a deck code',
+  description: `A 1200×630 PNG, as a saved deck's image: the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway.`,
+  tag: 'Deck codes',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'image/png',
+    headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
+    conditional: true,
+  },
+} as const satisfies ApiRoute;
+
+export const readCodePage = {
+  name: 'readCodePage',
+  method: 'GET',
+  path: '/c/{code}',
+  handler: 'functions/code-page.ts',
+  params: { code: Code },
+  query: CardLanguageQuery,
+  catalogue: true,
+  redirects: true,
+  grants: [],
+  summary: 'The page of a deck code',
+  description: `An HTML page for people, as a saved deck's share page without author, guide or views: the cards by kredit cost, the kredit curve and types, what breaks the rules today, the code with a copy button, and Open Graph and Twitter tags whose image is the code's image (a pasted link unfurls as a picture). ${BY_LANGUAGE} Kept out of search engines (noindex). A code that does not parse, or a bad lang, answers a 400 page saying what is wrong. Counts no view.`,
+  tag: 'Deck codes',
+  success: {
+    status: 200,
+    data: 'Text',
+    bare: true,
+    contentType: 'text/html',
+    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
+  },
+  pageErrors: [400],
+} as const satisfies ApiRoute;
+
+export const CODE_ROUTES = [readCode, readCodeImage, readCodePage] as const;
