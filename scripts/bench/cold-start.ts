@@ -13,6 +13,8 @@ import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { shippedFiles } from '#shipped';
 import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { DECKS, tableName } from '#store/tables.ts';
@@ -245,7 +247,8 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
       .replace('{deck_id}', deckId as string)
       .replace('{share_slug}', slug)
       .replace('{card_id}', '2B')
-      .replace('{asset}', 'scalar.js');
+      .replace('{asset}', 'scalar.js')
+      .replace('{code}', urlCodeOf(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0))));
     // The diff compares the shared deck with a code (its route has no path parameter: its query names them).
     const query =
       route.name === 'diffDecks' ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}` : '';
@@ -462,6 +465,9 @@ export async function coldStarts(bench: Bench) {
         'restoreDeckVersion',
         'readSharePage',
         'readDeckImage',
+        'readCode',
+        'readCodeImage',
+        'readCodePage',
         'createKey',
         'exportAccount',
         'eraseAccount',

@@ -7,6 +7,7 @@
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import type { TransactItem } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
 import { counterKey } from '#store/items/counter.ts';
@@ -105,6 +106,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
   ];
   // 1. per route ---------------------------------------------------------------------------------------------
   // A url, or the warm-up's and the measured request's when they must differ.
+  const codeUrl = urlCodeOf(parseDeckCode(legalCode(demoCatalogue(), 'soviet', 'usa', 12, 7)));
   const cases: [string, string, string | [string, string], string | undefined, unknown][] = [
     ['shared read', 'GET', `/api/v1/decks/${shared.share_slug}`, undefined, undefined],
     ['search (no filter)', 'GET', '/api/v1/decks?limit=20', undefined, undefined],
@@ -168,6 +170,17 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['share page', 'GET', `/d/${shared.share_slug}`, undefined, undefined],
     ['deck image', 'GET', `/api/v1/decks/${shared.share_slug}/image.png`, undefined, undefined],
     ['card', 'GET', '/api/v1/cards/2B', undefined, undefined],
+    // Any deck code (contract §10.2): nothing read or written but the catalogue the function ships.
+    ['code facts', 'GET', `/api/v1/codes/${codeUrl}`, undefined, undefined],
+    ['code image', 'GET', `/api/v1/codes/${codeUrl}/image.png`, undefined, undefined],
+    ['code page', 'GET', `/c/${codeUrl}`, undefined, undefined],
+    [
+      'code in its %% form (308)',
+      'GET',
+      `/api/v1/codes/${encodeURIComponent(legalCode(demoCatalogue(), 'soviet', 'usa', 12, 7))}`,
+      undefined,
+      undefined,
+    ],
   ];
   // The like's fold is the store-change worker's: it is given the counter's change as the stream carries it.
   const likeFolds = async (slug: string) => {

@@ -4,6 +4,10 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { App } from 'aws-cdk-lib';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { apiKeyKey } from '#store/items/api-key.ts';
@@ -12,6 +16,8 @@ import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { VERSION, versionKey, versionsPk } from '#store/items/version.ts';
 import { bucketKey } from '#store/items/view-bucket.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { opsSettings } from '../../infra/settings.ts';
+import { legalCode } from '../../test/support/decks.ts';
 import { type Bench, invoke, pct, prepared, publicDeck, QUICK, table } from './common.ts';
 
 export async function latency({ account, apiKey, decksPath, shared, history }: Bench) {
@@ -180,4 +186,55 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
     `\n2. Handler against the raw SDK calls of the same operations (${N} each, the rendered image ${Math.min(N, 300)}; interleaved; ms)`,
   );
   table(['route', 'p50', 'raw p50', 'ratio', 'p99', 'raw p99', 'ratio', 'CPU ratio'], latency);
+
+  await codeRenders(N);
+}
+
+/**
+ * The code image at its cap (contract §10.2): renders a second in one environment (a Lambda environment
+ * runs one request at a time), each of a code of its own (nothing in the function remembers an image),
+ * and at the cap: the reserved concurrency's environments side by side, against the route's throttle.
+ */
+async function codeRenders(n: number) {
+  const settings = opsSettings(new App());
+  const cap = settings.cappedConcurrency ?? 1;
+  const rounds = Math.min(n, 200);
+  const demo = demoCatalogue();
+  const times: number[] = [];
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) {
+    const code = urlCodeOf(parseDeckCode(legalCode(demo, i % 2 ? 'soviet' : 'germany', i % 2 ? 'usa' : 'japan', 12, i % 40)));
+    const handle = await prepared('GET', `/api/v1/codes/${code}/image.png${i % 3 ? '' : '?lang=de'}`);
+    const event = handle.event();
+    const t0 = performance.now();
+    const answer = await handle.run(event);
+    times.push(performance.now() - t0);
+    if (answer.statusCode !== 200) throw new Error(`code image: ${answer.statusCode}`);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const p50 = pct(times, 50);
+  const perEnvironment = 1000 / p50;
+  console.log(`\n2b. The code image at its cap (${rounds} renders of distinct codes, one at a time, as one environment runs them; ms)`);
+  table(
+    [
+      'p50',
+      'p99',
+      'CPU ms a render',
+      'renders/s, one environment',
+      `reserved concurrency`,
+      'renders/s at the cap',
+      'route throttle (rate / burst)',
+    ],
+    [
+      [
+        p50.toFixed(1),
+        pct(times, 99).toFixed(1),
+        ((cpu.user + cpu.system) / 1000 / rounds).toFixed(1),
+        perEnvironment.toFixed(1),
+        cap,
+        (perEnvironment * cap).toFixed(1),
+        `${settings.throttle.capped.rateLimit} / ${settings.throttle.capped.burstLimit}`,
+      ],
+    ],
+  );
 }

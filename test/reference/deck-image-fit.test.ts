@@ -12,10 +12,11 @@ import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { cardName } from '#rules/card.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { checkDeck } from '#rules/deck-rules.ts';
 import { deckName } from '#rules/factions.ts';
 import { deckImageLayout, type PlacedText } from '#share/image.ts';
 import { drawable, measureText, renderPng } from '#share/png.ts';
-import { deckSheet } from '#share/sheet.ts';
+import { codeSheet, deckSheet } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { standInTitles } from '../support/kards-standin.ts';
@@ -76,6 +77,27 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     }
   });
 
+  it.each(['en', 'de', 'ru', 'zh'])(
+    'a bare code (contract §10.2) in %s: every real code, every text inside its box; an illegal one says why',
+    (language) => {
+      for (const real of share) {
+        const deck = parseDeckCode(real.code);
+        const sheet = codeSheet(deck, named, language);
+        expect(sheet.author, real.key).toBeNull();
+        const { texts } = deckImageLayout(sheet, measureText);
+        expect(outside(texts), real.key).toEqual([]);
+        // Legal or not as the catalogue judges it; an illegal code's first issue is drawn (whole or shortened).
+        const issues = checkDeck(deck, named);
+        expect(sheet.issues.length, real.key).toBe(issues.length);
+        if (issues.length)
+          expect(
+            texts.some((t) => t.text.startsWith('Not legal')),
+            real.key,
+          ).toBe(true);
+      }
+    },
+  );
+
   it('Japan / United States in Chinese and in Russian names, drawn (the README shows them: UPDATE_SCREENSHOT=1)', async () => {
     const real = share.find((c) => c.key === 'jp-usa');
     for (const language of ['zh', 'ru']) {
@@ -113,6 +135,25 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
 
 describe('the deck image, hostile deck strings', () => {
   const cat = demoCatalogue();
+  it('an illegal deck with any author and system: the byline and the issue each inside its box', () => {
+    const deck = parseDeckCode(legalCode(cat, 'soviet', 'usa'));
+    // A card of neither faction, and a copy too many: issues that name cards.
+    const illegal = { ...deck, cards: [...deck.cards.slice(2), { card_id: 'zz', count: 1 }] };
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }), (author, system) => {
+        const stored = storedDeck({
+          deck_code: encodeDeckCode(illegal),
+          author_name: author,
+          guide: { system, description: '', core_cards: [], reserve_recommendations: [] },
+        });
+        const { texts } = deckImageLayout(deckSheet(stored, cat), measureText);
+        expect(outside(texts)).toEqual([]);
+        expect(texts.some((t) => t.text.startsWith('Not legal'))).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('any name, author and system: every text inside its box', () => {
     const wide = fc.oneof(
       fc.string({ maxLength: 200 }),
