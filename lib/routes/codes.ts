@@ -6,7 +6,7 @@
 import { CardLanguageQuery } from '#shapes/language-query.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
-import { IMAGE_FILES, IMAGE_SUBSET_FONTS } from './share.ts';
+import { IMAGE_FILES, IMAGE_SUBSET_FONTS, IMAGE_SUCCESS, PAGE_SUCCESS } from './share.ts';
 
 const BY_LANGUAGE = 'Card and faction names in the language asked (lang, else Accept-Language; English when the catalogue lacks it).';
 
@@ -43,14 +43,7 @@ export const readCodeImage = {
   summary: 'The image of a deck code',
   description: `A 1200×630 PNG, as a saved deck's image: the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway.`,
   tag: 'Deck codes',
-  success: {
-    status: 200,
-    data: 'Text',
-    bare: true,
-    contentType: 'image/png',
-    headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
-    conditional: true,
-  },
+  success: IMAGE_SUCCESS,
 } as const satisfies ApiRoute;
 
 export const readCodePage = {
@@ -66,13 +59,7 @@ export const readCodePage = {
   summary: 'The page of a deck code',
   description: `An HTML page for people, as a saved deck's share page without author, guide or views: the cards by kredit cost, the kredit curve and types, what breaks the rules today, the code with a copy button, and Open Graph and Twitter tags whose image is the code's image (a pasted link unfurls as a picture). ${BY_LANGUAGE} Kept out of search engines (noindex). A code that does not parse, or a bad lang, answers a 400 page saying what is wrong. Counts no view.`,
   tag: 'Deck codes',
-  success: {
-    status: 200,
-    data: 'Text',
-    bare: true,
-    contentType: 'text/html',
-    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
-  },
+  success: PAGE_SUCCESS,
   pageErrors: [400],
 } as const satisfies ApiRoute;
 

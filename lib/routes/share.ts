@@ -1,7 +1,7 @@
 /** Share pages and deck images (contract §9.3): what people open and link previews show. */
 import { CardLanguageQuery } from '#shapes/language-query.ts';
 import { ShareSlug } from './params.ts';
-import { type ApiRoute, query } from './route.ts';
+import { type ApiRoute, query, type Success } from './route.ts';
 
 /** What a deck image's function ships beside its bundle: the renderer's wasm, and Inter (Latin, Cyrillic, Greek) regular and bold. */
 export const IMAGE_FILES = [
@@ -20,6 +20,24 @@ export const IMAGE_SUBSET_FONTS = [
   'node_modules/@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
 ] as const;
 
+/** What a deck image answers: a PNG, its validators (304 on a match) and its language. */
+export const IMAGE_SUCCESS = {
+  status: 200,
+  data: 'Text',
+  bare: true,
+  contentType: 'image/png',
+  headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
+  conditional: true,
+} as const satisfies Success;
+/** What a share page answers: HTML under its policy, in its language. */
+export const PAGE_SUCCESS = {
+  status: 200,
+  data: 'Text',
+  bare: true,
+  contentType: 'text/html',
+  headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
+} as const satisfies Success;
+
 export const readSharePage = {
   // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/workers/ VIEW_SUBSCRIPTION).
   name: 'readSharePage',
@@ -34,13 +52,7 @@ export const readSharePage = {
   description:
     "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
   tag: 'Public decks',
-  success: {
-    status: 200,
-    data: 'Text',
-    bare: true,
-    contentType: 'text/html',
-    headers: ['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'Content-Language', 'Vary'],
-  },
+  success: PAGE_SUCCESS,
   pageErrors: [404],
 } as const satisfies ApiRoute;
 
@@ -62,14 +74,7 @@ export const readDeckImage = {
   description:
     'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view.',
   tag: 'Public decks',
-  success: {
-    status: 200,
-    data: 'Text',
-    bare: true,
-    contentType: 'image/png',
-    headers: ['ETag', 'Cache-Control', 'Content-Language', 'Vary'],
-    conditional: true,
-  },
+  success: IMAGE_SUCCESS,
   errors: ['deck_not_found'],
 } as const satisfies ApiRoute;
 
