@@ -12,11 +12,12 @@ import { PRICES } from './prices.ts';
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
 
 /**
- * Log bytes a request writes at most: the function's access line and metric line, Lambda's START, END and
- * REPORT lines, and API Gateway's access log line (test/infra/operations.test.ts holds a code image's
- * request to it).
+ * Log bytes a request writes: the function's access line and metric line, Lambda's START, END and REPORT
+ * lines, and API Gateway's access log line — for a usual request (`usual`), and at most (`most`: the
+ * request line and headers an HTTP API takes, 10,240 bytes, all in the access line; the function's own
+ * line holds 256 characters of a path). test/infra/operations.test.ts holds a code image's requests to both.
  */
-export const LOG_BYTES_PER_REQUEST = 2_048;
+export const LOG_BYTES = { usual: 2_048, most: 12_288 } as const;
 /**
  * A render's time in a deployed function, as the runbook's figure assumes it: `npm run bench` measures a
  * warm code image at ~30–60 ms here (x86, no CPU limit); a 1,024 MB Lambda has about 0.6 of a vCPU, and a
@@ -33,9 +34,9 @@ export interface FloodLine {
   memoryMb: number;
   timeoutSeconds: number;
   requestsPerDay: number;
-  /** US$ a day when every request takes the whole timeout (as far as the reservation lets it). */
+  /** US$ a day when every request takes the whole timeout (as far as the reservation lets it) and logs the most it can. */
   worstPerDay: number;
-  /** US$ a day at `renderMs` a request. */
+  /** US$ a day at `renderMs` a request, each logging the usual. */
   atRenderPerDay: number;
 }
 
@@ -56,11 +57,11 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
       const timeout = fn.Timeout as number;
       // The token bucket: a full bucket once, then the rate.
       const requests = throttle.ThrottlingBurstLimit + throttle.ThrottlingRateLimit * DAY_SECONDS;
-      const byRequest =
+      const byRequest = (logBytes: number) =>
         (requests / 1e6) * (PRICES.lambda.requestsPerMillion + PRICES.httpApi.requestsPerMillion) +
-        ((requests * LOG_BYTES_PER_REQUEST) / 1e9) * PRICES.cloudwatch.logsIngestedGb;
+        ((requests * logBytes) / 1e9) * PRICES.cloudwatch.logsIngestedGb;
       const seconds = (each: number) => Math.min(requests * each, (reserved ?? Number.POSITIVE_INFINITY) * DAY_SECONDS);
-      const cost = (each: number) => round2(byRequest + seconds(each) * gb * PRICES.lambda.armGbSecond);
+      const cost = (each: number, logBytes: number) => round2(byRequest(logBytes) + seconds(each) * gb * PRICES.lambda.armGbSecond);
       return {
         route: `${route.method} ${route.path}`,
         rateLimit: throttle.ThrottlingRateLimit,
@@ -69,8 +70,8 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
         memoryMb: fn.MemorySize as number,
         timeoutSeconds: timeout,
         requestsPerDay: requests,
-        worstPerDay: cost(timeout),
-        atRenderPerDay: cost(renderMs / 1000),
+        worstPerDay: cost(timeout, LOG_BYTES.most),
+        atRenderPerDay: cost(renderMs / 1000, LOG_BYTES.usual),
       };
     });
 }

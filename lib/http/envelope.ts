@@ -8,7 +8,7 @@ import { count } from '#metrics';
 import { API_VERSION } from '#shapes/envelope-constants.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
-import { logger } from './logger.ts';
+import { loggedPath, logger } from './logger.ts';
 import type { ApiResult } from './types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -85,7 +85,7 @@ export const envelope = (route: string): MiddlewareObj<APIGatewayProxyEventV2, A
       request_id: requestIdOf(request.event, request.context.awsRequestId),
       route,
       method: request.event.requestContext?.http?.method,
-      path: request.event.rawPath,
+      path: loggedPath(request.event.rawPath),
       status,
       duration_ms: Date.now() - ((request.internal as Internal).started ?? Date.now()),
       ...(request.context.key?.key_id ? { key_id: request.context.key.key_id } : {}),

@@ -9,7 +9,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { withDeadline } from '#store/deadline.ts';
 import { failure, requestIdOf } from './envelope.ts';
 import { unavailable } from './errors.ts';
-import { logger } from './logger.ts';
+import { loggedPath, logger } from './logger.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -46,7 +46,7 @@ export function withTimeGuard(handler: Handler): Handler {
         logger.warn('request', {
           request_id: requestId,
           method: event.requestContext?.http?.method,
-          path: event.rawPath,
+          path: loggedPath(event.rawPath),
           status: response.statusCode,
           duration_ms: Date.now() - started,
           timed_out: true,

@@ -1,11 +1,11 @@
 /** GET /api/v1/codes/:code — any deck code's facts (contract §10.2): nothing stored, nothing read but the catalogue. */
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
+import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import { codeAt, codeLinks } from './codes.ts';
-import { originOf } from './html.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readCode = endpoint(R.readCode, { init: [catalogue] }, async (req) => {

@@ -5,12 +5,13 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import type { ApiError } from '#http/errors.ts';
+import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
 import { badCodePage, sharePage } from '#share/page.ts';
 import { codeSheet } from '#share/sheet.ts';
 import { codeAt, codeLinks } from './codes.ts';
-import { htmlPage, originOf } from './html.ts';
+import { htmlPage } from './html.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 const page = (error: ApiError) => htmlPage(400, badCodePage(error.message));

@@ -1,17 +1,8 @@
-/** Pages for people (the share pages of a deck and of a code): how they are sent, and the host their links name. */
-import type { Headed, Raw } from '#http/types.ts';
+/** Pages for people (the share pages of a deck and of a code): how they are sent. */
+import type { Raw } from '#http/types.ts';
 import { SHARE_PAGE_CSP } from '#share/page.ts';
 
 const HTML = 'text/html; charset=utf-8';
-
-/**
- * The origin the request came to, for a page's absolute URLs: its Host, over HTTPS (API Gateway
- * serves only HTTPS) unless the request says otherwise in X-Forwarded-Proto (the local runtime: http).
- */
-export function originOf(req: Headed): string {
-  const proto = req.headers['x-forwarded-proto']?.split(',')[0]?.trim() === 'http' ? 'http' : 'https';
-  return `${proto}://${req.headers.host ?? 'localhost'}`;
-}
 
 /** A page: its policy (nothing but its own style and script runs, never framed), never stored by a cache (a view is counted per request). */
 export const htmlPage = (status: 200 | 400 | 404, body: string, extra: Record<string, string> = {}): Raw => ({

@@ -4,13 +4,14 @@
  * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
  */
 import { catalogue } from '#catalogue/load.ts';
+import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
-import { htmlPage, originOf } from './html.ts';
+import { htmlPage } from './html.ts';
 import { languageHeaders, languageOf } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
 
