@@ -19,9 +19,10 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, unkn
  */
 export const LOG_BYTES = { usual: 2_048, most: 12_288 } as const;
 /**
- * A render's time in a deployed function, as the runbook's figure assumes it: `npm run bench` measures a
- * warm code image at ~30–60 ms here (x86, no CPU limit); a 1,024 MB Lambda has about 0.6 of a vCPU, and a
- * cold one reads its fonts first — this is 4× the local median, rounded up.
+ * A render's time in a deployed function, as the runbook's figure assumes it. `npm run bench -- --quick`
+ * here (2026-11-26, x86, no CPU limit): a warm code image 43 ms at p50, 69 ms at p99 (part 2b); a new
+ * process's init and first render 255 ms (part 3). A 1,024 MB function has about 0.58 of a vCPU (a whole
+ * one at 1,769 MB): 250 ms is a warm render at that share with room to spare, or a cold one here.
  */
 export const RENDER_MS = 250;
 const DAY_SECONDS = 86_400;

@@ -171,8 +171,13 @@ const valid = {
 // cases reach the rules; the rest tries the gate itself.
 const mostly = <T>(usual: fc.Arbitrary<T>, others: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 6, arbitrary: usual }, { weight: 1, arbitrary: others });
+// A deck code is also sent in its other spellings (the %% form, URL-encoded): those answer 308.
+const spellings = (name: keyof typeof valid) => (name === 'code' ? [fc.constantFrom(pct(code()), pct(` ${code()}`))] : []);
 const param = (name: keyof typeof valid, ids = valid) =>
-  mostly(fc.constant(ids[name]), fc.oneof(hostileString.filter((s) => s.length > 0).map(pct), fc.constantFrom(...BUILT_INS)));
+  mostly(
+    fc.constant(ids[name]),
+    fc.oneof(hostileString.filter((s) => s.length > 0).map(pct), fc.constantFrom(...BUILT_INS), ...spellings(name)),
+  );
 const authorization = mostly<string | undefined>(
   fc.constant(`Bearer ${owner.key}`),
   fc.constantFrom(
