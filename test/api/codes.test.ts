@@ -6,6 +6,8 @@
  * handler modules as Lambda calls them; HTTP adds nothing there, and the run's runtime serves the demo
  * catalogue).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import ogs from 'open-graph-scraper';
 import { PNG } from 'pngjs';
@@ -187,6 +189,9 @@ describe('GET /api/v1/codes/{code}/image.png', () => {
     const r = await call('GET', `/api/v1/codes/${urlOf(short)}/image.png`);
     expect(r.status).toBe(200);
     expectDrawn(r.bytes);
+    expect(r.bytes.equals((await call('GET', `/api/v1/codes/${canonical}/image.png`)).bytes)).toBe(false);
+    // The README shows it (UPDATE_SCREENSHOT=1 writes docs/code-image.png).
+    if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(import.meta.dirname, '../../docs/code-image.png'), r.bytes);
     const bad = await call('GET', `/api/v1/codes/${encodeURIComponent('%%45|;;2H;2B!')}/image.png`);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_parameter']);
   });

@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.ts';
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
 
@@ -125,5 +126,45 @@ describe('GET /d/:share_slug in Chromium', () => {
     expect([...hosts]).toEqual([new URL(baseUrl()).host]);
     expect(errors).toEqual([]);
     await page.close();
+  }, 60_000);
+});
+
+describe('GET /c/{code} in Chromium', () => {
+  it("an illegal code at 1200 and 390 px: no console error, no other host, its issues listed, every card named, no sideways scroll; a broken code's 400 page too", async () => {
+    const deck = parseDeckCode(code('soviet', 'usa', 3));
+    // A card short, and one no demo card has: two issues, one of them on a card.
+    const illegal = urlCodeOf({ ...deck, cards: [...deck.cards.slice(1), { card_id: 'zz', count: 1 }] });
+    for (const width of [1200, 390]) {
+      const page = await (await browser().newContext({ viewport: { width, height: 900 } })).newPage();
+      const { errors, hosts } = watched(page);
+      const res = await page.goto(`${baseUrl()}/c/${illegal}`, { waitUntil: 'networkidle' });
+      expect(res?.status()).toBe(200);
+      expect(await page.getByRole('heading', { name: 'Not legal today' }).isVisible()).toBe(true);
+      expect(await page.locator('.issues li').count()).toBe(2);
+      expect(await page.locator('li.bad').count()).toBe(1);
+      for (const { card_id } of deck.cards.slice(1))
+        expect(
+          await page
+            .getByText(demo.get(card_id)?.name as string, { exact: true })
+            .first()
+            .isVisible(),
+        ).toBe(true);
+      const [scroll, client] = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+          .documentElement;
+        return [root.scrollWidth, root.clientWidth];
+      });
+      expect(scroll).toBeLessThanOrEqual(client);
+      expect(errors).toEqual([]);
+      if (width === 390) await page.screenshot({ path: screenshotPath('code-page-390.png'), fullPage: true });
+      // The 400 page: Chromium reports its status, and nothing else.
+      const bad = await page.goto(`${baseUrl()}/c/${encodeURIComponent('45-<b>x</b>')}`, { waitUntil: 'networkidle' });
+      expect(bad?.status()).toBe(400);
+      expect(await page.getByRole('heading', { name: 'Not a deck code' }).isVisible()).toBe(true);
+      expect(await page.locator('b').count()).toBe(0);
+      expect([...hosts]).toEqual([new URL(baseUrl()).host]);
+      expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+      await page.context().close();
+    }
   }, 60_000);
 });
