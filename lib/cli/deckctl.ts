@@ -8,6 +8,7 @@ import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
 import { cursorKeyRotate } from './cursor-key.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
+import { metaRecount } from './meta-recount.ts';
 import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
 
@@ -54,6 +55,14 @@ const commands = new Map<string, Command>([
       usage: 'search reindex [--json] [--aws]',
       help: "Rewrites every public deck's search entries as this version defines them (run once after an upgrade that indexes more, such as card search). Safe while the API serves.",
       run: searchReindex,
+    },
+  ],
+  [
+    'meta recount',
+    {
+      usage: 'meta recount [--json] [--aws]',
+      help: 'Counts what the library plays (cards by faction, faction pairs, tags) again from the public decks, prints each figure that had drifted, and writes the count. Run while the library is quiet.',
+      run: metaRecount,
     },
   ],
   [

@@ -9,6 +9,7 @@ import { CODE_ROUTES } from './codes.ts';
 import { notFound } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
+import { META_ROUTES } from './meta.ts';
 import { OWNER_DECK_ROUTES } from './owner-decks.ts';
 import { PUBLIC_ROUTES } from './public.ts';
 import { REFERENCE_ROUTES } from './reference.ts';
@@ -26,6 +27,7 @@ export const ROUTES = [
   ...PUBLIC_ROUTES,
   ...SHARE_ROUTES,
   ...CODE_ROUTES,
+  ...META_ROUTES,
   ...ACCOUNT_ROUTES,
   ...CARD_ROUTES,
   ...REFERENCE_ROUTES,

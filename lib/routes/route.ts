@@ -39,7 +39,7 @@ export type ResponseHeader =
   | 'Vary'
   | 'Content-Language';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
-export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Keys and account' | 'Cards' | 'Reference';
+export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Meta' | 'Keys and account' | 'Cards' | 'Reference';
 export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
 export interface Success {

@@ -27,6 +27,8 @@ export const SHAPES = {
   LikeResult: S.LikeResult,
   OtkChart: S.OtkChart,
   CodeFacts: S.CodeFacts,
+  'MetaCard[]': v.array(S.MetaCard),
+  MetaFactions: S.MetaFactions,
   Card: S.Card,
   'Card[]': v.array(S.Card),
   'KeyItem[]': v.array(S.KeyItem),
@@ -41,6 +43,8 @@ export const SHAPES = {
   ListMeta: S.ListMeta,
   CardListMeta: S.CardListMeta,
   ExportMeta: S.ExportMeta,
+  MetaCardsMeta: S.MetaCardsMeta,
+  MetaFactionsMeta: S.MetaFactionsMeta,
   // Request bodies
   CreateBody,
   PatchBody,

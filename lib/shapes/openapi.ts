@@ -323,6 +323,7 @@ export function openApiDocument() {
         description:
           'No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews.',
       },
+      { name: 'Meta', description: 'No key: what the public decks play — cards by faction, faction pairs, tags.' },
       { name: 'Keys and account', description: "A key's account: its keys, made and revoked by their owner." },
       { name: 'Cards', description: 'The card catalogue: where card_id values come from.' },
       { name: 'Reference', description: 'This document.' },

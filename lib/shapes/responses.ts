@@ -250,6 +250,31 @@ export const CodeFacts = v.strictObject({
   links: v.strictObject({ page: v.pipe(v.string(), v.url()), image: v.pipe(v.string(), v.url()) }),
 });
 
+/** A card of what a faction's public decks play (contract §10.3). */
+export const MetaCard = v.strictObject({
+  card_id: cardId,
+  name: v.string(),
+  decks: count,
+  share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  average_copies: v.pipe(v.number(), v.minValue(0), v.maxValue(4)),
+});
+/** Its meta: a page's, the decks the figures are over and when they last changed. */
+export const MetaCardsMeta = v.strictObject({
+  api_version: v.literal(API_VERSION),
+  decks: count,
+  as_of: v.nullable(timestamp),
+  has_more: v.boolean(),
+  next_cursor: v.nullable(v.string()),
+});
+/** The main/ally pairs of public decks and their most used tags (contract §10.3). */
+export const MetaFactions = v.strictObject({
+  pairs: v.array(
+    v.strictObject({ main_faction: faction, ally_faction: faction, decks: count, share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) }),
+  ),
+  tags: v.array(v.strictObject({ tag: v.string(), decks: count })),
+});
+export const MetaFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
+
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });

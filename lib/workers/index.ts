@@ -18,6 +18,7 @@ import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
+import { META, META_OF } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -68,8 +69,9 @@ export const WORKERS = [
       itemsOf(COUNTER),
       // A view bucket changed: fold the views that moved, forget a gone deck's (views.ts).
       itemsOf(VIEW_BUCKET),
-      // A deck was deleted: purge its likes and its versions.
-      { eventName: ['REMOVE'], ...keyPrefix('sk', DECK.sk) },
+      // A deck was made, changed or deleted: what it adds to the figures of what the library plays
+      // (lib/store/meta.ts); deleted, purge its likes and its versions.
+      keyPrefix('sk', DECK.sk),
       // A version past the last 100 was kept: drop the oldest (lib/store/versions.ts).
       { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
@@ -86,6 +88,9 @@ export const WORKERS = [
       decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
       // Versions: a deleted deck's, and those past the last 100 (read to keep the texts kept ones read; retired).
       decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], [VERSION.grant]),
+      // What the library plays: each changed deck's contribution, read and written, and the figures it moves.
+      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_OF.grant]),
+      decks(['UpdateItem'], [META.grant]),
     ],
   },
   {

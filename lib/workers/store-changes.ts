@@ -6,15 +6,19 @@
  *   - a view bucket changed          → fold the views that moved, forget a gone deck's (views.ts)
  *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
+ *   - a deck changed what it adds to what the library plays (made public or not, its factions, tags or
+ *     code, deleted) → bring the figures up to the batch's changed decks, summed (lib/store/meta.ts)
  * Every step is idempotent: a record seen twice changes nothing more.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
+import { contributionOf, sameContribution } from '#rules/meta.ts';
 import { atMost } from '#store/at-most.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { VERSION } from '#store/items/version.ts';
 import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
 import { purgeLikes } from '#store/likes.ts';
+import { applyMeta } from '#store/meta.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
 import { batchHandler, changesOf, image, itemRunsOf, WORK_AT_ONCE, type Work } from './batch.ts';
 import { likesMoved } from './likes.ts';
@@ -23,6 +27,7 @@ import { movedCounts, viewsMoved } from './views.ts';
 /** The work a batch of records asks for, in record order, the records of one item together. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   const work: Work[] = [];
+  const meta: { userId: string; deckId: string; first: string }[] = [];
   for (const { keys, sequence, run } of itemRunsOf(records)) {
     const last = run.at(-1) as DynamoDBRecord;
     const pk = String(keys.pk);
@@ -39,6 +44,14 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       if (!kept) continue;
       work.push({ first: sequence, run: () => trimVersions(String(kept.user_id), String(kept.deck_id), Number(kept.version)) });
     } else if (String(keys.sk).startsWith(DECK.sk)) {
+      // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
+      const changed = changesOf(run).some(
+        ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
+      );
+      if (changed) {
+        const userId = String(keys.pk).slice(DECK.prefix.length);
+        meta.push({ userId, deckId: String(keys.sk).slice(DECK.sk.length), first: sequence });
+      }
       const removed = run.find((r) => r.eventName === 'REMOVE');
       const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
       if (!removed || !deck) continue;
@@ -49,6 +62,11 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
         run: async () => void (await Promise.all([purgeLikes(slug), purgeVersions(userId, deckId)])),
       });
     }
+  }
+  // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a chunk).
+  if (meta.length > 0) {
+    const first = meta.map((m) => m.first).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0] as string;
+    work.push({ first, run: () => applyMeta(meta) });
   }
   return work;
 }

@@ -1,0 +1,40 @@
+/**
+ * GET /api/v1/meta/cards — what a faction's (or a pair's) public decks play (contract §10.3), from the
+ * figures the store-change worker keeps (lib/store/meta.ts): one item read, paged in the function (a
+ * scope holds at most the cards a pair can play, whatever the library's size).
+ */
+import { catalogue } from '#catalogue/load.ts';
+import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
+import { invalidParameter } from '#http/errors.ts';
+import { endpoint } from '#http/types.ts';
+import * as R from '#routes/meta.ts';
+import { cardFigures, mainScope, pairScope } from '#rules/meta.ts';
+import { documentClient } from '#store/client.ts';
+import { readScope } from '#store/meta.ts';
+import { languageHeaders, languageOf } from './language.ts';
+
+export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
+  const { main_faction: main, ally_faction: ally, type, limit } = req.query;
+  if (ally === main) throw invalidParameter('ally_faction must differ from main_faction');
+  const language = languageOf(req, catalogue());
+  const digest = queryDigest([main, ally, type, String(limit), language]);
+  let from = 0;
+  if (req.query.cursor !== undefined) {
+    const c = (await openCursor(req.query.cursor)) as { d?: string; o?: number };
+    if (c?.d !== digest || !Number.isInteger(c.o)) throw invalidParameter('cursor belongs to another query');
+    from = c.o as number;
+  }
+  const scope = await readScope(ally ? pairScope(main, ally) : mainScope(main));
+  const figures = cardFigures(scope, catalogue(), language, type);
+  const more = from + limit < figures.length;
+  return {
+    data: figures.slice(from, from + limit),
+    meta: {
+      decks: scope.decks,
+      as_of: scope.as_of,
+      has_more: more,
+      next_cursor: more ? await signCursor({ d: digest, o: from + limit }) : null,
+    },
+    headers: languageHeaders(language),
+  };
+});

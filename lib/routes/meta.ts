@@ -1,0 +1,39 @@
+/**
+ * What the library plays (contract §10.3): the cards a faction's public decks play, and the main/ally
+ * pairs and tags of all public decks — figures the store-change worker keeps from the decks table's
+ * changes (lib/store/meta.ts). No key; each a bounded read at any library size.
+ */
+import { MetaCardsQuery } from '#shapes/queries.ts';
+import { META } from '#store/items/meta.ts';
+import { type ApiRoute, decks } from './route.ts';
+
+export const readMetaCards = {
+  name: 'readMetaCards',
+  method: 'GET',
+  path: '/api/v1/meta/cards',
+  handler: 'functions/meta-cards.ts',
+  query: MetaCardsQuery,
+  catalogue: true,
+  cursors: true,
+  grants: [decks(['GetItem'], [META.grant])],
+  summary: 'What a faction plays',
+  description:
+    "The cards of the public decks of main_faction (with ally_faction: of that pair), each with the decks that play it, their share of those decks (4 decimals) and the average copies where played (2 decimals); by decks, most first, then card_id; type keeps one card type. meta.decks is the number of decks they are over, meta.as_of when they last changed. Unlisted and private decks never count. Card names in the language asked (lang, else Accept-Language). One item read, whatever the library's size.",
+  tag: 'Meta',
+  success: { status: 200, data: 'MetaCard[]', meta: 'MetaCardsMeta', headers: ['Content-Language', 'Vary'] },
+} as const satisfies ApiRoute;
+
+export const readMetaFactions = {
+  name: 'readMetaFactions',
+  method: 'GET',
+  path: '/api/v1/meta/factions',
+  handler: 'functions/meta-factions.ts',
+  grants: [decks(['GetItem', 'Query'], [META.grant])],
+  summary: 'The faction pairs and tags played',
+  description:
+    'Every main/ally pair of the public decks with its decks and share (4 decimals), most first; the 50 most used tags with their decks. meta.decks: the public decks; meta.as_of: when the figures last changed. Unlisted and private decks never count.',
+  tag: 'Meta',
+  success: { status: 200, data: 'MetaFactions', meta: 'MetaFactionsMeta' },
+} as const satisfies ApiRoute;
+
+export const META_ROUTES = [readMetaCards, readMetaFactions] as const;

@@ -1,0 +1,165 @@
+/**
+ * What the library plays (contract §10.3), pure: what one public deck adds to the figures (its
+ * contribution: factions, tags, each card and its copies), what a change of it adds or takes away (a
+ * delta, summed over a batch of changes before anything is written), and the figures as the API shows
+ * them — a faction's (or a pair's) cards by the share of its decks that play them, and the main/ally pairs
+ * and tags by decks. Unlisted and private decks contribute nothing.
+ */
+import { type CardType, cardName } from './card.ts';
+import type { Catalogue } from './catalogue.ts';
+import { parseDeckCode } from './deck-code.ts';
+import type { FactionId } from './factions.ts';
+
+/** What a public deck adds to the figures; null for any other deck (or none). */
+export interface Contribution {
+  main: FactionId;
+  ally: FactionId;
+  tags: string[];
+  /** Copies by card id. */
+  cards: Record<string, number>;
+}
+
+/** A deck as the figures read it (the deck item's fields, or a search entry's with its code). */
+export interface Contributing {
+  visibility?: string;
+  main_faction: string;
+  ally_faction: string;
+  tags?: readonly string[];
+  deck_code: string;
+}
+
+export function contributionOf(deck: Contributing | undefined): Contribution | null {
+  if (deck?.visibility !== 'public') return null;
+  const { cards } = parseDeckCode(deck.deck_code);
+  return {
+    main: deck.main_faction as FactionId,
+    ally: deck.ally_faction as FactionId,
+    tags: [...new Set(deck.tags ?? [])].sort(),
+    cards: Object.fromEntries(cards.map((c) => [c.card_id, c.count])),
+  };
+}
+
+/** A contribution in one spelling (its cards by id): what a stored one, read back in any key order, is compared by. */
+const canonical = (c: Contribution | null) =>
+  c && JSON.stringify([c.main, c.ally, [...c.tags].sort(), Object.entries(c.cards).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+export const sameContribution = (a: Contribution | null, b: Contribution | null): boolean => canonical(a) === canonical(b);
+
+/** The scopes card figures are kept for: each main faction, and each main/ally pair. */
+export const mainScope = (main: string) => main;
+export const pairScope = (main: string, ally: string) => `${main}:${ally}`;
+
+/** A scope's change: its decks, and each card's decks and copies. */
+export interface ScopeDelta {
+  decks: number;
+  cards: Record<string, { decks: number; copies: number }>;
+}
+/** What changes add up to: per card scope, per pair, per tag, and the public decks in all. */
+export interface Delta {
+  decks: number;
+  scopes: Record<string, ScopeDelta>;
+  pairs: Record<string, number>;
+  tags: Record<string, number>;
+}
+
+export const emptyDelta = (): Delta => ({ decks: 0, scopes: {}, pairs: {}, tags: {} });
+
+/** Adds `sign` × a contribution into `into`. */
+function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): void {
+  if (!c) return;
+  into.decks += sign;
+  for (const scope of [mainScope(c.main), pairScope(c.main, c.ally)]) {
+    const s = into.scopes[scope] ?? { decks: 0, cards: {} };
+    into.scopes[scope] = s;
+    s.decks += sign;
+    for (const [id, copies] of Object.entries(c.cards)) {
+      const card = s.cards[id] ?? { decks: 0, copies: 0 };
+      s.cards[id] = card;
+      card.decks += sign;
+      card.copies += sign * copies;
+    }
+  }
+  const pair = pairScope(c.main, c.ally);
+  into.pairs[pair] = (into.pairs[pair] ?? 0) + sign;
+  for (const tag of c.tags) into.tags[tag] = (into.tags[tag] ?? 0) + sign;
+}
+
+/** What a deck's change from `before` to `after` adds, added into `into` (a batch's changes summed); zeros dropped. */
+export function addChange(into: Delta, before: Contribution | null, after: Contribution | null): Delta {
+  addContribution(into, before, -1);
+  addContribution(into, after, 1);
+  return into;
+}
+
+/** A delta without its zeros: what must be written. */
+export function nonZero(d: Delta): Delta {
+  const keep = <T>(o: Record<string, T>, zero: (v: T) => boolean) => Object.fromEntries(Object.entries(o).filter(([, v]) => !zero(v)));
+  const scopes: Record<string, ScopeDelta> = {};
+  for (const [scope, s] of Object.entries(d.scopes)) {
+    const cards = keep(s.cards, (c) => c.decks === 0 && c.copies === 0);
+    if (s.decks !== 0 || Object.keys(cards).length > 0) scopes[scope] = { decks: s.decks, cards };
+  }
+  return { decks: d.decks, scopes, pairs: keep(d.pairs, (n) => n === 0), tags: keep(d.tags, (n) => n === 0) };
+}
+
+/** The figures of a whole library: the deltas of every public deck from nothing (a recount). */
+export const recount = (decks: Iterable<Contribution | null>): Delta => {
+  const total = emptyDelta();
+  for (const c of decks) addChange(total, null, c);
+  return nonZero(total);
+};
+
+// --- the figures as the API shows them --------------------------------------------------------------------
+const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+export interface CardFigure {
+  card_id: string;
+  name: string;
+  decks: number;
+  share: number;
+  average_copies: number;
+}
+
+/**
+ * A scope's cards (contract §10.3): each card some of its decks play, by decks (most first), then id; `type`
+ * keeps that type's; names in the language. A card the catalogue no longer knows keeps its id as its name.
+ */
+export function cardFigures(
+  scope: { decks: number; cards: Record<string, { decks: number; copies: number }> },
+  catalogue: Catalogue,
+  language: string,
+  type?: CardType,
+): CardFigure[] {
+  return Object.entries(scope.cards)
+    .filter(([id, c]) => c.decks > 0 && (!type || catalogue.get(id)?.type === type))
+    .map(([id, c]) => {
+      const card = catalogue.get(id);
+      return {
+        card_id: id,
+        name: card ? cardName(card, language) : id,
+        decks: c.decks,
+        share: scope.decks > 0 ? round(c.decks / scope.decks, 4) : 0,
+        average_copies: round(c.copies / c.decks, 2),
+      };
+    })
+    .sort((a, b) => b.decks - a.decks || (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : 0));
+}
+
+/** The most used tags the factions' figures show. */
+export const TOP_TAGS = 50;
+
+/** The pairs by decks (most first, then main, then ally) with their share of all public decks; the most used tags. */
+export function factionFigures(decks: number, pairs: Record<string, number>, tags: Record<string, number>) {
+  const ordered = Object.entries(pairs)
+    .filter(([, n]) => n > 0)
+    .map(([pair, n]) => {
+      const [main_faction, ally_faction] = pair.split(':') as [FactionId, FactionId];
+      return { main_faction, ally_faction, decks: n, share: decks > 0 ? round(n / decks, 4) : 0 };
+    })
+    .sort((a, b) => b.decks - a.decks || a.main_faction.localeCompare(b.main_faction) || a.ally_faction.localeCompare(b.ally_faction));
+  const top = Object.entries(tags)
+    .filter(([, n]) => n > 0)
+    .sort(([ta, a], [tb, b]) => b - a || (ta < tb ? -1 : ta > tb ? 1 : 0))
+    .slice(0, TOP_TAGS)
+    .map(([tag, n]) => ({ tag, decks: n }));
+  return { pairs: ordered, tags: top };
+}

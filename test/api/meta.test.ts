@@ -1,0 +1,157 @@
+/**
+ * What the library plays (contract §10.3) on a runtime of its own (so the library holds exactly the decks
+ * made here), through HTTP: after a burst of public creates, PATCHes to private and to other codes and
+ * factions' tags, unlisted decks and deletes, made side by side, the figures at rest equal a recount of the
+ * public decks as they end — every card of three nations and a pair, by cursor, and the pairs and tags;
+ * unlisted and private decks never count. `deckctl meta recount` finds no drift at rest, and corrects a
+ * figure changed behind the worker's back.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FactionId } from '#rules/factions.ts';
+import { type Contribution, cardFigures, contributionOf, factionFigures, mainScope, pairScope, recount } from '#rules/meta.ts';
+import { documentClient } from '#store/client.ts';
+import { cardsKey } from '#store/items/meta.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { call, code, demo, newOwner, type Owner } from '../support/api.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import { settled } from '../support/settle.ts';
+
+const PAIRS: [FactionId, FactionId][] = [
+  ['soviet', 'usa'],
+  ['soviet', 'britain'],
+  ['germany', 'italy'],
+  ['japan', 'usa'],
+];
+const TAGS = [['aggro'], ['control', 'meta'], ['aggro', 'meta'], []];
+
+let runtime: OwnRuntime | undefined;
+/** Each deck made, as it ends: its owner, id and what the figures should count of it. */
+const made = new Map<
+  string,
+  { owner: Owner; deck: { visibility: string; main_faction: string; ally_faction: string; tags: string[]; deck_code: string } | undefined }
+>();
+
+beforeAll(async () => {
+  runtime = await ownRuntime('meta', { STREAM_BATCH_WINDOW_MS: '0' });
+  const owners = await Promise.all([1, 2, 3, 4].map(() => newOwner()));
+  const create = async (i: number, visibility: string) => {
+    const owner = owners[i % owners.length] as Owner;
+    const [main, ally] = PAIRS[i % PAIRS.length] as [FactionId, FactionId];
+    const r = await call('POST', owner.decks, {
+      key: owner.key,
+      body: { deck_code: code(main, ally, i), guide: { system: 'Meta' }, tags: TAGS[i % TAGS.length], visibility },
+    });
+    expect(r.status, r.text).toBe(201);
+    made.set(r.body.data.id, { owner, deck: r.body.data });
+    return r.body.data.id as string;
+  };
+  // A burst: 40 public creates at once, and unlisted and private decks beside them.
+  const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i, 'public')));
+  await Promise.all(Array.from({ length: 8 }, (_, i) => create(100 + i, i % 2 ? 'unlisted' : 'private')));
+  // Then, side by side: 10 made private, 8 given other cards, 6 other tags, 5 deleted, 3 unlisted made public.
+  const patch = async (id: string, body: Record<string, unknown>) => {
+    const at = made.get(id) as { owner: Owner };
+    const r = await call('PATCH', `${at.owner.decks}/${id}`, { key: at.owner.key, body });
+    expect(r.status, r.text).toBe(200);
+    made.set(id, { owner: at.owner, deck: r.body.data });
+  };
+  const unlisted = [...made].filter(([, m]) => m.deck?.visibility === 'unlisted').map(([id]) => id);
+  await Promise.all([
+    ...ids.slice(0, 10).map((id) => patch(id, { visibility: 'private' })),
+    ...ids.slice(10, 18).map((id, i) => {
+      const deck = made.get(id)?.deck as { main_faction: FactionId; ally_faction: FactionId };
+      return patch(id, { deck_code: code(deck.main_faction, deck.ally_faction, 50 + i) });
+    }),
+    ...ids.slice(18, 24).map((id) => patch(id, { tags: ['swapped'] })),
+    ...ids.slice(24, 29).map(async (id) => {
+      const at = made.get(id) as { owner: Owner };
+      const r = await call('DELETE', `${at.owner.decks}/${id}`, { key: at.owner.key, body: {} });
+      expect(r.status, r.text).toBe(200);
+      made.set(id, { owner: at.owner, deck: undefined });
+    }),
+    ...unlisted.slice(0, 3).map((id) => patch(id, { visibility: 'public' })),
+  ]);
+}, 120_000);
+afterAll(() => runtime?.close());
+
+/** The figures a recount of the decks as they end makes. */
+const expected = () => recount([...made.values()].map((m): Contribution | null => contributionOf(m.deck)));
+
+/** Every card of a scope, by cursor, and the meta of its first page. */
+async function walk(query: string, limit = 7) {
+  const rows: unknown[] = [];
+  let cursor: string | null = null;
+  let first: Record<string, unknown> | undefined;
+  do {
+    const r = await call('GET', `/api/v1/meta/cards?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(r.status, r.text).toBe(200);
+    rows.push(...r.body.data);
+    first ??= r.body.meta;
+    cursor = r.body.meta.next_cursor;
+  } while (cursor);
+  return { rows, meta: first as Record<string, unknown> };
+}
+
+describe('what the library plays', () => {
+  it('at rest: every card of three nations and a pair, the pairs and the tags equal a recount of the public decks', async () => {
+    const want = expected();
+    expect(want.decks).toBe(40 - 10 - 5 + 3);
+    const scopes = [mainScope('soviet'), mainScope('germany'), mainScope('japan'), pairScope('soviet', 'usa')];
+    const wanted = (scope: string) => cardFigures(want.scopes[scope] ?? { decks: 0, cards: {} }, demo, 'en');
+    const query = (scope: string) => {
+      const [main, ally] = scope.split(':');
+      return `main_faction=${main}${ally ? `&ally_faction=${ally}` : ''}`;
+    };
+    // The worker's folds land after the writes: read until the figures are the recount's (its bound), then assert.
+    for (const scope of scopes) {
+      const got = await settled(
+        () => walk(query(scope)),
+        (g) => JSON.stringify(g.rows) === JSON.stringify(wanted(scope)),
+      );
+      expect(got.rows, scope).toEqual(wanted(scope));
+      expect(got.meta.decks, scope).toBe(want.scopes[scope]?.decks ?? 0);
+      expect(typeof got.meta.as_of).toBe('string');
+    }
+    const factions = await call('GET', '/api/v1/meta/factions');
+    expect(factions.body.data).toEqual(factionFigures(want.decks, want.pairs, want.tags));
+    expect(factions.body.meta.decks).toBe(want.decks);
+    expect(factions.body.data.tags).toContainEqual({ tag: 'swapped', decks: 6 });
+  });
+
+  it('type keeps one card type; names in the language asked; a bad query is 400', async () => {
+    const tanks = await call('GET', '/api/v1/meta/cards?main_faction=soviet&type=tank&lang=de&limit=200');
+    expect(tanks.body.data.length).toBeGreaterThan(0);
+    for (const row of tanks.body.data) expect([demo.get(row.card_id)?.type, row.name]).toEqual(['tank', demo.get(row.card_id)?.names?.de]);
+    expect(tanks.headers.get('content-language')).toBe('de');
+    for (const [qs, message] of [
+      ['', 'main_faction is required: one of germany, britain, japan, soviet, usa'],
+      ['main_faction=france', 'main_faction must be one of germany, britain, japan, soviet, usa'],
+      ['main_faction=soviet&ally_faction=soviet', 'ally_faction must differ from main_faction'],
+    ]) {
+      const r = await call('GET', `/api/v1/meta/cards?${qs}`);
+      expect([r.status, r.body.error.code, r.body.error.message]).toEqual([400, 'invalid_parameter', message]);
+    }
+  });
+
+  it('deckctl meta recount: no drift at rest; a figure changed behind the worker is found and corrected', async () => {
+    const env = { DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint };
+    const quiet = await deckctl(['meta', 'recount', '--json'], env);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(JSON.parse(quiet.stdout)).toEqual({ decks: expected().decks, drift: [] });
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(DECKS),
+        Key: cardsKey('soviet'),
+        UpdateExpression: 'ADD decks :n',
+        ExpressionAttributeValues: { ':n': 5 },
+      }),
+    );
+    const fixed = await deckctl(['meta', 'recount'], env);
+    expect(fixed.stdout).toMatch(/counted: 1 figures corrected\n {2}cards soviet: decks: \d+ → \d+\n$/);
+    const again = await deckctl(['meta', 'recount', '--json'], env);
+    expect(JSON.parse(again.stdout).drift).toEqual([]);
+    expect((await call('GET', '/api/v1/meta/cards?main_faction=soviet')).body.meta.decks).toBe(expected().scopes.soviet?.decks);
+  });
+});
