@@ -251,7 +251,11 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
       .replace('{code}', urlCodeOf(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0))));
     // The diff compares the shared deck with a code (its route has no path parameter: its query names them).
     const query =
-      route.name === 'diffDecks' ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}` : '';
+      route.name === 'diffDecks'
+        ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}`
+        : route.name === 'readMetaCards'
+          ? '?main_faction=soviet'
+          : '';
     // A PATCH that changes nothing writes nothing: each round's PATCH sets a sort_order of its own.
     const body =
       route.name === 'updateDeck'
@@ -468,6 +472,8 @@ export async function coldStarts(bench: Bench) {
         'readCode',
         'readCodeImage',
         'readCodePage',
+        'readMetaCards',
+        'readMetaFactions',
         'createKey',
         'exportAccount',
         'eraseAccount',

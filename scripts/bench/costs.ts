@@ -13,6 +13,7 @@ import { getCounts } from '#store/counters.ts';
 import { counterKey } from '#store/items/counter.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { applyMeta } from '#store/meta.ts';
 import { DECKS } from '#store/tables.ts';
 import { eraseStep } from '#workers/erasure.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
@@ -174,6 +175,9 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['code facts', 'GET', `/api/v1/codes/${codeUrl}`, undefined, undefined],
     ['code image', 'GET', `/api/v1/codes/${codeUrl}/image.png`, undefined, undefined],
     ['code page', 'GET', `/c/${codeUrl}`, undefined, undefined],
+    // What the library plays (contract §10.3): one item, or one item and a Query of the 16 tag shards.
+    ['meta cards (soviet, 50)', 'GET', '/api/v1/meta/cards?main_faction=soviet&limit=50', undefined, undefined],
+    ['meta factions', 'GET', '/api/v1/meta/factions', undefined, undefined],
     [
       'code in its %% form (308)',
       'GET',
@@ -218,7 +222,24 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     costs.push(row(name, r.statusCode ?? 0, tally));
     if (name.startsWith('like (a deck under'))
       costs.push(row('  its fold (the worker)', '—', await likeFolds(url.split('/').at(-1) as string)));
+    // The figures of what the library plays follow a public create: the worker's work for it (the deck read again).
+    if (name === 'create (public, 2 tags)') {
+      const deckId = (JSON.parse(r.body as string) as { data: { id: string } }).data.id;
+      costs.push(row('  its figures (the worker)', '—', (await measured(() => applyMeta([{ userId: account.user_id, deckId }])))[1]));
+    }
   }
+  // A burst: 20 public creates of one pair, handed to the worker as one batch would (their figures summed).
+  const burst: { userId: string; deckId: string }[] = [];
+  for (let i = 0; i < 20; i++) {
+    const made = await invoke('POST', decksPath, apiKey, {
+      deck_code: legalCode(demoCatalogue(), 'germany', 'italy', 12, i % 3),
+      guide: { system: 'B' },
+      visibility: 'public',
+      tags: ['burst'],
+    });
+    burst.push({ userId: account.user_id, deckId: (JSON.parse(made.body as string) as { data: { id: string } }).data.id });
+  }
+  costs.push(row('figures of a burst of 20 public creates, one batch (the worker)', '—', (await measured(() => applyMeta(burst)))[1]));
   // An erasure: each request an account of its own (the warm-up's, the measured one's), with a private
   // deck, a public one of 2 tags and an unlisted one, and a like given; then every step of its
   // background (the erasure worker's, its waits skipped).
