@@ -6,6 +6,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } from '#store/counters.ts';
 import { bucketOf } from '#store/items/view-bucket.ts';
 import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
@@ -15,6 +16,7 @@ import { workOf as erasureWork } from '#workers/erasure.ts';
 import { workOf } from '#workers/store-changes.ts';
 import { loggedBatches, runsOf } from '#workers/view-log.ts';
 import { movedCounts } from '#workers/views.ts';
+import { legalCode } from '../support/decks.ts';
 
 describe('view steps', () => {
   it('25, 50, 75, 100, 125, 156, …: each max(25, 25%) beyond the last', () => {
@@ -126,6 +128,42 @@ describe('a batch of records as work', () => {
   });
 });
 
+describe("the figures of what the library plays (contract §10.3): the batch's decks that changed what they add", () => {
+  const deck = (visibility: string, extra: object = {}) => ({
+    visibility: S(visibility),
+    main_faction: S('soviet'),
+    ally_faction: S('usa'),
+    tags: { L: [S('aggro')] },
+    deck_code: S(legalCode(demoCatalogue(), 'soviet', 'usa')),
+    ...extra,
+  });
+  it('one piece for all of them, from the earliest of their records; a fold, a rename or a private deck changing asks for nothing', () => {
+    const work = workOf([
+      // A view fold of a public deck: its figures are the same.
+      record(1, 'MODIFY', { pk: 'USER#u', sk: 'DECK#a' }, { OldImage: deck('public'), NewImage: deck('public', { views: N(40) }) }),
+      // Made private: it leaves the figures.
+      record(2, 'MODIFY', { pk: 'USER#u', sk: 'DECK#b' }, { OldImage: deck('public'), NewImage: deck('private') }),
+      // A private deck renamed: nothing.
+      record(3, 'MODIFY', { pk: 'USER#v', sk: 'DECK#c' }, { OldImage: deck('private'), NewImage: deck('private', { name: S('x') }) }),
+      // Created public.
+      record(4, 'INSERT', { pk: 'USER#v', sk: 'DECK#d' }, { NewImage: deck('public') }),
+      // Another tag.
+      record(
+        5,
+        'MODIFY',
+        { pk: 'USER#u', sk: 'DECK#a' },
+        { OldImage: deck('public'), NewImage: deck('public', { tags: { L: [S('meta')] } }) },
+      ),
+    ]);
+    expect(work.map((w) => Number(w.first))).toEqual([1]);
+    const pieces = workOf([
+      record(7, 'MODIFY', { pk: 'USER#u', sk: 'DECK#a' }, { OldImage: deck('public'), NewImage: deck('public', { views: N(40) }) }),
+      record(8, 'MODIFY', { pk: 'USER#v', sk: 'DECK#c' }, { OldImage: deck('private'), NewImage: deck('private', { name: S('x') }) }),
+    ]);
+    expect(pieces).toEqual([]);
+  });
+});
+
 describe('a batch handler (every stream worker)', () => {
   const records = [1, 2, 3, 4].map((n) => record(n, 'MODIFY', { pk: `ERASE#u${n}`, sk: 'ERASE' }));
   /** Work per record: its runs counted; the ones named fail. */
@@ -180,11 +218,12 @@ describe('event filter patterns, as the event source mapping reads them', () => 
   const [worker] = WORKERS;
   const matches = (r: DynamoDBRecord) => worker.filters.some((f) => matchesFilter(r, f));
 
-  it("the worker is given counters, buckets and deleted decks — nothing else of the table's changes", () => {
+  it("the worker is given counters, buckets and deck items — nothing else of the table's changes", () => {
     expect(matches(record(1, 'MODIFY', { pk: 'COUNT#abc', sk: 'COUNT' }))).toBe(true);
     expect(matches(record(1, 'INSERT', { pk: 'VIEWS#001', sk: 'VIEWS' }))).toBe(true);
     expect(matches(record(1, 'REMOVE', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
-    expect(matches(record(1, 'MODIFY', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(false);
+    expect(matches(record(1, 'MODIFY', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
+    expect(matches(record(1, 'INSERT', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
     expect(matches(record(1, 'INSERT', { pk: 'SEARCH#d', sk: 'all' }))).toBe(false);
     expect(matches(record(1, 'INSERT', { pk: 'LIKE#abc', sk: 'u' }))).toBe(false);
   });
