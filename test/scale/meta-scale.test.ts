@@ -79,7 +79,7 @@ async function read(path: string) {
   const recorder = recordDynamo({ capacity: true });
   const r = await handler(toEvent({ method: 'GET', url: path, headers: {}, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
   recorder.stop();
-  const units = recorder.calls.filter((c) => !c.command.includes('CursorKey')).reduce((n, c) => n + (c.units ?? 0), 0);
+  const units = recorder.calls.reduce((n, c) => n + (c.units ?? 0), 0);
   const items = recorder.calls.reduce((n, c) => n + (c.scanned ?? (c.found ? 1 : 0)), 0);
   return { status: r.statusCode, body: JSON.parse(r.body as string), units, items, operations: recorder.operations() };
 }
@@ -104,6 +104,8 @@ async function cost(label: string) {
     ['meta/cards (a pair)', '/api/v1/meta/cards?main_faction=germany&ally_faction=italy&limit=50'],
     ['meta/factions', '/api/v1/meta/factions'],
   ] as const) {
+    // The second read: the first also reads (and may make) the cursor keys, once a process.
+    await read(path);
     const r = await read(path);
     expect(r.status, label).toBe(200);
     costs[name] = [...(costs[name] ?? []), { units: r.units, items: r.items }];
