@@ -7,6 +7,7 @@
  * README, with the deck image docs/deck-image.png.
  */
 import { writeFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -14,6 +15,28 @@ import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
 
 const browser = chromiumForFile();
+
+/** Every card's name shown on the page. */
+async function expectNamed(page: Page, cards: readonly { card_id: string }[]) {
+  for (const { card_id } of cards)
+    expect(
+      await page
+        .getByText(demo.get(card_id)?.name as string, { exact: true })
+        .first()
+        .isVisible(),
+      card_id,
+    ).toBe(true);
+}
+
+/** The page fits its width: no sideways scroll. */
+async function expectNoSidewaysScroll(page: Page) {
+  const [scroll, client] = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      .documentElement;
+    return [root.scrollWidth, root.clientWidth];
+  });
+  expect(scroll).toBeLessThanOrEqual(client);
+}
 
 describe('GET /d/:share_slug in Chromium', () => {
   it('at 1200 and 390 px: no console error, no other host, every card named, the charts drawn, no sideways scroll; the copy button copies the code', async () => {
@@ -47,25 +70,14 @@ describe('GET /d/:share_slug in Chromium', () => {
       const { errors, hosts } = watched(page);
       const res = await page.goto(url, { waitUntil: 'networkidle' });
       expect(res?.status()).toBe(200);
-      for (const { card_id } of cards)
-        expect(
-          await page
-            .getByText(demo.get(card_id)?.name as string, { exact: true })
-            .first()
-            .isVisible(),
-        ).toBe(true);
+      await expectNamed(page, cards);
       // The kredit curve has a bar per cost from the lowest to the highest; the OTK chart a line per item.
       const costs = cards.map((c) => demo.get(c.card_id)?.kredits as number);
       expect(await page.locator('#curve rect').count()).toBe(Math.max(...costs) - Math.min(...costs) + 1);
       expect(await page.locator('#types rect').count()).toBeGreaterThan(0);
       expect(await page.locator('#otk polyline').count()).toBe(2);
       expect(await page.locator('#curve').isVisible()).toBe(true);
-      const [scroll, client] = await page.evaluate(() => {
-        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
-          .documentElement;
-        return [root.scrollWidth, root.clientWidth];
-      });
-      expect(scroll).toBeLessThanOrEqual(client);
+      await expectNoSidewaysScroll(page);
       await page.getByRole('button', { name: 'Copy the code' }).click();
       await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
       expect(
@@ -142,19 +154,8 @@ describe('GET /c/{code} in Chromium', () => {
       expect(await page.getByRole('heading', { name: 'Not legal today' }).isVisible()).toBe(true);
       expect(await page.locator('.issues li').count()).toBe(2);
       expect(await page.locator('li.bad').count()).toBe(1);
-      for (const { card_id } of deck.cards.slice(1))
-        expect(
-          await page
-            .getByText(demo.get(card_id)?.name as string, { exact: true })
-            .first()
-            .isVisible(),
-        ).toBe(true);
-      const [scroll, client] = await page.evaluate(() => {
-        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
-          .documentElement;
-        return [root.scrollWidth, root.clientWidth];
-      });
-      expect(scroll).toBeLessThanOrEqual(client);
+      await expectNamed(page, deck.cards.slice(1));
+      await expectNoSidewaysScroll(page);
       expect(errors).toEqual([]);
       if (width === 390) await page.screenshot({ path: screenshotPath('code-page-390.png'), fullPage: true });
       // The 400 page: Chromium reports its status, and nothing else.
