@@ -30,8 +30,13 @@ describe('HEAD and trailing slashes', async () => {
     asset: 'scalar.js',
     code: urlCodeOf(parseDeckCode(deck.deck_code)),
   };
+  /** The query a route needs to answer its success. */
+  const QUERIES: Record<string, string> = {
+    diffDecks: `?from=${deck.share_slug}&to=${deck.share_slug}`,
+    readMetaCards: '?main_faction=soviet',
+  };
   const urlOf = (route: Route) =>
-    `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string)}${route.name === 'diffDecks' ? `?from=${deck.share_slug}&to=${deck.share_slug}` : ''}`;
+    `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string)}${QUERIES[route.name] ?? ''}`;
 
   it.each(GETS.map((r) => [r.name, r] as const))('HEAD %s: the GET’s status and headers, no body', async (_name, route) => {
     const url = `${baseUrl()}${urlOf(route)}`;

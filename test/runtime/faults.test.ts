@@ -76,6 +76,7 @@ function requestOf(route: Route): Request {
     return ['DELETE', path.replace(owner.userId, leaving.userId), { confirm: leaving.userId }, leaving.key];
   if (route.name === 'diffDecks') return ['GET', `${path}?from=${deck.share_slug}&to=${deck.share_slug}`];
   if (route.name === 'searchDecks') return ['GET', `${path}?limit=5`];
+  if (route.name === 'readMetaCards') return ['GET', `${path}?main_faction=soviet`];
   return [route.method, path, route.body ? BODIES[route.body] : undefined];
 }
 
