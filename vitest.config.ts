@@ -10,6 +10,7 @@ const OWN_STORE = [
   'test/runtime/erasure-steps.test.ts',
   'test/runtime/erasure.test.ts',
   'test/runtime/faults.test.ts',
+  'test/runtime/meta-faults.test.ts',
   'test/runtime/integrity.test.ts',
   'test/runtime/local-runtime.test.ts',
   'test/runtime/retries.test.ts',

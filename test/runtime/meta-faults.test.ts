@@ -1,0 +1,119 @@
+/**
+ * The figures of what the library plays count a change once (contract §10.3, §9.1), whatever the store and
+ * the stream do: the store-change worker's batches (handleStoreChanges, in this process, with the worker's
+ * grants only, on a DynamoDB Local of this file's own behind a fault proxy) meet a transaction applied but
+ * its answer lost, the store failing past the retries (the batch named for a retry, then retried), and the
+ * same records delivered again and again — and at rest a recount finds no drift.
+ */
+
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import type { FactionId } from '#rules/factions.ts';
+import { documentClient } from '#store/client.ts';
+import { createDeck } from '#store/decks.ts';
+import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
+import { recountMeta } from '#store/meta.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { WORKERS, type Worker } from '#workers';
+import { handleStoreChanges } from '#workers/store-changes.ts';
+import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
+import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
+import { legalCode, storedDeck } from '../support/decks.ts';
+import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
+import { storeOfOwn } from '../support/store.ts';
+
+let dynamo: LocalDynamo;
+let proxy: FaultProxy;
+beforeAll(async () => {
+  dynamo = await storeOfOwn();
+  proxy = await startFaultProxy(dynamo.endpoint);
+  process.env.DYNAMODB_ENDPOINT = proxy.url;
+  installGrantsGuard();
+}, 120_000);
+afterAll(async () => {
+  await proxy?.close();
+  await dynamo?.stop();
+});
+
+const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
+const demo = demoCatalogue();
+const PAIRS: [FactionId, FactionId][] = [
+  ['soviet', 'usa'],
+  ['germany', 'italy'],
+  ['japan', 'britain'],
+];
+let sequence = 0;
+/** A deck item's change as its stream record carries it. */
+const recordOf = (before: StoredDeck | undefined, after: StoredDeck | undefined): DynamoDBRecord => {
+  const deck = (after ?? before) as StoredDeck;
+  const image = (d: StoredDeck | undefined) => (d ? (marshall(deckItem(d), { removeUndefinedValues: true }) as never) : undefined);
+  return {
+    eventName: !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY',
+    dynamodb: {
+      Keys: marshall(deckKey(deck.user_id, deck.id)) as never,
+      OldImage: image(before),
+      NewImage: image(after),
+      SequenceNumber: String(++sequence).padStart(21, '0'),
+    },
+  };
+};
+const handle = (records: DynamoDBRecord[]) => asRoute(worker, () => handleStoreChanges({ Records: records }));
+
+describe("the figures under the store's faults and the stream's repeats", () => {
+  it('applied once: a lost answer, a batch failed past the retries and retried, the same records again and again', async () => {
+    const decks = Array.from({ length: 30 }, (_, i) => {
+      const [main, ally] = PAIRS[i % PAIRS.length] as [FactionId, FactionId];
+      return storedDeck({
+        main_faction: main,
+        ally_faction: ally,
+        visibility: i % 10 === 9 ? 'unlisted' : 'public',
+        deck_code: legalCode(demo, main, ally, 12, i),
+        tags: [`t${i % 4}`],
+      });
+    });
+    for (const d of decks) expect(await createDeck(d)).toBe('ok');
+    const created = decks.map((d) => recordOf(undefined, d));
+
+    // A transaction applied whose answer is lost: the SDK sends it again with its token (a no-op), once.
+    proxy.set('TransactWriteItems', { kind: 'dropAnswer', times: 1 });
+    expect((await handle(created.slice(0, 10))).batchItemFailures).toEqual([]);
+    // The store failing past the retries: the batch names its first record; the retry (the same records) lands.
+    proxy.set('TransactWriteItems', { ...THROTTLING.internal, times: 50 });
+    const failed = await handle(created.slice(10));
+    expect(failed.batchItemFailures).toEqual([{ itemIdentifier: created[10]?.dynamodb?.SequenceNumber }]);
+    proxy.clear();
+    expect((await handle(created.slice(10))).batchItemFailures).toEqual([]);
+    // The same records again, twice: nothing more.
+    for (let i = 0; i < 2; i++) expect((await handle(created)).batchItemFailures).toEqual([]);
+    expect(await recountMeta(false)).toEqual({ decks: 27, drift: [] });
+
+    // Changes: 5 made private, 5 another code, 3 deleted — each delivered twice, the second time beside the first.
+    const changed: DynamoDBRecord[] = [];
+    for (const [i, d] of decks.entries()) {
+      let after: StoredDeck | undefined = d;
+      if (i < 5) after = { ...d, visibility: 'private' };
+      else if (i < 10) after = { ...d, deck_code: legalCode(demo, d.main_faction, d.ally_faction, 12, 40 + i) };
+      else if (i < 13) after = undefined;
+      else continue;
+      const key = deckKey(d.user_id, d.id);
+      await documentClient().send(
+        after
+          ? new UpdateCommand({
+              TableName: tableName(DECKS),
+              Key: key,
+              UpdateExpression: 'SET visibility = :v, deck_code = :c',
+              ExpressionAttributeValues: { ':v': after.visibility, ':c': after.deck_code },
+            })
+          : new DeleteCommand({ TableName: tableName(DECKS), Key: key }),
+      );
+      changed.push(recordOf(d, after));
+    }
+    await Promise.all([handle(changed), handle(changed)]);
+    expect((await handle(changed)).batchItemFailures).toEqual([]);
+    // 27 public, 5 made private, 3 deleted (deck 9, unlisted, got another code: still nothing).
+    expect(await recountMeta(false)).toEqual({ decks: 19, drift: [] });
+  }, 120_000);
+});
