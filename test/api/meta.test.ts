@@ -3,8 +3,8 @@
  * made here), through HTTP: after a burst of public creates, PATCHes to private and to other codes and
  * factions' tags, unlisted decks and deletes, made side by side, the figures at rest equal a recount of the
  * public decks as they end — every card of three nations and a pair, by cursor, and the pairs and tags;
- * unlisted and private decks never count. `deckctl meta recount` finds no drift at rest, and corrects a
- * figure changed behind the worker's back.
+ * unlisted and private decks never count; an account's erasure takes its decks out. `deckctl meta recount`
+ * finds no drift at rest, and corrects a figure changed behind the worker's back.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,34 @@ describe('what the library plays', () => {
       expect([r.status, r.body.error.code, r.body.error.message]).toEqual([400, 'invalid_parameter', message]);
     }
   });
+
+  it("an account's erasure takes its public decks out of the figures", async () => {
+    const leaving = await newOwner();
+    for (let i = 0; i < 3; i++) {
+      const r = await call('POST', leaving.decks, {
+        key: leaving.key,
+        body: { deck_code: code('japan', 'usa', 60 + i), guide: { system: 'Gone' }, tags: ['erased'], visibility: 'public' },
+      });
+      made.set(r.body.data.id, { owner: leaving, deck: r.body.data });
+    }
+    const tagged = async () =>
+      ((await call('GET', '/api/v1/meta/factions')).body.data.tags as { tag: string; decks: number }[]).find((t) => t.tag === 'erased')
+        ?.decks ?? 0;
+    expect(await settled(tagged, (n) => n === 3)).toBe(3);
+    const erased = await call('DELETE', `/api/v1/users/${leaving.userId}`, { key: leaving.key, body: { confirm: leaving.userId } });
+    expect(erased.status, erased.text).toBe(200);
+    for (const [id, m] of made) if (m.owner === leaving) made.set(id, { owner: leaving, deck: undefined });
+    // The erasure's steps, then the figures: within the erasure's settling waits and the worker's bound.
+    expect(await settled(tagged, (n) => n === 0, 60_000)).toBe(0);
+    const want = expected();
+    const japan = await settled(
+      () => walk('main_faction=japan'),
+      (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want.scopes.japan ?? { decks: 0, cards: {} }, demo, 'en')),
+      60_000,
+    );
+    expect(japan.rows).toEqual(cardFigures(want.scopes.japan ?? { decks: 0, cards: {} }, demo, 'en'));
+    expect((await call('GET', '/api/v1/meta/factions')).body.meta.decks).toBe(want.decks);
+  }, 120_000);
 
   it('deckctl meta recount: no drift at rest; a figure changed behind the worker is found and corrected', async () => {
     const env = { DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint };

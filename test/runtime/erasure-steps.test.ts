@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { documentClient } from '#store/client.ts';
@@ -24,30 +24,17 @@ import { setLike } from '#store/likes.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { WORKERS, type Worker } from '#workers';
 import { eraseStep, handleErasures, STEP_LIMITS } from '#workers/erasure.ts';
-import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
 import { lambdaContext } from '../../infra/local/events.ts';
-import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
+import { asRoute } from '../../infra/local/grants-guard.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { type Call, operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
-import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
-import { scanAll, storeOfOwn } from '../support/store.ts';
+import { THROTTLING } from '../support/fault-proxy.ts';
+import { guardedStoreForFile, scanAll } from '../support/store.ts';
 
-let dynamo: LocalDynamo;
-let proxy: FaultProxy;
-beforeAll(async () => {
-  dynamo = await storeOfOwn();
-  // The file's store calls go through a fault proxy (none injected but where a test says).
-  proxy = await startFaultProxy(dynamo.endpoint);
-  process.env.DYNAMODB_ENDPOINT = proxy.url;
-  // The worker's steps run with its grants only, as the local runtime runs it (and as IAM would hold it).
-  installGrantsGuard();
-}, 120_000);
+// The file's store calls go through a fault proxy; a worker's steps run with its grants only.
+const store = guardedStoreForFile();
 const worker = WORKERS.find((w) => w.name === 'accountErasure') as Worker;
 const asWorker = <T>(fn: () => Promise<T>) => asRoute(worker, fn);
-afterAll(async () => {
-  await proxy?.close();
-  await dynamo?.stop();
-});
 
 const cat = demoCatalogue();
 const deckOf = (userId: string, author: string, i: number): StoredDeck =>
@@ -165,11 +152,11 @@ describe('the erasure worker, step by step', () => {
     };
     const context = lambdaContext({ name: 'accountErasure', timeoutSeconds: 60 });
     // Every read of the stuck account's decks fails (DynamoDB's 500), as long as the fault stays.
-    proxy.set('Query', { ...THROTTLING.internal, match: `USER#${stuck.user_id}` });
+    store.proxy.set('Query', { ...THROTTLING.internal, match: `USER#${stuck.user_id}` });
     try {
       expect(await asWorker(() => handleErasures(event, context))).toEqual({ batchItemFailures: [{ itemIdentifier: '100' }] });
     } finally {
-      proxy.set('Query');
+      store.proxy.set('Query');
     }
     // The other account's step ran all the same: its decks are gone; the stuck one's are there.
     expect([await countDecks(going.user_id), await countDecks(stuck.user_id)]).toEqual([0, 2]);

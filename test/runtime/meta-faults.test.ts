@@ -9,7 +9,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
@@ -19,24 +19,13 @@ import { recountMeta } from '#store/meta.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { WORKERS, type Worker } from '#workers';
 import { handleStoreChanges } from '#workers/store-changes.ts';
-import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
-import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
+import { asRoute } from '../../infra/local/grants-guard.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
-import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
-import { storeOfOwn } from '../support/store.ts';
+import { THROTTLING } from '../support/fault-proxy.ts';
+import { guardedStoreForFile } from '../support/store.ts';
 
-let dynamo: LocalDynamo;
-let proxy: FaultProxy;
-beforeAll(async () => {
-  dynamo = await storeOfOwn();
-  proxy = await startFaultProxy(dynamo.endpoint);
-  process.env.DYNAMODB_ENDPOINT = proxy.url;
-  installGrantsGuard();
-}, 120_000);
-afterAll(async () => {
-  await proxy?.close();
-  await dynamo?.stop();
-});
+// The file's store calls go through a fault proxy; a worker's steps run with its grants only.
+const store = guardedStoreForFile();
 
 const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
 const demo = demoCatalogue();
@@ -78,13 +67,13 @@ describe("the figures under the store's faults and the stream's repeats", () => 
     const created = decks.map((d) => recordOf(undefined, d));
 
     // A transaction applied whose answer is lost: the SDK sends it again with its token (a no-op), once.
-    proxy.set('TransactWriteItems', { kind: 'dropAnswer', times: 1 });
+    store.proxy.set('TransactWriteItems', { kind: 'dropAnswer', times: 1 });
     expect((await handle(created.slice(0, 10))).batchItemFailures).toEqual([]);
     // The store failing past the retries: the batch names its first record; the retry (the same records) lands.
-    proxy.set('TransactWriteItems', { ...THROTTLING.internal, times: 50 });
+    store.proxy.set('TransactWriteItems', { ...THROTTLING.internal, times: 50 });
     const failed = await handle(created.slice(10));
     expect(failed.batchItemFailures).toEqual([{ itemIdentifier: created[10]?.dynamodb?.SequenceNumber }]);
-    proxy.clear();
+    store.proxy.clear();
     expect((await handle(created.slice(10))).batchItemFailures).toEqual([]);
     // The same records again, twice: nothing more.
     for (let i = 0; i < 2; i++) expect((await handle(created)).batchItemFailures).toEqual([]);
