@@ -8,6 +8,7 @@
  */
 import { ROUTES, type Route, routeKey } from '#routes';
 import { PRICES } from './prices.ts';
+import { pascal } from './stack.ts';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
 
@@ -50,7 +51,7 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
   return (ROUTES as readonly Route[])
     .filter((r) => r.capped)
     .map((route) => {
-      const id = `${route.name[0]?.toUpperCase()}${route.name.slice(1)}Function`;
+      const id = `${pascal(route.name)}Function`;
       const fn = resources.find(([key, r]) => r.Type === 'AWS::Lambda::Function' && key.startsWith(id))?.[1].Properties ?? {};
       const throttle = settings[routeKey(route)] as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
       const reserved = fn.ReservedConcurrentExecutions as number | undefined;

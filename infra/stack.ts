@@ -31,7 +31,8 @@ export interface DeckLibraryProps extends StackProps {
   settings: OpsSettings;
 }
 
-const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+/** A route's or worker's name as its constructs' ids begin (`readCode` → `ReadCode`: `ReadCodeFunction`). */
+export const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 
 export class DeckLibraryStack extends Stack {
   readonly functions = new Map<string, ServiceFunction>();

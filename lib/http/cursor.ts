@@ -82,6 +82,18 @@ export async function openCursor(cursor: string): Promise<unknown> {
   throw invalidParameter('cursor is not one this API issued for this query (or its key has been retired)');
 }
 
+/**
+ * The position a page cursor of this query holds (a list paged by position: the card list's page number, a
+ * meta scope's offset), signed with the query's digest; 400 invalid_parameter for a cursor of another query.
+ */
+export async function cursorPosition(cursor: string, digest: string): Promise<number> {
+  const c = (await openCursor(cursor)) as { d?: string; p?: number } | null;
+  if (c?.d !== digest || !Number.isInteger(c.p)) throw invalidParameter('cursor belongs to another query');
+  return c.p as number;
+}
+/** A page cursor of this query holding `position`. */
+export const positionCursor = (digest: string, position: number): Promise<string> => signCursor({ d: digest, p: position });
+
 /** A short digest of a query's parameters, to bind cursors to it. */
 export const queryDigest = (parts: readonly (string | undefined)[]): string =>
   createHmac('sha256', 'query').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);

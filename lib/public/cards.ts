@@ -4,8 +4,7 @@
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
-import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
-import { invalidParameter } from '#http/errors.ts';
+import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/cards.ts';
 import { type Card, cardName } from '#rules/card.ts';
@@ -18,11 +17,7 @@ export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtIn
   // A page's cards depend on the language q matches names in.
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit), ...(language === DEFAULT_LANGUAGE ? [] : [language])]);
   let page = req.query.page;
-  if (req.query.cursor !== undefined) {
-    const c = (await openCursor(req.query.cursor)) as { d?: string; p?: number };
-    if (c?.d !== digest || !Number.isInteger(c.p)) throw invalidParameter('cursor belongs to another query');
-    page = c.p as number;
-  }
+  if (req.query.cursor !== undefined) page = await cursorPosition(req.query.cursor, digest);
   const match = (c: Card) =>
     (!faction || c.faction === faction) &&
     (!type || c.type === type) &&
@@ -40,7 +35,7 @@ export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtIn
       limit,
       total: all.length,
       has_more: more,
-      next_cursor: more ? await signCursor({ d: digest, p: page + 1 }) : null,
+      next_cursor: more ? await positionCursor(digest, page + 1) : null,
     },
     languageHeaders(language),
   );

@@ -9,9 +9,9 @@ import { moved } from '#http/redirect.ts';
 import type { Raw } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
-import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { deckOfSegment } from '#rules/url-code.ts';
+import { languageQuery } from './language.ts';
 
 export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical: string };
 
@@ -33,7 +33,6 @@ export function codeAt(req: { params: { code: string }; rawQuery: string }, rout
 
 /** A code's page and image, absolute, in the language asked (none said for English: the routes' default). */
 export function codeLinks(origin: string, canonical: string, language: string) {
-  const asked = language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`;
-  const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${asked}`;
+  const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${languageQuery(language)}`;
   return { page: at(R.readCodePage.path), image: at(R.readCodeImage.path), json: at(R.readCode.path) };
 }

@@ -7,12 +7,15 @@
 import type { Headed } from '#http/types.ts';
 import { type Card, cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
-import { answerLanguage } from '#rules/languages.ts';
+import { answerLanguage, DEFAULT_LANGUAGE } from '#rules/languages.ts';
 
 export const languageOf = (req: Headed & { query: { lang?: string } }, catalogue: Catalogue): string =>
   answerLanguage(req.query.lang, req.headers['accept-language'], catalogue.languages);
 
 export const languageHeaders = (language: string): Record<string, string> => ({ 'content-language': language, vary: 'accept-language' });
+
+/** The query a link to an answer in `language` carries: none for English (every route's default), else `?lang=`. */
+export const languageQuery = (language: string): string => (language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`);
 
 /** A card as answers show it: its name in the language, without its names by language. */
 export function localCard(card: Card, language: string): Omit<Card, 'names'> {

@@ -4,7 +4,7 @@
  * scope holds at most the cards a pair can play, whatever the library's size).
  */
 import { catalogue } from '#catalogue/load.ts';
-import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
+import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/meta.ts';
@@ -18,12 +18,7 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
   if (ally === main) throw invalidParameter('ally_faction must differ from main_faction');
   const language = languageOf(req, catalogue());
   const digest = queryDigest([main, ally, type, String(limit), language]);
-  let from = 0;
-  if (req.query.cursor !== undefined) {
-    const c = (await openCursor(req.query.cursor)) as { d?: string; o?: number };
-    if (c?.d !== digest || !Number.isInteger(c.o)) throw invalidParameter('cursor belongs to another query');
-    from = c.o as number;
-  }
+  const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
   const scope = await readScope(ally ? pairScope(main, ally) : mainScope(main));
   const figures = cardFigures(scope, catalogue(), language, type);
   const more = from + limit < figures.length;
@@ -33,7 +28,7 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
       decks: scope.decks,
       as_of: scope.as_of,
       has_more: more,
-      next_cursor: more ? await signCursor({ d: digest, o: from + limit }) : null,
+      next_cursor: more ? await positionCursor(digest, from + limit) : null,
     },
     headers: languageHeaders(language),
   };

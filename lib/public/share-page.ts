@@ -7,12 +7,11 @@ import { catalogue } from '#catalogue/load.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
-import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import { htmlPage } from './html.ts';
-import { languageHeaders, languageOf } from './language.ts';
+import { languageHeaders, languageOf, languageQuery } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
 
 /** A slug no one may see (private, unknown or malformed): the same 404 page. */
@@ -24,7 +23,7 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const slug = deck.share_slug;
   const language = languageOf(req, catalogue());
   // The image in the page's language (its link previews show the names the reader reads).
-  const asked = language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`;
+  const asked = languageQuery(language);
   return htmlPage(
     200,
     sharePage(deckSheet(deck, catalogue(), language), {

@@ -7,8 +7,8 @@
  */
 import { type CardType, cardName } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
-import { parseDeckCode } from './deck-code.ts';
 import type { FactionId } from './factions.ts';
+import { parsedCode } from './parsed-codes.ts';
 
 /** What a public deck adds to the figures; null for any other deck (or none). */
 export interface Contribution {
@@ -30,7 +30,8 @@ export interface Contributing {
 
 export function contributionOf(deck: Contributing | undefined): Contribution | null {
   if (deck?.visibility !== 'public') return null;
-  const { cards } = parseDeckCode(deck.deck_code);
+  // A stored code (a deck item's, or a record's image of one): parsed once a container, as every stored code is.
+  const { cards } = parsedCode(deck.deck_code).deck;
   return {
     main: deck.main_faction as FactionId,
     ally: deck.ally_faction as FactionId,

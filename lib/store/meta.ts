@@ -25,6 +25,7 @@ import {
   META_OF,
   type StoredContribution,
   scopeOf,
+  TAG_SHARDS,
   tagShard,
   tagsKey,
   tagsPk,
@@ -277,7 +278,7 @@ export async function recountMeta(write: boolean): Promise<{ decks: number; drif
       ...Object.fromEntries(Object.entries(figures.pairs).map(([p, n]) => [ATTR.pair(p), n])),
     });
     const shards = new Map<string, Record<string, number>>(
-      Array.from({ length: 16 }, (_, i) => [String(i).padStart(2, '0'), {}] as [string, Record<string, number>]),
+      Array.from({ length: TAG_SHARDS }, (_, i) => [String(i).padStart(2, '0'), {}] as [string, Record<string, number>]),
     );
     for (const [tag, n] of Object.entries(figures.tags)) Object.assign(shards.get(tagShard(tag)) as object, { [ATTR.tag(tag)]: n });
     await atMost(8, [...shards], ([shard, tags]) => put({ ...tagsKey(shard), as_of: now, ...tags }));

@@ -27,6 +27,10 @@ export interface Work {
   run: () => Promise<void>;
 }
 
+/** The earliest of stream sequence numbers (decimal strings of any length): where a retry must start. */
+export const earliestOf = (sequences: readonly string[]): string | undefined =>
+  [...sequences].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
+
 /** Pieces of work run at once (each bounds its own writes): a batch never floods the store. */
 export const WORK_AT_ONCE = 4;
 
@@ -70,6 +74,6 @@ export const batchHandler =
       }
     });
     if (left > 0) logger.info(`${name}: work left for the retry, near the timeout`, { left });
-    const earliest = failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
+    const earliest = earliestOf(failed);
     return { batchItemFailures: earliest ? [{ itemIdentifier: earliest }] : [] };
   };

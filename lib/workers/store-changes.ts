@@ -20,7 +20,7 @@ import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { applyMeta } from '#store/meta.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { batchHandler, changesOf, image, itemRunsOf, WORK_AT_ONCE, type Work } from './batch.ts';
+import { batchHandler, changesOf, earliestOf, image, itemRunsOf, WORK_AT_ONCE, type Work } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCounts, viewsMoved } from './views.ts';
 
@@ -65,7 +65,7 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   }
   // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a chunk).
   if (meta.length > 0) {
-    const first = meta.map((m) => m.first).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0] as string;
+    const first = earliestOf(meta.map((m) => m.first)) as string;
     work.push({ first, run: () => applyMeta(meta) });
   }
   return work;

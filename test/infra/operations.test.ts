@@ -21,6 +21,7 @@ import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
 import { floodCost, floodTable, LOG_BYTES, RENDER_MS } from '../../infra/flood-cost.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
+import { pascal } from '../../infra/stack.ts';
 import { legalCode } from '../support/decks.ts';
 import { ACCOUNT, evaluate, REGION, resolve } from '../support/iam.ts';
 import { inFunction } from '../support/in-function.ts';
@@ -95,7 +96,7 @@ describe('alarms, topic and dashboard', () => {
       ViewLogBacklog: [{ namespace: 'AWS/Lambda', name: 'IteratorAge', dimensions: ['FunctionName'] }],
       DiscardedChanges: [{ namespace: 'AWS/SQS', name: 'ApproximateNumberOfMessagesVisible', dimensions: ['QueueName'] }],
     });
-    for (const name of LATENCY_WATCHED) expect(Object.keys(alarms)).toContain(`${name[0]?.toUpperCase()}${name.slice(1)}LatencyP99`);
+    for (const name of LATENCY_WATCHED) expect(Object.keys(alarms)).toContain(`${pascal(name)}LatencyP99`);
     const p99 = of(plain, 'AWS::CloudWatch::Alarm').find(([id]) => id.includes('SearchDecksLatencyP99'))?.[1].Properties;
     expect([p99?.Threshold, p99?.ExtendedStatistic]).toEqual([1000, 'p99']);
     expect(of(plain, 'AWS::SNS::Subscription')).toHaveLength(0);
@@ -173,7 +174,7 @@ describe('a flood of distinct codes (contract §10.2)', () => {
     expect(capped.map((r) => r.name).sort()).toEqual(['readCodeImage', 'readDeckImage']);
     const plainReserved = reservations(plain);
     for (const route of routes) {
-      const id = `${route.name[0]?.toUpperCase()}${route.name.slice(1)}`;
+      const id = pascal(route.name);
       expect(plainReserved[id], id).toBe(route.capped ? 5 : undefined);
     }
     // The operator's own reservation of each function does not lift the cap; `off` leaves it to the throttle.
@@ -276,12 +277,12 @@ describe('functions', () => {
         .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('"CURSORKEYS"'))
         .flatMap(([, p]) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref.replace(/Role.*$/, ''))),
     );
-    const withCursors = routes.filter((r) => r.cursors).map((r) => `${r.name[0]?.toUpperCase()}${r.name.slice(1)}`);
+    const withCursors = routes.filter((r) => r.cursors).map((r) => pascal(r.name));
     expect([...readers].sort()).toEqual(withCursors.sort());
   });
 
   it("no reserved concurrency (but the capped routes'), no tracing and no source-map support by default; each from context values", () => {
-    const cappedIds = routes.filter((r) => r.capped).map((r) => `${r.name[0]?.toUpperCase()}${r.name.slice(1)}Function`);
+    const cappedIds = routes.filter((r) => r.capped).map((r) => `${pascal(r.name)}Function`);
     const isCapped = (id: string) => cappedIds.some((c) => id.startsWith(c));
     for (const [id, fn] of functionsOf(plain)) {
       expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(isCapped(id) ? 5 : undefined);

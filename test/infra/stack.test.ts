@@ -27,6 +27,7 @@ import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
+import { pascal } from '../../infra/stack.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { startKardsStandIn } from '../support/kards-standin.ts';
@@ -34,7 +35,6 @@ import { hasRealCatalogue } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
 const workers = WORKERS as readonly Worker[];
-const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 let outdir: string;
 let template: Template;
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
