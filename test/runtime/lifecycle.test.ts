@@ -228,6 +228,24 @@ describe('the bundles as deployed, under the lifecycle', () => {
     expect(await storedViews(deck.share_slug)).toBe(4);
   }, 120_000);
 
+  it('what the library plays follows the deployed store-change worker across freezes and shutdowns: counted once, taken out once', async () => {
+    const owner = await newOwner();
+    const tagged = async () =>
+      ((await call('GET', '/api/v1/meta/factions')).body.data.tags as { tag: string; decks: number }[]).find((t) => t.tag === 'lifemeta')
+        ?.decks ?? 0;
+    const made = [];
+    for (const visibility of ['public', 'public', 'private'])
+      made.push((await createDeck(owner, { visibility, tags: ['lifemeta'] })).body.data as { id: string });
+    expect(await settled(tagged, (n) => n === 2, 60_000)).toBe(2);
+    const r = await call('PATCH', `${owner.decks}/${made[0]?.id}`, { key: owner.key, body: { visibility: 'private' } });
+    expect(r.status).toBe(200);
+    expect(await settled(tagged, (n) => n === 1, 60_000)).toBe(1);
+    // The worker's environments shut down between its batches: nothing is counted again later.
+    await sleep(3_000);
+    expect(await tagged()).toBe(1);
+    expect(runtime.output()).toMatch(/\[storeChanges\] environment \d+ shut down/);
+  }, 150_000);
+
   it('a slow store: writes answered after their attempt timed out, retried across freezes, count nothing twice', async () => {
     const owner = await newOwner();
     const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
