@@ -6,6 +6,8 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -15,7 +17,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTES, type Route, routeKey, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
-import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
@@ -39,6 +41,8 @@ export class DeckLibraryStack extends Stack {
   readonly workers = new Map<string, ServiceFunction>();
   /** The function the access log's subscription feeds (views). */
   readonly countViews: ServiceFunction;
+  /** The function that opens the day's slots of the views' week at midnight, UTC. */
+  readonly openViewDay: ServiceFunction;
   readonly discardedChanges: Queue;
   readonly monitoring: Monitoring;
 
@@ -144,6 +148,20 @@ export class DeckLibraryStack extends Stack {
       filterPattern: FilterPattern.literal(subscriptionPattern(VIEW_SUBSCRIPTION)),
     });
     this.countViews = countViews;
+    // Views of the week (contract §10.3): a schedule opens the new day's slots at midnight, UTC, so that a
+    // day leaves the week with no view. EventBridge invokes it asynchronously: Lambda retries a failure
+    // twice, then records the event in the queue of discarded work (alarmed); a retry writes nothing twice.
+    const openViewDay = new ServiceFunction(this, `${pascal(DAY_OPENER.name)}Function`, {
+      ...shared,
+      spec: { ...DAY_OPENER, serves: 'the day slots of the views of the week' },
+      environment: tableNames,
+    });
+    openViewDay.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) });
+    new Rule(this, `${pascal(DAY_OPENER.name)}Schedule`, {
+      schedule: Schedule.cron({ minute: String(DAY_OPENER.at.minute), hour: String(DAY_OPENER.at.hour) }),
+      targets: [new LambdaFunction(openViewDay)],
+    });
+    this.openViewDay = openViewDay;
     const { read, write, capped } = props.settings.throttle;
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTH_GRANT, CURSOR_KEYS_GRANT, type Grant, type Grantee, ROUTES } from '#routes';
-import { WORKERS } from '#workers';
+import { DAY_OPENER, WORKERS } from '#workers';
 import { type GrantUse, grantParts } from '../infra/local/grants-guard.ts';
 
 const dir = process.argv[2];
@@ -32,7 +32,7 @@ for (const file of readdirSync(dir))
   }
 
 const granted = new Set<string>();
-for (const who of [...ROUTES, ...WORKERS] as Grantee[])
+for (const who of [...ROUTES, ...WORKERS, DAY_OPENER] as Grantee[])
   for (const part of grantParts(who)) granted.add(key(part, sharedOf(part) ?? part.who));
 const unused = [...granted].filter((part) => !used.has(part)).sort();
 console.log(

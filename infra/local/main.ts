@@ -17,7 +17,7 @@ import type { Grantee } from '#routes';
 import { ROUTES } from '#routes';
 import { dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { DAY_OPENER, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
@@ -25,6 +25,7 @@ import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
 import { functionConfigs, synthesised } from './lambda/functions.ts';
 import { FunctionPool } from './lambda/pool.ts';
+import { startDaily } from './schedule.ts';
 import { type StreamPoller, startStreamPoller } from './streams.ts';
 import { invokeWorker } from './workers.ts';
 
@@ -41,6 +42,7 @@ const external = process.env.DYNAMODB_ENDPOINT;
 
 let dynamo: LocalDynamo | undefined;
 const pollers: StreamPoller[] = [];
+let daily: { stop: () => Promise<void> } | undefined;
 let accessLog: LocalAccessLog | undefined;
 const pools = new Map<string, FunctionPool>();
 let stopping = false;
@@ -53,6 +55,7 @@ async function stop(code: number) {
   await accessLog?.stop().catch((e: Error) => console.error(`access log not delivered at stop: ${e.message}`));
   // Then the workers hand over what their streams hold, the view log's before the store-change worker's
   // (its buckets' changes are what the other folds): a clean stop leaves no window half-gathered.
+  await daily?.stop();
   for (const poller of [...pollers].reverse()) await poller.stop({ drain: true });
   await Promise.all([...pools.values()].map((p) => p.stop()));
   await dynamo?.stop();
@@ -105,7 +108,7 @@ try {
     // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse).
     console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
     const outdir = await synthesised(process.env.LAMBDA_ASSETS || undefined);
-    const names = [...ROUTES.map((r) => r.name), ...WORKERS.map((w) => w.name), VIEW_SUBSCRIPTION.name];
+    const names = [...ROUTES.map((r) => r.name), ...WORKERS.map((w) => w.name), VIEW_SUBSCRIPTION.name, DAY_OPENER.name];
     const local = {
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: LOCAL_REGION,
@@ -173,6 +176,14 @@ try {
       ),
     );
   }
+  // The daily opener of the views' week, as its schedule runs it (off with the stream workers: one per store).
+  if (process.env.STREAM_WORKERS !== 'off')
+    daily = startDaily({
+      worker: DAY_OPENER,
+      invoke: (event) => invokeFunction(DAY_OPENER, event),
+      retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
+      log: (message) => console.error(message),
+    });
   client.destroy();
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

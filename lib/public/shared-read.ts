@@ -8,15 +8,15 @@ import { endpoint } from '#http/types.ts';
 import * as R from '#routes/public.ts';
 import { publicDeck } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedCounts } from '#store/view-buckets.ts';
 import { sharedDeck } from './shared-deck.ts';
 
 export const readSharedDeck = endpoint(R.readSharedDeck, { init: [catalogue, documentClient] }, async (req) => {
   const slug = req.params.share_slug;
-  // The deck and its stored view count are read side by side: one index item and one bucket attribute.
-  const [deck, stored] = await Promise.all([sharedDeck(slug), storedViews(slug)]);
+  // The deck and its stored views are read side by side: one index item and one bucket's attributes of it.
+  const [deck, stored] = await Promise.all([sharedDeck(slug), storedCounts(slug)]);
   // This read is a view: counted from the access log (its line, answered 200: lib/workers/
-  // VIEW_SUBSCRIPTION), nothing written here. Shown at once, with the stored total.
-  const shown = stored + 1;
-  return { data: publicDeck(deck, { views: shown, likes: deck.likes }, catalogue()), headers: { 'cache-control': 'no-store' } };
+  // VIEW_SUBSCRIPTION), nothing written here. Shown at once, with the stored totals.
+  const shown = { views: stored.views + 1, views_7d: stored.views_7d + 1, likes: deck.likes };
+  return { data: publicDeck(deck, shown, catalogue()), headers: { 'cache-control': 'no-store' } };
 });

@@ -11,7 +11,7 @@ export const searchDecks = {
   // Card filters name cards of the catalogue (contract §8.5).
   catalogue: true,
   cursors: true,
-  grants: [query('search_by_date', 'search_by_views', 'search_by_likes')],
+  grants: [query('search_by_date', 'search_by_views', 'search_by_likes', 'search_by_trending')],
   summary: 'Search public decks',
   description:
     'Public decks only. q matches a substring of the name or guide.system; card and exclude_card pick decks by the cards they hold. page × limit is at most 1,000; walk further with meta.next_cursor. A page that runs out of its read budget comes back short, with a next_cursor.',

@@ -89,7 +89,11 @@ export function deckVersion(d: StoredVersion, catalogue: Catalogue): Out<typeof 
 }
 
 /** What the public sees of a deck (contract §3): never visibility, sort_order, version or the owner. */
-export function publicDeck(d: StoredDeck, shown: { views: number; likes: number }, catalogue: Catalogue): Out<typeof S.PublicDeck> {
+export function publicDeck(
+  d: StoredDeck,
+  shown: { views: number; views_7d: number; likes: number },
+  catalogue: Catalogue,
+): Out<typeof S.PublicDeck> {
   return {
     ...deckIdentity(d),
     tags: d.tags,
@@ -98,6 +102,7 @@ export function publicDeck(d: StoredDeck, shown: { views: number; likes: number 
     archive: { key_components: d.archive.key_components, alternatives: d.archive.alternatives, chart_settings: d.archive.chart_settings },
     author: { display_name: d.author_name },
     views: shown.views,
+    views_7d: shown.views_7d,
     likes: shown.likes,
     created_at: d.created_at,
     updated_at: d.updated_at,
@@ -122,6 +127,7 @@ export function searchItem(e: SearchEntry): Out<typeof S.SearchItem> {
     display: e.display,
     author: { display_name: e.author_name },
     views: e.views,
+    views_7d: e.views_7d ?? 0,
     likes: e.likes,
     created_at: e.created_at,
     updated_at: e.updated_at,

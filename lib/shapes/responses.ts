@@ -110,6 +110,7 @@ export const PublicDeck = v.strictObject({
   archive: Archive,
   author: Author,
   ...counts,
+  views_7d: count,
   ...times,
   stats: Stats,
   legality: Legality,
@@ -126,6 +127,7 @@ export const SearchItem = v.strictObject({
   display: Display,
   author: Author,
   ...counts,
+  views_7d: count,
   ...times,
 });
 /** The normalised deck of a validate answer: content without server fields. */

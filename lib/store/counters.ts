@@ -8,12 +8,17 @@
  *   views: checked each time the total passes a step of VIEW_STEPS (25, then +max(25, 25%)), folded when
  *   it has moved by at least max(25, 25%, 3 per item the fold rewrites) — a view is common, so folds must
  *   be rare, and a public deck has one entry per distinct card: a fold costs at most a third of an item
- *   per view it folds.
+ *   per view it folds;
+ *   views of the week (`views_7d`, what `sort=trending` orders by: lib/rules/week.ts): folded with the
+ *   views, in the same writes; checked each time the week passes a step either way (it falls as days
+ *   leave it), folded when it has moved a fold step from the folded value, and when it falls to 0 from a
+ *   folded value (a deck gone cold leaves trending).
  * Folds are the store-change worker's (lib/workers/), which the store's own change stream drives: a
  * fold that fails is retried until it lands.
  *
  * Ordering (contract §9.1: an entry never stays behind its deck). Each count carries an order — views
- * their own value (they only grow), likes the counter's `changes` (every like and unlike adds one) —
+ * (and the week) their bucket's revision `rev` (each write of a bucket adds one: view-buckets.ts), likes
+ * the counter's `changes` (every like and unlike adds one) —
  * and every fold write is conditional on the item's order being older:
  *   1. a fold writes the deck item first and takes the facets from the deck *as written* (ALL_NEW): an
  *      entry that a PATCH made before the fold landed gets the fold too;
@@ -83,6 +88,33 @@ function* viewSteps(upTo: number): Generator<number> {
 export const viewsFoldDue = (folded: number, before: number, after: number, items: number): boolean =>
   viewStepPassed(before, after) && (folded >= after || after - folded >= viewsFoldStep(folded, items));
 
+/** Whether a deck's views of the week, moving from `before` to `after`, passed a step either way, or fell to 0. */
+export const weekStepPassed = (before: number, after: number): boolean =>
+  before !== after && (after === 0 || viewStepPassed(Math.min(before, after), Math.max(before, after)));
+
+/**
+ * Whether a deck whose week was last folded at `folded` is folded when its week moves from `before` to
+ * `after`: a step was passed and it has moved a fold step from the folded value — or it fell to 0 and
+ * the folded value is not 0 (such a fold follows a fold that raised it: at most one more to each).
+ */
+export const weekFoldDue = (folded: number, before: number, after: number, items: number): boolean =>
+  weekStepPassed(before, after) && (after === 0 ? folded !== 0 : Math.abs(after - folded) >= viewsFoldStep(folded, items));
+
+/** How far apart the steps around a count are: a count moves that far at most without passing one. */
+function stepWidth(count: number): number {
+  let last = 0;
+  for (const step of viewSteps(count)) last = step;
+  return last === 0 ? VIEWS_FOLD_MIN : Math.max(VIEWS_FOLD_MIN, Math.floor(last * VIEWS_FOLD_RATIO));
+}
+
+/**
+ * The bound the week's rule keeps at rest, however its moves fell into runs (and whenever a fold of the
+ * views carried it along): 0 when the week is 0; else less than a fold step of the folded value, plus
+ * the width of the steps around the week, apart.
+ */
+export const weekFoldWithinBound = (folded: number, week: number, items: number): boolean =>
+  week === 0 ? folded === 0 : Math.abs(week - folded) < viewsFoldStep(folded, items) + stepWidth(week);
+
 /**
  * The bound that rule keeps at rest, however a total's views were split into runs: the folded value is
  * at most the total, and either at or past the last step the total passed, or less than a fold step
@@ -94,30 +126,47 @@ export function viewsFoldWithinBound(folded: number, total: number, items: numbe
   return folded <= total && (folded >= last || last - folded < viewsFoldStep(folded, items));
 }
 
-/** A count to fold, and its order: views by their own value, likes by the counter's `changes`. */
-export type Fold = { field: 'views'; value: number } | { field: 'likes'; value: number; changes: number };
+/**
+ * A count to fold, and its order: views with the week's views, by their bucket's revision; likes by the
+ * counter's `changes`.
+ */
+export type Fold = { field: 'views'; value: number; week: number; rev: number } | { field: 'likes'; value: number; changes: number };
 
-const orderOf = (fold: Fold): { attribute: string; value: number } =>
-  fold.field === 'views' ? { attribute: 'views', value: fold.value } : { attribute: 'likes_changes', value: fold.changes };
+/** What a fold sets beside its count, with its order last (the attribute its condition compares). */
+const besideOf = (fold: Fold): [string, number][] =>
+  fold.field === 'views'
+    ? [
+        ['views_7d', fold.week],
+        ['views_rev', fold.rev],
+      ]
+    : [['likes_changes', fold.changes]];
 
 /** The fold a deck item holds now (its folded count and that count's order). */
 const heldBy = (deck: StoredDeck, field: Fold['field']): Fold =>
-  field === 'views' ? { field, value: deck.views } : { field, value: deck.likes, changes: deck.likes_changes ?? 0 };
+  field === 'views'
+    ? { field, value: deck.views, week: deck.views_7d ?? 0, rev: deck.views_rev ?? 0 }
+    : { field, value: deck.likes, changes: deck.likes_changes ?? 0 };
 
-/** One item's fold write: the count (and on entries its sort key), only if the item exists and its order is older. */
-function foldWrite(Key: Record<string, string>, fold: Fold, sortKey?: { name: string; value: string }) {
-  const order = orderOf(fold);
-  const sets = ['#c = :c', ...(fold.field === 'likes' ? ['likes_changes = :o'] : []), ...(sortKey ? ['#k = :k'] : [])];
+/** The sort keys a fold rewrites on an entry. */
+const sortKeysOf = (fold: Fold, deck: StoredDeck): Record<string, string> => {
+  const keys = sortKeys(fold.field === 'views' ? { ...deck, views: fold.value, views_7d: fold.week } : { ...deck, likes: fold.value });
+  return fold.field === 'views' ? { by_views: keys.by_views, by_trending: keys.by_trending } : { by_likes: keys.by_likes };
+};
+
+/** One item's fold write: the count (and on entries its sort keys), only if the item exists and its order is older. */
+function foldWrite(Key: Record<string, string>, fold: Fold, keys?: Record<string, string>) {
+  const sets: [string, unknown][] = [[fold.field, fold.value], ...besideOf(fold), ...Object.entries(keys ?? {})];
   return new UpdateCommand({
     TableName: table(),
     Key,
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#o) OR #o < :o)',
+    UpdateExpression: `SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}`,
+    // The order is the last of what is set beside the count.
+    ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#s${besideOf(fold).length}) OR #s${besideOf(fold).length} < :s${besideOf(fold).length})`,
     // "views" is one of DynamoDB's reserved words: every name goes through a placeholder.
-    ExpressionAttributeNames: { '#c': fold.field, '#o': order.attribute, ...(sortKey ? { '#k': sortKey.name } : {}) },
-    ExpressionAttributeValues: { ':c': fold.value, ':o': order.value, ...(sortKey ? { ':k': sortKey.value } : {}) },
+    ExpressionAttributeNames: Object.fromEntries(sets.map(([name], i) => [`#s${i}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(sets.map(([, value], i) => [`:s${i}`, value])),
     // The deck as written: its facets name the entries the fold goes on to.
-    ...(sortKey ? {} : { ReturnValues: 'ALL_NEW' as const }),
+    ...(keys ? {} : { ReturnValues: 'ALL_NEW' as const }),
   });
 }
 
@@ -140,9 +189,8 @@ export async function foldDeck(deck: Pick<StoredDeck, 'user_id' | 'id'>, fold: F
   }
   if (!written) return;
   const now = written;
-  const sortKey = fold.field === 'views' ? 'by_views' : 'by_likes';
-  const key = sortKeys({ ...now, [fold.field]: held.value })[sortKey];
+  const keys = sortKeysOf(held, now);
   await atMost(FOLD_WRITES_AT_ONCE, facetsOf(now), async (facet) => {
-    await unlessConditionFailed(documentClient().send(foldWrite(entryKey(now.id, facet), held, { name: sortKey, value: key })));
+    await unlessConditionFailed(documentClient().send(foldWrite(entryKey(now.id, facet), held, keys)));
   });
 }

@@ -64,17 +64,18 @@ export async function createDeck(created: StoredDeck, also?: TransactItem): Prom
  * entries are about to be written with (a fold that landed since sends the writer back to read again).
  */
 function asRead(deck: StoredDeck) {
-  const changes = deck.likes_changes;
+  const { likes_changes: changes, views_rev: rev } = deck;
   return {
     ConditionExpression: `version = :version AND #views = :views AND #likes = :likes AND ${
       changes === undefined ? 'attribute_not_exists(likes_changes)' : 'likes_changes = :changes'
-    }`,
+    } AND ${rev === undefined ? 'attribute_not_exists(views_rev)' : 'views_rev = :rev'}`,
     ExpressionAttributeNames: { '#views': 'views', '#likes': 'likes' },
     ExpressionAttributeValues: {
       ':version': deck.version,
       ':views': deck.views,
       ':likes': deck.likes,
       ...(changes === undefined ? {} : { ':changes': changes }),
+      ...(rev === undefined ? {} : { ':rev': rev }),
     },
   };
 }
@@ -121,7 +122,7 @@ const LEADING_WRITES = 2;
 
 function replaceWrites(next: StoredDeck, current: StoredDeck, version: TransactItem): TransactItem[] {
   // The folded counts are the folds' to write: a PATCH racing a fold must not take them back.
-  const { views: _v, likes: _l, likes_changes: _c, ...attrs } = deckAttributes(next);
+  const { views: _v, likes: _l, likes_changes: _c, views_7d: _w, views_rev: _r, ...attrs } = deckAttributes(next);
   const read = asRead(current);
   const names: Record<string, string> = { ...read.ExpressionAttributeNames };
   const values: Record<string, unknown> = { ...read.ExpressionAttributeValues };

@@ -69,8 +69,8 @@ function filterExpression(f: Filters): { expression?: string; values: Record<str
 
 /** The index position of an entry: what DynamoDB's LastEvaluatedKey would be after it. */
 export const positionOf = (e: SearchEntry, sort: Sort): Record<string, string> => {
-  const key = SORT_INDEX[sort].key as 'by_date' | 'by_views' | 'by_likes';
-  return { facet: e.facet, [key]: e[key], pk: e.pk, sk: e.sk };
+  const key = SORT_INDEX[sort].key as `by_${Sort}`;
+  return { facet: e.facet, [key]: e[key] as string, pk: e.pk, sk: e.sk };
 };
 
 export async function searchEntries(q: SearchQuery): Promise<SearchPage> {

@@ -44,6 +44,8 @@ export const DECKS: TableDef = {
     { indexName: 'search_by_date', partitionKey: S('facet'), sortKey: S('by_date'), projection: { type: 'ALL' } },
     { indexName: 'search_by_views', partitionKey: S('facet'), sortKey: S('by_views'), projection: { type: 'ALL' } },
     { indexName: 'search_by_likes', partitionKey: S('facet'), sortKey: S('by_likes'), projection: { type: 'ALL' } },
+    // Views of the week (contract §10.3): an entry written before they were kept is in it once reindexed.
+    { indexName: 'search_by_trending', partitionKey: S('facet'), sortKey: S('by_trending'), projection: { type: 'ALL' } },
   ],
   localIndexes: [
     // The owner's list: sort_order ascending, then updated_at descending, read consistently.

@@ -10,24 +10,37 @@
  * The item: items/view-bucket.ts.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf, weekViews } from '#rules/week.ts';
 import { documentClient, type TransactItem } from './client.ts';
-import { bucketKey, viewAttribute } from './items/view-bucket.ts';
+import { bucketKey, SLOT_DAY, SLOTS, slotMap, slotsOf, viewAttribute } from './items/view-bucket.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
 
-/** A deck's stored view count (eventually consistent). */
-export async function storedViews(slug: string): Promise<number> {
+/**
+ * A deck's stored views, and of them its views of the week that ends `today` (lib/rules/week.ts): one
+ * GetItem (eventually consistent) of its attributes in its bucket — its count, its views in each day slot
+ * and the slots' days.
+ */
+export async function storedCounts(slug: string, today = dayOf(Date.now())): Promise<{ views: number; views_7d: number }> {
   const { Item } = await documentClient().send(
     new GetCommand({
       TableName: table(),
       Key: bucketKey(slug),
-      ProjectionExpression: '#a',
-      ExpressionAttributeNames: { '#a': viewAttribute(slug) },
+      ProjectionExpression: ['#a', ...SLOTS.flatMap((slot) => [`#w${slot}.#s`, `#w${slot}.#day`])].join(', '),
+      ExpressionAttributeNames: {
+        '#a': viewAttribute(slug),
+        '#s': slug,
+        '#day': SLOT_DAY,
+        ...Object.fromEntries(SLOTS.map((slot) => [`#w${slot}`, slotMap(slot)])),
+      },
     }),
   );
-  return Number(Item?.[viewAttribute(slug)] ?? 0);
+  return { views: Number(Item?.[viewAttribute(slug)] ?? 0), views_7d: weekViews(slotsOf(Item, slug), today) };
 }
+
+/** A deck's stored view count. */
+export const storedViews = async (slug: string): Promise<number> => (await storedCounts(slug)).views;
 
 /** The write that takes a deck's count out of its bucket. */
 const forgetting = (slug: string) => ({

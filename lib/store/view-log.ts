@@ -12,29 +12,38 @@
  *     bucket, each bucket keeping the ordinal of the last batch of its group it holds (`applied`), on
  *     condition that it holds none of them. A retried window finds the condition false, reads the
  *     bucket's ordinal and adds only the batches after it. The batches are then taken out of the log.
+ * Each view also counts in the bucket's slot of the UTC day it was served (lib/rules/week.ts), in the
+ * same update, on condition that the slot holds that day; a slot that holds an older day is opened for
+ * it first (emptied: openSlot, which the daily opener does for every bucket at midnight, UTC). A view of
+ * a day already out of the week counts in the total only.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { inWeek, slotOf } from '#rules/week.ts';
 import { documentClient, transact, unlessConditionFailed } from './client.ts';
-import { bucketKeyAt, bucketOf, viewAttribute } from './items/view-bucket.ts';
+import { bucketKeyAt, bucketOf, SLOT_DAY, SLOTS, slotDays, slotMap, viewAttribute } from './items/view-bucket.ts';
 import { BATCH_PREFIX, groupOf, viewBatchKey, viewLogKey } from './items/view-log.ts';
 import { DECKS, tableName } from './tables.ts';
 
 /** How long a batch's marker is kept: past Lambda's longest retry of an asynchronous event (6 hours). */
 const MARKER_TTL_S = 24 * 3600;
-/** Most decks one bucket update adds to (an update expression is at most 4 KB: `#a123 :n123, ` a deck). */
-export const DECKS_PER_UPDATE = 300;
+/**
+ * Most counts one bucket update adds: a deck's total is one (`#a12 :n12,`), each of its days one more
+ * (`#w3.#k12 = if_not_exists(#w3.#k12, :z) + :m40,`); an update expression is at most 4 KB
+ * (test/unit/views.test.ts writes the longest).
+ */
+export const COUNTS_PER_UPDATE = 80;
 const table = () => tableName(DECKS);
 
-/** Views of one batch, by share slug. */
-export type ViewCounts = ReadonlyMap<string, number>;
+/** Views of one batch, by share slug, then by the UTC day they were served. */
+export type ViewCounts = ReadonlyMap<string, ReadonlyMap<number, number>>;
 
 /** Records a batch of views (step 1): 'recorded', or 'already' when this batch was recorded before. */
 export async function recordViewBatch(id: string, counts: ViewCounts): Promise<'recorded' | 'already'> {
-  const byGroup = new Map<number, Map<string, number>>();
-  for (const [slug, n] of counts) {
+  const byGroup = new Map<number, Map<string, Record<string, number>>>();
+  for (const [slug, days] of counts) {
     const group = groupOf(bucketOf(slug));
-    const of = byGroup.get(group) ?? new Map<string, number>();
-    of.set(slug, n);
+    const of = byGroup.get(group) ?? new Map<string, Record<string, number>>();
+    of.set(slug, Object.fromEntries(days));
     byGroup.set(group, of);
   }
   if (byGroup.size === 0) return 'recorded';
@@ -61,60 +70,155 @@ export async function recordViewBatch(id: string, counts: ViewCounts): Promise<'
   return 'recorded';
 }
 
-/** A batch as its log holds it: its ordinal in the log, and its views. */
+/**
+ * A batch as its log holds it: its ordinal in the log, and its views by share slug, each by the UTC day
+ * they were served (a batch recorded before days were kept: its views under no day).
+ */
 export interface LoggedBatch {
   id: string;
   ordinal: number;
-  views: Readonly<Record<string, number>>;
+  views: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
-/** The ordinal of the last batch of its group a bucket holds (read consistently; 0: none). */
-async function appliedIn(bucket: number): Promise<number> {
+/** What a bucket holds of the view log (read consistently): its ordinal (0: none), and its slots' days. */
+async function bucketState(bucket: number): Promise<{ applied: number; days: (number | undefined)[] }> {
   const { Item } = await documentClient().send(
-    new GetCommand({ TableName: table(), Key: bucketKeyAt(bucket), ConsistentRead: true, ProjectionExpression: 'applied' }),
+    new GetCommand({
+      TableName: table(),
+      Key: bucketKeyAt(bucket),
+      ConsistentRead: true,
+      ProjectionExpression: ['applied', ...SLOTS.map((slot) => `#w${slot}.#day`)].join(', '),
+      ExpressionAttributeNames: { '#day': SLOT_DAY, ...Object.fromEntries(SLOTS.map((slot) => [`#w${slot}`, slotMap(slot)])) },
+    }),
   );
-  return Number(Item?.applied ?? 0);
+  return { applied: Number(Item?.applied ?? 0), days: slotDays(Item) };
 }
 
 /**
- * Adds a run of one group's batches (in ordinal order, at most DECKS_PER_UPDATE decks of the bucket) to
- * one bucket: once, whatever part of the run the bucket already holds. Answers the items written (0 or 1).
+ * Opens a bucket's slot for `day`, if it holds an older day (or none): emptied, and the day set — one
+ * write, however many decks the slot held. Answers the items written (0 or 1).
  */
-export async function addToBucket(bucket: number, run: readonly LoggedBatch[]): Promise<number> {
-  let held: number | undefined; // unknown until a condition fails
+export async function openSlot(bucket: number, day: number): Promise<number> {
+  const slot = slotOf(day);
+  const done = await unlessConditionFailed(
+    documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: bucketKeyAt(bucket),
+        UpdateExpression: 'SET #w = :opened ADD #rev :one',
+        ConditionExpression: 'attribute_not_exists(#w.#day) OR #w.#day < :day',
+        ExpressionAttributeNames: { '#w': slotMap(slot), '#day': SLOT_DAY, '#rev': 'rev' },
+        ExpressionAttributeValues: { ':opened': { [SLOT_DAY]: day }, ':day': day, ':one': 1 },
+      }),
+    ),
+  );
+  return done ? 1 : 0;
+}
+
+/** A bucket's share of a run: each deck's total, and its views by day. */
+function countsIn(bucket: number, run: readonly LoggedBatch[]) {
+  const totals = new Map<string, number>();
+  const days = new Map<number, Map<string, number>>();
+  for (const b of run)
+    for (const [slug, byDay] of Object.entries(b.views)) {
+      if (bucketOf(slug) !== bucket) continue;
+      for (const [day, n] of Object.entries(byDay)) {
+        totals.set(slug, (totals.get(slug) ?? 0) + n);
+        if (day === '') continue;
+        const of = days.get(Number(day)) ?? new Map<string, number>();
+        days.set(Number(day), of.set(slug, (of.get(slug) ?? 0) + n));
+      }
+    }
+  return { totals, days };
+}
+
+/** The update that adds a bucket's counts: totals with ADD, days into their slots' maps. */
+export function bucketUpdate(totals: ReadonlyMap<string, number>, days: ReadonlyMap<number, ReadonlyMap<string, number>>) {
+  const slugs = [...totals.keys()];
+  const index = new Map(slugs.map((s, i) => [s, i]));
+  const names: Record<string, string> = { '#applied': 'applied', '#rev': 'rev' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  const sets = ['#applied = :last'];
+  const conditions: string[] = [];
+  slugs.forEach((s, i) => {
+    names[`#a${i}`] = viewAttribute(s);
+    values[`:n${i}`] = totals.get(s);
+  });
+  let m = 0;
+  for (const [day, of] of days) {
+    const slot = slotOf(day);
+    names[`#w${slot}`] = slotMap(slot);
+    names['#day'] = SLOT_DAY;
+    values[`:d${slot}`] = day;
+    conditions.push(`#w${slot}.#day = :d${slot}`);
+    for (const [s, n] of of) {
+      const i = index.get(s) as number;
+      names[`#k${i}`] = s;
+      values[`:m${m}`] = n;
+      sets.push(`#w${slot}.#k${i} = if_not_exists(#w${slot}.#k${i}, :z) + :m${m++}`);
+    }
+  }
+  if (m > 0) values[':z'] = 0;
+  return {
+    UpdateExpression: `ADD ${[...slugs.map((_, i) => `#a${i} :n${i}`), '#rev :one'].join(', ')} SET ${sets.join(', ')}`,
+    slotConditions: conditions,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Adds a run of one group's batches (in ordinal order, at most COUNTS_PER_UPDATE counts of the bucket) to
+ * one bucket: once, whatever part of the run the bucket already holds; each view of a day of the week
+ * ending `today` in that day's slot too. Answers the items written.
+ */
+export async function addToBucket(bucket: number, run: readonly LoggedBatch[], today: number): Promise<number> {
+  let held: { applied: number; days: (number | undefined)[] } | undefined; // unknown until a condition fails
+  let writes = 0;
   for (let tries = 0; tries < 5; tries++) {
-    const rest = run.filter((b) => held === undefined || b.ordinal > held);
-    const totals = new Map<string, number>();
-    for (const b of rest)
-      for (const [slug, n] of Object.entries(b.views)) if (bucketOf(slug) === bucket) totals.set(slug, (totals.get(slug) ?? 0) + n);
-    if (totals.size === 0) return 0;
-    const slugs = [...totals.keys()];
+    const rest = run.filter((b) => held === undefined || b.ordinal > held.applied);
+    const { totals, days } = countsIn(bucket, rest);
+    if (totals.size === 0) return writes;
+    for (const day of days.keys()) {
+      if (!inWeek(day, today)) days.delete(day);
+      else if (held) {
+        // A slot that holds an older day is opened for this one; one that holds a later day is not this day's.
+        const slot = slotOf(day);
+        const at = held.days[slot];
+        if (at === undefined || at < day) {
+          writes += await openSlot(bucket, day);
+          held.days[slot] = day;
+        } else if (at > day) days.delete(day);
+      }
+    }
     const last = (rest.at(-1) as LoggedBatch).ordinal;
+    const update = bucketUpdate(totals, days);
+    const applied =
+      held === undefined
+        ? 'attribute_not_exists(#applied) OR #applied < :first'
+        : held.applied === 0
+          ? 'attribute_not_exists(#applied)'
+          : '#applied = :held';
     const done = await unlessConditionFailed(
       documentClient().send(
         new UpdateCommand({
           TableName: table(),
           Key: bucketKeyAt(bucket),
-          UpdateExpression: `ADD ${slugs.map((_, i) => `#a${i} :n${i}`).join(', ')} SET #applied = :last`,
-          ConditionExpression:
-            held === undefined
-              ? 'attribute_not_exists(#applied) OR #applied < :first'
-              : held === 0
-                ? 'attribute_not_exists(#applied)'
-                : '#applied = :held',
-          ExpressionAttributeNames: { '#applied': 'applied', ...Object.fromEntries(slugs.map((s, i) => [`#a${i}`, viewAttribute(s)])) },
+          UpdateExpression: update.UpdateExpression,
+          ConditionExpression: [`(${applied})`, ...update.slotConditions].join(' AND '),
+          ExpressionAttributeNames: update.ExpressionAttributeNames,
           ExpressionAttributeValues: {
+            ...update.ExpressionAttributeValues,
             ':last': last,
-            ...(held === undefined ? { ':first': (rest[0] as LoggedBatch).ordinal } : held === 0 ? {} : { ':held': held }),
-            ...Object.fromEntries(slugs.map((s, i) => [`:n${i}`, totals.get(s)])),
+            ...(held === undefined ? { ':first': (rest[0] as LoggedBatch).ordinal } : held.applied === 0 ? {} : { ':held': held.applied }),
           },
         }),
       ),
     );
-    if (done) return 1;
-    held = await appliedIn(bucket);
+    if (done) return writes + 1;
+    held = await bucketState(bucket);
   }
-  throw new Error(`views not added to bucket ${bucket}: its ordinal kept moving`);
+  throw new Error(`views not added to bucket ${bucket}: its ordinal or its slots kept moving`);
 }
 
 /** Takes batches that every bucket holds out of their log. */

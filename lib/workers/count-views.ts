@@ -1,6 +1,7 @@
 /**
  * The views in a batch of the API's access log (contract §9.5): each line of a read that counts a view
- * (lib/workers/ VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names.
+ * (lib/workers/ VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names, on
+ * the UTC day of the log event's timestamp (CloudWatch Logs' `timestamp`: when the line was logged).
  * CloudWatch Logs hands the batch over gzipped and base64-encoded; a batch's id is a hash of its log
  * events' ids, the same when Lambda retries it (lib/store/view-log.ts records it once).
  */
@@ -11,6 +12,7 @@ import { logger } from '#http/logger.ts';
 import { count } from '#metrics';
 import { pathMatcher } from '#routes/route.ts';
 import { isShareSlug } from '#rules/ids.ts';
+import { dayOf } from '#rules/week.ts';
 import { recordViewBatch } from '#store/view-log.ts';
 import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
 
@@ -27,9 +29,9 @@ function slugOf(path: unknown): string | undefined {
   return undefined;
 }
 
-/** A batch's id and its views by share slug. */
-export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: Map<string, number> } {
-  const views = new Map<string, number>();
+/** A batch's id and its views by share slug, each by the UTC day it was served. */
+export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: Map<string, Map<number, number>> } {
+  const views = new Map<string, Map<number, number>>();
   for (const event of data.logEvents) {
     let line: unknown;
     try {
@@ -39,7 +41,10 @@ export function viewsOf(data: CloudWatchLogsDecodedData): { id: string; views: M
     }
     if (!countsAView(line)) continue;
     const slug = slugOf((line as { path?: unknown }).path);
-    if (slug) views.set(slug, (views.get(slug) ?? 0) + 1);
+    if (!slug) continue;
+    const days = views.get(slug) ?? new Map<number, number>();
+    const day = dayOf(event.timestamp);
+    views.set(slug, days.set(day, (days.get(day) ?? 0) + 1));
   }
   const id = createHash('sha256')
     .update(data.logEvents.map((e) => e.id).join('\n'))
@@ -67,7 +72,7 @@ export async function countViews(event: CloudWatchLogsEvent): Promise<void> {
   if (data.messageType !== 'DATA_MESSAGE') return; // CloudWatch's check that the destination answers
   const { id, views } = viewsOf(data);
   const outcome = await recordViewBatch(id, views);
-  const total = [...views.values()].reduce((a, b) => a + b, 0);
+  const total = [...views.values()].reduce((a, days) => a + [...days.values()].reduce((b, n) => b + n, 0), 0);
   if (outcome === 'recorded' && total > 0) count('ViewsCounted', {}, total);
   else if (outcome === 'already') logger.info('view batch already recorded', { batch: id });
 }

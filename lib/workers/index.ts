@@ -161,6 +161,23 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = {
   grants: [decks(['PutItem'], [VIEW_BATCH.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
 };
 
+/** A function run once a day at a time of day, UTC (an EventBridge schedule; locally a timer, and once at start). */
+export interface DailyWorker extends Grantee {
+  handler: string;
+  at: { hour: number; minute: number };
+}
+
+/**
+ * Views of the week (contract §10.3): at midnight, UTC, each view bucket's slot for the new day is opened,
+ * so that the day 8 before leaves every deck's week and search's trending order follows (open-day.ts).
+ */
+export const DAY_OPENER: DailyWorker = {
+  name: 'openViewDay',
+  handler: 'functions/open-view-day-worker.ts',
+  at: { hour: 0, minute: 0 },
+  grants: [decks(['UpdateItem'], [VIEW_BUCKET.grant])],
+};
+
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
 export const subscriptionPattern = (s: LogSubscriber): string =>
   `{ (${s.routes.map((r) => `$.routeKey = "${routeKey(r)}"`).join(' || ')}) && $.status = "${s.status}" }`;

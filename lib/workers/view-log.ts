@@ -4,10 +4,11 @@
  * ordinal of the last batch it holds, so a window handled again adds nothing twice.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
+import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { bucketOf } from '#store/items/view-bucket.ts';
 import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
-import { addToBucket, DECKS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
+import { addToBucket, COUNTS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
 import { batchHandler, changesOf, type Image, itemRunsOf, type Work } from './batch.ts';
 
 /** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
@@ -17,32 +18,39 @@ export function loggedBatches(changes: readonly [Image | undefined, Image | unde
     if (!after) continue;
     for (const name of Object.keys(after)) {
       if (!name.startsWith(BATCH_PREFIX) || (before && Object.hasOwn(before, name))) continue;
-      batches.push({ id: name.slice(BATCH_PREFIX.length), ordinal: Number(after.n), views: after[name] as Record<string, number> });
+      // A batch recorded before days were kept holds a number a deck: its views under no day.
+      const views = Object.entries(after[name] as Record<string, number | Record<string, number>>).map(([slug, v]) => [
+        slug,
+        typeof v === 'number' ? { '': v } : Object.fromEntries(Object.entries(v).map(([day, n]) => [day, Number(n)])),
+      ]);
+      batches.push({ id: name.slice(BATCH_PREFIX.length), ordinal: Number(after.n), views: Object.fromEntries(views) });
     }
   }
   return batches.sort((a, b) => a.ordinal - b.ordinal);
 }
 
-/** Consecutive runs of batches in which no bucket gets more than DECKS_PER_UPDATE decks: one update a bucket a run. */
+/** The counts a batch adds to its buckets' updates: each deck's total, and each of its days. */
+const countsOf = (batch: LoggedBatch): [number, string][] =>
+  Object.entries(batch.views).flatMap(([slug, days]) => {
+    const bucket = bucketOf(slug);
+    return [[bucket, slug] as [number, string], ...Object.keys(days).map((day) => [bucket, `${slug}@${day}`] as [number, string])];
+  });
+
+/** Consecutive runs of batches in which no bucket gets more than COUNTS_PER_UPDATE counts: one update a bucket a run. */
 export function runsOf(batches: readonly LoggedBatch[]): LoggedBatch[][] {
   const runs: LoggedBatch[][] = [];
   let run: LoggedBatch[] = [];
-  let decks = new Map<number, Set<string>>(); // the run's decks, by bucket
+  let counts = new Map<number, Set<string>>(); // the run's counts, by bucket
   for (const batch of batches) {
     const grown = new Map<number, number>();
-    for (const slug of Object.keys(batch.views)) {
-      const bucket = bucketOf(slug);
-      if (!decks.get(bucket)?.has(slug)) grown.set(bucket, (grown.get(bucket) ?? decks.get(bucket)?.size ?? 0) + 1);
-    }
-    if (run.length > 0 && [...grown.values()].some((n) => n > DECKS_PER_UPDATE)) {
+    for (const [bucket, name] of countsOf(batch))
+      if (!counts.get(bucket)?.has(name)) grown.set(bucket, (grown.get(bucket) ?? counts.get(bucket)?.size ?? 0) + 1);
+    if (run.length > 0 && [...grown.values()].some((n) => n > COUNTS_PER_UPDATE)) {
       runs.push(run);
       run = [];
-      decks = new Map();
+      counts = new Map();
     }
-    for (const slug of Object.keys(batch.views)) {
-      const bucket = bucketOf(slug);
-      decks.set(bucket, (decks.get(bucket) ?? new Set()).add(slug));
-    }
+    for (const [bucket, name] of countsOf(batch)) counts.set(bucket, (counts.get(bucket) ?? new Set()).add(name));
     run.push(batch);
   }
   if (run.length > 0) runs.push(run);
@@ -52,14 +60,19 @@ export function runsOf(batches: readonly LoggedBatch[]): LoggedBatch[][] {
 /** Bucket updates run at once. */
 const BUCKETS_AT_ONCE = 4;
 
-/** Adds a log's new batches to their buckets (once each), then takes them out of the log. Answers the bucket writes. */
-export async function viewLogMoved(group: number, batches: readonly LoggedBatch[]): Promise<number> {
+/**
+ * Adds a log's new batches to their buckets (once each; their views of the week ending `today` in its
+ * days' slots), then takes them out of the log. Answers the bucket writes.
+ */
+export async function viewLogMoved(group: number, batches: readonly LoggedBatch[], today = dayOf(Date.now())): Promise<number> {
   let writes = 0;
   for (const run of runsOf(batches)) {
     // A log holds only its group's decks: these are its buckets.
     const buckets = new Set(run.flatMap((b) => Object.keys(b.views).map(bucketOf)));
     await atMost(BUCKETS_AT_ONCE, buckets, async (bucket) => {
-      writes += await addToBucket(bucket, run);
+      // Read before adding: `writes += await …` would add to the value read before the await (lost beside the others).
+      const written = await addToBucket(bucket, run, today);
+      writes += written;
     });
   }
   await dropFromLog(

@@ -1,12 +1,15 @@
 /**
- * A view bucket changed (its deck counts went up, a count was taken out): for each deck whose count
- * moved, fold it when due (counters.ts); and when a count appears, check that its deck still exists — a
- * view that was counted after its deck was deleted would otherwise bring the count back, forever.
+ * A view bucket changed (its deck counts went up, a count was taken out, a day slot was opened): for each
+ * deck whose count or views of the week moved, fold them when due (counters.ts); and when a count
+ * appears, check that its deck still exists — a view that was counted after its deck was deleted would
+ * otherwise bring the count back, forever. A bucket's week, in an image of it, ends on the latest day its
+ * slots hold: when a slot is opened for a new day, the day 8 before it leaves the week (lib/rules/week.ts).
  */
-import { foldDeck, viewStepPassed, viewsFoldDue } from '#store/counters.ts';
+import { weekViews } from '#rules/week.ts';
+import { foldDeck, viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
-import { VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
+import { bucketDay, slotSlugs, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
 import { forgetViewsNow } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
@@ -19,7 +22,18 @@ export interface Moved {
   after: number | undefined;
   /** It appeared in one of the changes (absent before it, present after): its deck must be checked. */
   appeared: boolean;
+  /** Its views of the week before the first change and after the last, as the bucket's images know it. */
+  weekBefore: number;
+  weekAfter: number;
+  /** The bucket's revision after the last change: the fold's order. */
+  rev: number;
 }
+
+/** A deck's views of the week in an image of its bucket: of the week that ends on the image's latest day. */
+const weekIn = (image: Image | undefined, slug: string): number => {
+  const day = bucketDay(image);
+  return day === undefined ? 0 : weekViews(slotsOf(image, slug), day);
+};
 
 /**
  * The deck counts that moved over a run of a bucket's changes (each its old and new image, in order).
@@ -30,13 +44,19 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
   const moved = new Map<string, Moved>();
   for (const [before, after] of changes) {
     const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter((n) => n.startsWith(VIEW_ATTRIBUTE_PREFIX)));
-    for (const name of names) {
+    const slugs = new Set([...names].map((n) => n.slice(VIEW_ATTRIBUTE_PREFIX.length)));
+    for (const slug of [...slotSlugs(before), ...slotSlugs(after)]) slugs.add(slug);
+    const rev = Number(after?.rev ?? 0);
+    for (const slug of slugs) {
+      const name = `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
       const was = before?.[name] === undefined ? undefined : Number(before[name]);
       const now = after?.[name] === undefined ? undefined : Number(after[name]);
-      if (was === now) continue;
-      const slug = name.slice(VIEW_ATTRIBUTE_PREFIX.length);
-      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false };
+      const [weekWas, weekNow] = [weekIn(before, slug), weekIn(after, slug)];
+      if (was === now && weekWas === weekNow) continue;
+      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev };
       seen.after = now;
+      seen.weekAfter = weekNow;
+      seen.rev = rev;
       if (was === undefined && now !== undefined) seen.appeared = true;
       moved.set(slug, seen);
     }
@@ -45,9 +65,9 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
 }
 
 /** What follows one deck's view count moving over a run of its bucket's changes. */
-export async function viewsMoved(slug: string, { before, after, appeared }: Moved): Promise<void> {
+export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev }: Moved): Promise<void> {
   if (after === undefined) return; // taken out (the deck's delete, or a gone deck's count)
-  if (!appeared && !viewStepPassed(before ?? 0, after)) return;
+  if (!appeared && !viewStepPassed(before ?? 0, after) && !weekStepPassed(weekBefore, weekAfter)) return;
   // A count that appears: the slug index may still show a deck deleted a moment ago, so the deck item
   // itself, read consistently, says whether it is there.
   const listed = await deckBySlug(slug);
@@ -56,5 +76,12 @@ export async function viewsMoved(slug: string, { before, after, appeared }: Move
     if (appeared) await forgetViewsNow(slug);
     return;
   }
-  if (viewsFoldDue(deck.views, before ?? 0, after, 1 + facetsOf(deck).length)) await foldDeck(deck, { field: 'views', value: after });
+  const items = 1 + facetsOf(deck).length;
+  // Views and the week are folded together (one write an item); a deck already at or past this revision
+  // is a fold that stopped half-way: its entries are brought up to it.
+  const due =
+    viewsFoldDue(deck.views, before ?? 0, after, items) ||
+    weekFoldDue(deck.views_7d ?? 0, weekBefore, weekAfter, items) ||
+    (deck.views_rev ?? -1) >= rev;
+  if (due) await foldDeck(deck, { field: 'views', value: after, week: weekAfter, rev });
 }

@@ -53,9 +53,13 @@ beforeAll(async () => {
   // A burst: 200 public creates, 40 in flight at a time (100 at once, beside the worker's transactions on
   // DynamoDB Local, waited here past a request's budget: 503), and unlisted and private decks.
   const ids: string[] = [];
-  await atMost(IN_FLIGHT, Array.from({ length: 200 }, (_, i) => i), async (i) => {
-    ids[i] = await create(i, 'public');
-  });
+  await atMost(
+    IN_FLIGHT,
+    Array.from({ length: 200 }, (_, i) => i),
+    async (i) => {
+      ids[i] = await create(i, 'public');
+    },
+  );
   await Promise.all(Array.from({ length: 8 }, (_, i) => create(100 + i, i % 2 ? 'unlisted' : 'private')));
   // Then, side by side: 100 made private, 8 given other cards, 6 other tags, 5 deleted, 3 unlisted made public.
   const patch = async (id: string, body: Record<string, unknown>) => {
@@ -81,7 +85,7 @@ beforeAll(async () => {
     }),
     ...unlisted.slice(0, 3).map((id) => () => patch(id, { visibility: 'public' })),
   ];
-  const order = changes.map((_, i) => i).sort((a, b) => (a * 37) % changes.length - (b * 37) % changes.length);
+  const order = changes.map((_, i) => i).sort((a, b) => ((a * 37) % changes.length) - ((b * 37) % changes.length));
   await atMost(IN_FLIGHT, order, (i) => (changes[i] as () => Promise<void>)());
 }, 120_000);
 afterAll(() => runtime?.close());

@@ -21,7 +21,7 @@ import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import { subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
@@ -72,6 +72,9 @@ const functionId = (route: Grantee) =>
     (id) => resources[id].Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(route.name)}Function`),
   ) as string;
 const assetDir = (route: Grantee) => join(outdir, resources[functionId(route)].Metadata['aws:asset:path']);
+/** A function's asynchronous invocation settings. */
+const invokeConfigOf = (fn: Grantee) =>
+  byType('AWS::Lambda::EventInvokeConfig').find(([, c]) => c.Properties.FunctionName?.Ref === functionId(fn))?.[1];
 /** All statements of a route's (or a worker's) role. */
 function statements(route: Grantee) {
   const roleId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::IAM::Role' && id.startsWith(`${pascal(route.name)}Role`));
@@ -102,9 +105,10 @@ describe('API and functions', () => {
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
     // And one function per worker (lib/workers/), which no route calls.
     for (const worker of workers) expect(functionId(worker), worker.name).toBeDefined();
-    // And the access log's subscriber (views).
+    // And the access log's subscriber (views), and the daily opener of the views' week.
     expect(functionId(VIEW_SUBSCRIPTION), VIEW_SUBSCRIPTION.name).toBeDefined();
-    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 1);
+    expect(functionId(DAY_OPENER), DAY_OPENER.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 2);
   });
 
   it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {
@@ -232,7 +236,13 @@ describe('deploying for the first time', () => {
     const [accessLogs] = byType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('AccessLogs')) as [string, unknown];
     expect(JSON.stringify(logs[0]?.[1].Properties.SourceArn)).toContain(`"${accessLogs}"`);
     expect(JSON.stringify(logs[0]?.[1].Properties.FunctionName)).toContain(functionId(VIEW_SUBSCRIPTION));
-    const permissions = all.filter(([, p]) => p.Properties.Principal !== 'logs.amazonaws.com');
+    // And one: EventBridge may invoke the daily opener, for its schedule's rule only.
+    const events = all.filter(([, p]) => p.Properties.Principal === 'events.amazonaws.com');
+    expect(events).toHaveLength(1);
+    const [rule] = byType('AWS::Events::Rule')[0] as [string, unknown];
+    expect(events[0]?.[1].Properties.SourceArn).toEqual({ 'Fn::GetAtt': [rule, 'Arn'] });
+    expect(JSON.stringify(events[0]?.[1].Properties.FunctionName)).toContain(functionId(DAY_OPENER));
+    const permissions = all.filter(([, p]) => !['logs.amazonaws.com', 'events.amazonaws.com'].includes(p.Properties.Principal));
     // One for each route of the API (a HEAD twin has its own: its route key is its own ARN).
     expect(permissions.length).toBe(routes.flatMap((r) => (r.path === '$default' ? ['$default'] : methodsOf(r))).length);
     for (const [id, p] of permissions) {
@@ -323,7 +333,7 @@ describe('workers', () => {
       '{ ($.routeKey = "GET /api/v1/decks/{share_slug}" || $.routeKey = "GET /d/{share_slug}") && $.status = "200" }',
     );
     expect(filter.Properties.DestinationArn).toEqual({ 'Fn::GetAtt': [functionId(VIEW_SUBSCRIPTION), 'Arn'] });
-    const invokeConfig = byType('AWS::Lambda::EventInvokeConfig')[0]?.[1];
+    const invokeConfig = invokeConfigOf(VIEW_SUBSCRIPTION);
     expect(invokeConfig.Properties).toMatchObject({
       FunctionName: { Ref: functionId(VIEW_SUBSCRIPTION) },
       MaximumRetryAttempts: 2,
@@ -336,6 +346,23 @@ describe('workers', () => {
         .flatMap((s: { Action: string | string[] }) => [s.Action].flat())
         .sort(),
     ).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  });
+
+  it('the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role opens view buckets only', () => {
+    // AWS::Events::Rule with a cron ScheduleExpression (fields: minutes hours day-of-month month day-of-week
+    // year, in UTC: EventBridge user guide, "Creating a rule that runs on a schedule") targets the function.
+    const rules = byType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]?.[1];
+    expect(rule.Properties.ScheduleExpression).toBe('cron(0 0 * * ? *)');
+    expect(rule.Properties.Targets).toHaveLength(1);
+    expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(DAY_OPENER), 'Arn'] });
+    const invokeConfig = invokeConfigOf(DAY_OPENER);
+    expect(invokeConfig.Properties).toMatchObject({ FunctionName: { Ref: functionId(DAY_OPENER) }, MaximumRetryAttempts: 2 });
+    expect(invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
+    const statements = dynamo(DAY_OPENER);
+    expect(statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat())).toEqual(['dynamodb:UpdateItem']);
+    expect(JSON.stringify(statements[0].Condition)).toContain('VIEWS#');
   });
 
   it("each worker's role: exactly its grants, and reading its table's stream (nothing else of it)", () => {
@@ -421,7 +448,9 @@ describe('least privilege', () => {
     const search = dynamo(routes.find((r) => r.name === 'searchDecks') as Route).filter((s: { Resource: unknown }) => onTable(s, DECKS));
     expect(search).toHaveLength(1);
     expect(search[0].Action).toBe('dynamodb:Query');
-    expect(JSON.stringify(search[0].Resource)).toMatch(/index\/search_by_date.*index\/search_by_views.*index\/search_by_likes/);
+    expect(JSON.stringify(search[0].Resource)).toMatch(
+      /index\/search_by_date.*index\/search_by_views.*index\/search_by_likes.*index\/search_by_trending/,
+    );
   });
 
   it('only delete and erasure may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {

@@ -7,9 +7,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound } from '#store/counters.ts';
-import { bucketOf } from '#store/items/view-bucket.ts';
-import { DECKS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
+import { slotOf } from '#rules/week.ts';
+import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound, weekFoldDue, weekFoldWithinBound } from '#store/counters.ts';
+import { bucketOf, SLOT_DAY, slotMap } from '#store/items/view-bucket.ts';
+import { bucketUpdate, COUNTS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
 import { batchHandler } from '#workers/batch.ts';
 import { workOf as erasureWork } from '#workers/erasure.ts';
@@ -68,18 +69,55 @@ describe('views folded at rest', () => {
   });
 });
 
+describe('views of the week folded at rest', () => {
+  it('however the week rises and falls in runs (views, days leaving it), and whenever a fold of the views carries it, it ends within the bound', () => {
+    fc.assert(
+      fc.property(
+        // Each run: the week it ends at, and whether the views were folded then too (carrying the week along).
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 600 }), fc.boolean()), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 2, max: 54 }),
+        (runs, items) => {
+          let week = 0;
+          let folded = 0;
+          for (const [after, viewsFolded] of runs) {
+            if (viewsFolded || weekFoldDue(folded, week, after, items)) folded = after;
+            week = after;
+          }
+          return weekFoldWithinBound(folded, week, items);
+        },
+      ),
+    );
+  });
+
+  it('the bound is not empty: a deck gone cold is 0; one folded far from its week is outside it', () => {
+    expect(weekFoldWithinBound(60, 0, 13)).toBe(false);
+    expect(weekFoldWithinBound(0, 0, 13)).toBe(true);
+    // A week of 120 on a 13-item deck: a fold step of 39 from 0, steps 25 apart around 120.
+    expect(weekFoldWithinBound(0, 120, 13)).toBe(false);
+    expect(weekFoldWithinBound(100, 120, 13)).toBe(true);
+    // Falling: 200 folded, the week now 60 (fold step at 200: 50; steps around 60: 25 apart).
+    expect(weekFoldWithinBound(200, 60, 13)).toBe(false);
+    expect(weekFoldDue(200, 200, 60, 13)).toBe(true);
+    expect(weekFoldDue(30, 30, 0, 13)).toBe(true);
+    expect(weekFoldDue(0, 10, 0, 13)).toBe(false);
+  });
+});
+
+/** A bucket without day slots: no week, and its revision 0. */
+const NO_WEEK = { weekBefore: 0, weekAfter: 0, rev: 0 };
+
 describe('what moved in a bucket', () => {
   it('each deck count that changed, appeared or was taken out; other attributes ignored', () => {
     const before = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 5, v_gone: 2 };
     const after = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 9, v_new: 1 };
     expect(movedCounts([[before, after]])).toEqual(
       new Map([
-        ['b', { before: 5, after: 9, appeared: false }],
-        ['gone', { before: 2, after: undefined, appeared: false }],
-        ['new', { before: undefined, after: 1, appeared: true }],
+        ['b', { before: 5, after: 9, appeared: false, ...NO_WEEK }],
+        ['gone', { before: 2, after: undefined, appeared: false, ...NO_WEEK }],
+        ['new', { before: undefined, after: 1, appeared: true, ...NO_WEEK }],
       ]),
     );
-    expect(movedCounts([[undefined, { v_x: 4 }]])).toEqual(new Map([['x', { before: undefined, after: 4, appeared: true }]]));
+    expect(movedCounts([[undefined, { v_x: 4 }]])).toEqual(new Map([['x', { before: undefined, after: 4, appeared: true, ...NO_WEEK }]]));
   });
 
   it('over a run of changes: from the first move to the last; a count taken out and brought back has appeared', () => {
@@ -93,8 +131,31 @@ describe('what moved in a bucket', () => {
     ];
     expect(movedCounts(run)).toEqual(
       new Map([
-        ['b', { before: 1, after: 30, appeared: false }],
-        ['a', { before: 5, after: 5, appeared: true }],
+        ['b', { before: 1, after: 30, appeared: false, ...NO_WEEK }],
+        ['a', { before: 5, after: 5, appeared: true, ...NO_WEEK }],
+      ]),
+    );
+  });
+
+  it("the week: a view in its day's slot moves it; a slot opened for a new day takes the day 8 before out of each deck's week", () => {
+    const D = 20_003;
+    const slot = (day: number, views: Record<string, number>) => ({ [slotMap(slotOf(day))]: { [SLOT_DAY]: day, ...views } });
+    // Days D−8 … D−1 in the week: a has 6 of D−8 and 4 of D−1, b 4 of D−1.
+    const before = { v_a: 10, v_b: 4, rev: 6, ...slot(D - 8, { a: 6 }), ...slot(D - 1, { a: 4, b: 4 }) };
+    const opened = { ...before, rev: 7, ...slot(D, {}) };
+    expect(movedCounts([[before, opened]])).toEqual(
+      new Map([['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7 }]]),
+    );
+    const viewed = { ...opened, v_b: 5, rev: 8, ...slot(D, { b: 1 }) };
+    expect(
+      movedCounts([
+        [before, opened],
+        [opened, viewed],
+      ]),
+    ).toEqual(
+      new Map([
+        ['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7 }],
+        ['b', { before: 4, after: 5, appeared: false, weekBefore: 4, weekAfter: 5, rev: 8 }],
       ]),
     );
   });
@@ -236,51 +297,68 @@ describe('event filter patterns, as the event source mapping reads them', () => 
 });
 
 describe('view logs', () => {
+  const DAY = 20_000;
   const batch = (ordinal: number, slugs: string[]): LoggedBatch => ({
     id: `b${ordinal}`,
     ordinal,
-    views: Object.fromEntries(slugs.map((s) => [s, 1])),
+    views: Object.fromEntries(slugs.map((s) => [s, { [DAY]: 1 }])),
   });
 
   it("the batches a run of a log's changes added, in ordinal order; a change that only takes batches out adds none", () => {
     const changes: [Record<string, unknown> | undefined, Record<string, unknown> | undefined][] = [
       [
         { n: 1, b_a: { x: 1 } },
-        { n: 2, b_a: { x: 1 }, b_b: { y: 2 } },
+        { n: 2, b_a: { x: 1 }, b_b: { y: { 20000: 2, 20001: 1 } } },
       ],
       [undefined, { n: 1, b_a: { x: 1 } }],
-      [{ n: 2, b_a: { x: 1 }, b_b: { y: 2 } }, { n: 2 }],
+      [{ n: 2, b_a: { x: 1 }, b_b: { y: { 20000: 2 } } }, { n: 2 }],
     ];
+    // A batch recorded before days were kept (a number a deck) holds its views under no day.
     expect(loggedBatches(changes).map((b) => [b.id, b.ordinal, b.views])).toEqual([
-      ['a', 1, { x: 1 }],
-      ['b', 2, { y: 2 }],
+      ['a', 1, { x: { '': 1 } }],
+      ['b', 2, { y: { 20000: 2, 20001: 1 } }],
     ]);
   });
 
-  it('runs keep the batches in order, give no bucket more than DECKS_PER_UPDATE decks (a batch of its own may), and end only when the next batch would', () => {
+  it('runs keep the batches in order, give no bucket more than COUNTS_PER_UPDATE counts (a batch of its own may), and end only when the next batch would', () => {
     // Decks of two buckets only, so that runs must split.
     const pool = Array.from({ length: 40_000 }, (_, n) => `s${n}`).filter((s) => bucketOf(s) < 2);
+    // A bucket's counts in a run: each deck's total, and each of its days.
     const deckCount = (run: readonly LoggedBatch[]) => {
-      const decks = new Map<number, Set<string>>();
+      const counts = new Map<number, Set<string>>();
       for (const b of run)
-        for (const slug of Object.keys(b.views)) decks.set(bucketOf(slug), (decks.get(bucketOf(slug)) ?? new Set()).add(slug));
-      return Math.max(0, ...[...decks.values()].map((d) => d.size));
+        for (const [slug, days] of Object.entries(b.views))
+          for (const name of [slug, ...Object.keys(days).map((d) => `${slug}@${d}`)])
+            counts.set(bucketOf(slug), (counts.get(bucketOf(slug)) ?? new Set()).add(name));
+      return Math.max(0, ...[...counts.values()].map((d) => d.size));
     };
-    // Three batches of 110 decks of one bucket: the third would take it to 330.
+    // Three batches of 15 decks of one bucket, one day each (30 counts): the third would take it to 90.
     const one = pool.filter((slug) => bucketOf(slug) === 0);
-    const three = [0, 1, 2].map((i) => batch(i + 1, one.slice(i * 110, (i + 1) * 110)));
+    const three = [0, 1, 2].map((i) => batch(i + 1, one.slice(i * 15, (i + 1) * 15)));
     expect(runsOf(three).map((run) => run.map((b) => b.ordinal))).toEqual([[1, 2], [3]]);
     fc.assert(
-      fc.property(fc.array(fc.uniqueArray(fc.constantFrom(...pool), { maxLength: 250 }), { maxLength: 10 }), (lists) => {
+      fc.property(fc.array(fc.uniqueArray(fc.constantFrom(...pool), { maxLength: 100 }), { maxLength: 10 }), (lists) => {
         const batches = lists.map((list, i) => batch(i + 1, list));
         const runs = runsOf(batches);
         expect(runs.flat()).toEqual(batches);
         for (const [i, run] of runs.entries()) {
-          if (run.length > 1) expect(deckCount(run)).toBeLessThanOrEqual(DECKS_PER_UPDATE);
+          if (run.length > 1) expect(deckCount(run)).toBeLessThanOrEqual(COUNTS_PER_UPDATE);
           const next = runs[i + 1];
-          if (next) expect(deckCount([...run, next[0] as LoggedBatch])).toBeGreaterThan(DECKS_PER_UPDATE);
+          if (next) expect(deckCount([...run, next[0] as LoggedBatch])).toBeGreaterThan(COUNTS_PER_UPDATE);
         }
       }),
     );
+  });
+
+  it("the longest update of a bucket's counts fits DynamoDB's 4 KB of expression: COUNTS_PER_UPDATE counts, days as many as fit", () => {
+    // Days cost the most: 8 decks of all 8 days of the week and one of 7 (80 counts), slugs of the longest.
+    const totals = new Map(Array.from({ length: 9 }, (_, i) => [`${'x'.repeat(20)}${i}`, 1_000_000]));
+    const days = new Map(
+      Array.from({ length: 8 }, (_, d) => [DAY + d, new Map([...totals.keys()].filter((_, i) => i < 8 || d < 7).map((s) => [s, 1_000]))]),
+    );
+    expect(totals.size + [...days.values()].reduce((n, m) => n + m.size, 0)).toBe(COUNTS_PER_UPDATE);
+    const update = bucketUpdate(totals, days);
+    expect(update.UpdateExpression.length).toBeLessThanOrEqual(4096);
+    expect(update.UpdateExpression.length).toBeGreaterThan(3000); // the bound is near: a count more could break it
   });
 });

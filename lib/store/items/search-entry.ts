@@ -4,8 +4,8 @@
  * (≤ 39) — each carrying the search item, the deck's card ids (for further card filters) and a sort
  * key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
  * items, whatever the library's size. Entries exist only while a deck is public.
- *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, cards, …search item }
- * views and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
+ *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, by_trending, cards, …search item }
+ * views, views_7d and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
  */
 
 import type { FactionId } from '#rules/factions.ts';
@@ -22,6 +22,7 @@ export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },
   likes: { index: 'search_by_likes', key: 'by_likes' },
+  trending: { index: 'search_by_trending', key: 'by_trending' },
 };
 
 type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags' | 'deck_code'>;
@@ -47,10 +48,11 @@ const MAX_MILLIS = 9_999_999_999_999;
 const MAX_COUNT = 999_999_999_999_999;
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 /** Ascending keys for descending orders; ties by id ascending. */
-export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'likes'>) => ({
+export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'likes' | 'views_7d'>): Record<`by_${Sort}`, string> => ({
   by_date: `${pad(MAX_MILLIS - Date.parse(d.created_at), 13)}#${d.id}`,
   by_views: `${pad(MAX_COUNT - d.views, 15)}#${d.id}`,
   by_likes: `${pad(MAX_COUNT - d.likes, 15)}#${d.id}`,
+  by_trending: `${pad(MAX_COUNT - (d.views_7d ?? 0), 15)}#${d.id}`,
 });
 
 /** The text `q` matches: name and guide.system, lower-cased, kept apart so a match cannot span both. */
@@ -73,6 +75,8 @@ function entryItem(d: StoredDeck, facet: string, cards: string[]): Record<string
     display: d.display,
     author_name: d.author_name,
     views: d.views,
+    views_7d: d.views_7d ?? 0,
+    views_rev: d.views_rev,
     likes: d.likes,
     likes_changes: d.likes_changes,
     created_at: d.created_at,
@@ -102,6 +106,8 @@ export interface SearchEntry {
   display: StoredDeck['display'];
   author_name: string;
   views: number;
+  /** Absent on an entry written before views of the week were kept (`deckctl search reindex` writes it). */
+  views_7d?: number;
   likes: number;
   created_at: string;
   updated_at: string;
@@ -109,6 +115,7 @@ export interface SearchEntry {
   by_date: string;
   by_views: string;
   by_likes: string;
+  by_trending?: string;
   pk: string;
   sk: string;
 }
@@ -125,6 +132,7 @@ const READS: Record<keyof SearchEntry, true> = {
   by_date: true,
   by_views: true,
   by_likes: true,
+  by_trending: true,
   deck_id: true,
   slug: true,
   name: true,
@@ -135,6 +143,7 @@ const READS: Record<keyof SearchEntry, true> = {
   display: true,
   author_name: true,
   views: true,
+  views_7d: true,
   likes: true,
   created_at: true,
   updated_at: true,

@@ -51,7 +51,8 @@ export interface VersionSummary {
 }
 
 /** A version whole: the deck as it was (its texts resolved), without views and likes (not versioned). */
-export interface StoredVersion extends Omit<StoredDeck, 'views' | 'likes' | 'likes_changes' | 'author_name' | 'texts_at'> {
+export interface StoredVersion
+  extends Omit<StoredDeck, 'views' | 'likes' | 'likes_changes' | 'views_7d' | 'views_rev' | 'author_name' | 'texts_at'> {
   changed: VersionedField[];
 }
 

@@ -3,8 +3,11 @@
  * count is the attribute `v_<share_slug>` of one of 64 buckets, by a hash of its share slug
  * (view-buckets.ts says why 64 and what it costs).
  *   pk VIEWS#<000-063>  sk VIEWS  { v_<share_slug>: views, …, applied: the ordinal of the last view
- *                                   batch of its group in it (view-log.ts) }
+ *                                   batch of its group in it (view-log.ts), w0 … w7: { @day: the day the
+ *                                   slot holds (lib/rules/week.ts), <share_slug>: views of that day, … },
+ *                                   rev: the bucket's writes (the order of a fold: counters.ts) }
  */
+import { DAY_SLOTS, type DaySlot } from '#rules/week.ts';
 import { itemKind } from './kind.ts';
 export const VIEW_BUCKETS = 64;
 
@@ -22,3 +25,37 @@ export const bucketKey = (slug: string) => bucketKeyAt(bucketOf(slug));
 /** A deck's count in its bucket is the attribute `v_<share_slug>`. */
 export const VIEW_ATTRIBUTE_PREFIX = 'v_';
 export const viewAttribute = (slug: string) => `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
+/**
+ * A day slot: a map of the day it holds (SLOT_DAY) and each deck's views of that day, by share slug — never
+ * empty, so an opened slot is never an empty map (which the local stream's SDK hands over as no value).
+ */
+export const slotMap = (slot: number) => `w${slot}`;
+/** The key of a slot's day in its map (no share slug has an @). */
+export const SLOT_DAY = '@day';
+export const SLOTS = Array.from({ length: DAY_SLOTS }, (_, slot) => slot);
+
+type Image = Record<string, unknown>;
+const slotIn = (item: Image | undefined, slot: number) => item?.[slotMap(slot)] as Image | undefined;
+/** The days a bucket's slots hold (undefined: a slot never opened). */
+export const slotDays = (item: Image | undefined): (number | undefined)[] =>
+  SLOTS.map((slot) => {
+    const day = slotIn(item, slot)?.[SLOT_DAY];
+    return day === undefined ? undefined : Number(day);
+  });
+/** A deck's views in each slot of a bucket (as read, or an image of it). */
+export function slotsOf(item: Image | undefined, slug: string): DaySlot[] {
+  const days = slotDays(item);
+  return SLOTS.flatMap((slot) => {
+    const views = slotIn(item, slot)?.[slug];
+    const day = days[slot];
+    return day === undefined || views === undefined ? [] : [{ day, views: Number(views) }];
+  });
+}
+/** The share slugs a bucket's slots hold views of. */
+export const slotSlugs = (item: Image | undefined): string[] =>
+  SLOTS.flatMap((slot) => Object.keys(slotIn(item, slot) ?? {}).filter((key) => key !== SLOT_DAY));
+/** The latest day a bucket's slots hold: the day its week ends, as the bucket knows it (undefined: none). */
+export function bucketDay(item: Image | undefined): number | undefined {
+  const days = slotDays(item).filter((d) => d !== undefined);
+  return days.length ? Math.max(...days) : undefined;
+}

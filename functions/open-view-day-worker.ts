@@ -1,0 +1,3 @@
+import { openViewDay } from '#workers/open-day.ts';
+
+export const handler = openViewDay;
