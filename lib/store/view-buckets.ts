@@ -51,5 +51,21 @@ const forgetting = (slug: string) => ({
 });
 /** Forgets a deleted deck's views (in the delete's transaction). */
 export const forgetViews = (slug: string): TransactItem => ({ Update: forgetting(slug) });
+/**
+ * Takes a gone deck's views of the week out of the day slots that hold them (lib/workers/views.ts, when its
+ * count leaves the bucket): nothing of a deleted deck stays. A slot's map, once made, is only ever replaced
+ * (opened), so the paths exist.
+ */
+export async function forgetWeekNow(slug: string, slots: readonly number[]): Promise<void> {
+  if (slots.length === 0) return;
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: bucketKey(slug),
+      UpdateExpression: `REMOVE ${slots.map((slot) => `#w${slot}.#s`).join(', ')}`,
+      ExpressionAttributeNames: { '#s': slug, ...Object.fromEntries(slots.map((slot) => [`#w${slot}`, slotMap(slot)])) },
+    }),
+  );
+}
 /** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/workers/views.ts). */
 export const forgetViewsNow = (slug: string) => documentClient().send(new UpdateCommand(forgetting(slug)));

@@ -9,8 +9,8 @@ import { weekViews } from '#rules/week.ts';
 import { foldDeck, viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
-import { bucketDay, slotSlugs, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
-import { forgetViewsNow } from '#store/view-buckets.ts';
+import { bucketDay, slotSlugs, slotsHolding, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
+import { forgetViewsNow, forgetWeekNow } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
 
@@ -27,6 +27,8 @@ export interface Moved {
   weekAfter: number;
   /** The bucket's revision after the last change: the fold's order. */
   rev: number;
+  /** The day slots that hold its views after the last change (taken out with its count). */
+  slots: number[];
 }
 
 /** A deck's views of the week in an image of its bucket: of the week that ends on the image's latest day. */
@@ -53,10 +55,11 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
       const now = after?.[name] === undefined ? undefined : Number(after[name]);
       const [weekWas, weekNow] = [weekIn(before, slug), weekIn(after, slug)];
       if (was === now && weekWas === weekNow) continue;
-      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev };
+      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev, slots: [] };
       seen.after = now;
       seen.weekAfter = weekNow;
       seen.rev = rev;
+      seen.slots = slotsHolding(after, slug);
       if (was === undefined && now !== undefined) seen.appeared = true;
       moved.set(slug, seen);
     }
@@ -65,8 +68,9 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
 }
 
 /** What follows one deck's view count moving over a run of its bucket's changes. */
-export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev }: Moved): Promise<void> {
-  if (after === undefined) return; // taken out (the deck's delete, or a gone deck's count)
+export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev, slots }: Moved): Promise<void> {
+  // Taken out (the deck's delete, or a gone deck's count): its views of the week go with it.
+  if (after === undefined) return forgetWeekNow(slug, slots);
   if (!appeared && !viewStepPassed(before ?? 0, after) && !weekStepPassed(weekBefore, weekAfter)) return;
   // A count that appears: the slug index may still show a deck deleted a moment ago, so the deck item
   // itself, read consistently, says whether it is there.

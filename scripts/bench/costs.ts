@@ -16,6 +16,7 @@ import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyMeta } from '#store/meta.ts';
 import { DECKS } from '#store/tables.ts';
 import { eraseStep } from '#workers/erasure.ts';
+import { openViewDay } from '#workers/open-day.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { PRICES } from '../../infra/prices.ts';
 import { legalCode } from '../../test/support/decks.ts';
@@ -113,6 +114,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['search (no filter)', 'GET', '/api/v1/decks?limit=20', undefined, undefined],
     ['search (tag)', 'GET', '/api/v1/decks?tag=tag3&limit=20', undefined, undefined],
     ['search (q)', 'GET', '/api/v1/decks?q=tempo&limit=20', undefined, undefined],
+    ['search (trending)', 'GET', '/api/v1/decks?sort=trending&limit=20', undefined, undefined],
     [
       'search (card)',
       'GET',
@@ -240,6 +242,10 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     burst.push({ userId: account.user_id, deckId: (JSON.parse(made.body as string) as { data: { id: string } }).data.id });
   }
   costs.push(row('figures of a burst of 20 public creates, one batch (the worker)', '—', (await measured(() => applyMeta(burst)))[1]));
+  // The views' week: the daily opener's run (a day no bucket has opened yet: every bucket written), and a retry of it.
+  const tomorrow = { time: new Date(Date.now() + 86_400_000).toISOString() };
+  costs.push(row("the views' week: the daily opener (64 buckets, once a day)", '—', (await measured(() => openViewDay(tomorrow)))[1]));
+  costs.push(row('  a retry of it (nothing written)', '—', (await measured(() => openViewDay(tomorrow)))[1]));
   // An erasure: each request an account of its own (the warm-up's, the measured one's), with a private
   // deck, a public one of 2 tags and an unlisted one, and a like given; then every step of its
   // background (the erasure worker's, its waits skipped).

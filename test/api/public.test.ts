@@ -18,6 +18,7 @@ const PUBLIC_KEYS = [
   'archive',
   'author',
   'views',
+  'views_7d',
   'likes',
   'created_at',
   'updated_at',

@@ -87,13 +87,15 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-type Sort = 'date' | 'views' | 'likes';
+type Sort = 'date' | 'views' | 'likes' | 'trending';
 const folded = (views: number) => (views >= VIEWS_FOLD_MIN ? views : 0);
 function expected(params: Record<string, string>): string[] {
   const q = params.q?.toLowerCase();
   const sort = (params.sort ?? 'date') as Sort;
-  // Search sorts by folded counts: likes exact while small; views only folded from 25 on (docs/data-model.md).
-  const key = (d: Model): string | number => (sort === 'date' ? d.created_at : sort === 'views' ? folded(d.views) : d.likes);
+  // Search sorts by folded counts: likes exact while small; views only folded from 25 on (docs/data-model.md),
+  // and the week's with them (every view here is of today: the week is the views).
+  const key = (d: Model): string | number =>
+    sort === 'date' ? d.created_at : sort === 'views' || sort === 'trending' ? folded(d.views) : d.likes;
   return decks
     .filter((d) => (!params.main_faction || d.main === params.main_faction) && (!params.ally_faction || d.ally === params.ally_faction))
     .filter(
@@ -112,6 +114,7 @@ const queries: Record<string, string>[] = [
   { sort: 'date' },
   { sort: 'views' },
   { sort: 'likes' },
+  { sort: 'trending' },
   { main_faction: 'usa' },
   { ally_faction: 'usa' },
   { tag: 'aggro' },
@@ -122,6 +125,7 @@ const queries: Record<string, string>[] = [
   { main_faction: 'japan', tag: 'meta', sort: 'likes' },
   { ally_faction: 'usa', q: 'control', sort: 'views' },
   { tag: 'aggro', q: 'blitz', sort: 'views' },
+  { main_faction: 'soviet', tag: 'aggro', sort: 'trending' },
   { main_faction: 'germany', ally_faction: 'italy', tag: 'control', q: 'slow', sort: 'likes' },
   { tag: 'nothing-has-this' },
 ];
@@ -157,6 +161,7 @@ describe('search', () => {
         'tags',
         'updated_at',
         'views',
+        'views_7d',
       ].sort(),
     );
     const model = decks.find((d) => d.slug === item.share_slug) as Model;
@@ -166,6 +171,8 @@ describe('search', () => {
       tags: model.tags,
       author: { display_name: 'Searcher' },
       views: folded(model.views),
+      // Every view here is of today: the week is the views, folded with them.
+      views_7d: folded(model.views),
       likes: model.likes,
     });
   });

@@ -104,7 +104,7 @@ describe('views of the week folded at rest', () => {
 });
 
 /** A bucket without day slots: no week, and its revision 0. */
-const NO_WEEK = { weekBefore: 0, weekAfter: 0, rev: 0 };
+const NO_WEEK = { weekBefore: 0, weekAfter: 0, rev: 0, slots: [] };
 
 describe('what moved in a bucket', () => {
   it('each deck count that changed, appeared or was taken out; other attributes ignored', () => {
@@ -144,7 +144,7 @@ describe('what moved in a bucket', () => {
     const before = { v_a: 10, v_b: 4, rev: 6, ...slot(D - 8, { a: 6 }), ...slot(D - 1, { a: 4, b: 4 }) };
     const opened = { ...before, rev: 7, ...slot(D, {}) };
     expect(movedCounts([[before, opened]])).toEqual(
-      new Map([['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7 }]]),
+      new Map([['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7, slots: [slotOf(D - 1)] }]]),
     );
     const viewed = { ...opened, v_b: 5, rev: 8, ...slot(D, { b: 1 }) };
     expect(
@@ -154,8 +154,8 @@ describe('what moved in a bucket', () => {
       ]),
     ).toEqual(
       new Map([
-        ['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7 }],
-        ['b', { before: 4, after: 5, appeared: false, weekBefore: 4, weekAfter: 5, rev: 8 }],
+        ['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7, slots: [slotOf(D - 1)] }],
+        ['b', { before: 4, after: 5, appeared: false, weekBefore: 4, weekAfter: 5, rev: 8, slots: [slotOf(D), slotOf(D - 1)].sort() }],
       ]),
     );
   });

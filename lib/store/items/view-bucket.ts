@@ -51,6 +51,9 @@ export function slotsOf(item: Image | undefined, slug: string): DaySlot[] {
     return day === undefined || views === undefined ? [] : [{ day, views: Number(views) }];
   });
 }
+/** The slots of a bucket that hold views of a deck. */
+export const slotsHolding = (item: Image | undefined, slug: string): number[] =>
+  SLOTS.filter((slot) => slotIn(item, slot)?.[slug] !== undefined);
 /** The share slugs a bucket's slots hold views of. */
 export const slotSlugs = (item: Image | undefined): string[] =>
   SLOTS.flatMap((slot) => Object.keys(slotIn(item, slot) ?? {}).filter((key) => key !== SLOT_DAY));
