@@ -284,6 +284,9 @@ describe("the README's walkthrough, under LAMBDA_LIFECYCLE=1", () => {
     for (const name of ['createDeck', 'updateDeck', 'searchDecks', 'readSharedDeck', 'likeDeck', 'deleteDeck']) {
       expect([name, new RegExp(`\\[${name}\\] environment \\d+ started`).test(runtime.output())]).toEqual([name, true]);
     }
+    // The daily opener of the views' week ran at start, as its schedule would, in its bundle's environment: without a failure.
+    expect(runtime.output()).toMatch(/\[openViewDay\] environment \d+ started/);
+    expect(runtime.output()).not.toMatch(/openViewDay failed/);
   }, 120_000);
 });
 
