@@ -6,12 +6,14 @@
  * deep numbered pages coming back short with a cursor. Decks differ in their cards (the choice rotates
  * through each faction's cards), so one card is held by about a third of the decks of its faction.
  */
+
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { searchBudget } from '#public/search.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { SORTS } from '#rules/sorts.ts';
 import { documentClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -99,7 +101,7 @@ const cardsOf = (i: number) => parseDeckCode(seedDeck(i).deck_code).cards.map((c
 describe(`search over ${DECK_COUNT} public decks`, () => {
   afterAll(() => console.log(`items read per search request:\n${rows.join('\n')}`));
 
-  it.each(['date', 'views', 'likes'])('no filter, sort=%s: at most limit + 1 items read', async (sort) => {
+  it.each(SORTS)('no filter, sort=%s: at most limit + 1 items read', async (sort) => {
     for (const limit of [20, 50]) {
       const { read, returned } = await measure(`sort=${sort}`, limit);
       expect(returned).toBe(limit);
@@ -107,7 +109,7 @@ describe(`search over ${DECK_COUNT} public decks`, () => {
     }
   });
 
-  it.each(['date', 'views', 'likes'])('one filter (main, ally or tag), sort=%s: at most 2 × limit', async (sort) => {
+  it.each(SORTS)('one filter (main, ally or tag), sort=%s: at most 2 × limit', async (sort) => {
     for (const filter of ['main_faction=japan', 'ally_faction=finland', 'tag=tag7']) {
       const { read, returned } = await measure(`${filter}&sort=${sort}`, 20);
       expect(returned).toBe(20);
@@ -115,7 +117,7 @@ describe(`search over ${DECK_COUNT} public decks`, () => {
     }
   });
 
-  it.each(['date', 'views', 'likes'])('one card filter, sort=%s: at most limit + 1 items read, a full page', async (sort) => {
+  it.each(SORTS)('one card filter, sort=%s: at most limit + 1 items read, a full page', async (sort) => {
     const [card] = cardsOf(0);
     for (const limit of [20, 50]) {
       const { read, returned } = await measure(`card=${card}&sort=${sort}`, limit);
