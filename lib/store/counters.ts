@@ -156,12 +156,13 @@ const sortKeysOf = (fold: Fold, deck: StoredDeck): Record<string, string> => {
 /** One item's fold write: the count (and on entries its sort keys), only if the item exists and its order is older. */
 function foldWrite(Key: Record<string, string>, fold: Fold, keys?: Record<string, string>) {
   const sets: [string, unknown][] = [[fold.field, fold.value], ...besideOf(fold), ...Object.entries(keys ?? {})];
+  // The order is the last of what is set beside the count.
+  const o = besideOf(fold).length;
   return new UpdateCommand({
     TableName: table(),
     Key,
     UpdateExpression: `SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}`,
-    // The order is the last of what is set beside the count.
-    ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#s${besideOf(fold).length}) OR #s${besideOf(fold).length} < :s${besideOf(fold).length})`,
+    ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#s${o}) OR #s${o} < :s${o})`,
     // "views" is one of DynamoDB's reserved words: every name goes through a placeholder.
     ExpressionAttributeNames: Object.fromEntries(sets.map(([name], i) => [`#s${i}`, name])),
     ExpressionAttributeValues: Object.fromEntries(sets.map(([, value], i) => [`:s${i}`, value])),

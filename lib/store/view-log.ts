@@ -14,8 +14,8 @@
  *     bucket's ordinal and adds only the batches after it. The batches are then taken out of the log.
  * Each view also counts in the bucket's slot of the UTC day it was served (lib/rules/week.ts), in the
  * same update, on condition that the slot holds that day; a slot that holds an older day is opened for
- * it first (emptied: openSlot, which the daily opener does for every bucket at midnight, UTC). A view of
- * a day already out of the week counts in the total only.
+ * it first (its map replaced by one of the day alone: openSlot, which the daily opener does for every
+ * bucket at midnight, UTC). A view of a day already out of the week counts in the total only.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inWeek, slotOf } from '#rules/week.ts';
@@ -29,7 +29,7 @@ const MARKER_TTL_S = 24 * 3600;
 /**
  * Most counts one bucket update adds: a deck's total is one (`#a12 :n12,`), each of its days one more
  * (`#w3.#k12 = if_not_exists(#w3.#k12, :z) + :m40,`); an update expression is at most 4 KB
- * (test/unit/views.test.ts writes the longest).
+ * (test/unit/changes.test.ts writes the longest).
  */
 export const COUNTS_PER_UPDATE = 80;
 const table = () => tableName(DECKS);
