@@ -7,9 +7,11 @@ import { catalogue } from '#catalogue/load.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
+import { mainScope } from '#rules/meta.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
+import { readScope } from '#store/meta.ts';
 import { htmlPage } from './html.ts';
 import { languageHeaders, languageOf, languageQuery } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
@@ -19,6 +21,8 @@ const page = () => htmlPage(404, NOT_FOUND_PAGE);
 
 export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], page }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
+  // What the library's public decks of its main nation play, for each card's "in N%": one GetItem.
+  const played = await readScope(mainScope(deck.main_faction));
   const origin = originOf(req);
   const slug = deck.share_slug;
   const language = languageOf(req, catalogue());
@@ -26,7 +30,7 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const asked = languageQuery(language);
   return htmlPage(
     200,
-    sharePage(deckSheet(deck, catalogue(), language), {
+    sharePage(deckSheet(deck, catalogue(), language, played), {
       page: `${origin}/d/${slug}`,
       json: `${origin}/api/v1/decks/${slug}`,
       image: `${origin}/api/v1/decks/${slug}/image.png${asked}`,

@@ -1,7 +1,8 @@
 /** Share pages and deck images (contract §9.3): what people open and link previews show. */
 import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { META } from '#store/items/meta.ts';
 import { ShareSlug } from './params.ts';
-import { type ApiRoute, query, type Success } from './route.ts';
+import { type ApiRoute, decks, query, type Success } from './route.ts';
 
 /** What a deck image's function ships beside its bundle: the renderer's wasm, and Inter (Latin, Cyrillic, Greek) regular and bold. */
 export const IMAGE_FILES = [
@@ -47,10 +48,11 @@ export const readSharePage = {
   params: { share_slug: ShareSlug },
   query: CardLanguageQuery,
   catalogue: true,
-  grants: [query('by_share_slug')],
+  // The deck, and what the library's public decks of its main nation play (each card's "in N%").
+  grants: [query('by_share_slug'), decks(['GetItem'], [META.grant])],
   summary: 'The share page of a public or unlisted deck',
   description:
-    "An HTML page for people (not JSON): the deck's cards by kredit cost, its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
+    "An HTML page for people (not JSON): the deck's cards by kredit cost (each with the share of the library's public decks of its main nation that play it), its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
   tag: 'Public decks',
   success: PAGE_SUCCESS,
   pageErrors: [404],

@@ -6,7 +6,7 @@
  * unless it is exactly these, nothing loads from another host.
  */
 import { createHash } from 'node:crypto';
-import { type DeckSheet, escapeMarkup as e, groupHeading } from './sheet.ts';
+import { type DeckSheet, escapeMarkup as e, groupHeading, type SheetCard } from './sheet.ts';
 
 /** Where the page's links point: absolute, on the host the request came to. */
 export interface PageUrls {
@@ -25,7 +25,7 @@ h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-s
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
 .cards ul{list-style:none;margin:0;padding:0}.cards li{display:flex;gap:8px;padding:2px 0;border-bottom:1px solid var(--line)}
-.n{min-width:2.2em;font-weight:700;color:var(--accent)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
+.n{min-width:2.2em;font-weight:700;color:var(--accent)}.played{margin-left:auto;font-size:.8rem;color:var(--muted);white-space:nowrap}.played+.ally{margin-left:0}.hint{margin:0;font-size:.85rem;color:var(--muted)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
 .legend{list-style:none;padding:0;margin:8px 0 0}.legend li{display:flex;gap:8px;align-items:baseline}.legend svg{flex:none}
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
@@ -182,7 +182,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
         `<h3>${groupHeading(g)}</h3><ul>${g.cards
           .map(
             (c) =>
-              `<li${c.flagged ? ' class="bad" title="a deck rule fails on it"' : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
+              `<li${c.flagged ? ' class="bad" title="a deck rule fails on it"' : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${playedOf(c, sheet)}${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
           )
           .join('')}</ul>`,
     )
@@ -201,7 +201,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
 ${tags}</header>
 ${issuesOf(sheet)}
 <div class="grid">
-<section class="cards"><h2>Cards by kredit cost</h2>${groups}</section>
+<section class="cards"><h2>Cards by kredit cost</h2>${playedHint(sheet)}${groups}</section>
 <div>
 <section><h2>Kredit curve</h2>${curveChart(sheet)}<h2>Types</h2>${typeChart(sheet)}</section>
 ${otkChart(sheet)}
@@ -216,6 +216,15 @@ ${guide}${reasonedList('Key components', sheet.keyComponents)}${reasonedList('Al
 </html>
 `;
 }
+
+/** How many of the library's public decks of the main nation play a card (contract §10.3, issue 35 item 4): "in N%". */
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+const playedOf = (c: SheetCard, sheet: DeckSheet) =>
+  c.played === null ? '' : `<span class="played" title="in ${percent(c.played)} of ${e(sheet.main)} decks">${percent(c.played)}</span>`;
+const playedHint = (sheet: DeckSheet) =>
+  sheet.playedOver === null
+    ? ''
+    : `<p class="hint">%: how many of the library's ${sheet.playedOver} public ${e(sheet.main)} deck${sheet.playedOver === 1 ? '' : 's'} play the card</p>`;
 
 /** The page for a slug no one may see (private, unknown or malformed): nothing tells them apart. */
 export const NOT_FOUND_PAGE = `${head('Deck not found · Deck Library', '<meta name="robots" content="noindex">\n')}

@@ -25,6 +25,13 @@ export interface SheetCard {
   ally: boolean;
   /** A deck rule fails on it today (legality, contract §8.6): unknown, of neither faction, too many copies… */
   flagged: boolean;
+  /** The share of the library's public decks of the deck's main nation that play it (0–1); null when not asked or none. */
+  played: number | null;
+}
+/** What the library's public decks of a main nation play (lib/store/meta.ts `readScope`): the share page's "in N%". */
+export interface Played {
+  decks: number;
+  cards: Readonly<Record<string, { decks: number }>>;
 }
 export interface KreditGroup {
   /** The kredit cost; null for cards the catalogue no longer has. */
@@ -72,10 +79,14 @@ export interface DeckSheet {
   keyCards: string[];
   /** The language its card names are in (contract §10.1; the owner's text never changes). */
   language: string;
+  /** The public decks of its main nation its cards' `played` shares are of; null when not asked or none. */
+  playedOver: number | null;
 }
 
-/** A sheet's cards, curve, types and issues: what a deck code alone says, against the catalogue. */
-function cardsOf(deck: Deck, catalogue: Catalogue, language: string) {
+/** A sheet's cards, curve, types and issues: what a deck code alone says, against the catalogue (and the library, where asked). */
+function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Played) {
+  const over = played && played.decks > 0 ? played.decks : null;
+  const playedShare = (id: string) => (over === null ? null : (played?.cards[id]?.decks ?? 0) / over);
   const nameOf = (id: string) => {
     const card = catalogue.get(id);
     return card ? cardName(card, language) : id;
@@ -91,7 +102,7 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string) {
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
     const ally = card !== undefined && countsAs(card, deck.main, deck.ally) === deck.ally;
-    group.push({ card_id, name: nameOf(card_id), count, ally, flagged: flagged.has(card_id) });
+    group.push({ card_id, name: nameOf(card_id), count, ally, flagged: flagged.has(card_id), played: playedShare(card_id) });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -115,12 +126,13 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string) {
     types: [...types].map(([type, count]) => ({ type, count })),
     issues: details.map((d) => d.message),
     language,
+    playedOver: over,
   };
 }
 
-export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEFAULT_LANGUAGE): DeckSheet {
+export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEFAULT_LANGUAGE, played?: Played): DeckSheet {
   const parsed = parsedCode(deck.deck_code).deck;
-  const { nameOf, ...cards } = cardsOf(parsed, catalogue, language);
+  const { nameOf, ...cards } = cardsOf(parsed, catalogue, language, played);
   const archive = deck.archive;
   const reasoned = (items: readonly { card_id: string; reason?: string | null; replaces_card_id?: string }[] | undefined) =>
     (items ?? []).map((i) => ({

@@ -8,8 +8,11 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { type Contribution, cardFigures, contributionOf, factionFigures, mainScope, pairScope, recount } from '#rules/meta.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
+import { escapeMarkup } from '#share/sheet.ts';
 import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
 import { cardsKey } from '#store/items/meta.ts';
@@ -28,7 +31,7 @@ const PAIRS: [FactionId, FactionId][] = [
 const TAGS = [['aggro'], ['control', 'meta'], ['aggro', 'meta'], []];
 
 /** Requests in flight at once. */
-const IN_FLIGHT = 40;
+const IN_FLIGHT = 20;
 let runtime: OwnRuntime | undefined;
 /** Each deck made, as it ends: its owner, id and what the figures should count of it. */
 const made = new Map<
@@ -50,7 +53,7 @@ beforeAll(async () => {
     made.set(r.body.data.id, { owner, deck: r.body.data });
     return r.body.data.id as string;
   };
-  // A burst: 200 public creates, 40 in flight at a time (100 at once, beside the worker's transactions on
+  // A burst: 200 public creates, 20 in flight at a time (100 at once, beside the worker's transactions on
   // DynamoDB Local, waited here past a request's budget: 503), and unlisted and private decks.
   const ids: string[] = [];
   await atMost(
@@ -132,6 +135,35 @@ describe('what the library plays', () => {
     expect(factions.body.data).toEqual(factionFigures(want.decks, want.pairs, want.tags));
     expect(factions.body.meta.decks).toBe(want.decks);
     expect(factions.body.data.tags).toContainEqual({ tag: 'swapped', decks: 6 });
+  });
+
+  it('the share page of a public deck: each card "in N%" of its main nation\'s public decks, as a recount says', async () => {
+    const want = expected();
+    const soviet = want.scopes[mainScope('soviet')] as { decks: number; cards: Record<string, { decks: number }> };
+    const deck = [...made.values()].find((m) => m.deck?.visibility === 'public' && m.deck.main_faction === 'soviet')?.deck as unknown as {
+      share_slug: string;
+      deck_code: string;
+    };
+    const page = await call('GET', `/d/${deck.share_slug}`);
+    expect(page.status).toBe(200);
+    const shown = new Map(
+      [...page.text.matchAll(/<span>([^<]*)<\/span><span class="played" title="in (\d+)% of Soviet Union decks">\2%<\/span>/g)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    const cards = parseDeckCode(deck.deck_code).cards;
+    expect(shown.size).toBe(cards.length);
+    for (const { card_id } of cards)
+      expect([card_id, shown.get(escapeMarkup(demo.get(card_id)?.name ?? ''))]).toEqual([
+        card_id,
+        Math.round((100 * (soviet.cards[card_id]?.decks ?? 0)) / soviet.decks),
+      ]);
+    expect(page.text).toContain(`how many of the library's ${soviet.decks} public Soviet Union decks play the card`);
+    // The image, and a code's page, are as they were: no figures.
+    const code = await call('GET', `/c/${urlCodeOf(parseDeckCode(deck.deck_code))}`);
+    expect(code.status).toBe(200);
+    expect(code.text).not.toContain('class="played"');
   });
 
   it('type keeps one card type; names in the language asked; a bad query is 400', async () => {
