@@ -104,6 +104,9 @@ export class DeckLibraryStack extends Stack {
       this.workers.set(worker.name, fn);
     }
     this.discardedChanges = discarded;
+    // What an asynchronously invoked function (countViews, the daily opener) gets on failure: Lambda's two
+    // retries within 6 hours, then the event in the queue of discarded work (alarmed).
+    const asyncRetries = { retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) };
 
     const fallback = this.functions.get('notFound') as ServiceFunction;
     const api = new HttpApi(this, 'Api', {
@@ -141,7 +144,7 @@ export class DeckLibraryStack extends Stack {
       spec: { ...VIEW_SUBSCRIPTION, serves: 'the views in the access log' },
       environment: tableNames,
     });
-    countViews.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) });
+    countViews.configureAsyncInvoke(asyncRetries);
     new SubscriptionFilter(this, 'ViewsSubscription', {
       logGroup: accessLogs,
       destination: new LambdaDestination(countViews),
@@ -156,7 +159,7 @@ export class DeckLibraryStack extends Stack {
       spec: { ...DAY_OPENER, serves: 'the day slots of the views of the week' },
       environment: tableNames,
     });
-    openViewDay.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) });
+    openViewDay.configureAsyncInvoke(asyncRetries);
     new Rule(this, `${pascal(DAY_OPENER.name)}Schedule`, {
       schedule: Schedule.cron({ minute: String(DAY_OPENER.at.minute), hour: String(DAY_OPENER.at.hour) }),
       targets: [new LambdaFunction(openViewDay)],

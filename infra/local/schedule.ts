@@ -6,10 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ScheduledEvent } from 'aws-lambda';
+import { DAY_MS, dayOf } from '#rules/week.ts';
 import { LOCAL_REGION } from '#store/client.ts';
 import type { DailyWorker } from '#workers';
-
-const DAY_MS = 86_400_000;
 
 /** The event EventBridge hands a scheduled target. */
 export const scheduledEvent = (time: Date, rule: string): ScheduledEvent => ({
@@ -26,7 +25,7 @@ export const scheduledEvent = (time: Date, rule: string): ScheduledEvent => ({
 
 /** How long from `now` until the worker's next time of day. */
 export function untilNext(at: DailyWorker['at'], now: number): number {
-  const today = Math.floor(now / DAY_MS) * DAY_MS + (at.hour * 60 + at.minute) * 60_000;
+  const today = dayOf(now) * DAY_MS + (at.hour * 60 + at.minute) * 60_000;
   return (today > now ? today : today + DAY_MS) - now;
 }
 

@@ -5,7 +5,8 @@
  * its own, so a day leaves the window with no write: a slot whose day is outside it counts nothing.
  */
 export const WEEK_DAYS = 7;
-const DAY_MS = 86_400_000;
+/** A UTC day, in milliseconds. */
+export const DAY_MS = 86_400_000;
 /** Day slots: one for each day of the window. */
 export const DAY_SLOTS = WEEK_DAYS + 1;
 

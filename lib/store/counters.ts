@@ -100,10 +100,16 @@ export const weekStepPassed = (before: number, after: number): boolean =>
 export const weekFoldDue = (folded: number, before: number, after: number, items: number): boolean =>
   weekStepPassed(before, after) && (after === 0 ? folded !== 0 : Math.abs(after - folded) >= viewsFoldStep(folded, items));
 
-/** How far apart the steps around a count are: a count moves that far at most without passing one. */
-function stepWidth(count: number): number {
+/** The last step a count has passed (0: none yet). */
+function lastStep(count: number): number {
   let last = 0;
   for (const step of viewSteps(count)) last = step;
+  return last;
+}
+
+/** How far apart the steps around a count are: a count moves that far at most without passing one. */
+function stepWidth(count: number): number {
+  const last = lastStep(count);
   return last === 0 ? VIEWS_FOLD_MIN : Math.max(VIEWS_FOLD_MIN, Math.floor(last * VIEWS_FOLD_RATIO));
 }
 
@@ -121,8 +127,7 @@ export const weekFoldWithinBound = (folded: number, week: number, items: number)
  * behind it (the run that passed that step ended there or later, and was not due).
  */
 export function viewsFoldWithinBound(folded: number, total: number, items: number): boolean {
-  let last = 0;
-  for (const step of viewSteps(total)) last = step;
+  const last = lastStep(total);
   return folded <= total && (folded >= last || last - folded < viewsFoldStep(folded, items));
 }
 

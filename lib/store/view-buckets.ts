@@ -12,7 +12,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf, weekViews } from '#rules/week.ts';
 import { documentClient, type TransactItem } from './client.ts';
-import { bucketKey, SLOT_DAY, SLOTS, slotMap, slotsOf, viewAttribute } from './items/view-bucket.ts';
+import { bucketKey, SLOT_NAMES, SLOTS, slotMap, slotPath, slotsOf, viewAttribute } from './items/view-bucket.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
@@ -27,17 +27,15 @@ export async function storedCounts(slug: string, today = dayOf(Date.now())): Pro
     new GetCommand({
       TableName: table(),
       Key: bucketKey(slug),
-      ProjectionExpression: ['#a', ...SLOTS.flatMap((slot) => [`#w${slot}.#s`, `#w${slot}.#day`])].join(', '),
-      ExpressionAttributeNames: {
-        '#a': viewAttribute(slug),
-        '#s': slug,
-        '#day': SLOT_DAY,
-        ...Object.fromEntries(SLOTS.map((slot) => [`#w${slot}`, slotMap(slot)])),
-      },
+      ProjectionExpression: PROJECTION,
+      ExpressionAttributeNames: { '#a': viewAttribute(slug), '#s': slug, ...SLOT_NAMES },
     }),
   );
   return { views: Number(Item?.[viewAttribute(slug)] ?? 0), views_7d: weekViews(slotsOf(Item, slug), today) };
 }
+
+/** What a shared read reads of a bucket: the deck's count (`#a`), its views in each slot (`#s`) and the slots' days. */
+const PROJECTION = ['#a', ...SLOTS.flatMap((slot) => [slotPath(slot, '#s'), slotPath(slot)])].join(', ');
 
 /** A deck's stored view count. */
 export const storedViews = async (slug: string): Promise<number> => (await storedCounts(slug)).views;
@@ -62,7 +60,7 @@ export async function forgetWeekNow(slug: string, slots: readonly number[]): Pro
     new UpdateCommand({
       TableName: table(),
       Key: bucketKey(slug),
-      UpdateExpression: `REMOVE ${slots.map((slot) => `#w${slot}.#s`).join(', ')}`,
+      UpdateExpression: `REMOVE ${slots.map((slot) => slotPath(slot, '#s')).join(', ')}`,
       ExpressionAttributeNames: { '#s': slug, ...Object.fromEntries(slots.map((slot) => [`#w${slot}`, slotMap(slot)])) },
     }),
   );

@@ -20,7 +20,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inWeek, slotOf } from '#rules/week.ts';
 import { documentClient, transact, unlessConditionFailed } from './client.ts';
-import { bucketKeyAt, bucketOf, SLOT_DAY, SLOTS, slotDays, slotMap, viewAttribute } from './items/view-bucket.ts';
+import { bucketKeyAt, bucketOf, SLOT_DAY, SLOT_NAMES, SLOTS, slotDays, slotMap, slotPath, viewAttribute } from './items/view-bucket.ts';
 import { BATCH_PREFIX, groupOf, viewBatchKey, viewLogKey } from './items/view-log.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -87,8 +87,8 @@ async function bucketState(bucket: number): Promise<{ applied: number; days: (nu
       TableName: table(),
       Key: bucketKeyAt(bucket),
       ConsistentRead: true,
-      ProjectionExpression: ['applied', ...SLOTS.map((slot) => `#w${slot}.#day`)].join(', '),
-      ExpressionAttributeNames: { '#day': SLOT_DAY, ...Object.fromEntries(SLOTS.map((slot) => [`#w${slot}`, slotMap(slot)])) },
+      ProjectionExpression: ['applied', ...SLOTS.map((slot) => slotPath(slot))].join(', '),
+      ExpressionAttributeNames: SLOT_NAMES,
     }),
   );
   return { applied: Number(Item?.applied ?? 0), days: slotDays(Item) };
@@ -150,7 +150,7 @@ export function bucketUpdate(totals: ReadonlyMap<string, number>, days: Readonly
     names[`#w${slot}`] = slotMap(slot);
     names['#day'] = SLOT_DAY;
     values[`:d${slot}`] = day;
-    conditions.push(`#w${slot}.#day = :d${slot}`);
+    conditions.push(`${slotPath(slot)} = :d${slot}`);
     for (const [s, n] of of) {
       const i = index.get(s) as number;
       names[`#k${i}`] = s;

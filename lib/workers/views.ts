@@ -9,7 +9,7 @@ import { weekViews } from '#rules/week.ts';
 import { foldDeck, viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
-import { bucketDay, slotSlugs, slotsHolding, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
+import { bucketDay, slotDays, slotSlugs, slotsHolding, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
 import { forgetViewsNow, forgetWeekNow } from '#store/view-buckets.ts';
 
 type Image = Record<string, unknown>;
@@ -31,10 +31,14 @@ export interface Moved {
   slots: number[];
 }
 
-/** A deck's views of the week in an image of its bucket: of the week that ends on the image's latest day. */
-const weekIn = (image: Image | undefined, slug: string): number => {
-  const day = bucketDay(image);
-  return day === undefined ? 0 : weekViews(slotsOf(image, slug), day);
+/**
+ * Each deck's views of the week in an image of its bucket: of the week that ends on the image's latest day
+ * (the image's slot days read once, for all its decks).
+ */
+const weeksIn = (image: Image | undefined): ((slug: string) => number) => {
+  const days = slotDays(image);
+  const day = bucketDay(days);
+  return (slug) => (day === undefined ? 0 : weekViews(slotsOf(image, slug, days), day));
 };
 
 /**
@@ -49,11 +53,12 @@ export function movedCounts(changes: readonly [Image | undefined, Image | undefi
     const slugs = new Set([...names].map((n) => n.slice(VIEW_ATTRIBUTE_PREFIX.length)));
     for (const slug of [...slotSlugs(before), ...slotSlugs(after)]) slugs.add(slug);
     const rev = Number(after?.rev ?? 0);
+    const [weekBefore, weekAfter] = [weeksIn(before), weeksIn(after)];
     for (const slug of slugs) {
       const name = `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
       const was = before?.[name] === undefined ? undefined : Number(before[name]);
       const now = after?.[name] === undefined ? undefined : Number(after[name]);
-      const [weekWas, weekNow] = [weekIn(before, slug), weekIn(after, slug)];
+      const [weekWas, weekNow] = [weekBefore(slug), weekAfter(slug)];
       if (was === now && weekWas === weekNow) continue;
       const seen = moved.get(slug) ?? { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev, slots: [] };
       seen.after = now;

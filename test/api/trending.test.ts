@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf } from '#rules/week.ts';
+import { DAY_MS, dayOf } from '#rules/week.ts';
 import { storedViews } from '#store/view-buckets.ts';
 import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
@@ -20,7 +20,6 @@ import { call, code, newOwner, type Owner } from '../support/api.ts';
 import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 
-const DAY_MS = 86_400_000;
 let runtime: OwnRuntime | undefined;
 let owner: Owner;
 /** The decks, by name: cold (views 9 days ago only), late (views 7 days ago), warm and hot (views today). */

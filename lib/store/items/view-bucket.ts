@@ -34,6 +34,16 @@ export const slotMap = (slot: number) => `w${slot}`;
 export const SLOT_DAY = '@day';
 export const SLOTS = Array.from({ length: DAY_SLOTS }, (_, slot) => slot);
 
+/**
+ * The expression names of the slots, for reads and writes of slot paths: `#w<slot>` each slot's map and
+ * `#day` its day (`#w3.#day`; a deck's views `#w3.#s` with `#s` its slug).
+ */
+export const SLOT_NAMES: Readonly<Record<string, string>> = {
+  '#day': SLOT_DAY,
+  ...Object.fromEntries(SLOTS.map((slot) => [`#w${slot}`, slotMap(slot)])),
+};
+export const slotPath = (slot: number, key = '#day') => `#w${slot}.${key}`;
+
 type Image = Record<string, unknown>;
 const slotIn = (item: Image | undefined, slot: number) => item?.[slotMap(slot)] as Image | undefined;
 /** The days a bucket's slots hold (undefined: a slot never opened). */
@@ -42,9 +52,8 @@ export const slotDays = (item: Image | undefined): (number | undefined)[] =>
     const day = slotIn(item, slot)?.[SLOT_DAY];
     return day === undefined ? undefined : Number(day);
   });
-/** A deck's views in each slot of a bucket (as read, or an image of it). */
-export function slotsOf(item: Image | undefined, slug: string): DaySlot[] {
-  const days = slotDays(item);
+/** A deck's views in each slot of a bucket (as read, or an image of it); its slots' days, where read already. */
+export function slotsOf(item: Image | undefined, slug: string, days = slotDays(item)): DaySlot[] {
   return SLOTS.flatMap((slot) => {
     const views = slotIn(item, slot)?.[slug];
     const day = days[slot];
@@ -57,8 +66,8 @@ export const slotsHolding = (item: Image | undefined, slug: string): number[] =>
 /** The share slugs a bucket's slots hold views of. */
 export const slotSlugs = (item: Image | undefined): string[] =>
   SLOTS.flatMap((slot) => Object.keys(slotIn(item, slot) ?? {}).filter((key) => key !== SLOT_DAY));
-/** The latest day a bucket's slots hold: the day its week ends, as the bucket knows it (undefined: none). */
-export function bucketDay(item: Image | undefined): number | undefined {
-  const days = slotDays(item).filter((d) => d !== undefined);
-  return days.length ? Math.max(...days) : undefined;
+/** The latest of a bucket's slots' days: the day its week ends, as the bucket knows it (undefined: none). */
+export function bucketDay(days: readonly (number | undefined)[]): number | undefined {
+  const held = days.filter((d) => d !== undefined);
+  return held.length ? Math.max(...held) : undefined;
 }
