@@ -349,8 +349,9 @@ describe('workers', () => {
   });
 
   it('the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role opens view buckets only', () => {
-    // AWS::Events::Rule with a cron ScheduleExpression (fields: minutes hours day-of-month month day-of-week
-    // year, in UTC: EventBridge user guide, "Creating a rule that runs on a schedule") targets the function.
+    // AWS::Events::Rule with a cron ScheduleExpression (six fields: minutes hours day-of-month month
+    // day-of-week year; scheduled rules run in UTC: EventBridge user guide, "Using cron and rate expressions
+    // to schedule rules in Amazon EventBridge") targets the function.
     const rules = byType('AWS::Events::Rule');
     expect(rules).toHaveLength(1);
     const rule = rules[0]?.[1];
