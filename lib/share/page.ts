@@ -25,7 +25,7 @@ h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-s
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
 .cards ul{list-style:none;margin:0;padding:0}.cards li{display:flex;gap:8px;padding:2px 0;border-bottom:1px solid var(--line)}
-.n{min-width:2.2em;font-weight:700;color:var(--accent)}.played{margin-left:auto;font-size:.8rem;color:var(--muted);white-space:nowrap}.played+.ally{margin-left:0}.hint{margin:0;font-size:.85rem;color:var(--muted)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
+.n{min-width:2.2em;font-weight:700;color:var(--accent)}.played{margin-left:auto;align-self:center;font-size:.8rem;color:var(--muted);white-space:nowrap}.played+.ally{margin-left:0}.hint{margin:0;font-size:.85rem;color:var(--muted)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
 .legend{list-style:none;padding:0;margin:8px 0 0}.legend li{display:flex;gap:8px;align-items:baseline}.legend svg{flex:none}
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
