@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** The service's test files that start a DynamoDB Local of their own (isolated.ts, runtime.ts). */
 const OWN_STORE = [
   'test/api/card-search.test.ts',
+  'test/api/hostile-text.test.ts',
   'test/api/search.test.ts',
   'test/api/meta.test.ts',
   'test/runtime/cursor-keys.test.ts',

@@ -86,8 +86,10 @@ export class DeckLibraryStack extends Stack {
       const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
         ...shared,
         spec: { ...worker, serves: `changes of the ${worker.table} table` },
-        environment: tableNames,
+        // Work that fails for good is named in the discarded-changes queue, and the batch goes on (lib/workers/discard.ts).
+        environment: { ...tableNames, DISCARDED_QUEUE_URL: discarded.queueUrl },
       });
+      discarded.grantSendMessages(fn);
       fn.addEventSource(
         new DynamoEventSource(worker.table === 'decks' ? decks : accounts, {
           startingPosition: StartingPosition.TRIM_HORIZON,

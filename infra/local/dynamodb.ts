@@ -104,7 +104,32 @@ async function ensureStream(client: DynamoDBClient, def: TableDef, name: string)
   await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }));
 }
 
-/** Creates the tables that do not exist yet (and the change stream of one that lacks it); returns the names it created. */
+/**
+ * A table made before an index was declared gets it (one at a time, as DynamoDB takes them), waited for until
+ * it is active: an existing DATA_DIR keeps working after an upgrade that adds an index.
+ */
+async function ensureIndexes(client: DynamoDBClient, def: TableDef, name: string): Promise<void> {
+  const wanted = createTableInput(def, name);
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (Table?.GlobalSecondaryIndexes?.some((i) => i.IndexName === index.IndexName)) continue;
+    const keys = new Set(index.KeySchema?.map((k) => k.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: wanted.AttributeDefinitions?.filter((a) => keys.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    for (let i = 0; i < 300; i++) {
+      const { Table: now } = await client.send(new DescribeTableCommand({ TableName: name }));
+      if (now?.GlobalSecondaryIndexes?.find((g) => g.IndexName === index.IndexName)?.IndexStatus === 'ACTIVE') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Creates the tables that do not exist yet (and the change stream or an index of one that lacks it); returns the names it created. */
 export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const { TableNames = [] } = await client.send(new ListTablesCommand({}));
   const created: string[] = [];
@@ -112,6 +137,7 @@ export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEn
     const name = tableName(def, env);
     if (TableNames.includes(name)) {
       await ensureStream(client, def, name);
+      await ensureIndexes(client, def, name);
       continue;
     }
     await client.send(new CreateTableCommand(createTableInput(def, name)));

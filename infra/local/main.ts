@@ -25,6 +25,7 @@ import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
 import { functionConfigs, synthesised } from './lambda/functions.ts';
 import { FunctionPool } from './lambda/pool.ts';
+import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { startDaily } from './schedule.ts';
 import { type StreamPoller, startStreamPoller } from './streams.ts';
 import { invokeWorker } from './workers.ts';
@@ -44,6 +45,7 @@ let dynamo: LocalDynamo | undefined;
 const pollers: StreamPoller[] = [];
 let daily: { stop: () => Promise<void> } | undefined;
 let accessLog: LocalAccessLog | undefined;
+let queue: LocalQueue | undefined;
 const pools = new Map<string, FunctionPool>();
 let stopping = false;
 async function stop(code: number) {
@@ -58,6 +60,7 @@ async function stop(code: number) {
   await daily?.stop();
   for (const poller of [...pollers].reverse()) await poller.stop({ drain: true });
   await Promise.all([...pools.values()].map((p) => p.stop()));
+  await queue?.stop();
   await dynamo?.stop();
   process.exit(code);
 }
@@ -98,6 +101,11 @@ try {
     });
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT as string;
+  // The discarded-changes queue (lib/workers/discard.ts): what a worker gives up on lands beside the data.
+  mkdirSync(dataDir, { recursive: true });
+  queue = await startLocalQueue(join(dataDir, 'discarded-changes.jsonl'), (line) => console.error(line));
+  process.env.SQS_ENDPOINT = queue.endpoint;
+  process.env.DISCARDED_QUEUE_URL = queue.url;
   // Each handler may use only its route's grants, as in AWS (grants-guard.ts); the store client is made now.
   if (!lifecycle) installGrantsGuard();
   const client = dynamoClient();
@@ -116,9 +124,11 @@ try {
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_SESSION_TOKEN: 'local',
+      SQS_ENDPOINT: queue.endpoint,
+      DISCARDED_QUEUE_URL: queue.url,
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
     };
-    for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS]))
+    for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS], queue.url))
       pools.set(
         name,
         new FunctionPool(config, {

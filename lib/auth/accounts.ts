@@ -1,6 +1,7 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
 import { expiryOf } from '#rules/keys.ts';
+import { INVISIBLE } from '#rules/schemas.ts';
 import { addKey, putAccount } from '#store/accounts.ts';
 import type { Account } from '#store/items/account.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
@@ -12,6 +13,10 @@ export async function createAccount(displayName: string): Promise<Account> {
   const name = displayName.trim();
   if (name.length === 0 || [...name].length > DISPLAY_NAME_MAX) {
     throw new RangeError(`a display name is 1-${DISPLAY_NAME_MAX} characters`);
+  }
+  // Shown on pages and drawn in images: text a reader sees as it is, as tags are (contract §9.1).
+  if (INVISIBLE.test(name)) {
+    throw new RangeError('a display name holds no control, format, separator, private-use or unassigned characters');
   }
   const account = { user_id: randomUUID(), display_name: name, created_at: new Date().toISOString() };
   await putAccount(account);

@@ -11,11 +11,12 @@ import { useStore } from './accounts.ts';
 export async function metaRecount(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
   useStore(values.aws);
-  const { decks, drift } = await recountMeta(true);
-  if (values.json) console.log(JSON.stringify({ decks, drift }));
+  const { decks, drift, unreadable } = await recountMeta(true);
+  if (values.json) console.log(JSON.stringify({ decks, drift, ...(unreadable.length ? { unreadable } : {}) }));
   else {
     console.log(`${decks} public decks counted: ${drift.length === 0 ? 'no drift' : `${drift.length} figures corrected`}`);
     for (const line of drift) console.log(`  ${line}`);
+    for (const line of unreadable) console.error(`unreadable: ${line}`);
   }
   return 0;
 }

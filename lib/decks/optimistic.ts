@@ -19,11 +19,11 @@ export async function onLatestDeck<T>(
   write: (current: StoredDeck) => Promise<T | undefined>,
 ): Promise<T> {
   const { userId, deckId } = deckPath(req);
-  const expected = ifMatch(req);
+  const matches = ifMatch(req);
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getDeck(userId, deckId);
     if (!current) throw deckNotFound();
-    if (expected !== undefined && expected !== current.version) throw preconditionFailed();
+    if (matches && !matches(current.version)) throw preconditionFailed();
     const done = await write(current);
     if (done !== undefined) return done;
     await pause(attempt);

@@ -1,5 +1,4 @@
 /** Path, header and query parameters of the owner routes. */
-import { preconditionFailed } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
 import type { ApiKey } from '#store/items/api-key.ts';
 
@@ -10,15 +9,17 @@ export const deckPath = (req: { params: { deck_id: string }; key: ApiKey }): { u
 });
 
 /**
- * `If-Match: "<version>"`, compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"3"`) never matches, a value
- * naming no version matches none (412); `*` matches any deck there is.
+ * `If-Match` (RFC 9110 §13.1.1): `*`, or a list of entity tags, any of which may match. A deck's tag is
+ * `"<version>"` (etag below), compared strongly — a weak tag (`W/"3"`) never matches — and as an opaque string
+ * (`"03"` is not `"3"`). Answers whether the deck's version matches; undefined when there is no condition
+ * (no header, or `*`: any deck there is). A header that is not such a list matches nothing (412).
  */
-export function ifMatch(req: Headed): number | undefined {
+export function ifMatch(req: Headed): ((version: number) => boolean) | undefined {
   const raw = req.headers['if-match']?.trim();
   if (raw === undefined || raw === '*') return undefined;
-  const m = /^"(\d{1,15})"$/.exec(raw);
-  if (!m) throw preconditionFailed();
-  return Number(m[1]);
+  const tags = raw.split(',').map((t) => t.trim());
+  const strong = tags.every((t) => /^(?:W\/)?"[\x21\x23-\x7E\x80-\uFFFF]*"$/.test(t)) ? tags.filter((t) => !t.startsWith('W/')) : [];
+  return (version) => strong.includes(etag(version));
 }
 
 export const etag = (version: number) => `"${version}"`;

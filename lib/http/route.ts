@@ -60,8 +60,9 @@ function checkQueryText(rawQueryString: string | undefined): void {
 
 /** The query by the endpoint's schema; the first bad parameter is 400 invalid_parameter. */
 function parseQuery(schema: v.GenericSchema | undefined, raw: Record<string, string>, rawQueryString: string | undefined): unknown {
-  if (!schema) return Object.freeze(Object.create(null));
+  // Every route refuses a query that is not text, whether it declares one or not (contract §10.4).
   checkQueryText(rawQueryString);
+  if (!schema) return Object.freeze(Object.create(null));
   const parsed = v.safeParse(schema, raw);
   if (!parsed.success) throw invalidParameter(parsed.issues[0]?.message ?? 'a query parameter is not valid');
   return parsed.output;
@@ -127,13 +128,16 @@ export function build<R extends Route>(
 
 /**
  * A HEAD (a GET route's twin: lib/routes/route.ts methodsOf) answers what the GET would, without the body:
- * the same status and headers (contract §10.4).
+ * the same status and headers (contract §10.4), Content-Length the GET's (RFC 9110 §9.3.2, §8.6: a HEAD's
+ * Content-Length, when sent, is the size the GET's body would have).
  */
 const headless =
   (handler: (event: Event, context: Context) => Promise<Result>) =>
   async (event: Event, context: Context): Promise<Result> => {
     const answer = await handler(event, context);
-    return event.requestContext?.http?.method === 'HEAD' ? { ...answer, body: '', isBase64Encoded: false } : answer;
+    if (event.requestContext?.http?.method !== 'HEAD') return answer;
+    const length = Buffer.byteLength(answer.body ?? '', answer.isBase64Encoded ? 'base64' : 'utf8');
+    return { ...answer, headers: { ...answer.headers, 'content-length': String(length) }, body: '', isBase64Encoded: false };
   };
 
 /** A public route's Lambda handler. */

@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/meta/factions — the main/ally pairs of the public decks and their most used tags (contract
  * §10.3), from the figures the store-change worker keeps (lib/store/meta.ts): one item and one Query of
- * the tag shards, whatever the library's size.
+ * the index of tags by rank (the first 50), whatever the library's size or its number of tags.
  */
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/meta.ts';

@@ -4,8 +4,8 @@
  * changes (lib/store/meta.ts). No key; each a bounded read at any library size.
  */
 import { MetaCardsQuery } from '#shapes/queries.ts';
-import { META } from '#store/items/meta.ts';
-import { type ApiRoute, decks } from './route.ts';
+import { META, TAGS_INDEX } from '#store/items/meta.ts';
+import { type ApiRoute, decks, query } from './route.ts';
 
 export const readMetaCards = {
   name: 'readMetaCards',
@@ -28,10 +28,10 @@ export const readMetaFactions = {
   method: 'GET',
   path: '/api/v1/meta/factions',
   handler: 'functions/meta-factions.ts',
-  grants: [decks(['GetItem', 'Query'], [META.grant])],
+  grants: [decks(['GetItem'], [META.grant]), query(TAGS_INDEX)],
   summary: 'The faction pairs and tags played',
   description:
-    'Every main/ally pair of the public decks with its decks and share (4 decimals), most first; the 50 most used tags with their decks. meta.decks: the public decks; meta.as_of: when the figures last changed. Unlisted and private decks never count.',
+    'Every main/ally pair of the public decks with its decks and share (4 decimals), most first; the 50 most used tags with their decks (ties by tag, in Unicode code point order). One item and one index page of 50 small items read, whatever the library size or its number of tags. meta.decks: the public decks; meta.as_of: when the figures last changed. Unlisted and private decks never count.',
   tag: 'Meta',
   success: { status: 200, data: 'MetaFactions', meta: 'MetaFactionsMeta' },
 } as const satisfies ApiRoute;

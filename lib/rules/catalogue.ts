@@ -44,26 +44,47 @@ export function makeCatalogue(cards: readonly Card[]): Catalogue {
 
 const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
 
+/**
+ * What a card may hold, so that no answer that shows cards grows past its bounds (contract §10.4) whatever
+ * a catalogue holds: kredits 0–30 (the game's cards cost 0–15), a name of at most 80 characters in any
+ * language (three times the longest English title of the real catalogue, 26), and an import id that is a
+ * deck code's 2-character id.
+ */
+export const CARD_BOUNDS = { kredits: 30, nameChars: 80 } as const;
+const cardName = v.pipe(
+  v.string(),
+  v.nonEmpty(),
+  v.check((s) => [...s].length <= CARD_BOUNDS.nameChars, `a card's name is at most ${CARD_BOUNDS.nameChars} characters`),
+);
+const kredits = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(CARD_BOUNDS.kredits, `kredits are 0-${CARD_BOUNDS.kredits}`));
+
 /** The project's own card format: exactly the Card model. */
 const ProjectCardSchema = v.strictObject({
   card_id: v.pipe(v.string(), v.regex(CARD_ID)),
-  name: v.pipe(v.string(), v.nonEmpty()),
+  name: cardName,
   faction: v.picklist([...FACTION_IDS, 'neutral'] as CardFaction[]),
   type: v.picklist(CARD_TYPES),
   rarity: v.picklist(RARITIES),
-  kredits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  kredits,
   set: v.string(),
   derived: v.boolean(),
   exile: v.nullable(FactionIdSchema),
   // Its name by language (contract §10.1): files without it still load, English only.
-  names: v.optional(
-    v.record(v.pipe(v.string(), v.regex(LANGUAGE, 'a language is a primary tag (en, de, zh)')), v.pipe(v.string(), v.nonEmpty())),
-  ),
+  names: v.optional(v.record(v.pipe(v.string(), v.regex(LANGUAGE, 'a language is a primary tag (en, de, zh)')), cardName)),
 });
 
+/** A card as the service loads it (the project's format), or the first thing wrong with it (`field: message`). */
+export function checkCard(card: unknown): string | undefined {
+  const result = v.safeParse(ProjectCardSchema, card);
+  if (result.success) return undefined;
+  const issue = result.issues[0];
+  return `${issue.path?.map((p) => String(p.key)).join('.') ?? ''}: ${issue.message}`;
+}
+
+/** A nation of the kards.com card API: one of its own names (never a name every object has, such as `constructor`). */
 const nation = v.pipe(
   v.string(),
-  v.check((s) => s in FACTION_BY_NATION, 'unknown nation'),
+  v.check((s) => Object.hasOwn(FACTION_BY_NATION, s), 'unknown nation'),
   v.transform((s) => FACTION_BY_NATION[s] as CardFaction),
 );
 const lower = <T extends readonly string[]>(values: T) =>
@@ -78,13 +99,14 @@ const lower = <T extends readonly string[]>(values: T) =>
 const KardsCardSchema = v.pipe(
   v.object({
     id: v.string(),
-    importId: v.string(),
+    // A deck code's id, or none (a card no code can hold: its longer id stands in).
+    importId: v.pipe(v.string(), v.regex(/^(?:[0-9A-Za-z]{2})?$/, "an import id is a deck code's 2-character id, or empty")),
     name: v.string(),
     nation,
     type: lower(CARD_TYPES),
     rarity: lower(RARITIES),
     set: v.string(),
-    kredits: v.optional(v.pipe(v.number(), v.integer()), 0),
+    kredits: v.optional(kredits, 0),
     exile: v.nullish(nation, null),
   }),
   v.transform(

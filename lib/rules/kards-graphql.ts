@@ -5,7 +5,7 @@
  * card once, its English title as `name` and its titles by language as `names` (contract §10.1). Pure:
  * pages in, cards out, or a CatalogueFormatError naming the card. The fetching is lib/cli/catalogue-fetch.ts.
  */
-import { type Card, CatalogueFormatError, kardsCard, makeCatalogue } from './catalogue.ts';
+import { type Card, CatalogueFormatError, checkCard, kardsCard, makeCatalogue } from './catalogue.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE, primaryOf } from './languages.ts';
 
 /**
@@ -139,7 +139,8 @@ export function catalogueOf(nodes: readonly unknown[], languages: readonly strin
   const cards = nodes.map((raw, i) => {
     const node = raw as Node | null;
     const json = node?.json;
-    const what = () => `card [${i}]${typeof node?.importId === 'string' && node.importId ? ` (import id ${node.importId})` : ''}`;
+    const what = () =>
+      `card [${i}]${typeof node?.importId === 'string' && node.importId ? ` (import id ${node.importId.slice(0, 70)})` : ''}`;
     if (typeof json !== 'object' || json === null) throw new CatalogueFormatError(`${what()}: no json`);
     if (typeof json.title !== 'object' || json.title === null) throw new CatalogueFormatError(`${what()}: no title`);
     const titles = titlesOf(json.title);
@@ -160,7 +161,7 @@ export function catalogueOf(nodes: readonly unknown[], languages: readonly strin
         exile: json.exile ?? null,
       });
     } catch (e) {
-      throw new CatalogueFormatError(`${what()} ${english}: ${(e as Error).message}`);
+      throw new CatalogueFormatError(`${what()} ${english.slice(0, 80)}: ${(e as Error).message}`);
     }
     if (importId !== '') {
       const before = seen.get(importId);
@@ -169,6 +170,9 @@ export function catalogueOf(nodes: readonly unknown[], languages: readonly strin
     }
     const names = Object.fromEntries([...titles].filter(([language]) => languages.includes(language)));
     for (const language of Object.keys(names)) named.add(language);
+    // Written only as the service loads it: the file `catalogue fetch` writes is one the service takes.
+    const wrong = checkCard({ ...card, names });
+    if (wrong) throw new CatalogueFormatError(`${what()} ${english.slice(0, 80)}: ${wrong}`);
     return { ...card, names };
   });
   makeCatalogue(cards); // a card id twice (an import id, or a token's own id) is refused there

@@ -49,55 +49,79 @@ export const sameContribution = (a: Contribution | null, b: Contribution | null)
 export const mainScope = (main: string) => main;
 export const pairScope = (main: string, ally: string) => `${main}:${ally}`;
 
-/** A scope's change: its decks, and each card's decks and copies. */
+/** A card's figures in a scope: the decks that play it, and their copies of it in all. */
+export interface CardCount {
+  decks: number;
+  copies: number;
+}
+/**
+ * A scope's change: its decks, and each card's decks and copies. Every collection keyed by text (a tag, a
+ * card id, a scope) is a Map: a tag named `constructor` or `__proto__` is a key like any other.
+ */
 export interface ScopeDelta {
   decks: number;
-  cards: Record<string, { decks: number; copies: number }>;
+  cards: Map<string, CardCount>;
 }
 /** What changes add up to: per card scope, per pair, per tag, and the public decks in all. */
 export interface Delta {
   decks: number;
-  scopes: Record<string, ScopeDelta>;
-  pairs: Record<string, number>;
-  tags: Record<string, number>;
+  scopes: Map<string, ScopeDelta>;
+  pairs: Map<string, number>;
+  tags: Map<string, number>;
 }
 
-export const emptyDelta = (): Delta => ({ decks: 0, scopes: {}, pairs: {}, tags: {} });
+export const emptyDelta = (): Delta => ({ decks: 0, scopes: new Map(), pairs: new Map(), tags: new Map() });
+export const emptyScope = (): ScopeDelta => ({ decks: 0, cards: new Map() });
+
+/** A map's entry, made when missing. */
+const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  const made = make();
+  map.set(key, made);
+  return made;
+};
+const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
 /** Adds `sign` × a contribution into `into`. */
 function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): void {
   if (!c) return;
   into.decks += sign;
   for (const scope of [mainScope(c.main), pairScope(c.main, c.ally)]) {
-    const s = into.scopes[scope] ?? { decks: 0, cards: {} };
-    into.scopes[scope] = s;
+    const s = entry(into.scopes, scope, emptyScope);
     s.decks += sign;
     for (const [id, copies] of Object.entries(c.cards)) {
-      const card = s.cards[id] ?? { decks: 0, copies: 0 };
-      s.cards[id] = card;
+      const card = entry(s.cards, id, () => ({ decks: 0, copies: 0 }));
       card.decks += sign;
       card.copies += sign * copies;
     }
   }
-  const pair = pairScope(c.main, c.ally);
-  into.pairs[pair] = (into.pairs[pair] ?? 0) + sign;
-  for (const tag of c.tags) into.tags[tag] = (into.tags[tag] ?? 0) + sign;
+  add(into.pairs, pairScope(c.main, c.ally), sign);
+  for (const tag of c.tags) add(into.tags, tag, sign);
 }
 
-/** What a deck's change from `before` to `after` adds, added into `into` (a batch's changes summed); zeros dropped. */
+/** What a deck's change from `before` to `after` adds, added into `into` (a batch's changes summed). */
 export function addChange(into: Delta, before: Contribution | null, after: Contribution | null): Delta {
   addContribution(into, before, -1);
   addContribution(into, after, 1);
   return into;
 }
 
+/** A copy of a delta (what a chunk would add with one more change, tried without touching the chunk's own). */
+export const copyDelta = (d: Delta): Delta => ({
+  decks: d.decks,
+  scopes: new Map([...d.scopes].map(([k, s]) => [k, { decks: s.decks, cards: new Map([...s.cards].map(([id, c]) => [id, { ...c }])) }])),
+  pairs: new Map(d.pairs),
+  tags: new Map(d.tags),
+});
+
 /** A delta without its zeros: what must be written. */
 export function nonZero(d: Delta): Delta {
-  const keep = <T>(o: Record<string, T>, zero: (v: T) => boolean) => Object.fromEntries(Object.entries(o).filter(([, v]) => !zero(v)));
-  const scopes: Record<string, ScopeDelta> = {};
-  for (const [scope, s] of Object.entries(d.scopes)) {
+  const keep = <T>(m: Map<string, T>, zero: (v: T) => boolean) => new Map([...m].filter(([, v]) => !zero(v)));
+  const scopes = new Map<string, ScopeDelta>();
+  for (const [scope, s] of d.scopes) {
     const cards = keep(s.cards, (c) => c.decks === 0 && c.copies === 0);
-    if (s.decks !== 0 || Object.keys(cards).length > 0) scopes[scope] = { decks: s.decks, cards };
+    if (s.decks !== 0 || cards.size > 0) scopes.set(scope, { decks: s.decks, cards });
   }
   return { decks: d.decks, scopes, pairs: keep(d.pairs, (n) => n === 0), tags: keep(d.tags, (n) => n === 0) };
 }
@@ -125,12 +149,12 @@ export interface CardFigure {
  * keeps that type's; names in the language. A card the catalogue no longer knows keeps its id as its name.
  */
 export function cardFigures(
-  scope: { decks: number; cards: Record<string, { decks: number; copies: number }> },
+  scope: { decks: number; cards: ReadonlyMap<string, CardCount> },
   catalogue: Catalogue,
   language: string,
   type?: CardType,
 ): CardFigure[] {
-  return Object.entries(scope.cards)
+  return [...scope.cards]
     .filter(([id, c]) => c.decks > 0 && (!type || catalogue.get(id)?.type === type))
     .map(([id, c]) => {
       const card = catalogue.get(id);
@@ -145,21 +169,39 @@ export function cardFigures(
     .sort((a, b) => b.decks - a.decks || (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : 0));
 }
 
-/** The most used tags the factions' figures show. */
+/** The most used tags the factions' figures show (contract §10.3): the top of the tags by decks, kept in order by the store. */
 export const TOP_TAGS = 50;
 
-/** The pairs by decks (most first, then main, then ally) with their share of all public decks; the most used tags. */
-export function factionFigures(decks: number, pairs: Record<string, number>, tags: Record<string, number>) {
-  const ordered = Object.entries(pairs)
+/** Strings by their code points (as DynamoDB orders a sort key's UTF-8 bytes), not by UTF-16 code units. */
+export function byCodePoints(a: string, b: string): number {
+  const [x, y] = [[...a], [...b]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = ((x[i] as string).codePointAt(0) as number) - ((y[i] as string).codePointAt(0) as number);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** Most decks a tag's rank can order (well past any library's decks: the rank's fixed width). */
+const RANK_CEILING = 10 ** 12;
+/**
+ * A tag's place among the tags, as a string a sort key orders ascending: most decks first, then the tag by its
+ * code points — the order factionFigures gives, so that the store's first TOP_TAGS are the answer's.
+ */
+export const tagRank = (tag: string, decks: number): string => `${String(RANK_CEILING - decks).padStart(13, '0')}#${tag}`;
+
+/** The pairs by decks (most first, then main, then ally) with their share of all public decks; the most used tags, TOP_TAGS at most. */
+export function factionFigures(decks: number, pairs: ReadonlyMap<string, number>, tags: Iterable<readonly [string, number]>) {
+  const ordered = [...pairs]
     .filter(([, n]) => n > 0)
     .map(([pair, n]) => {
       const [main_faction, ally_faction] = pair.split(':') as [FactionId, FactionId];
       return { main_faction, ally_faction, decks: n, share: decks > 0 ? round(n / decks, 4) : 0 };
     })
     .sort((a, b) => b.decks - a.decks || a.main_faction.localeCompare(b.main_faction) || a.ally_faction.localeCompare(b.ally_faction));
-  const top = Object.entries(tags)
+  const top = [...tags]
     .filter(([, n]) => n > 0)
-    .sort(([ta, a], [tb, b]) => b - a || (ta < tb ? -1 : ta > tb ? 1 : 0))
+    .sort(([ta, a], [tb, b]) => b - a || byCodePoints(ta, tb))
     .slice(0, TOP_TAGS)
     .map(([tag, n]) => ({ tag, decks: n }));
   return { pairs: ordered, tags: top };

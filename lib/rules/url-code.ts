@@ -19,7 +19,9 @@ export const urlCodeOf = (deck: Deck): string => encodeDeckCode(deck).slice(2).r
  */
 export function codeOfSegment(segment: string): { code: string; origin: number } {
   if (segment.trimStart().startsWith('%%')) return { code: segment, origin: 0 };
-  return { code: `%%${segment.replace('-', '|').replaceAll('-', ';')}`, origin: -2 };
+  // The white space a code's `%%` form may have around it (any of JavaScript's, U+FEFF and U+3000 among them), trimmed here too.
+  const lead = segment.length - segment.trimStart().length;
+  return { code: `%%${segment.trim().replace('-', '|').replaceAll('-', ';')}`, origin: lead - 2 };
 }
 
 /** A path segment's deck and its canonical URL form; the deck code's own error (its offset in the segment) when it does not parse. */

@@ -7,7 +7,7 @@
  * ellipsis when it must: a name never runs into the next column. The layout says each text's box and
  * measured width, so a test can hold every text to its box without looking at pixels.
  */
-import { type DeckSheet, escapeMarkup as e, groupHeading } from './sheet.ts';
+import { type DeckSheet, escapeMarkup as e, groupHeading, xmlChars } from './sheet.ts';
 
 export const IMAGE_WIDTH = 1200;
 export const IMAGE_HEIGHT = 630;
@@ -63,7 +63,8 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
   const texts: PlacedText[] = [];
   /** A text fitted to its box, recorded; `anchor` says where x is (its start, middle or end). */
   const place = (s: string, x: number, box: number, size: number, bold: boolean, anchor: 'start' | 'middle' | 'end' = 'start') => {
-    const text = fitted(s, box, size, bold, measure);
+    // Measured as drawn: without what XML refuses (escapeMarkup drops it from the SVG too).
+    const text = fitted(xmlChars(s), box, size, bold, measure);
     const width = measure(text, size, bold);
     const left = anchor === 'start' ? x : anchor === 'middle' ? x - width / 2 : x - width;
     const boxLeft = anchor === 'start' ? x : anchor === 'middle' ? x - box / 2 : x - box;

@@ -31,7 +31,7 @@ export interface SheetCard {
 /** What the library's public decks of a main nation play (lib/store/meta.ts `readScope`): the share page's "in N%". */
 export interface Played {
   decks: number;
-  cards: Readonly<Record<string, { decks: number }>>;
+  cards: ReadonlyMap<string, { decks: number }>;
 }
 export interface KreditGroup {
   /** The kredit cost; null for cards the catalogue no longer has. */
@@ -86,7 +86,7 @@ export interface DeckSheet {
 /** A sheet's cards, curve, types and issues: what a deck code alone says, against the catalogue (and the library, where asked). */
 function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Played) {
   const over = played && played.decks > 0 ? played.decks : null;
-  const playedShare = (id: string) => (over === null ? null : (played?.cards[id]?.decks ?? 0) / over);
+  const playedShare = (id: string) => (over === null ? null : (played?.cards.get(id)?.decks ?? 0) / over);
   const nameOf = (id: string) => {
     const card = catalogue.get(id);
     return card ? cardName(card, language) : id;
@@ -188,6 +188,14 @@ export function codeSheet(deck: Deck, catalogue: Catalogue, language = DEFAULT_L
 export const groupHeading = (g: Pick<KreditGroup, 'kredits' | 'count'>): string =>
   g.kredits === null ? `Not in the catalogue · ${g.count}` : `${g.kredits} kredit${g.kredits === 1 ? '' : 's'} · ${g.count}`;
 
-/** The characters of HTML and XML markup as text: every deck string goes through this (or is drawn as text). */
+/**
+ * The characters XML 1.0 refuses (§2.2 Char: controls but tab, line feed and carriage return; lone surrogates;
+ * U+FFFE and U+FFFF): resvg refuses an SVG that holds one (an image would fail), and a page should not hold
+ * them either. Text drawn or written is cleaned of them: they are drawn as nothing.
+ */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+export const xmlChars = (s: string): string => s.replace(NOT_XML, '');
+
+/** The characters of HTML and XML markup as text: every deck string goes through this (or is drawn as text); what XML refuses, dropped. */
 export const escapeMarkup = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  xmlChars(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);

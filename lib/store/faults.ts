@@ -99,3 +99,27 @@ export function isStoreUnavailable(error: unknown): boolean {
   for (const e of chain(error)) if (e.name === 'AbortError') return true;
   return isRetryable(error);
 }
+
+/** DynamoDB's answers that say the request itself is wrong (too large an item, a wrong operand, a malformed expression). */
+const INVALID = new Set(['ValidationException', 'SerializationException', 'ItemCollectionSizeLimitExceededException']);
+/** A cancelled transaction's reasons that say the same of one of its items. */
+const INVALID_REASONS = new Set(['ValidationError', 'ItemCollectionSizeLimitExceeded']);
+/**
+ * Errors of the program itself on the data it was given (a stored deck code that does not parse, a field of
+ * the wrong type): they come back on every try.
+ */
+const DETERMINISTIC = new Set(['TypeError', 'RangeError', 'SyntaxError', 'DeckCodeError']);
+
+/**
+ * A failure that will come back however often the same work is tried: the store refused the request as
+ * invalid, or the program failed on the data itself. A worker gives such work up at once (named in its log
+ * and the discarded-changes queue) instead of holding its stream's shard on it; anything else — throttling,
+ * a conflict, the store unreachable — is retried.
+ */
+export function isPermanent(error: unknown): boolean {
+  const codes = cancellationCodes(error);
+  if (codes) return codes.some((c) => INVALID_REASONS.has(c));
+  const e = error as SdkError | undefined;
+  if (INVALID.has(e?.name ?? '')) return true;
+  return e?.$metadata === undefined && DETERMINISTIC.has(e?.name ?? '');
+}

@@ -9,9 +9,21 @@
  * is what a recount of the public decks makes (`deckctl meta recount`: recountMeta).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { addChange, type Contribution, contributionOf, type Delta, emptyDelta, nonZero, recount, sameContribution } from '#rules/meta.ts';
+import {
+  addChange,
+  type Contribution,
+  contributionOf,
+  copyDelta,
+  type Delta,
+  emptyDelta,
+  emptyScope,
+  nonZero,
+  recount,
+  sameContribution,
+  TOP_TAGS,
+} from '#rules/meta.ts';
 import { atMost } from './at-most.ts';
-import { documentClient, type TransactItem, transact } from './client.ts';
+import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
 import { allPublicDecks } from './decks.ts';
 import { deckKey } from './items/deck.ts';
 import {
@@ -21,14 +33,17 @@ import {
   contributionKey,
   factionsKey,
   figuresUnder,
+  LEGACY_TAG_SHARDS,
   META,
   META_OF,
+  META_TAG,
   type StoredContribution,
   scopeOf,
-  TAG_SHARDS,
-  tagShard,
-  tagsKey,
-  tagsPk,
+  TAG_BOARD,
+  TAGS_INDEX,
+  tagFigureOf,
+  tagItem,
+  tagKey,
 } from './items/meta.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -37,8 +52,12 @@ const table = () => tableName(DECKS);
 /** Most decks a transaction takes, and most distinct cards of one scope it writes (an update expression holds at most 4 KB). */
 const CHUNK_DECKS = 20;
 const CHUNK_CARDS = 100;
-/** A chunk whose contribution changed under it (a record of the same deck handled at once elsewhere) is read again this often. */
-const REREADS = 3;
+/**
+ * A chunk whose contributions or tags changed under it (a record of the same deck, or another deck of the same
+ * tag, handled at once elsewhere) is read again this often, after a short random wait, before the batch is
+ * handed back for the stream's retry.
+ */
+const REREADS = 6;
 
 interface Change {
   deckId: string;
@@ -60,10 +79,10 @@ async function changeOf(userId: string, deckId: string): Promise<Change> {
 }
 
 /** `ADD` of each figure, named and valued by placeholders; and `as_of` set. */
-function adds(key: Record<string, string>, figures: Record<string, number>, now: string): TransactItem {
+function adds(key: Record<string, string>, figures: Map<string, number>, now: string): TransactItem {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now };
-  const parts = Object.entries(figures).map(([name, n], i) => {
+  const parts = [...figures].map(([name, n], i) => {
     names[`#f${i}`] = name;
     values[`:f${i}`] = n;
     return `#f${i} :f${i}`;
@@ -79,31 +98,49 @@ function adds(key: Record<string, string>, figures: Record<string, number>, now:
   };
 }
 
-/** The writes of a summed delta: each card scope, the pairs and the count of public decks, each tag shard. */
-export function figureWrites(delta: Delta, now: string): TransactItem[] {
+/**
+ * A tag's item brought from the decks it had (read) to those it has now, on the condition that it still has what
+ * was read: written with its new rank, or deleted at 0 (no item is kept for a tag no public deck holds).
+ */
+function tagWrite(tag: string, had: number, now: number): TransactItem {
+  const condition =
+    had === 0
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: 'decks = :had', ExpressionAttributeValues: { ':had': had } };
+  return now > 0
+    ? { Put: { TableName: table(), Item: tagItem(tag, now), ...condition } }
+    : { Delete: { TableName: table(), Key: tagKey(tag), ...condition } };
+}
+
+/** The decks of each tag as stored (read consistently: what a tag's write is conditional on). */
+async function tagsNow(tags: Iterable<string>): Promise<Map<string, number>> {
+  const now = new Map<string, number>();
+  await atMost(8, tags, async (tag) => {
+    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: tagKey(tag), ConsistentRead: true }));
+    now.set(tag, Item ? tagFigureOf(Item)[1] : 0);
+  });
+  return now;
+}
+
+/** The writes of a summed delta: each card scope, the pairs and the count of public decks, each tag (from the decks it has now). */
+export function figureWrites(delta: Delta, now: string, tagDecks: ReadonlyMap<string, number>): TransactItem[] {
   const writes: TransactItem[] = [];
-  for (const [scope, s] of Object.entries(delta.scopes)) {
-    const figures: Record<string, number> = { decks: s.decks };
-    for (const [id, c] of Object.entries(s.cards)) {
-      figures[ATTR.cardDecks(id)] = c.decks;
-      figures[ATTR.cardCopies(id)] = c.copies;
+  for (const [scope, s] of delta.scopes) {
+    const figures = new Map<string, number>([['decks', s.decks]]);
+    for (const [id, c] of s.cards) {
+      figures.set(ATTR.cardDecks(id), c.decks);
+      figures.set(ATTR.cardCopies(id), c.copies);
     }
     writes.push(adds(cardsKey(scope), figures, now));
   }
-  if (delta.decks !== 0 || Object.keys(delta.pairs).length > 0)
+  if (delta.decks !== 0 || delta.pairs.size > 0)
     writes.push(
-      adds(
-        factionsKey(),
-        { decks: delta.decks, ...Object.fromEntries(Object.entries(delta.pairs).map(([p, n]) => [ATTR.pair(p), n])) },
-        now,
-      ),
+      adds(factionsKey(), new Map([['decks', delta.decks], ...[...delta.pairs].map(([p, n]) => [ATTR.pair(p), n] as const)]), now),
     );
-  const shards = new Map<string, Record<string, number>>();
-  for (const [tag, n] of Object.entries(delta.tags)) {
-    const shard = tagShard(tag);
-    shards.set(shard, { ...shards.get(shard), [ATTR.tag(tag)]: n });
+  for (const [tag, n] of delta.tags) {
+    const had = tagDecks.get(tag) ?? 0;
+    writes.push(tagWrite(tag, had, Math.max(0, had + n)));
   }
-  for (const [shard, figures] of shards) writes.push(adds(tagsKey(shard), figures, now));
   return writes;
 }
 
@@ -118,14 +155,21 @@ function contributionWrite({ deckId, before, after }: Change): TransactItem {
     : { Delete: { TableName: table(), Key: contributionKey(deckId), ...condition } };
 }
 
-/** Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a scope. */
+/** The items a chunk's transaction writes: each deck's contribution, each scope, the factions' item, each tag. */
+const itemsWritten = (decks: number, d: Delta) => decks + d.scopes.size + 1 + d.tags.size;
+
+/**
+ * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a scope and
+ * MAX_TRANSACT_ITEMS items in all (a deck's change alone writes at most 2 scopes, 20 tags and its contribution).
+ */
 function chunked(changes: Change[]): Change[][] {
   const chunks: Change[][] = [];
   let chunk: Change[] = [];
   let delta = emptyDelta();
   for (const change of changes) {
-    const next = addChange(structuredClone(delta), change.before.contribution, change.after);
-    const wide = Object.values(next.scopes).some((s) => Object.keys(s.cards).length > CHUNK_CARDS);
+    const next = addChange(copyDelta(delta), change.before.contribution, change.after);
+    const wide =
+      [...next.scopes.values()].some((s) => s.cards.size > CHUNK_CARDS) || itemsWritten(chunk.length + 1, next) > MAX_TRANSACT_ITEMS;
     if (chunk.length > 0 && (chunk.length >= CHUNK_DECKS || wide)) {
       chunks.push(chunk);
       chunk = [];
@@ -137,10 +181,11 @@ function chunked(changes: Change[]): Change[][] {
   return chunks;
 }
 
-/** Writes a chunk's changes: 'ok', or 'stale' when a contribution changed since it was read. */
+/** Writes a chunk's changes: 'ok', or 'stale' when a contribution or a tag changed since it was read. */
 async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
   const delta = nonZero(chunk.reduce((d, c) => addChange(d, c.before.contribution, c.after), emptyDelta()));
-  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString())]);
+  const tags = await tagsNow(delta.tags.keys());
+  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), tags)]);
   if (outcome === 'conflict') throw new Error('meta figures: the transaction kept conflicting');
   return outcome === 'ok' ? 'ok' : 'stale';
 }
@@ -149,7 +194,8 @@ async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
 export async function applyMeta(decks: readonly { userId: string; deckId: string }[]): Promise<void> {
   let pending = [...decks];
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > REREADS) throw new Error('meta figures: contributions kept changing under their changes');
+    if (attempt > REREADS) throw new Error('meta figures: contributions or tags kept changing under their changes');
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
     const changes: Change[] = [];
     await atMost(4, pending, async ({ userId, deckId }) => {
       const change = await changeOf(userId, deckId);
@@ -169,19 +215,28 @@ export async function readScope(scope: string) {
   return scopeOf(Item);
 }
 
-/** The pairs, the count of public decks and every tag's (one GetItem and one Query of the tag shards). */
+/**
+ * The pairs, the count of public decks and the TOP_TAGS most used tags, in order (one GetItem, and one Query
+ * of the index of tags by rank: TOP_TAGS small items, whatever the number of tags).
+ */
 export async function readFactions() {
   const [factions, tags] = await Promise.all([
     documentClient().send(new GetCommand({ TableName: table(), Key: factionsKey() })),
     documentClient().send(
-      new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': tagsPk() } }),
+      new QueryCommand({
+        TableName: table(),
+        IndexName: TAGS_INDEX,
+        KeyConditionExpression: 'tag_board = :b',
+        ExpressionAttributeValues: { ':b': TAG_BOARD },
+        Limit: TOP_TAGS,
+      }),
     ),
   ]);
   return {
     decks: Number(factions.Item?.decks ?? 0),
     as_of: (factions.Item?.as_of as string | undefined) ?? null,
     pairs: figuresUnder(factions.Item, 'p:'),
-    tags: Object.assign({}, ...(tags.Items ?? []).map((i) => figuresUnder(i, 't:'))) as Record<string, number>,
+    tags: (tags.Items ?? []).map(tagFigureOf),
   };
 }
 
@@ -203,22 +258,31 @@ async function* scanPrefix(prefix: string): AsyncGenerator<Record<string, unknow
   } while (start);
 }
 
-/** Every figure as stored, in a delta's shape (zeros left out), and the stored contributions by deck. */
-async function storedFigures(): Promise<{ figures: Delta; contributions: Map<string, StoredContribution> }> {
+/** Every figure as stored, in a delta's shape (zeros left out), the stored contributions by deck, and the keys of the earlier tag shards. */
+async function storedFigures(): Promise<{
+  figures: Delta;
+  contributions: Map<string, StoredContribution>;
+  legacy: Record<string, string>[];
+}> {
   const figures = emptyDelta();
   const contributions = new Map<string, StoredContribution>();
+  const legacy: Record<string, string>[] = [];
   for await (const item of scanPrefix(META.prefix)) {
     if (item.pk === cardsKey('').pk) {
       const s = scopeOf(item);
-      figures.scopes[String(item.sk)] = { decks: s.decks, cards: s.cards };
+      figures.scopes.set(String(item.sk), { decks: s.decks, cards: s.cards });
     } else if (item.pk === factionsKey().pk) {
       figures.decks = Number(item.decks ?? 0);
-      Object.assign(figures.pairs, figuresUnder(item, 'p:'));
-    } else if (item.pk === tagsPk()) Object.assign(figures.tags, figuresUnder(item, 't:'));
+      for (const [pair, n] of figuresUnder(item, 'p:')) figures.pairs.set(pair, n);
+    } else if (item.pk === LEGACY_TAG_SHARDS) legacy.push({ pk: String(item.pk), sk: String(item.sk) });
+  }
+  for await (const item of scanPrefix(META_TAG.prefix)) {
+    const [tag, n] = tagFigureOf(item);
+    figures.tags.set(tag, n);
   }
   for await (const item of scanPrefix(META_OF.prefix))
     contributions.set(String(item.pk).slice(META_OF.prefix.length), contributionFrom(item));
-  return { figures: nonZero(figures), contributions };
+  return { figures: nonZero(figures), contributions, legacy };
 }
 
 /** What differs between two figure sets, a line each: `<figure>: <stored> → <recounted>`. */
@@ -227,45 +291,58 @@ export function drift(stored: Delta, counted: Delta): string[] {
   const compare = (name: string, a: number | undefined, b: number | undefined) => {
     if ((a ?? 0) !== (b ?? 0)) lines.push(`${name}: ${a ?? 0} → ${b ?? 0}`);
   };
+  const keys = <K>(a: ReadonlyMap<K, unknown> | undefined, b: ReadonlyMap<K, unknown> | undefined) =>
+    new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])]);
   compare('public decks', stored.decks, counted.decks);
-  for (const scope of new Set([...Object.keys(stored.scopes), ...Object.keys(counted.scopes)])) {
-    const [a, b] = [stored.scopes[scope], counted.scopes[scope]];
+  for (const scope of keys(stored.scopes, counted.scopes)) {
+    const [a, b] = [stored.scopes.get(scope), counted.scopes.get(scope)];
     compare(`cards ${scope}: decks`, a?.decks, b?.decks);
-    for (const id of new Set([...Object.keys(a?.cards ?? {}), ...Object.keys(b?.cards ?? {})])) {
-      compare(`cards ${scope}: ${id} decks`, a?.cards[id]?.decks, b?.cards[id]?.decks);
-      compare(`cards ${scope}: ${id} copies`, a?.cards[id]?.copies, b?.cards[id]?.copies);
+    for (const id of keys(a?.cards, b?.cards)) {
+      compare(`cards ${scope}: ${id} decks`, a?.cards.get(id)?.decks, b?.cards.get(id)?.decks);
+      compare(`cards ${scope}: ${id} copies`, a?.cards.get(id)?.copies, b?.cards.get(id)?.copies);
     }
   }
-  for (const pair of new Set([...Object.keys(stored.pairs), ...Object.keys(counted.pairs)]))
-    compare(`pair ${pair}`, stored.pairs[pair], counted.pairs[pair]);
-  for (const tag of new Set([...Object.keys(stored.tags), ...Object.keys(counted.tags)]))
-    compare(`tag ${JSON.stringify(tag)}`, stored.tags[tag], counted.tags[tag]);
+  for (const pair of keys(stored.pairs, counted.pairs)) compare(`pair ${pair}`, stored.pairs.get(pair), counted.pairs.get(pair));
+  for (const tag of keys(stored.tags, counted.tags)) compare(`tag ${JSON.stringify(tag)}`, stored.tags.get(tag), counted.tags.get(tag));
   return lines;
 }
 
 /**
  * Recounts every figure from the public decks (`deckctl meta recount`) and, with `write`, replaces what is
- * stored by it: the figures' items whole, and each deck's contribution. Returns the drift it found (and
- * corrected). Run while the library is quiet: a change landing during it is the worker's to apply after.
+ * stored by it: the figures' items whole, each tag's item (a tag no public deck holds: deleted), each deck's
+ * contribution, and the tag shards of earlier versions deleted. Returns the drift it found (and corrected).
+ * Run while the library is quiet: a change landing during it is the worker's to apply after.
  */
-export async function recountMeta(write: boolean): Promise<{ decks: number; drift: string[] }> {
+export async function recountMeta(write: boolean): Promise<{ decks: number; drift: string[]; unreadable: string[] }> {
   const counted = new Map<string, Contribution | null>();
-  for await (const deck of allPublicDecks()) counted.set(deck.id, contributionOf(deck));
+  const unreadable: string[] = [];
+  for await (const deck of allPublicDecks()) {
+    // A deck the store holds but the service could not have written (its code does not parse) counts nothing, and is named.
+    try {
+      counted.set(deck.id, contributionOf(deck));
+    } catch (e) {
+      counted.set(deck.id, null);
+      unreadable.push(`deck ${deck.id} of user ${deck.user_id}: ${(e as Error).message}; not counted (repair or delete it)`);
+    }
+  }
   const figures = recount(counted.values());
-  const { figures: stored, contributions } = await storedFigures();
+  const { figures: stored, contributions, legacy } = await storedFigures();
   const lines = drift(stored, figures);
   for (const [deckId, { contribution }] of contributions)
     if (!sameContribution(contribution, counted.get(deckId) ?? null)) lines.push(`contribution of deck ${deckId}`);
   for (const [deckId, contribution] of counted)
     if (!contributions.has(deckId) && contribution) lines.push(`contribution of deck ${deckId} (missing)`);
+  if (legacy.length > 0) lines.push(`the ${legacy.length} tag shards of an earlier version (${LEGACY_TAG_SHARDS}): removed`);
   if (write && lines.length > 0) {
     const now = new Date().toISOString();
     const put = async (Item: Record<string, unknown>) => void (await documentClient().send(new PutCommand({ TableName: table(), Item })));
-    // Every figure item whole: those of scopes and tag shards no longer counted are emptied.
-    const scopes = new Set([...Object.keys(stored.scopes), ...Object.keys(figures.scopes)]);
-    await atMost(8, [...scopes], async (scope) => {
-      const s = figures.scopes[scope] ?? { decks: 0, cards: {} };
-      const cards = Object.entries(s.cards).flatMap(([id, c]) => [
+    const remove = async (Key: Record<string, string>) =>
+      void (await documentClient().send(new DeleteCommand({ TableName: table(), Key })));
+    // Every figure item whole: those of scopes no longer counted are emptied.
+    const scopes = new Set([...stored.scopes.keys(), ...figures.scopes.keys()]);
+    await atMost(8, scopes, async (scope) => {
+      const s = figures.scopes.get(scope) ?? emptyScope();
+      const cards = [...s.cards].flatMap(([id, c]) => [
         [ATTR.cardDecks(id), c.decks],
         [ATTR.cardCopies(id), c.copies],
       ]);
@@ -275,19 +352,20 @@ export async function recountMeta(write: boolean): Promise<{ decks: number; drif
       ...factionsKey(),
       decks: figures.decks,
       as_of: now,
-      ...Object.fromEntries(Object.entries(figures.pairs).map(([p, n]) => [ATTR.pair(p), n])),
+      ...Object.fromEntries([...figures.pairs].map(([p, n]) => [ATTR.pair(p), n])),
     });
-    const shards = new Map<string, Record<string, number>>(
-      Array.from({ length: TAG_SHARDS }, (_, i) => [String(i).padStart(2, '0'), {}] as [string, Record<string, number>]),
-    );
-    for (const [tag, n] of Object.entries(figures.tags)) Object.assign(shards.get(tagShard(tag)) as object, { [ATTR.tag(tag)]: n });
-    await atMost(8, [...shards], ([shard, tags]) => put({ ...tagsKey(shard), as_of: now, ...tags }));
-    await atMost(8, [...new Set([...contributions.keys(), ...counted.keys()])], async (deckId) => {
+    // Each tag's item as counted; a tag stored but no longer held, deleted.
+    await atMost(8, new Set([...stored.tags.keys(), ...figures.tags.keys()]), async (tag) => {
+      const n = figures.tags.get(tag) ?? 0;
+      if (n !== stored.tags.get(tag)) await (n > 0 ? put(tagItem(tag, n)) : remove(tagKey(tag)));
+    });
+    await atMost(8, legacy, remove);
+    await atMost(8, new Set([...contributions.keys(), ...counted.keys()]), async (deckId) => {
       const contribution = counted.get(deckId) ?? null;
       const rev = (contributions.get(deckId)?.rev ?? 0) + 1;
       if (contribution) await put({ ...contributionKey(deckId), ...contribution, rev });
-      else await documentClient().send(new DeleteCommand({ TableName: table(), Key: contributionKey(deckId) }));
+      else await remove(contributionKey(deckId));
     });
   }
-  return { decks: counted.size, drift: lines };
+  return { decks: counted.size, drift: lines, unreadable };
 }

@@ -3,6 +3,7 @@
  * the CDK stack read. Key design and access patterns: docs/data-model.md.
  */
 import { OWNER_LIST_ATTRIBUTES } from './items/deck.ts';
+import { TAGS_INDEX } from './items/meta.ts';
 export type KeyAttr = { name: string; type: 'S' | 'N' };
 export type Projection = { type: 'ALL' } | { type: 'KEYS_ONLY' } | { type: 'INCLUDE'; attributes: string[] };
 export interface IndexDef {
@@ -46,6 +47,13 @@ export const DECKS: TableDef = {
     { indexName: 'search_by_likes', partitionKey: S('facet'), sortKey: S('by_likes'), projection: { type: 'ALL' } },
     // Views of the week (contract §10.3): an entry written before they were kept is in it once reindexed.
     { indexName: 'search_by_trending', partitionKey: S('facet'), sortKey: S('by_trending'), projection: { type: 'ALL' } },
+    // The most used tags of the public decks (contract §10.3): each tag's item by its rank (lib/store/items/meta.ts).
+    {
+      indexName: TAGS_INDEX,
+      partitionKey: S('tag_board'),
+      sortKey: S('tag_rank'),
+      projection: { type: 'INCLUDE', attributes: ['tag', 'decks'] },
+    },
   ],
   localIndexes: [
     // The owner's list: sort_order ascending, then updated_at descending, read consistently.

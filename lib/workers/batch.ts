@@ -6,13 +6,17 @@
  * retried from there — and only from there — until it succeeds (contract §9.1). One item's failing work
  * holds up no other item's work of the batch. No piece of work starts with less than its worker's
  * `workMs` left before the function's timeout: it is left for the retry (resumed from its record), so a
- * batch never runs into its timeout half-done.
+ * batch never runs into its timeout half-done. Work that fails for good (faults.ts `isPermanent`) holds
+ * nothing up: tried part by part when it has parts (a batch's figures, deck by deck), and what still fails
+ * is given up on — named in the log and the discarded-changes queue (discard.ts) — and the batch goes on.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '#http/logger.ts';
 import { atMost } from '#store/at-most.ts';
+import { isPermanent } from '#store/faults.ts';
+import { discard } from './discard.ts';
 
 export type Image = Record<string, unknown>;
 export const image = (raw: Record<string, unknown> | undefined): Image | undefined =>
@@ -24,7 +28,28 @@ export const changesOf = (run: readonly DynamoDBRecord[]): [Image | undefined, I
 /** One piece of work, and the first record of the batch it came from (where a retry must start). */
 export interface Work {
   first: string;
+  /** The item it is for (its keys), as the log and the discarded-changes queue name it. */
+  what: string;
   run: () => Promise<void>;
+  /** Its parts, each its own work: tried one by one when the whole fails for good, so that only what cannot be applied is given up on. */
+  parts?: () => Work[];
+}
+
+/** An item's keys as work names them. */
+export const itemName = (keys: Image): string => `${keys.pk} ${keys.sk}`;
+
+/**
+ * The work of each item's run of records (`of`); a run whose work cannot even be worked out (its images
+ * fail the program) is work that fails with that error, given up on by its record like any other.
+ */
+export function workOfRuns(records: readonly DynamoDBRecord[], of: (item: ItemRun) => Work[]): Work[] {
+  return itemRunsOf(records).flatMap((item) => {
+    try {
+      return of(item);
+    } catch (error) {
+      return [{ first: item.sequence, what: itemName(item.keys), run: () => Promise.reject(error) }];
+    }
+  });
 }
 
 /** The earliest of stream sequence numbers (decimal strings of any length): where a retry must start. */
@@ -34,8 +59,15 @@ export const earliestOf = (sequences: readonly string[]): string | undefined =>
 /** Pieces of work run at once (each bounds its own writes): a batch never floods the store. */
 export const WORK_AT_ONCE = 4;
 
+/** An item's records of a batch: its keys, its first record's sequence number, the records in order. */
+export interface ItemRun {
+  keys: Image;
+  sequence: string;
+  run: DynamoDBRecord[];
+}
+
 /** A batch's records by item (its keys), in record order. */
-export function itemRunsOf(records: readonly DynamoDBRecord[]): { keys: Image; sequence: string; run: DynamoDBRecord[] }[] {
+export function itemRunsOf(records: readonly DynamoDBRecord[]): ItemRun[] {
   const byItem = new Map<string, DynamoDBRecord[]>();
   for (const r of records) {
     const keys = image(r.dynamodb?.Keys as Record<string, unknown>) ?? {};
@@ -60,18 +92,32 @@ export const batchHandler =
   async (event: DynamoDBStreamEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<DynamoDBBatchResponse> => {
     const failed: string[] = [];
     let left = 0;
+    const attempt = async (work: Work): Promise<void> => {
+      try {
+        await work.run();
+      } catch (error) {
+        if (!isPermanent(error)) {
+          logger.warn(`${name}: change not handled; retried from its record`, {
+            error: error as Error,
+            sequence: work.first,
+            item: work.what,
+          });
+          failed.push(work.first);
+        } else if (work.parts) for (const part of work.parts()) await attempt(part);
+        else
+          await discard(name, work, error).catch((lost: unknown) => {
+            logger.error(`${name}: the discarded-changes queue did not take a change; retried from its record`, { error: lost as Error });
+            failed.push(work.first);
+          });
+      }
+    };
     await atMost(WORK_AT_ONCE, workOf(event.Records ?? []), async (work) => {
       if (context && context.getRemainingTimeInMillis() < workMs) {
         left++;
         failed.push(work.first);
         return;
       }
-      try {
-        await work.run();
-      } catch (error) {
-        logger.warn(`${name}: change not handled; retried from its record`, { error: error as Error, sequence: work.first });
-        failed.push(work.first);
-      }
+      await attempt(work);
     });
     if (left > 0) logger.info(`${name}: work left for the retry, near the timeout`, { left });
     const earliest = earliestOf(failed);

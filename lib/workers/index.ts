@@ -18,7 +18,7 @@ import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { META, META_OF } from '#store/items/meta.ts';
+import { META, META_OF, META_TAG } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -91,6 +91,8 @@ export const WORKERS = [
       // What the library plays: each changed deck's contribution, read and written, and the figures it moves.
       decks(['GetItem', 'PutItem', 'DeleteItem'], [META_OF.grant]),
       decks(['UpdateItem'], [META.grant]),
+      // Each tag's figure, read and brought to its decks (deleted at none).
+      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_TAG.grant]),
     ],
   },
   {

@@ -20,53 +20,69 @@ import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { applyMeta } from '#store/meta.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { batchHandler, changesOf, earliestOf, image, itemRunsOf, WORK_AT_ONCE, type Work } from './batch.ts';
+import { batchHandler, changesOf, earliestOf, image, itemName, WORK_AT_ONCE, type Work, workOfRuns } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCounts, viewsMoved } from './views.ts';
 
+/** A deck of the batch whose change moves the figures of what the library plays, and its first record. */
+interface MetaChange {
+  userId: string;
+  deckId: string;
+  first: string;
+  what: string;
+}
+
 /** The work a batch of records asks for, in record order, the records of one item together. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
-  const work: Work[] = [];
-  const meta: { userId: string; deckId: string; first: string }[] = [];
-  for (const { keys, sequence, run } of itemRunsOf(records)) {
+  const meta: MetaChange[] = [];
+  const work = workOfRuns(records, ({ keys, sequence, run }): Work[] => {
     const last = run.at(-1) as DynamoDBRecord;
     const pk = String(keys.pk);
+    const what = itemName(keys);
     if (COUNTER.owns(pk)) {
       const counter = image(last.dynamodb?.NewImage as Record<string, unknown>);
-      if (!counter) continue; // the counter went with its deck
+      if (!counter) return []; // the counter went with its deck
       const slug = pk.slice(COUNTER.prefix.length);
-      work.push({ first: sequence, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) });
-    } else if (VIEW_BUCKET.owns(pk)) {
-      const moved = movedCounts(changesOf(run));
-      work.push({ first: sequence, run: () => atMost(WORK_AT_ONCE, moved, ([slug, how]) => viewsMoved(slug, how)) });
-    } else if (VERSION.owns(pk)) {
-      const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
-      if (!kept) continue;
-      work.push({ first: sequence, run: () => trimVersions(String(kept.user_id), String(kept.deck_id), Number(kept.version)) });
-    } else if (String(keys.sk).startsWith(DECK.sk)) {
-      // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
-      const changed = changesOf(run).some(
-        ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
-      );
-      if (changed) {
-        const userId = String(keys.pk).slice(DECK.prefix.length);
-        meta.push({ userId, deckId: String(keys.sk).slice(DECK.sk.length), first: sequence });
-      }
-      const removed = run.find((r) => r.eventName === 'REMOVE');
-      const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
-      if (!removed || !deck) continue;
-      const slug = String(deck.share_slug);
-      const [userId, deckId] = [String(deck.user_id), String(deck.deck_id)];
-      work.push({
-        first: removed.dynamodb?.SequenceNumber ?? sequence,
-        run: async () => void (await Promise.all([purgeLikes(slug), purgeVersions(userId, deckId)])),
-      });
+      return [{ first: sequence, what, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) }];
     }
-  }
-  // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a chunk).
+    if (VIEW_BUCKET.owns(pk)) {
+      const moved = movedCounts(changesOf(run));
+      return [{ first: sequence, what, run: () => atMost(WORK_AT_ONCE, moved, ([slug, how]) => viewsMoved(slug, how)) }];
+    }
+    if (VERSION.owns(pk)) {
+      const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
+      if (!kept) return [];
+      return [{ first: sequence, what, run: () => trimVersions(String(kept.user_id), String(kept.deck_id), Number(kept.version)) }];
+    }
+    if (!String(keys.sk).startsWith(DECK.sk)) return [];
+    // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
+    const changed = changesOf(run).some(
+      ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
+    );
+    if (changed) meta.push({ userId: pk.slice(DECK.prefix.length), deckId: String(keys.sk).slice(DECK.sk.length), first: sequence, what });
+    const removed = run.find((r) => r.eventName === 'REMOVE');
+    const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
+    if (!removed || !deck) return [];
+    const slug = String(deck.share_slug);
+    const [userId, deckId] = [String(deck.user_id), String(deck.deck_id)];
+    return [
+      {
+        first: removed.dynamodb?.SequenceNumber ?? sequence,
+        what,
+        run: async () => void (await Promise.all([purgeLikes(slug), purgeVersions(userId, deckId)])),
+      },
+    ];
+  });
+  // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a
+  // chunk); should it fail for good, each deck's alone, so that only a deck whose change cannot be applied is given up on.
   if (meta.length > 0) {
     const first = earliestOf(meta.map((m) => m.first)) as string;
-    work.push({ first, run: () => applyMeta(meta) });
+    work.push({
+      first,
+      what: `the figures of ${meta.length} decks`,
+      run: () => applyMeta(meta),
+      parts: () => meta.map((m) => ({ first: m.first, what: m.what, run: () => applyMeta([m]) })),
+    });
   }
   return work;
 }

@@ -9,7 +9,7 @@ import { atMost } from '#store/at-most.ts';
 import { bucketOf } from '#store/items/view-bucket.ts';
 import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
 import { addToBucket, COUNTS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
-import { batchHandler, changesOf, type Image, itemRunsOf, type Work } from './batch.ts';
+import { batchHandler, changesOf, type Image, itemName, type Work, workOfRuns } from './batch.ts';
 
 /** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
 export function loggedBatches(changes: readonly [Image | undefined, Image | undefined][]): LoggedBatch[] {
@@ -84,15 +84,15 @@ export async function viewLogMoved(group: number, batches: readonly LoggedBatch[
 
 /** The work a batch of the view logs' changes asks for: each log's new batches, added to their buckets. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
-  const work: Work[] = [];
-  for (const { keys, sequence, run } of itemRunsOf(records)) {
+  return workOfRuns(records, ({ keys, sequence, run }) => {
     const pk = String(keys.pk);
-    if (!VIEW_LOG.owns(pk)) continue;
+    if (!VIEW_LOG.owns(pk)) return [];
     const group = Number(pk.slice(VIEW_LOG.prefix.length));
     const batches = loggedBatches(changesOf(run));
-    if (batches.length > 0) work.push({ first: sequence, run: async () => void (await viewLogMoved(group, batches)) });
-  }
-  return work;
+    return batches.length > 0
+      ? [{ first: sequence, what: itemName(keys), run: async () => void (await viewLogMoved(group, batches)) }]
+      : [];
+  });
 }
 
 /** The view log's worker's handler (functions/view-log-worker.ts): a window of the logs' changes at a time. */

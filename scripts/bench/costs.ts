@@ -177,7 +177,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['code facts', 'GET', `/api/v1/codes/${codeUrl}`, undefined, undefined],
     ['code image', 'GET', `/api/v1/codes/${codeUrl}/image.png`, undefined, undefined],
     ['code page', 'GET', `/c/${codeUrl}`, undefined, undefined],
-    // What the library plays (contract §10.3): one item, or one item and a Query of the 16 tag shards.
+    // What the library plays (contract §10.3): one item, or one item and a Query of the 50 most used tags (the tags' index).
     ['meta cards (soviet, 50)', 'GET', '/api/v1/meta/cards?main_faction=soviet&limit=50', undefined, undefined],
     ['meta factions', 'GET', '/api/v1/meta/factions', undefined, undefined],
     [

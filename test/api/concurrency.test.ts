@@ -56,7 +56,15 @@ describe('concurrent writes', () => {
       expect([method, weak.status, weak.body.error?.code]).toEqual([method, 412, 'precondition_failed']);
     }
     expect((await call('GET', path, { key: owner.key })).body.data.version).toBe(2);
-    expect((await call('DELETE', path, { key: owner.key, body: {}, headers: { 'if-match': '"2"' } })).status).toBe(200);
+    // Opaque tags (RFC 9110 §8.8.3): "02" is another tag than "2"; a list matches when any of its tags does (§13.1.1).
+    for (const other of ['"02"', '"2.0"', '" 2"', '"2", W/"2" x', '"9999" "2"'])
+      expect([
+        other,
+        (await call('PATCH', path, { key: owner.key, body: { tags: ['x'] }, headers: { 'if-match': other } })).status,
+      ]).toEqual([other, 412]);
+    const listed = await call('PATCH', path, { key: owner.key, body: { tags: ['listed'] }, headers: { 'if-match': '"9999", W/"2", "2"' } });
+    expect([listed.status, listed.body.data?.version]).toEqual([200, 3]);
+    expect((await call('DELETE', path, { key: owner.key, body: {}, headers: { 'if-match': '"1","3"' } })).status).toBe(200);
   });
 
   it('parallel PATCHes with the same If-Match: exactly one wins, the rest are 412', async () => {

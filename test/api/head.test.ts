@@ -13,8 +13,8 @@ import { baseUrl, createDeck, newOwner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
 
 const GETS = (ROUTES as readonly Route[]).filter((r) => r.method === 'GET');
-/** Headers that are the request's own, not the answer's (each request has its own id and date). */
-const OWN = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+/** Headers that are the request's own, not the answer's (each request has its own id and date). A HEAD's Content-Length is the GET's (RFC 9110 §8.6). */
+const OWN = new Set(['x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 const headersOf = (res: Response) =>
   Object.fromEntries([...res.headers.entries()].filter(([k]) => !OWN.has(k)).sort(([a], [b]) => a.localeCompare(b)));
 
@@ -50,6 +50,40 @@ describe('HEAD and trailing slashes', async () => {
     expect(body.byteLength, route.name).toBe(0);
     expect(head.headers.get('x-request-id'), route.name).toMatch(/^[0-9a-f-]{36}$/);
     expect(headersOf(head), route.name).toEqual(headersOf(get));
+  });
+
+  it.each(GETS.filter((r) => r.path !== '$default').map((r) => [r.name, r] as const))(
+    'GET %s with a query that is not UTF-8: 400 invalid_parameter naming it, whether the route declares a query or not',
+    async (_name, route) => {
+      const url = urlOf(route);
+      const headers = route.scope ? { authorization: `Bearer ${owner.key}` } : {};
+      for (const bad of ['x=%FF', 'x=%ED%A0%80', '%C3=1'])
+        expect(
+          await fetch(`${baseUrl()}${url}${url.includes('?') ? '&' : '?'}${bad}`, { headers }).then(async (r) => [
+            route.name,
+            bad,
+            r.status,
+            // A page for people answers its 400 as a page (its route's pageErrors); the rest in the envelope.
+            r.headers.get('content-type')?.startsWith('text/html')
+              ? 'invalid_parameter'
+              : ((await r.json()) as { error: { code: string } }).error.code,
+          ]),
+        ).toEqual([route.name, bad, 400, 'invalid_parameter']);
+    },
+  );
+
+  it('a URL-form code with white space around it (U+FEFF, U+3000) is 308 to its canonical form on every code route, as a %% code is', async () => {
+    for (const route of GETS.filter((r) => r.path.includes('{code}')))
+      for (const pad of ['%EF%BB%BF', '%E3%80%80', '%20'])
+        for (const form of [`${pad}${subject.code}`, `${subject.code}${pad}`]) {
+          const path = route.path.replace('{code}', form);
+          const moved = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+          expect([path, moved.status, moved.headers.get('location')]).toEqual([
+            path,
+            308,
+            route.path.replace('{code}', subject.code as string),
+          ]);
+        }
   });
 
   it('a HEAD of the share page or the shared read counts no view (a link checker is not a reader)', async () => {

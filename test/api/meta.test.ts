@@ -6,16 +6,16 @@
  * unlisted and private decks never count; an account's erasure takes its decks out. `deckctl meta recount`
  * finds no drift at rest, and corrects a figure changed behind the worker's back.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
-import { type Contribution, cardFigures, contributionOf, factionFigures, mainScope, pairScope, recount } from '#rules/meta.ts';
+import { type Contribution, cardFigures, contributionOf, emptyScope, factionFigures, mainScope, pairScope, recount } from '#rules/meta.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
-import { cardsKey } from '#store/items/meta.ts';
+import { cardsKey, LEGACY_TAG_SHARDS } from '#store/items/meta.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { call, code, demo, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
@@ -116,7 +116,7 @@ describe('what the library plays', () => {
     const want = expected();
     expect(want.decks).toBe(200 - 100 - 5 + 3);
     const scopes = [mainScope('soviet'), mainScope('germany'), mainScope('japan'), pairScope('soviet', 'usa')];
-    const wanted = (scope: string) => cardFigures(want.scopes[scope] ?? { decks: 0, cards: {} }, demo, 'en');
+    const wanted = (scope: string) => cardFigures(want.scopes.get(scope) ?? emptyScope(), demo, 'en');
     const query = (scope: string) => {
       const [main, ally] = scope.split(':');
       return `main_faction=${main}${ally ? `&ally_faction=${ally}` : ''}`;
@@ -128,7 +128,7 @@ describe('what the library plays', () => {
         (g) => JSON.stringify(g.rows) === JSON.stringify(wanted(scope)),
       );
       expect(got.rows, scope).toEqual(wanted(scope));
-      expect(got.meta.decks, scope).toBe(want.scopes[scope]?.decks ?? 0);
+      expect(got.meta.decks, scope).toBe(want.scopes.get(scope)?.decks ?? 0);
       expect(typeof got.meta.as_of).toBe('string');
     }
     const factions = await call('GET', '/api/v1/meta/factions');
@@ -139,7 +139,7 @@ describe('what the library plays', () => {
 
   it('the share page of a public deck: each card "in N%" of its main nation\'s public decks, as a recount says', async () => {
     const want = expected();
-    const soviet = want.scopes[mainScope('soviet')] as { decks: number; cards: Record<string, { decks: number }> };
+    const soviet = want.scopes.get(mainScope('soviet')) as { decks: number; cards: Map<string, { decks: number }> };
     const deck = [...made.values()].find((m) => m.deck?.visibility === 'public' && m.deck.main_faction === 'soviet')?.deck as unknown as {
       share_slug: string;
       deck_code: string;
@@ -157,7 +157,7 @@ describe('what the library plays', () => {
     for (const { card_id } of cards)
       expect([card_id, shown.get(escapeMarkup(demo.get(card_id)?.name ?? ''))]).toEqual([
         card_id,
-        Math.round((100 * (soviet.cards[card_id]?.decks ?? 0)) / soviet.decks),
+        Math.round((100 * (soviet.cards.get(card_id)?.decks ?? 0)) / soviet.decks),
       ]);
     expect(page.text).toContain(`how many of the library's ${soviet.decks} public Soviet Union decks play the card`);
     // The image, and a code's page, are as they were: no figures.
@@ -202,10 +202,10 @@ describe('what the library plays', () => {
     const want = expected();
     const japan = await settled(
       () => walk('main_faction=japan'),
-      (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want.scopes.japan ?? { decks: 0, cards: {} }, demo, 'en')),
+      (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want.scopes.get('japan') ?? emptyScope(), demo, 'en')),
       60_000,
     );
-    expect(japan.rows).toEqual(cardFigures(want.scopes.japan ?? { decks: 0, cards: {} }, demo, 'en'));
+    expect(japan.rows).toEqual(cardFigures(want.scopes.get('japan') ?? emptyScope(), demo, 'en'));
     expect((await call('GET', '/api/v1/meta/factions')).body.meta.decks).toBe(want.decks);
   }, 120_000);
 
@@ -226,6 +226,16 @@ describe('what the library plays', () => {
     expect(fixed.stdout).toMatch(/counted: 1 figures corrected\n {2}cards soviet: decks: \d+ → \d+\n$/);
     const again = await deckctl(['meta', 'recount', '--json'], env);
     expect(JSON.parse(again.stdout).drift).toEqual([]);
-    expect((await call('GET', '/api/v1/meta/cards?main_faction=soviet')).body.meta.decks).toBe(expected().scopes.soviet?.decks);
+    // A store of an earlier version: its tags in shard items (one attribute a tag ever used). The recount makes
+    // each tag's item from the decks and deletes the shards.
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(DECKS), Item: { pk: LEGACY_TAG_SHARDS, sk: '00', 't:aggro': 3, 't:gone': 0 } }),
+    );
+    const migrated = await deckctl(['meta', 'recount'], env);
+    expect(migrated.stdout).toContain('the 1 tag shards of an earlier version (META#tags): removed');
+    const shard = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: { pk: LEGACY_TAG_SHARDS, sk: '00' } }));
+    expect(shard.Item).toBeUndefined();
+    expect(JSON.parse((await deckctl(['meta', 'recount', '--json'], env)).stdout).drift).toEqual([]);
+    expect((await call('GET', '/api/v1/meta/cards?main_faction=soviet')).body.meta.decks).toBe(expected().scopes.get('soviet')?.decks);
   });
 });

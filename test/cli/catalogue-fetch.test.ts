@@ -162,6 +162,33 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     }
   }, 60_000);
 
+  it("a card the service would refuse to load, or that would make an answer past its bounds: exit 1 naming it, the operator's file left as it was", async () => {
+    const out = join(dir, 'kept.json');
+    writeFileSync(out, '[]\n');
+    const long = 'W'.repeat(10_000);
+    const cases = [
+      [{ json: { kredits: -3 } }, /card \[30\].*kredits/],
+      [{ json: { kredits: 100_000 } }, /card \[30\].*kredits are 0-30/],
+      [{ node: { importId: '<b>' } }, /card \[30\].*importId: an import id is a deck code's 2-character id/],
+      [{ node: { importId: 'a b' } }, /card \[30\].*importId/],
+      [{ node: { importId: 'x'.repeat(65) } }, /card \[30\].*importId/],
+      [{ node: { importId: '' }, json: { id: 'a b', import_id: '' } }, /card \[30\].*card_id/],
+      [{ json: { faction: '__proto__' } }, /card \[30\].*nation: unknown nation/],
+      [{ json: { faction: 'constructor' } }, /card \[30\].*nation: unknown nation/],
+      [{ json: { title: { 'en-EN': long } } }, /card \[30\].*at most 80 characters/],
+      [{ json: { title: { 'en-EN': 'PANZER', 'de-DE': long } } }, /card \[30\].*names\.de: a card's name is at most 80 characters/],
+    ] as const;
+    for (const [patch, message] of cases) {
+      const standIn = await startKardsStandIn({ patch: { at: 30, ...patch } });
+      closing.push(standIn.close);
+      const run = await deckctl(['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url], quick);
+      expect([run.status, run.stderr], JSON.stringify(patch).slice(0, 200)).toEqual([1, expect.stringMatching(message)]);
+      expect(run.stderr.length).toBeLessThan(1_000);
+      expect(readFileSync(out, 'utf8')).toBe('[]\n');
+      expect(existsSync(`${out}.partial`)).toBe(false);
+    }
+  }, 60_000);
+
   it('a page that fails and then answers is retried; usage mistakes exit 2', async () => {
     const standIn = await startKardsStandIn({ flakyAt: { offset: 60, times: 2 } });
     closing.push(standIn.close);

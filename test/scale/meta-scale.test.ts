@@ -12,7 +12,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { cardFigures, contributionOf, factionFigures, recount } from '#rules/meta.ts';
+import { cardFigures, contributionOf, emptyScope, factionFigures, recount } from '#rules/meta.ts';
 import { documentClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -129,7 +129,7 @@ describe(`what the library plays over ${DECK_COUNT} public decks`, () => {
   const want = recount(decks.map((d) => contributionOf(d)));
 
   it.each(['soviet', 'germany', 'japan'])('meta/cards of %s equals a recount to the deck, every page', async (main) => {
-    expect(await walk(main)).toEqual(cardFigures(want.scopes[main] ?? { decks: 0, cards: {} }, demo, 'en'));
+    expect(await walk(main)).toEqual(cardFigures(want.scopes.get(main) ?? emptyScope(), demo, 'en'));
   });
 
   it('meta/factions equals a recount: every pair, the 50 most used tags', async () => {

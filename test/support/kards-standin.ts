@@ -45,6 +45,8 @@ export interface StandInFaults {
   shortAt?: number;
   /** The card at this index has a nation the project cannot map. */
   malformedAt?: number;
+  /** The card at this index with these node fields, and these json fields, in place of its own (hostile values). */
+  patch?: { at: number; node?: Record<string, unknown>; json?: Record<string, unknown> };
 }
 
 export interface StandIn {
@@ -57,7 +59,12 @@ export interface StandIn {
 export async function startKardsStandIn(faults: StandInFaults = {}): Promise<StandIn> {
   const cards = JSON.parse(readFileSync(REAL_CATALOGUE_FILE, 'utf8')) as RealCard[];
   let flaky = faults.flakyAt?.times ?? 0;
-  const nodeOf = (c: RealCard, i: number) => ({
+  const nodeOf = (c: RealCard, i: number) => {
+    const node = plainNodeOf(c, i);
+    if (i !== faults.patch?.at) return node;
+    return { ...node, ...faults.patch.node, json: { ...node.json, ...faults.patch.json } };
+  };
+  const plainNodeOf = (c: RealCard, i: number) => ({
     __typename: 'Card',
     id: Buffer.from(`Card:${i + 1}`).toString('base64'),
     cardId: c.id,

@@ -8,6 +8,8 @@ import { PROJECT_ROOT } from './shared.ts';
 
 export interface Runtime {
   baseUrl: string;
+  /** Its DATA_DIR (where its DynamoDB Local keeps its data, and its discarded-changes queue its messages). */
+  dataDir: string;
   dynamoEndpoint: string;
   demo?: { userId: string; apiKey: string };
   child: ChildProcess;
@@ -57,6 +59,7 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
   const apiKey = /api_key: (\S+)/.exec(out)?.[1];
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
     dynamoEndpoint: extraEnv.DYNAMODB_ENDPOINT || `http://127.0.0.1:${dynamoPort}`,
     demo: userId && apiKey ? { userId, apiKey } : undefined,
     child,

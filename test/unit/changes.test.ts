@@ -235,6 +235,7 @@ describe('a batch handler (every stream worker)', () => {
       (rs) =>
         rs.map((r) => ({
           first: r.dynamodb?.SequenceNumber as string,
+          what: `item ${r.dynamodb?.SequenceNumber}`,
           run: async () => {
             const n = Number(r.dynamodb?.SequenceNumber);
             ran.push(n);

@@ -13,6 +13,7 @@ import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
+import { META, META_OF, META_TAG } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
@@ -30,6 +31,9 @@ const KINDS = [
   REMEMBERED_ANSWER,
   LIKE,
   LIKED,
+  META,
+  META_OF,
+  META_TAG,
   SEARCH_ENTRY,
   VERSION,
   VIEW_BUCKET,

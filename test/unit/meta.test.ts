@@ -9,15 +9,18 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import {
   addChange,
+  byCodePoints,
   type Contribution,
   cardFigures,
   contributionOf,
+  copyDelta,
   type Delta,
   emptyDelta,
   factionFigures,
   nonZero,
   recount,
   TOP_TAGS,
+  tagRank,
 } from '#rules/meta.ts';
 import { legalCode } from '../support/decks.ts';
 
@@ -43,21 +46,21 @@ const deck = fc
 
 /** Figures plus a summed delta, as the store's ADDs make them. */
 function apply(figures: Delta, d: Delta): Delta {
-  const out = structuredClone(figures);
+  const out = copyDelta(figures);
   out.decks += d.decks;
-  for (const [scope, s] of Object.entries(d.scopes)) {
-    const to = out.scopes[scope] ?? { decks: 0, cards: {} };
-    out.scopes[scope] = to;
+  for (const [scope, s] of d.scopes) {
+    const to = out.scopes.get(scope) ?? { decks: 0, cards: new Map() };
+    out.scopes.set(scope, to);
     to.decks += s.decks;
-    for (const [id, c] of Object.entries(s.cards)) {
-      const card = to.cards[id] ?? { decks: 0, copies: 0 };
-      to.cards[id] = card;
+    for (const [id, c] of s.cards) {
+      const card = to.cards.get(id) ?? { decks: 0, copies: 0 };
+      to.cards.set(id, card);
       card.decks += c.decks;
       card.copies += c.copies;
     }
   }
-  for (const [k, n] of Object.entries(d.pairs)) out.pairs[k] = (out.pairs[k] ?? 0) + n;
-  for (const [k, n] of Object.entries(d.tags)) out.tags[k] = (out.tags[k] ?? 0) + n;
+  for (const [k, n] of d.pairs) out.pairs.set(k, (out.pairs.get(k) ?? 0) + n);
+  for (const [k, n] of d.tags) out.tags.set(k, (out.tags.get(k) ?? 0) + n);
   return nonZero(out);
 }
 
@@ -101,9 +104,16 @@ describe('figures kept from changes', () => {
       deck_code: code,
     });
     const d = recount([c]);
-    expect(Object.keys(d.scopes).sort()).toEqual(['soviet', 'soviet:usa']);
-    expect([d.decks, d.pairs, d.tags]).toEqual([1, { 'soviet:usa': 1 }, { aggro: 1, meta: 1 }]);
-    expect(Object.keys(d.scopes.soviet?.cards ?? {}).length).toBe(parseDeckCode(code).cards.length);
+    expect([...d.scopes.keys()].sort()).toEqual(['soviet', 'soviet:usa']);
+    expect([d.decks, d.pairs, d.tags]).toEqual([
+      1,
+      new Map([['soviet:usa', 1]]),
+      new Map([
+        ['aggro', 1],
+        ['meta', 1],
+      ]),
+    ]);
+    expect(d.scopes.get('soviet')?.cards.size).toBe(parseDeckCode(code).cards.length);
   });
 });
 
@@ -117,13 +127,13 @@ describe('the figures as the API shows them', () => {
         deck_code: legalCode(demo, 'soviet', 'usa', 12, i % 3),
       }),
     );
-    const scope = recount(decks).scopes.soviet as NonNullable<Delta['scopes'][string]>;
+    const scope = recount(decks).scopes.get('soviet') as NonNullable<ReturnType<Delta['scopes']['get']>>;
     const rows = cardFigures(scope, demo, 'en');
     expect(rows.map((r) => [r.decks, r.card_id])).toEqual(
       [...rows].sort((a, b) => b.decks - a.decks || (a.card_id < b.card_id ? -1 : 1)).map((r) => [r.decks, r.card_id]),
     );
     for (const r of rows) {
-      const c = scope.cards[r.card_id] as { decks: number; copies: number };
+      const c = scope.cards.get(r.card_id) as { decks: number; copies: number };
       expect(r.share).toBe(Math.round((c.decks / 7) * 10_000) / 10_000);
       expect(r.average_copies).toBe(Math.round((c.copies / c.decks) * 100) / 100);
       expect(r.name).toBe(demo.get(r.card_id)?.name);
@@ -134,13 +144,63 @@ describe('the figures as the API shows them', () => {
   });
 
   it('pairs by decks with their share; the most used tags, at most 50', () => {
-    const tags = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`t${i}`, i % 9]));
-    const { pairs, tags: top } = factionFigures(10, { 'soviet:usa': 6, 'germany:italy': 4, 'japan:usa': 0 }, tags);
+    const tags = new Map(Array.from({ length: 70 }, (_, i) => [`t${i}`, i % 9] as const));
+    const pairs0 = new Map([
+      ['soviet:usa', 6],
+      ['germany:italy', 4],
+      ['japan:usa', 0],
+    ]);
+    const { pairs, tags: top } = factionFigures(10, pairs0, tags);
     expect(pairs).toEqual([
       { main_faction: 'soviet', ally_faction: 'usa', decks: 6, share: 0.6 },
       { main_faction: 'germany', ally_faction: 'italy', decks: 4, share: 0.4 },
     ]);
     expect(top.length).toBe(TOP_TAGS);
     expect(top.map((t) => t.decks)).toEqual([...top.map((t) => t.decks)].sort((a, b) => b - a));
+  });
+});
+
+describe("text a person chooses is a key like any other (issue 41): every name of Object's and Function's prototypes", () => {
+  /** Every own property name of Object.prototype and Function.prototype, as typed and as a tag stores it (lower case). */
+  const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype)])];
+  const TAG_NAMES = [...new Set([...NAMES, ...NAMES.map((n) => n.toLowerCase())])];
+
+  it('as tags: each counted, summed and recounted as a number, none lost', () => {
+    const code = legalCode(demo, 'soviet', 'usa');
+    const decks = TAG_NAMES.map((tag, i) =>
+      contributionOf({
+        visibility: 'public',
+        main_faction: 'soviet',
+        ally_faction: 'usa',
+        tags: [tag, TAG_NAMES[(i + 1) % TAG_NAMES.length] as string],
+        deck_code: code,
+      }),
+    );
+    const total = recount(decks);
+    expect(total.tags.size).toBe(TAG_NAMES.length);
+    for (const tag of TAG_NAMES) expect([tag, total.tags.get(tag)]).toEqual([tag, 2]);
+    // Taken out again, one by one: every tag back to nothing.
+    const batch = emptyDelta();
+    for (const c of decks) addChange(batch, c, null);
+    expect(nonZero(apply(total, nonZero(batch)))).toEqual(emptyDelta());
+    // The answer: every figure a number, in order.
+    const { tags } = factionFigures(decks.length, total.pairs, total.tags);
+    for (const t of tags) expect(typeof t.decks).toBe('number');
+    expect(tags.map((t) => t.tag)).toEqual([...TAG_NAMES].sort(byCodePoints).slice(0, TOP_TAGS));
+  });
+
+  it("a tag's rank orders most decks first, then the tag by code points, as the figures do", () => {
+    const figures: [string, number][] = [
+      ['b', 3],
+      ['a', 3],
+      ['constructor', 1],
+      ['\u{1F600}', 2],
+      ['\uFF5E', 2],
+      ['__proto__', 12],
+    ];
+    // DynamoDB orders a string sort key by its UTF-8 bytes: by code points.
+    const byRank = [...figures].sort(([ta, a], [tb, b]) => byCodePoints(tagRank(ta, a), tagRank(tb, b))).map(([t]) => t);
+    expect(byRank).toEqual(factionFigures(1, new Map(), figures).tags.map((t) => t.tag));
+    expect(byRank).toEqual(['__proto__', 'a', 'b', '\uFF5E', '\u{1F600}', 'constructor']);
   });
 });

@@ -50,6 +50,13 @@ describe('the URL form of a deck code', () => {
       expect(deckOfSegment(urlCodeOf(parseDeckCode(real.code))).deck, real.key).toEqual(parseDeckCode(real.code));
   });
 
+  it('white space around a URL-form code is trimmed as around a %% code (U+FEFF and U+3000 among it)', () => {
+    const canonical = urlCodeOf(parseDeckCode('%%45|;;2H;2B2C2D2E2F2G38393a'));
+    for (const pad of [' ', '\uFEFF', '\u3000', '\t\u00A0'])
+      for (const segment of [`${pad}${canonical}`, `${canonical}${pad}`, `${pad}%%45|;;2H;2B2C2D2E2F2G38393a${pad}`])
+        expect(deckOfSegment(segment).canonical, JSON.stringify(segment)).toBe(canonical);
+  });
+
   it('what is neither form fails as a deck code does, with its offset in the segment as sent', () => {
     for (const bad of ['', '45-', '45-----', 'hello', '%%45|', '45-zz-', '99---2H-2B'])
       expect(() => deckOfSegment(bad), bad).toThrow(DeckCodeError);
@@ -68,6 +75,8 @@ describe('the URL form of a deck code', () => {
       ['44---2H', '4'],
       ['45---2H-2H', '2'],
       ['45---2H-2B2C-', '-'],
+      ['\uFEFF\u300045---2H-2B!C', '!'],
+      ['\u3000%%45|;;2H;2B!C', '!'],
     ] as const) {
       const [offset, message] = at(segment) ?? [];
       expect(segment[offset as number], `${segment}: ${message}`).toBe(bad);

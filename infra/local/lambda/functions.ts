@@ -1,8 +1,8 @@
 /**
  * The functions as `cdk deploy` ships them: the app synthesised (infra/app.ts, the same bundling), and
  * each function's configuration read back from the template — its bundle directory (Lambda's /var/task),
- * handler, memory, timeout, environment (table references resolved to this machine's tables, /var/task
- * to the bundle directory) and whether it has layers (an extension registered).
+ * handler, memory, timeout, environment (table references resolved to this machine's tables, the queue's
+ * to the local queue's URL, /var/task to the bundle directory) and whether it has layers (an extension registered).
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,12 @@ interface Resource {
 }
 
 /** Each function of a synthesis by its service name (route, worker or subscriber), configured for this machine. */
-export function functionConfigs(outdir: string, names: readonly string[], tables: readonly TableDef[]): Map<string, FunctionConfig> {
+export function functionConfigs(
+  outdir: string,
+  names: readonly string[],
+  tables: readonly TableDef[],
+  queueUrl = '',
+): Map<string, FunctionConfig> {
   const resources = (JSON.parse(readFileSync(join(outdir, TEMPLATE), 'utf8')) as { Resources: Record<string, Resource> }).Resources;
   const tableRefs = new Map(
     Object.keys(resources).flatMap((id) => {
@@ -56,6 +61,7 @@ export function functionConfigs(outdir: string, names: readonly string[], tables
       Object.entries(p.Environment?.Variables ?? {}).map(([k, v]) => {
         if (typeof v === 'string') return [k, v.startsWith('/var/task/') ? join(taskRoot, v.slice('/var/task/'.length)) : v];
         const ref = (v as { Ref?: string }).Ref;
+        if (ref && resources[ref]?.Type === 'AWS::SQS::Queue' && queueUrl) return [k, queueUrl];
         const table = ref && tableRefs.get(ref);
         if (!table) throw new Error(`${name}: ${k} is not a value this runtime can resolve`);
         return [k, table];

@@ -4,28 +4,46 @@
  * changes, summed, are one write an item whatever their count:
  *   pk META#cards     sk <main> | <main>:<ally>  { decks, as_of, "d:<card_id>": decks, "c:<card_id>": copies }
  *   pk META#factions  sk ALL                     { decks, as_of, "p:<main>:<ally>": decks }
- *   pk META#tags      sk <shard 00–15>           { "t:<tag>": decks }   (a tag's shard: a hash of it)
+ *   pk METATAG#<tag>  sk TAG                     { tag, decks, tag_board: "TAGS", tag_rank }   (a used tag's own item)
  * and, for each public deck, what it adds now — so that a change is applied once, whatever retries
  * or repeats of its stream record (the worker writes the figures and this in one transaction, on the
  * condition that this is still what it read):
  *   pk METAOF#<deck_id>  sk META  { main, ally, tags, cards: { <card_id>: copies }, rev }
- * A card scope's item holds at most every card a faction pair can play (the catalogue's size, not the
- * library's); a meta read is one GetItem, or one Query of the 16 tag shards.
+ * Bounds (contract §11.1): a card scope's item holds at most every card a faction pair can play (the
+ * catalogue's size, not the library's); the factions' item at most every pair (45); a tag's item one tag
+ * (≤ 32 characters), and a tag no public deck holds any more has none (its item is deleted at 0), so no
+ * item grows with the library or with the tags its owners ever tried. The most used tags are read in order
+ * from the `tags_by_decks` index (its sort key the tag's rank: most decks first, then the tag), TOP_TAGS
+ * of them: a meta read is one GetItem, or one GetItem and one Query of TOP_TAGS small items.
+ * Up to this version the tags were kept as attributes of 16 shard items (pk META#tags, sk 00–15): one
+ * attribute per tag ever used, never removed. `deckctl meta recount` makes the tags' items from the public
+ * decks and deletes those shards (LEGACY_TAG_SHARDS).
  */
-import { createHash } from 'node:crypto';
-import type { Contribution } from '#rules/meta.ts';
+import { type CardCount, type Contribution, tagRank } from '#rules/meta.ts';
 import { itemKind } from './kind.ts';
 
 export const META = itemKind('META#');
 export const META_OF = itemKind('METAOF#');
+export const META_TAG = itemKind('METATAG#');
 
 export const cardsKey = (scope: string) => ({ pk: META.pk('cards'), sk: scope });
 export const factionsKey = () => ({ pk: META.pk('factions'), sk: 'ALL' });
-export const TAG_SHARDS = 16;
-export const tagsPk = () => META.pk('tags');
-export const tagShard = (tag: string): string =>
-  String(createHash('sha256').update(tag).digest().readUInt16BE(0) % TAG_SHARDS).padStart(2, '0');
-export const tagsKey = (shard: string) => ({ pk: tagsPk(), sk: shard });
+/** The partition key of the 16 tag shards of earlier versions (removed by `deckctl meta recount`). */
+export const LEGACY_TAG_SHARDS = META.pk('tags');
+export const tagKey = (tag: string) => ({ pk: META_TAG.pk(tag), sk: 'TAG' });
+/** The index of the tags by rank, and the one partition of it every tag's item is in. */
+export const TAGS_INDEX = 'tags_by_decks';
+export const TAG_BOARD = 'TAGS';
+/** A tag's item as written: its figure, and its place in the index of tags by rank. */
+export const tagItem = (tag: string, decks: number) => ({
+  ...tagKey(tag),
+  tag,
+  decks,
+  tag_board: TAG_BOARD,
+  tag_rank: tagRank(tag, decks),
+});
+/** A tag's item (or the index's projection of one) as its figure. */
+export const tagFigureOf = (item: Record<string, unknown>): [string, number] => [String(item.tag), Number(item.decks ?? 0)];
 export const contributionKey = (deckId: string) => ({ pk: META_OF.pk(deckId), sk: 'META' });
 
 /** The attribute names of a figure. */
@@ -33,29 +51,28 @@ export const ATTR = {
   cardDecks: (id: string) => `d:${id}`,
   cardCopies: (id: string) => `c:${id}`,
   pair: (pair: string) => `p:${pair}`,
-  tag: (tag: string) => `t:${tag}`,
 } as const;
 
 /** A card scope's item as its figures. */
 export function scopeOf(item: Record<string, unknown> | undefined): {
   decks: number;
-  cards: Record<string, { decks: number; copies: number }>;
+  cards: Map<string, CardCount>;
   as_of: string | null;
 } {
-  const cards: Record<string, { decks: number; copies: number }> = {};
+  const cards = new Map<string, CardCount>();
   for (const [name, value] of Object.entries(item ?? {})) {
     const figure = name.startsWith('d:') ? 'decks' : name.startsWith('c:') ? 'copies' : undefined;
     if (!figure) continue;
-    const card = cards[name.slice(2)] ?? { decks: 0, copies: 0 };
+    const card = cards.get(name.slice(2)) ?? { decks: 0, copies: 0 };
     card[figure] = Number(value);
-    cards[name.slice(2)] = card;
+    cards.set(name.slice(2), card);
   }
   return { decks: Number(item?.decks ?? 0), cards, as_of: (item?.as_of as string | undefined) ?? null };
 }
 
-/** Numbers by name under a prefix (`p:`, `t:`). */
-export const figuresUnder = (item: Record<string, unknown> | undefined, prefix: string): Record<string, number> =>
-  Object.fromEntries(
+/** Numbers by name under a prefix (`p:`). */
+export const figuresUnder = (item: Record<string, unknown> | undefined, prefix: string): Map<string, number> =>
+  new Map(
     Object.entries(item ?? {})
       .filter(([name]) => name.startsWith(prefix))
       .map(([name, value]) => [name.slice(prefix.length), Number(value)]),
