@@ -97,10 +97,7 @@ const factionsMatch = async () => {
 beforeAll(async () => {
   runtime = await ownRuntime('hostile', { STREAM_BATCH_WINDOW_MS: '0', CATALOGUE_FILE: catalogueWithControls().file });
 }, 120_000);
-afterAll(async () => {
-  if (process.env.DEBUG_RUNTIME) console.log(runtime?.output().split("\n").filter((l) => !l.includes("\"level\":\"INFO")).slice(-80).join("\n"));
-  await runtime?.close();
-});
+afterAll(() => runtime?.close());
 
 describe('text a person chooses is a key like any other', () => {
   const owners: Owner[] = [];
@@ -204,7 +201,10 @@ describe('a record that cannot be applied never holds the others', () => {
     // The recount repairs what was dropped: the poisoned deck counts nothing.
     decks.delete(poisoned.id);
     const recounted = await deckctl(['meta', 'recount'], { DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint });
-    expect([recounted.status, recounted.stderr]).toEqual([0, expect.stringContaining(`unreadable: deck ${poisoned.id} of user ${owner.userId}`)]);
+    expect([recounted.status, recounted.stderr]).toEqual([
+      0,
+      expect.stringContaining(`unreadable: deck ${poisoned.id} of user ${owner.userId}`),
+    ]);
     expect(await settled(factionsMatch, (g) => g !== undefined)).toBeDefined();
   }, 60_000);
 });
