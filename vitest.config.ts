@@ -15,6 +15,7 @@ const OWN_STORE = [
   'test/runtime/integrity.test.ts',
   'test/runtime/local-runtime.test.ts',
   'test/runtime/retries.test.ts',
+  'test/runtime/stream-bounds.test.ts',
 ];
 
 export default defineConfig({

@@ -1,12 +1,13 @@
 /**
- * The most a flood can cost a day (contract §10.2): for each capped route (lib/routes: the deck images,
- * CPU per request on input anyone can vary), read from the synthesised template — its route's throttle,
- * its function's reserved concurrency, memory and timeout — with the prices of prices.ts. The throttle
- * bounds the requests a day; the reservation bounds the function's seconds a day however slow each render
- * is (without one, every request at the timeout). Beyond the free tiers: Lambda's and CloudWatch's
- * monthly free allowances are not counted.
+ * The most a flood can cost a day (contract §10.2, §11.4): for each capped route (lib/routes: the deck
+ * images, CPU per request on input anyone can vary), read from the synthesised template — the throttle of
+ * every route key that reaches its function (the GET and its HEAD twin: API Gateway throttles each key on
+ * its own, and a HEAD draws as the GET does), its function's reserved concurrency if any, memory and
+ * timeout — with the prices of prices.ts. The throttles bound the requests a day; a reservation (off by
+ * default) bounds the function's seconds a day however slow each render is (without one, every request at
+ * the timeout). Beyond the free tiers: Lambda's and CloudWatch's monthly free allowances are not counted.
  */
-import { ROUTES, type Route, routeKey } from '#routes';
+import { methodsOf, ROUTES, type Route, routeKey } from '#routes';
 import { PRICES } from './prices.ts';
 import { pascal } from './stack.ts';
 
@@ -30,6 +31,9 @@ const DAY_SECONDS = 86_400;
 
 export interface FloodLine {
   route: string;
+  /** The route keys that reach its function (`GET …`, `HEAD …`), each throttled on its own. */
+  routeKeys: string[];
+  /** Each key's throttle (the same for all of a route's keys: its class's). */
   rateLimit: number;
   burstLimit: number;
   reserved: number | undefined;
@@ -53,12 +57,14 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
     .map((route) => {
       const id = `${pascal(route.name)}Function`;
       const fn = resources.find(([key, r]) => r.Type === 'AWS::Lambda::Function' && key.startsWith(id))?.[1].Properties ?? {};
-      const throttle = settings[routeKey(route)] as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+      const keys = methodsOf(route).map((m) => routeKey(route, m));
+      const throttles = keys.map((k) => settings[k] as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number });
+      const throttle = throttles[0] as { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
       const reserved = fn.ReservedConcurrentExecutions as number | undefined;
       const gb = (fn.MemorySize as number) / 1024;
       const timeout = fn.Timeout as number;
-      // The token bucket: a full bucket once, then the rate.
-      const requests = throttle.ThrottlingBurstLimit + throttle.ThrottlingRateLimit * DAY_SECONDS;
+      // Each key's token bucket: a full bucket once, then the rate; the function takes every key's.
+      const requests = throttles.reduce((n, t) => n + t.ThrottlingBurstLimit + t.ThrottlingRateLimit * DAY_SECONDS, 0);
       const byRequest = (logBytes: number) =>
         (requests / 1e6) * (PRICES.lambda.requestsPerMillion + PRICES.httpApi.requestsPerMillion) +
         ((requests * logBytes) / 1e9) * PRICES.cloudwatch.logsIngestedGb;
@@ -66,6 +72,7 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
       const cost = (each: number, logBytes: number) => round2(byRequest(logBytes) + seconds(each) * gb * PRICES.lambda.armGbSecond);
       return {
         route: `${route.method} ${route.path}`,
+        routeKeys: keys,
         rateLimit: throttle.ThrottlingRateLimit,
         burstLimit: throttle.ThrottlingBurstLimit,
         reserved,
@@ -82,11 +89,11 @@ export function floodCost(template: { Resources: Resources }, renderMs: number):
 export function floodTable(lines: FloodLine[], renderMs: number): string {
   const rows = lines.map(
     (l) =>
-      `| \`${l.route}\` | ${l.rateLimit} / ${l.burstLimit} | ${l.reserved ?? 'none'} | ${l.memoryMb} MB, ${l.timeoutSeconds} s | ${l.requestsPerDay.toLocaleString('en-US')} | $${l.atRenderPerDay.toFixed(2)} | $${l.worstPerDay.toFixed(2)} |`,
+      `| \`${l.route}\` (and its HEAD) | ${l.rateLimit} / ${l.burstLimit} each | ${l.reserved ?? 'none'} | ${l.memoryMb} MB, ${l.timeoutSeconds} s | ${l.requestsPerDay.toLocaleString('en-US')} | $${l.atRenderPerDay.toFixed(2)} | $${l.worstPerDay.toFixed(2)} |`,
   );
   const total = (f: (l: FloodLine) => number) => lines.reduce((n, l) => n + f(l), 0).toFixed(2);
   return [
-    `| route | throttle (rate / burst) | reserved concurrency | memory, timeout | requests a day at most | $ a day at ${renderMs} ms a render | $ a day at most |`,
+    `| route | throttle of each key (rate / burst) | reserved concurrency | memory, timeout | requests a day at most | $ a day at ${renderMs} ms a render | $ a day at most |`,
     '|---|---|---|---|---|---|---|',
     ...rows,
     `| all capped routes | | | | | $${total((l) => l.atRenderPerDay)} | $${total((l) => l.worstPerDay)} |`,

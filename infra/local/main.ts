@@ -20,7 +20,7 @@ import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { DAY_OPENER, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
-import { ensureTables, type LocalDynamo, startDynamoLocal } from './dynamodb.ts';
+import { ensureTables, type LocalDynamo, startDynamoLocal, stopLeftBehind } from './dynamodb.ts';
 import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
 import { functionConfigs, synthesised } from './lambda/functions.ts';
@@ -48,26 +48,38 @@ let accessLog: LocalAccessLog | undefined;
 let queue: LocalQueue | undefined;
 const pools = new Map<string, FunctionPool>();
 let stopping = false;
+/** Runs a step of the stop, and says what failed of it without ending the stop: every later step, Java's last, still runs. */
+const step = async (what: string, run: () => Promise<unknown> | undefined) => {
+  try {
+    await run();
+  } catch (e) {
+    console.error(`${what} failed at stop: ${(e as Error).message}`);
+  }
+};
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  server.close();
-  server.closeAllConnections();
-  // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
-  await accessLog?.stop().catch((e: Error) => console.error(`access log not delivered at stop: ${e.message}`));
-  // Then the workers hand over what their streams hold, the view log's before the store-change worker's
-  // (its buckets' changes are what the other folds): a clean stop leaves no window half-gathered.
-  await daily?.stop();
-  for (const poller of [...pollers].reverse()) await poller.stop({ drain: true });
-  await Promise.all([...pools.values()].map((p) => p.stop()));
-  await queue?.stop();
-  await dynamo?.stop();
-  process.exit(code);
+  try {
+    server.close();
+    server.closeAllConnections();
+    // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
+    await step('delivering the access log', () => accessLog?.stop());
+    // Then the workers hand over what their streams hold, the view log's before the store-change worker's
+    // (its buckets' changes are what the other folds): a clean stop leaves no window half-gathered.
+    await step('the daily opener', () => daily?.stop());
+    for (const poller of [...pollers].reverse()) await step('draining a change stream', () => poller.stop({ drain: true }));
+    await step('the functions', () => Promise.all([...pools.values()].map((p) => p.stop())));
+    await step('the discarded-changes queue', () => queue?.stop());
+  } finally {
+    // Java last, whatever failed before it: a stop never leaves DynamoDB Local running (its pid file goes with it).
+    await step('DynamoDB Local', () => dynamo?.stop());
+    process.exit(code);
+  }
 }
-process.once('SIGINT', () => void stop(0));
-process.once('SIGTERM', () => void stop(0));
-// A closed terminal: Java, in a group of its own, would not hear it; the runtime stops it.
-process.once('SIGHUP', () => void stop(0));
+// Ctrl-C in a terminal signals the whole foreground group: this process may get SIGINT more than once (from the
+// terminal, and relayed by npm and tsx). Every one after the first is taken by the stop under way: none ends the
+// process half-way, with Java (in a group of its own) left running. A closed terminal (SIGHUP) stops it too.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
 const server = createServer((req, res) => void serve(req, res));
 server.on('clientError', onClientError);
@@ -85,8 +97,10 @@ const assertFree = (portNumber: number, name: string) =>
 try {
   await assertFree(port, 'PORT');
   if (!external) {
-    await assertFree(dynamoPort, 'DYNAMODB_PORT');
     mkdirSync(dataDir, { recursive: true });
+    // A DynamoDB Local an earlier start left running on this data (killed without its stop) is stopped first.
+    await stopLeftBehind(dataDir, (line) => console.log(line));
+    await assertFree(dynamoPort, 'DYNAMODB_PORT');
     dynamo = await startDynamoLocal(dynamoPort, dataDir, { ownGroup: true }).catch((e: Error) => {
       throw new Error(
         `DynamoDB Local could not start on 127.0.0.1:${dynamoPort} (${e.message.split('\n')[0]}); is the port taken? Set DYNAMODB_PORT`,
@@ -180,6 +194,10 @@ try {
           intervalMs: Number(process.env.STREAM_POLL_MS ?? 250),
           batchingWindowMs: window > 0 ? Number(process.env.STREAM_BATCH_WINDOW_MS ?? window * 1000) : 0,
           checkpointFile: dynamo ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
+          // A failing record's bounds: the worker's, or shorter ones for a test (STREAM_MAX_RECORD_AGE_SECONDS, STREAM_MAX_RETRIES).
+          ...(process.env.STREAM_MAX_RECORD_AGE_SECONDS ? { maxRecordAgeMs: Number(process.env.STREAM_MAX_RECORD_AGE_SECONDS) * 1000 } : {}),
+          ...(process.env.STREAM_MAX_RETRIES ? { maxRetries: Number(process.env.STREAM_MAX_RETRIES) } : {}),
+          onFailure: (message) => queue?.send(JSON.stringify(message)),
           log: (message) => console.error(message),
         },
         client,

@@ -3,8 +3,13 @@
  * Local keeps one as DynamoDB does), keeps the records a worker's filters match (lib/workers/), and
  * hands them to the worker in batches — gathered for its batching window, shard by shard, in order, a parent shard before its children —
  * as AWS does: a batch that throws is retried whole; one that reports failed records (partial batch
- * response) is retried from the earliest of them; it moves on only once the batch succeeds. Where it
- * got to is kept in a file beside the data (checkpoint), so a restart goes on from there.
+ * response) is retried from the earliest of them; it moves on once the batch succeeds — or once its oldest
+ * record is older than the worker's record age, or its retries are spent (the mapping's
+ * MaximumRecordAgeInSeconds and MaximumRetryAttempts): then what is left of the batch is given up on, a
+ * message of the shape Lambda sends its on-failure destination (the shard and the sequence range, not the
+ * records) is recorded (`onFailure`: the local discarded-changes queue), and the shard goes on. Where it got
+ * to is kept in a file beside the data (checkpoint), so a restart goes on from there. What it does not do:
+ * retry with Lambda's own pacing (here a jittered backoff of at most a second or so), bisect a batch.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -35,7 +40,29 @@ export interface StreamPollerOptions {
   checkpointFile?: string;
   /** Where a shard with no position kept starts: its oldest record (as the event source mapping here), or only what comes next. */
   startAt?: 'TRIM_HORIZON' | 'LATEST';
+  /** The bounds of a failing batch, when not the worker's own (a test's shorter ones). */
+  maxRecordAgeMs?: number;
+  maxRetries?: number;
+  /** Where a batch given up on is recorded (the on-failure destination). */
+  onFailure?: (message: OnFailureMessage) => void;
   log?: (message: string) => void;
+}
+
+/** What Lambda sends a stream mapping's on-failure destination (a batch's shard and range, not its records). */
+export interface OnFailureMessage {
+  requestContext: { condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded'; approximateInvokeCount: number; functionArn: string };
+  responseContext: { statusCode: number; executedVersion: string; functionError?: string };
+  version: '1.0';
+  timestamp: string;
+  DDBStreamBatchInfo: {
+    shardId: string;
+    startSequenceNumber: string;
+    endSequenceNumber: string;
+    approximateArrivalOfFirstRecord: string;
+    approximateArrivalOfLastRecord: string;
+    batchSize: number;
+    streamArn: string;
+  };
 }
 
 export interface StreamPoller {
@@ -70,6 +97,9 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
     batchingWindowMs = 0,
     checkpointFile,
     startAt = 'TRIM_HORIZON',
+    maxRecordAgeMs = worker.maxRecordAgeSeconds * 1000,
+    maxRetries = worker.maxRetries,
+    onFailure = () => undefined,
     log = () => undefined,
   } = options;
   const { Table } = await tables.send(new DescribeTableCommand({ TableName: tableName }));
@@ -134,6 +164,12 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
       if (firstAt === 0 || left <= 0 || matched.length >= worker.batchSize || stopped || (draining && Records.length === 0)) break;
       if (Records.length === 0) await new Promise((r) => setTimeout(r, Math.min(intervalMs, left)));
     }
+    /**
+     * When a record arrived, as its age counts from: DynamoDB Local gives a record's creation time rounded down to
+     * the minute (seen: records of 19:17:25 stamped 19:17:00), so here it is the later of that and when this
+     * poller first gathered it — a record is never given up on before it is its worker's record age old.
+     */
+    const arrival = (r: DynamoDBRecord | undefined) => Math.max((r?.dynamodb?.ApproximateCreationDateTime ?? 0) * 1000, firstAt);
     for (let attempt = 1; matched.length > 0; attempt++) {
       const failure = await invoke({ Records: matched }).then(
         (answer) => answer?.batchItemFailures?.[0]?.itemIdentifier,
@@ -146,6 +182,32 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
       // Retried from the failed record, as the event source mapping does: the records before it are done.
       const from = matched.findIndex((r) => r.dynamodb?.SequenceNumber === failure);
       matched.splice(0, Math.max(0, from));
+      // Past the worker's bounds, what is left of the batch is given up on and recorded; the shard goes on.
+      const old = Date.now() - arrival(matched[0]) > maxRecordAgeMs;
+      if (old || attempt > maxRetries) {
+        const [first, last] = [matched[0] as DynamoDBRecord, matched.at(-1) as DynamoDBRecord];
+        onFailure({
+          requestContext: {
+            condition: old ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+            approximateInvokeCount: attempt,
+            functionArn: `arn:aws:lambda:${LOCAL_REGION}:000000000000:function:${worker.name}`,
+          },
+          responseContext: { statusCode: 200, executedVersion: '$LATEST' },
+          version: '1.0',
+          timestamp: new Date().toISOString(),
+          DDBStreamBatchInfo: {
+            shardId,
+            startSequenceNumber: first.dynamodb?.SequenceNumber as string,
+            endSequenceNumber: last.dynamodb?.SequenceNumber as string,
+            approximateArrivalOfFirstRecord: new Date(arrival(first)).toISOString(),
+            approximateArrivalOfLastRecord: new Date(arrival(last)).toISOString(),
+            batchSize: matched.length,
+            streamArn,
+          },
+        });
+        log(`${worker.name}: ${matched.length} records of ${shardId} given up on (${old ? 'record age' : 'retries'}); recorded`);
+        break;
+      }
       await new Promise((r) => setTimeout(r, Math.max(50, backoff(Math.min(attempt, 8)))));
       // A stop gives up a failing batch (its records stay for the next start); a draining one, after 8 tries.
       if (stopped || (draining && attempt >= 8)) return false;

@@ -47,14 +47,25 @@ export interface Worker {
   /** Its timeout (s), where it needs more than the routes' 10. */
   timeoutSeconds?: number;
   /**
-   * How long a record that keeps failing is retried before it is given up on (recorded in the queue of
-   * discarded changes, alarmed); none: until the stream drops it (24 hours), and its backlog is alarmed.
-   * Every worker names its first unfinished record (partial batch response: lib/workers/batch.ts).
+   * How old a record that keeps failing may grow, and how many times its batch is retried, before it is given
+   * up on (recorded in the queue of discarded changes, alarmed) — so that no record holds its shard's later
+   * changes for the stream's 24 hours (Lambda's defaults, -1 and -1: "failed records are retried until the
+   * record expires", AWS Lambda developer guide, "Lambda parameters for Amazon DynamoDB event source
+   * mappings"). Work that fails for good is given up on at once (batch.ts); these bound what fails for a
+   * while (the store unreachable, throttled). Every worker names its first unfinished record (partial batch
+   * response: lib/workers/batch.ts).
    */
-  maxRecordAgeSeconds?: number;
+  maxRecordAgeSeconds: number;
+  maxRetries: number;
   /** Batches of one shard run at once (records of one item stay in order): one item's failing work holds up no other's. */
   parallelization?: number;
 }
+
+/**
+ * The bounds of a record that keeps failing, for the workers whose work is folds and figures (repaired at rest:
+ * the next like or view folds again, `deckctl meta recount`): an hour, and 500 retries of its batch.
+ */
+const GIVE_UP = { maxRecordAgeSeconds: 3600, maxRetries: 500 } as const;
 
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
 const itemsOf = (kind: ItemKind) => keyPrefix('pk', kind.prefix);
@@ -76,6 +87,7 @@ export const WORKERS = [
       { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
+    ...GIVE_UP,
     grants: [
       query('by_share_slug'),
       // Folds: the deck item (read again when a fold finds it already past), then its entries.
@@ -107,6 +119,7 @@ export const WORKERS = [
     // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
+    ...GIVE_UP,
     grants: [decks(['GetItem', 'UpdateItem'], [VIEW_BUCKET.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
   },
   {
@@ -122,6 +135,8 @@ export const WORKERS = [
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(ERASURE) }],
     batchSize: 10,
     maxRecordAgeSeconds: 3600,
+    // Its steps wait (SETTLE_MS) and are few: the record's age is its bound.
+    maxRetries: 10_000,
     parallelization: 10,
     // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
     timeoutSeconds: 60,

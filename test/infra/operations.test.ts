@@ -44,11 +44,11 @@ const functionsOf = (r: Resources) => of(r, 'AWS::Lambda::Function');
 
 let plain: Resources;
 let tuned: Resources;
-/** Without the capped routes' reservation (an account whose quota cannot spare it). */
-let uncapped: Resources;
+/** With the capped routes' reservation turned on (an account whose quota can spare it: docs/operations.md). */
+let reserving: Resources;
 beforeAll(() => {
   plain = synth();
-  uncapped = synth({ 'deck-library:cappedConcurrency': 'off' });
+  reserving = synth({ 'deck-library:cappedConcurrency': 5 });
   tuned = synth({
     'deck-library:reservedConcurrency': 3,
     'deck-library:tracing': 'true',
@@ -170,31 +170,42 @@ describe('a flood of distinct codes (contract §10.2)', () => {
       functionsOf(r).map(([id, f]) => [id.replace(/Function[0-9A-F]{8}$/, ''), f.Properties.ReservedConcurrentExecutions]),
     );
 
-  it('the code image (and the deck image: both draw per request) have their own reservation; no other route function has one', () => {
+  it('by default no function reserves concurrency (a new account deploys it: contract §11.4); the setting reserves it for the two that draw per request', () => {
     expect(capped.map((r) => r.name).sort()).toEqual(['readCodeImage', 'readDeckImage']);
-    const plainReserved = reservations(plain);
-    for (const route of routes) {
-      const id = pascal(route.name);
-      expect(plainReserved[id], id).toBe(route.capped ? 5 : undefined);
-    }
-    // The operator's own reservation of each function does not lift the cap; `off` leaves it to the throttle.
-    expect(reservations(tuned).ReadCodeImage).toBe(5);
-    expect(reservations(tuned).ReadCard).toBe(3);
-    expect(reservations(uncapped).ReadCodeImage).toBeUndefined();
+    for (const [id, reserved] of Object.entries(reservations(plain))) expect(reserved, id).toBeUndefined();
+    const set = reservations(reserving);
+    for (const route of routes) expect(set[pascal(route.name)], route.name).toBe(route.capped ? 5 : undefined);
+    // The operator's reservation of each function reaches the capped ones too unless they are set apart.
+    expect([reservations(tuned).ReadCodeImage, reservations(tuned).ReadCard]).toEqual([3, 3]);
   });
 
-  it('costs at most a stated sum a day, computed from the template; docs/operations.md prints it', () => {
+  it('costs at most a stated sum a day, computed from the template over every route key that reaches each function (its HEAD twin too); docs/operations.md prints it', () => {
     const lines = floodCost({ Resources: plain }, RENDER_MS);
-    expect(lines.map((l) => [l.reserved, l.rateLimit, l.burstLimit, l.requestsPerDay])).toEqual(
-      capped.map(() => [5, 5, 5, 5 + 5 * 86_400]),
-    );
-    // The reservation is what bounds the worst: without it, every request at the timeout.
-    const unbounded = floodCost({ Resources: uncapped }, RENDER_MS);
+    // The throttles of each key from the stage's settings: a GET and its HEAD, each its own bucket.
+    const stage = of(plain, 'AWS::ApiGatewayV2::Stage')[0]?.[1].Properties.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
+    for (const [i, route] of capped.entries()) {
+      const keys = [`GET ${route.path}`, `HEAD ${route.path}`];
+      const line = lines[i] as (typeof lines)[number];
+      expect([line.routeKeys, line.reserved]).toEqual([keys, undefined]);
+      const perDay = keys.reduce((n, k) => n + (stage[k]?.ThrottlingBurstLimit ?? NaN) + (stage[k]?.ThrottlingRateLimit ?? NaN) * 86_400, 0);
+      expect(line.requestsPerDay).toBe(perDay);
+      expect(line.requestsPerDay).toBe(2 * (5 + 5 * 86_400));
+    }
+    // A reservation bounds the worst (its renders at once); without one, every request at the timeout.
+    const reserved = floodCost({ Resources: reserving }, RENDER_MS);
     for (const [i, line] of lines.entries())
-      expect(line.worstPerDay).toBeLessThan((unbounded[i] as (typeof lines)[number]).worstPerDay / 5);
+      expect((reserved[i] as (typeof lines)[number]).worstPerDay).toBeLessThan(line.worstPerDay / 5);
     const table = floodTable(lines, RENDER_MS);
     console.log(table);
-    expect(readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8')).toContain(table);
+    const runbook = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    expect(runbook).toContain(table);
+    const worst = reserved.map((l) => l.worstPerDay);
+    expect(runbook).toContain(
+      `brings the worst to $${worst[0]?.toFixed(2)} a\nroute, $${worst.reduce((a, b) => a + b, 0).toFixed(2)} for both`,
+    );
   });
 
   it("a code image's requests write no more log bytes than the figures count (its lines, Lambda's, the access log's)", async () => {
@@ -281,18 +292,16 @@ describe('functions', () => {
     expect([...readers].sort()).toEqual(withCursors.sort());
   });
 
-  it("no reserved concurrency (but the capped routes'), no tracing and no source-map support by default; each from context values", () => {
-    const cappedIds = routes.filter((r) => r.capped).map((r) => `${pascal(r.name)}Function`);
-    const isCapped = (id: string) => cappedIds.some((c) => id.startsWith(c));
+  it('no reserved concurrency, no tracing and no source-map support by default; each from context values', () => {
     for (const [id, fn] of functionsOf(plain)) {
-      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(isCapped(id) ? 5 : undefined);
+      expect(fn.Properties.ReservedConcurrentExecutions, id).toBeUndefined();
       expect(fn.Properties.TracingConfig?.Mode ?? 'PassThrough', id).not.toBe('Active');
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
     }
     // What a reservation multiplies, as the runbook says: one function per route and one per worker.
     expect(functionsOf(plain).length).toBe(ROUTES.length + WORKERS.length + [VIEW_SUBSCRIPTION, DAY_OPENER].length);
     for (const [id, fn] of functionsOf(tuned)) {
-      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(isCapped(id) ? 5 : 3);
+      expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(3);
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBe('--enable-source-maps');
     }

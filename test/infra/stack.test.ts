@@ -296,13 +296,15 @@ describe('workers', () => {
       // Every worker names its first unfinished record (partial batch response): one item's failure is
       // retried from there, and the rest of the batch is not undone.
       expect(mapping.FunctionResponseTypes, worker.name).toEqual(['ReportBatchItemFailures']);
-      // Retried until the record expires (24 hours), or for the worker's own record age, then recorded in the
-      // queue. AWS's "Lambda parameters for Amazon DynamoDB event source mappings": MaximumRecordAgeInSeconds
-      // -1 (infinite) or 60-604,800; ParallelizationFactor at most 10.
-      expect(mapping.MaximumRetryAttempts, worker.name).toBeUndefined();
+      // Every mapping bounds a failing record (contract §11.4, issue 42): its age and its batch's retries, then
+      // recorded in the queue — never Lambda's defaults (-1, -1: retried until the record expires, 24 hours).
+      // AWS's "Lambda parameters for Amazon DynamoDB event source mappings": MaximumRecordAgeInSeconds -1 or
+      // 60-604,800, MaximumRetryAttempts -1 or 0-10,000; ParallelizationFactor at most 10.
+      expect(mapping.MaximumRetryAttempts, worker.name).toBe(worker.maxRetries);
       expect(mapping.MaximumRecordAgeInSeconds, worker.name).toBe(worker.maxRecordAgeSeconds);
+      expect([worker.name, worker.maxRecordAgeSeconds >= 60 && worker.maxRecordAgeSeconds <= 3600]).toEqual([worker.name, true]);
+      expect([worker.name, worker.maxRetries >= 0 && worker.maxRetries <= 10_000]).toEqual([worker.name, true]);
       expect(mapping.ParallelizationFactor, worker.name).toBe(worker.parallelization);
-      if (worker.maxRecordAgeSeconds !== undefined) expect(worker.maxRecordAgeSeconds).toBeGreaterThanOrEqual(60);
       expect(worker.parallelization ?? 1).toBeLessThanOrEqual(10);
       // An erasure step that keeps failing is given up on within an hour (the queue's alarm shows it), and
       // erasures of other accounts run beside it meanwhile.

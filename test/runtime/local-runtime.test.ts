@@ -1,12 +1,17 @@
-/** `npm start`'s runtime: first start prints a demo key; data survives a restart; Ctrl-C stops Java too. */
+/**
+ * `npm start`'s runtime: first start prints a demo key; data survives a restart; Ctrl-C stops Java too — sent
+ * to the runtime alone, or to `npm start`'s whole process group as a terminal sends it (ten times, each right
+ * after serving views: no Java left, every view stored); a runtime killed outright (SIGKILL) leaves its Java
+ * behind, and the next start on the same data and ports stops it (its pid file) and serves (contract §11.4).
+ */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NODE_MAJOR } from '../../infra/node-version.ts';
 import { code } from '../support/api.ts';
-import { startRuntime } from '../support/runtime.ts';
+import { freePort, type Runtime, startRuntime } from '../support/runtime.ts';
 
 const childrenOf = (pid: number): number[] => {
   try {
@@ -91,4 +96,78 @@ describe('local runtime', () => {
       expect(await second.stop()).toBe(0);
     }
   }, 180_000);
+
+  /** The DynamoDB Local a runtime started on a data directory (its pid file), while it runs. */
+  const javaOf = (dataDir: string): number | undefined => {
+    const file = join(dataDir, 'dynamodb-local.pid');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid : undefined;
+  };
+  const gone = async (pid: number, ms = 15_000) => {
+    for (const until = Date.now() + ms; Date.now() < until && alive(pid); ) await new Promise((r) => setTimeout(r, 100));
+    return !alive(pid);
+  };
+  /** A public deck of the demo account, and `n` reads of it (views). */
+  const publicDeck = async (runtime: Runtime) => {
+    const demo = runtime.demo as { userId: string; apiKey: string };
+    const r = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ deck_code: code('japan', 'usa'), guide: { system: 'Viewed' }, visibility: 'public' }),
+    });
+    expect(r.status).toBe(201);
+    return ((await r.json()) as { data: { share_slug: string } }).data.share_slug;
+  };
+  const read = async (runtime: Runtime, slug: string) =>
+    ((await (await fetch(`${runtime.baseUrl}/api/v1/decks/${slug}`)).json()) as { data: { views: number } }).data.views;
+
+  it('killed outright (SIGKILL), it leaves Java running; the next start on the same data and ports stops that Java and serves', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'deck-library-killed-'));
+    const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) };
+    const first = await startRuntime(data, ports);
+    const java = javaOf(data) as number;
+    expect(childrenOf(first.child.pid as number)).toContain(java);
+    first.child.kill('SIGKILL');
+    await first.stop();
+    // What a hard kill leaves: Java, holding the port and the data directory.
+    expect(alive(java)).toBe(true);
+    const second = await startRuntime(data, ports);
+    try {
+      expect(second.output()).toContain(`stopping the DynamoDB Local (pid ${java}) that an earlier start left running on ${data}`);
+      expect(await gone(java)).toBe(true);
+      expect((await fetch(`${second.baseUrl}/api/v1/cards/2B`)).status).toBe(200);
+    } finally {
+      expect(await second.stop()).toBe(0);
+      rmSync(data, { recursive: true, force: true });
+    }
+    expect(alive(javaOf(data) ?? java)).toBe(false);
+  }, 180_000);
+
+  it("Ctrl-C as a terminal sends it (SIGINT to npm start's whole group), right after serving views, ten times: no Java left, every view stored", async () => {
+    const data = mkdtempSync(join(tmpdir(), 'deck-library-ctrl-c-'));
+    let slug = '';
+    let served = 0;
+    try {
+      for (let round = 0; round < 10; round++) {
+        const runtime = await startRuntime(data, {}, { npm: true });
+        const java = javaOf(data) as number;
+        expect([round, alive(java)]).toEqual([round, true]);
+        if (round === 0) slug = await publicDeck(runtime);
+        for (let i = 0; i < 5; i++) expect(await read(runtime, slug)).toBeGreaterThan(0);
+        served += 5;
+        await runtime.stop();
+        // npm ends once its runtime has: Java is gone by then (a stop under a loaded machine is given a minute).
+        expect([round, await gone(java, 60_000)]).toEqual([round, true]);
+        expect([round, javaOf(data)]).toEqual([round, undefined]);
+      }
+      const last = await startRuntime(data);
+      try {
+        // Every view served before each stop is stored; this read is one more.
+        expect(await read(last, slug)).toBe(served + 1);
+      } finally {
+        await last.stop();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 600_000);
 });

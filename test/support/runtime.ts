@@ -27,10 +27,19 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-export async function startRuntime(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Runtime> {
-  const [port, dynamoPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+/**
+ * Starts the local runtime on a data directory: `node --import tsx infra/local/main.ts` (its stop: SIGINT to
+ * it alone), or with `npm: true` as a person does, `npm start` in a process group of its own (its stop: SIGINT
+ * to the whole group, as a terminal's Ctrl-C sends it).
+ */
+export async function startRuntime(dataDir: string, extraEnv: Record<string, string> = {}, { npm = false } = {}): Promise<Runtime> {
+  // Ports of its own, unless the caller names them (a start again on the same ports).
+  const port = Number(extraEnv.PORT ?? (await freePort()));
+  const dynamoPort = Number(extraEnv.DYNAMODB_PORT ?? (await freePort()));
+  const [command, args] = npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'infra/local/main.ts']];
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
+    detached: npm,
     env: {
       ...process.env,
       PORT: String(port),
@@ -65,7 +74,10 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
     child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGINT');
+      if (child.exitCode === null) {
+        if (npm) process.kill(-(child.pid as number), 'SIGINT');
+        else child.kill('SIGINT');
+      }
       return exited;
     },
   };
