@@ -15,7 +15,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
-import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf } from '#routes';
+import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf, type SubsetFont } from '#routes';
 import { shippedFiles } from '#shipped';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { cutFonts } from '../cut-fonts.ts';
@@ -40,7 +40,7 @@ export interface FunctionSpec extends Grantee {
   /** Files (project-relative) shipped beside its bundle. */
   files?: readonly string[];
   /** Fonts shipped beside it cut to the catalogue's characters (lib/routes/route.ts). */
-  subsetFonts?: readonly string[];
+  subsetFonts?: readonly SubsetFont[];
   /** Its memory (MB) where measured to need another than 512 (catalogue) or 256. */
   memory?: number;
   /** What it serves, for its description. */

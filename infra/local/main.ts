@@ -195,7 +195,9 @@ try {
           batchingWindowMs: window > 0 ? Number(process.env.STREAM_BATCH_WINDOW_MS ?? window * 1000) : 0,
           checkpointFile: dynamo ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
           // A failing record's bounds: the worker's, or shorter ones for a test (STREAM_MAX_RECORD_AGE_SECONDS, STREAM_MAX_RETRIES).
-          ...(process.env.STREAM_MAX_RECORD_AGE_SECONDS ? { maxRecordAgeMs: Number(process.env.STREAM_MAX_RECORD_AGE_SECONDS) * 1000 } : {}),
+          ...(process.env.STREAM_MAX_RECORD_AGE_SECONDS
+            ? { maxRecordAgeMs: Number(process.env.STREAM_MAX_RECORD_AGE_SECONDS) * 1000 }
+            : {}),
           ...(process.env.STREAM_MAX_RETRIES ? { maxRetries: Number(process.env.STREAM_MAX_RETRIES) } : {}),
           onFailure: (message) => queue?.send(JSON.stringify(message)),
           log: (message) => console.error(message),

@@ -8,7 +8,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
 import { deckImageSvg } from '#share/image.ts';
-import { measureText, prepareRenderer } from '#share/png.ts';
+import { measurerFor, prepareRenderer } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import { drawableSheet, imageAnswer } from './image-answer.ts';
@@ -18,6 +18,6 @@ import { sharedDeck } from './shared-deck.ts';
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   const sheet = drawableSheet((language) => deckSheet(deck, catalogue(), language), languageOf(req, catalogue()));
-  const svg = deckImageSvg(sheet, measureText);
+  const svg = deckImageSvg(sheet, measurerFor(sheet.language));
   return imageAnswer(req, sheet, `${deck.version}\n${svg}`, 'public, max-age=300', svg);
 });

@@ -8,17 +8,17 @@ import { validators } from '#http/cache.ts';
 import type { Headed, NotModified, Raw } from '#http/types.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { deckImageSvg } from '#share/image.ts';
-import { drawable, measureText, renderPng } from '#share/png.ts';
+import { drawable, measurerFor, renderPng } from '#share/png.ts';
 import type { DeckSheet } from '#share/sheet.ts';
 import { languageHeaders } from './language.ts';
 
 /** Changed when the renderer or its fonts change in a way the SVG does not show. */
-export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC 2, Noto Sans KR 2 / 5';
+export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC, TC, JP, KR 2, a face a language / 6';
 
 /** The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names. */
 export function drawableSheet(sheetIn: (language: string) => DeckSheet, language: string): DeckSheet {
   const sheet = sheetIn(language);
-  return sheet.groups.every((g) => g.cards.every((c) => drawable(c.name))) ? sheet : sheetIn(DEFAULT_LANGUAGE);
+  return sheet.groups.every((g) => g.cards.every((c) => drawable(c.name, language))) ? sheet : sheetIn(DEFAULT_LANGUAGE);
 }
 
 /**
@@ -35,5 +35,9 @@ export async function imageAnswer(
   const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${drawing}`, cacheControl);
   const headers = { ...own, ...languageHeaders(sheet.language) };
   if (notModified) return { status: 304, data: undefined, headers };
-  return { data: undefined, headers, raw: { contentType: 'image/png', body: await renderPng(svg ?? deckImageSvg(sheet, measureText)) } };
+  return {
+    data: undefined,
+    headers,
+    raw: { contentType: 'image/png', body: await renderPng(svg ?? deckImageSvg(sheet, measurerFor(sheet.language))) },
+  };
 }

@@ -56,6 +56,12 @@ export interface Success {
 }
 
 /** Whatever runs with grants: a route's function, or a worker (lib/workers/). */
+/** A font a route ships cut to the names of its languages. */
+export interface SubsetFont {
+  file: string;
+  languages: readonly string[];
+}
+
 export interface Grantee {
   name: string;
   scope?: Scope;
@@ -85,10 +91,11 @@ export interface Route extends Grantee {
   /** Files (project-relative) shipped beside the function's bundle. */
   files?: readonly string[];
   /**
-   * Fonts (project-relative) shipped beside the bundle cut to the characters the catalogue's card names
-   * use, in every language (scripts/subset-fonts.ts, at synth); where nothing is synthesised, whole.
+   * Fonts (project-relative) shipped beside the bundle, each cut to the characters of the catalogue's card
+   * names and the faction names in its languages (scripts/subset-fonts.ts, at synth); where nothing is
+   * synthesised, whole.
    */
-  subsetFonts?: readonly string[];
+  subsetFonts?: readonly SubsetFont[];
   /** Its memory (MB), where measured to need other than the default: 512 with the catalogue, 256 without. */
   memory?: number;
   grants: readonly Grant[];

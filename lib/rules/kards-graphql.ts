@@ -6,13 +6,12 @@
  * pages in, cards out, or a CatalogueFormatError naming the card. The fetching is lib/cli/catalogue-fetch.ts.
  */
 import { type Card, CatalogueFormatError, checkCard, kardsCard, makeCatalogue } from './catalogue.ts';
-import { DEFAULT_LANGUAGE, LANGUAGE, primaryOf } from './languages.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE, languageOfTag } from './languages.ts';
 
 /**
  * The game's languages, by the locale of the endpoint's titles: "all supported languages on kards.com"
- * as a public bot that reads the same endpoint lists them (alex-weber/katy-kards-bot `language.js`,
- * APILanguages). Traditional Chinese (zh-Hant) has no primary tag of its own beside Simplified (zh-Hans)
- * in this project's format (contract §10.1): it is left out.
+ * as a public bot that reads the same endpoint lists them (alex-weber/katy-kards-bot
+ * `src/tools/language.js`, APILanguages: `ja-JP` for Japanese, `zh-Hant` for Traditional Chinese).
  */
 export const KARDS_LOCALES: Readonly<Record<string, string>> = {
   en: 'en-EN',
@@ -20,14 +19,23 @@ export const KARDS_LOCALES: Readonly<Record<string, string>> = {
   es: 'es-ES',
   fr: 'fr-FR',
   it: 'it-IT',
+  ja: 'ja-JP',
   ko: 'ko-KR',
   pl: 'pl-PL',
   pt: 'pt-BR',
   ru: 'ru-RU',
   zh: 'zh-Hans',
+  'zh-Hant': 'zh-Hant',
 };
 /** What `deckctl catalogue fetch` asks for when not told: every language of the game. */
 export const KARDS_LANGUAGES = Object.keys(KARDS_LOCALES);
+/**
+ * The `language` a pass asks the endpoint for: the kards.com site's language (its pages' path: `en`, `de`,
+ * `ja`, `zh-Hans`, `zh-Hant`). The deck builder sends `language: "en"` (AABur/kardscm constants.py
+ * GRAPHQL_VARIABLES); what it sends for the others is not recorded anywhere this project could read, so
+ * the fetch does not depend on it: a pass whose titles lack the language asked leaves it out (reported).
+ */
+export const passLanguage = (language: string): string => (language === 'zh' ? 'zh-Hans' : language);
 
 /** Cards a page holds (the query's `first`: the deck builder's, fixed in the query). */
 export const PAGE_SIZE = 20;
@@ -41,8 +49,8 @@ export const CARDS_QUERY = `query getCards($language: String, $offset: Int, $sho
 }`;
 
 /** Every card: tokens (spawnables) and cards out of the shop (reserved) too; an exile's other copy not (it is the same card). */
-export const cardsVariables = (offset: number) => ({
-  language: DEFAULT_LANGUAGE,
+export const cardsVariables = (offset: number, language: string = DEFAULT_LANGUAGE) => ({
+  language: passLanguage(language),
   offset,
   showSpawnables: true,
   showExiles: false,
@@ -106,17 +114,56 @@ interface Node {
 
 /**
  * A node's titles by language: the game's locale of each (KARDS_LOCALES) where it has it, else the first
- * locale of that primary tag (`en-EN` → en); zh-Hant never stands for zh.
+ * locale that stands for that language (`en-EN` → en, `zh-TW` → zh-Hant, `zh-CN` → zh).
  */
 function titlesOf(title: Record<string, unknown>): Map<string, string> {
   const byLanguage = new Map<string, string>();
   const usable = (text: unknown): text is string => typeof text === 'string' && text.trim() !== '';
-  for (const [language, locale] of Object.entries(KARDS_LOCALES)) if (usable(title[locale])) byLanguage.set(language, title[locale]);
+  for (const [language, locale] of Object.entries(KARDS_LOCALES))
+    if (Object.hasOwn(title, locale) && usable(title[locale])) byLanguage.set(language, title[locale]);
   for (const [locale, text] of Object.entries(title)) {
-    const language = primaryOf(locale);
-    if (usable(text) && LANGUAGE.test(language) && !byLanguage.has(language) && locale !== 'zh-Hant') byLanguage.set(language, text);
+    const language = languageOfTag(locale);
+    if (usable(text) && LANGUAGE.test(language) && !byLanguage.has(language)) byLanguage.set(language, text);
   }
   return byLanguage;
+}
+
+/** What names a node across passes: its import id, else its own id. */
+const nodeKey = (node: unknown): string | undefined => {
+  const n = node as Node | null;
+  const key = n?.importId || n?.json?.import_id || n?.json?.id || n?.cardId;
+  return typeof key === 'string' && key !== '' ? key : undefined;
+};
+
+/**
+ * Languages asked for that no node of `nodes` has a title in: the passes still to make (`deckctl catalogue
+ * fetch` asks the endpoint again, a pass a language, with that `language`).
+ */
+export function untitled(nodes: readonly unknown[], languages: readonly string[]): string[] {
+  const had = new Set(nodes.flatMap((n) => [...titlesOf(((n as Node | null)?.json?.title ?? {}) as Record<string, unknown>).keys()]));
+  return languages.filter((l) => !had.has(l));
+}
+
+/**
+ * The nodes of the first pass with each card's title in `language` taken from a later pass that asked for it
+ * (matched by import id, else id): whichever way the endpoint gives titles — every locale in one answer, or
+ * only the one asked (and English) — the first pass's nodes end up with every title there is. A card of the
+ * later pass that the first lacks is not added (the first pass is the catalogue).
+ */
+export function withTitlesOf(nodes: readonly unknown[], pass: readonly unknown[], language: string): unknown[] {
+  const titles = new Map<string, string>();
+  for (const node of pass) {
+    const key = nodeKey(node);
+    const title = titlesOf(((node as Node | null)?.json?.title ?? {}) as Record<string, unknown>).get(language);
+    if (key !== undefined && title !== undefined) titles.set(key, title);
+  }
+  return nodes.map((node) => {
+    const key = nodeKey(node);
+    const title = key === undefined ? undefined : titles.get(key);
+    const json = (node as Node | null)?.json;
+    if (title === undefined || typeof json !== 'object' || json === null) return node;
+    return { ...(node as object), json: { ...json, title: { ...json.title, [KARDS_LOCALES[language] ?? language]: title } } };
+  });
 }
 
 export interface FetchedCatalogue {

@@ -1,17 +1,50 @@
 /**
- * Languages (contract §10.1): a card's names by language, and which one an answer is in. A language is
- * a BCP 47 primary tag as the catalogue names it (`en`, `de`, `ru`, `zh`); English is every card's
- * `name`, and what any answer falls back to. Pure: no HTTP.
+ * Languages (contract §10.1, §11.3): a card's names by language, and which one an answer is in. A language
+ * is a BCP 47 primary tag as the catalogue names it (`en`, `de`, `ja`, `zh` — Simplified Chinese), or
+ * `zh-Hant` (Traditional Chinese, which shares `zh` with Simplified); English is every card's `name`, and
+ * what any answer falls back to. Pure: no HTTP.
  */
 
 /** English: every card's `name`, and the language of an answer when nothing else matches. */
 export const DEFAULT_LANGUAGE = 'en';
-/** A language as catalogues name it: a primary tag. */
-export const LANGUAGE = /^[a-z]{2,3}$/;
-/** What `lang` may be: a BCP 47 tag (`ru`, `ru-RU`, `zh-Hans`); its primary tag is the language. */
+/** A language as catalogues name it: a primary tag, or zh-Hant. */
+export const LANGUAGE = /^(?:[a-z]{2,3}|zh-Hant)$/;
+/** What `lang` may be: a BCP 47 tag (`ru`, `ru-RU`, `zh-Hans`, `zh-TW`); languageOfTag says which language it is. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
-export const primaryOf = (tag: string): string => (tag.split('-')[0] as string).toLowerCase();
+/**
+ * The languages kards.com serves (contract §11.3; alex-weber/katy-kards-bot src/tools/language.js lists
+ * them with the endpoint's locales, `ja-JP` and `zh-Hant` among them), each with its name in itself.
+ */
+export const SERVED_LANGUAGES = [
+  { tag: 'en', name: 'English' },
+  { tag: 'de', name: 'Deutsch' },
+  { tag: 'es', name: 'Español' },
+  { tag: 'fr', name: 'Français' },
+  { tag: 'it', name: 'Italiano' },
+  { tag: 'ja', name: '日本語' },
+  { tag: 'ko', name: '한국어' },
+  { tag: 'pl', name: 'Polski' },
+  { tag: 'pt', name: 'Português' },
+  { tag: 'ru', name: 'Русский' },
+  { tag: 'zh', name: '简体中文' },
+  { tag: 'zh-Hant', name: '繁體中文' },
+] as const;
+
+/** Where Chinese is written in Traditional characters unless a script subtag says otherwise (Taiwan, Hong Kong, Macao). */
+const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo']);
+
+/**
+ * The language a BCP 47 tag asks for: its primary tag (`de-AT` → de, `pt-BR` → pt), but for Chinese its
+ * script — `zh-Hant`, or a Traditional region (`zh-TW`, `zh-HK`, `zh-MO`) with no `Hans`, is zh-Hant; any other
+ * Chinese (`zh`, `zh-Hans`, `zh-CN`, `zh-SG`) is zh.
+ */
+export function languageOfTag(tag: string): string {
+  const [primary = '', ...rest] = tag.toLowerCase().split('-');
+  if (primary !== 'zh') return primary;
+  if (rest.includes('hans')) return 'zh';
+  return rest.includes('hant') || rest.some((r) => TRADITIONAL_REGIONS.has(r)) ? 'zh-Hant' : 'zh';
+}
 
 /** Accept-Language's ranges with their weights (RFC 9110 §12.5.4), best first (ties in the order sent); q=0 left out. */
 function ranges(acceptLanguage: string): string[] {
@@ -33,12 +66,12 @@ function ranges(acceptLanguage: string): string[] {
  */
 export function answerLanguage(lang: string | undefined, acceptLanguage: string | undefined, available: ReadonlySet<string>): string {
   if (lang !== undefined) {
-    const wanted = primaryOf(lang);
+    const wanted = languageOfTag(lang);
     return available.has(wanted) ? wanted : DEFAULT_LANGUAGE;
   }
   for (const range of ranges(acceptLanguage ?? '')) {
     if (range === '*') return DEFAULT_LANGUAGE;
-    const wanted = primaryOf(range);
+    const wanted = languageOfTag(range);
     if (available.has(wanted)) return wanted;
   }
   return DEFAULT_LANGUAGE;

@@ -7,13 +7,11 @@
  * ellipsis when it must: a name never runs into the next column. The layout says each text's box and
  * measured width, so a test can hold every text to its box without looking at pixels.
  */
+import { familiesFor } from './fonts.ts';
 import { type DeckSheet, escapeMarkup as e, groupHeading, xmlChars } from './sheet.ts';
 
 export const IMAGE_WIDTH = 1200;
 export const IMAGE_HEIGHT = 630;
-/** The families the image draws with, in order: Inter (Latin, Cyrillic, Greek), then Noto Sans SC (CJK), Noto Sans KR (Hangul) for what the ones before lack. */
-export const IMAGE_FONTS = ['Inter', 'Noto Sans SC', 'Noto Sans KR'] as const;
-export const IMAGE_FONT = IMAGE_FONTS.join(', ');
 
 /** A text's width in pixels, drawn at `size` in the regular or bold face of the shipped font. */
 export type Measure = (text: string, size: number, bold: boolean) => number;
@@ -131,7 +129,7 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
     : '';
   const curveTitle = place('Kredit curve', chart.left, chart.right - chart.left, 22, true);
   const footer = place(`Deck Library · ${sheet.slug ?? 'a deck code'}`, 1152, 1152 - chart.left, 16, false, 'end');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" viewBox="0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}" font-family="${IMAGE_FONT}">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" viewBox="0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}" font-family="${familiesFor(sheet.language)}">
 <rect width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" fill="#16181b"/>
 <rect width="${IMAGE_WIDTH}" height="10" fill="#e0705f"/>
 <text x="48" y="86" font-size="46" font-weight="700" fill="#ffffff">${e(title)}</text>

@@ -1,54 +1,72 @@
 /**
- * SVG to PNG in the function: resvg (Rust) built to WebAssembly (@resvg/resvg-wasm), with the fonts
- * the function ships (Inter, from @expo-google-fonts/inter; Noto Sans SC and KR for CJK and Hangul names,
- * cut at synth to the catalogue's characters: no system font is assumed; Lambda has none to speak of). The WebAssembly
- * module is compiled and the fonts read at init (prepareRenderer, an endpoint's init hook), so that a
- * cold request pays only the instantiation.
+ * SVG to PNG in the function: resvg (Rust) built to WebAssembly (@resvg/resvg-wasm), with the faces the
+ * function ships (fonts.ts: Inter, from @expo-google-fonts/inter; a Noto Sans face for each CJK and Hangul
+ * language, cut at synth to that language's names: no system font is assumed; Lambda has none to speak of).
+ * The WebAssembly module is compiled and the fonts read at init (prepareRenderer, an endpoint's init hook), so
+ * that a cold request pays only the instantiation. Text is measured, and checked for glyphs, by the faces an
+ * image in its language draws with, in their order (fonts.ts facesFor).
  */
 import { readFileSync } from 'node:fs';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { readDeckImage } from '#routes/share.ts';
 import { shippedPath } from '#shipped';
 import { type FontMetrics, fontMetrics, fontStack, textWidth } from './font-metrics.ts';
-import { IMAGE_FONTS, type Measure } from './image.ts';
+import { FACES, type Face, facesFor, LATIN_FACE } from './fonts.ts';
+import type { Measure } from './image.ts';
 
-/** The route's shipped files: the renderer's WebAssembly and Inter's two faces; then the other families', two faces each (regular, bold). */
-const [WASM, ...LATIN] = readDeckImage.files;
-const FONTS = [...LATIN, ...readDeckImage.subsetFonts];
+/** The route's shipped renderer (its first file); each face's files are beside it (whole, or cut at synth), or in the project. */
+const [WASM] = readDeckImage.files;
 
 /** The WebAssembly API Node has (its types here declare only the namespace). */
 const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
 
 let compiled: WebAssembly.Module | undefined;
+/** Each face's regular and bold bytes, in FACES's order. */
+let faceBytes = new Map<Face, [Uint8Array, Uint8Array]>();
 let fonts: Uint8Array[] = [];
 let ready: Promise<void> | undefined;
 
 /** Compiles the renderer and reads the fonts (once: at init). */
 export function prepareRenderer(): void {
   compiled ??= new wasm.Module(readFileSync(shippedPath(WASM as string)));
-  if (fonts.length === 0) fonts = FONTS.map((f) => new Uint8Array(readFileSync(shippedPath(f))));
+  if (fonts.length === 0) {
+    faceBytes = new Map(
+      FACES.map((face) => [face, face.files.map((f) => new Uint8Array(readFileSync(shippedPath(f)))) as [Uint8Array, Uint8Array]]),
+    );
+    fonts = [...faceBytes.values()].flat();
+  }
 }
 
-let faces: { regular: FontMetrics; bold: FontMetrics } | undefined;
-/** The shipped faces' measures, read once: regular, bold, regular, bold… in the families' order, each weight's stack in that order. */
-function facesOf(): { regular: FontMetrics; bold: FontMetrics } {
+const stacks = new Map<string, { regular: FontMetrics; bold: FontMetrics }>();
+/** The measures of the faces an image in `language` draws with, regular and bold, each in their order; read once a language. */
+function facesOf(language: string): { regular: FontMetrics; bold: FontMetrics } {
   prepareRenderer();
-  faces ??= {
-    regular: fontStack(fonts.filter((_, i) => i % 2 === 0).map(fontMetrics)),
-    bold: fontStack(fonts.filter((_, i) => i % 2 === 1).map(fontMetrics)),
-  };
-  return faces;
+  let stack = stacks.get(language);
+  if (!stack) {
+    const bytes = facesFor(language).map((face) => faceBytes.get(face) as [Uint8Array, Uint8Array]);
+    stack = { regular: fontStack(bytes.map(([r]) => metricsOf(r))), bold: fontStack(bytes.map(([, b]) => metricsOf(b))) };
+    stacks.set(language, stack);
+  }
+  return stack;
 }
-
-/** Text's width in the shipped fonts (regular or bold: Inter, else the CJK, else the Hangul face), read from the files the renderer draws with. */
-export const measureText: Measure = (text, size, bold) => {
-  const { regular, bold: heavy } = facesOf();
-  return textWidth(bold ? heavy : regular, text, size);
+const parsed = new Map<Uint8Array, FontMetrics>();
+const metricsOf = (bytes: Uint8Array): FontMetrics => {
+  let m = parsed.get(bytes);
+  if (!m) parsed.set(bytes, (m = fontMetrics(bytes)));
+  return m;
 };
 
-/** Whether the shipped fonts have a glyph for every character of the text (what they lack would be drawn as a box). */
-export const drawable = (text: string): boolean => {
-  const { regular } = facesOf();
+/** Text's width in the shipped faces an image in `language` draws with (regular or bold), read from the files the renderer draws with. */
+export const measurerFor =
+  (language: string): Measure =>
+  (text, size, bold) => {
+    const { regular, bold: heavy } = facesOf(language);
+    return textWidth(bold ? heavy : regular, text, size);
+  };
+
+/** Whether the faces an image in `language` draws with have a glyph for every character of the text (what they lack would be drawn as a box). */
+export const drawable = (text: string, language: string): boolean => {
+  const { regular } = facesOf(language);
   for (const ch of text) if (!regular.has(ch.codePointAt(0) as number)) return false;
   return true;
 };
@@ -65,7 +83,7 @@ export async function renderPng(svg: string): Promise<Buffer> {
   await ready;
   const resvg = new Resvg(svg, {
     fitTo: { mode: 'original' },
-    font: { fontBuffers: fonts, defaultFontFamily: IMAGE_FONTS[0], sansSerifFamily: IMAGE_FONTS[0] },
+    font: { fontBuffers: fonts, defaultFontFamily: LATIN_FACE.family, sansSerifFamily: LATIN_FACE.family },
   });
   try {
     const image = resvg.render();

@@ -332,7 +332,12 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
         ),
       );
       process.env.CATALOGUE_FILE = named;
-      expect([drawable('Серые стрелки'), drawable('灰色步枪'), drawable('회색 소총'), drawable('𐀀𐀁')]).toEqual([true, true, true, false]);
+      expect([drawable('Серые стрелки', 'ru'), drawable('灰色步枪', 'zh'), drawable('회색 소총', 'ko'), drawable('𐀀𐀁', 'el')]).toEqual([
+        true,
+        true,
+        true,
+        false,
+      ]);
       const russian = await get({ 'accept-language': 'ru' });
       const chinese = await get({ 'accept-language': 'zh-CN' });
       const korean = await get({ 'accept-language': 'ko' });

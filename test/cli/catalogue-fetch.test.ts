@@ -12,7 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
-import { CARDS_QUERY, cardsVariables } from '#rules/kards-graphql.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { CARDS_QUERY, cardsVariables, KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
@@ -45,7 +47,8 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
   });
 
   it('fetches every page and names each card in the languages asked; every real code finds its cards with those names', async () => {
-    const standIn = await startKardsStandIn();
+    // An endpoint that truly lacks Korean: asked for it in a pass of its own, still without it, reported and left out.
+    const standIn = await startKardsStandIn({ locales: ['en-EN', 'de-DE', 'ru-RU', 'zh-Hans'] });
     closing.push(standIn.close);
     const out = join(dir, 'fetched.json');
     const run = await deckctl(
@@ -59,7 +62,9 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       languages: ['en', 'de', 'ru', 'zh'],
       left_out: ['ko'],
     });
-    expect(standIn.requests).toBe(Math.ceil(standIn.cards.length / 20));
+    const pages = Math.ceil(standIn.cards.length / 20);
+    expect(standIn.requests).toBe(2 * pages);
+    expect(new Set(standIn.languages)).toEqual(new Set(['en', 'ko']));
     const fetched = loadCatalogueFile(out);
     expect(fetched.cards).toHaveLength(standIn.cards.length);
     // Every card of every real code the catalogue has, with the stand-in's names in each language.
@@ -86,15 +91,15 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect([compiled.cards, compiled.languages]).toEqual([fetched.cards, fetched.languages]);
 
     // The same from a saved answer (--from): an operator without network on the deploying machine.
-    const pages = [];
+    const answers = [];
     for (let offset = 0; offset < standIn.cards.length; offset += 20)
-      pages.push(
+      answers.push(
         await (
           await fetch(standIn.url, { method: 'POST', body: JSON.stringify({ query: CARDS_QUERY, variables: cardsVariables(offset) }) })
         ).json(),
       );
     const saved = join(dir, 'saved.json');
-    writeFileSync(saved, JSON.stringify(pages));
+    writeFileSync(saved, JSON.stringify(answers));
     const fromSaved = join(dir, 'from-saved.json');
     const offline = await deckctl(['catalogue', 'fetch', '--out', fromSaved, '--from', saved, '--languages', 'en,de,ru,zh']);
     expect(offline.status, offline.stderr).toBe(0);
@@ -144,6 +149,99 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect([lang, image.status, image.headers.get('content-language')]).toEqual([lang, 200, lang || 'en']);
     }
   }, 120_000);
+
+  it.each(['every', 'asked'] as const)(
+    'titles that come %s (every locale in one answer, or the one asked and English): every language of the game named, a pass a language only where needed',
+    async (titles) => {
+      const standIn = await startKardsStandIn({ titles });
+      closing.push(standIn.close);
+      const out = join(dir, `fetched-${titles}.json`);
+      const run = await deckctl(['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url, '--json'], quick);
+      expect(run.status, run.stderr).toBe(0);
+      const all = ['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'pl', 'pt', 'ru', 'zh', 'zh-Hant'];
+      expect(JSON.parse(run.stdout)).toMatchObject({ languages: ['en', ...all.filter((l) => l !== 'en')], left_out: [] });
+      const pages = Math.ceil(standIn.cards.length / 20);
+      // Every locale in one answer: one pass. The one asked only: a pass a language, each asking for its own.
+      expect(standIn.requests).toBe(titles === 'every' ? pages : pages * all.length);
+      if (titles === 'asked')
+        expect(new Set(standIn.languages)).toEqual(
+          new Set(['en', ...all.filter((l) => l !== 'en').map((l) => (l === 'zh' ? 'zh-Hans' : l))]),
+        );
+      const fetched = loadCatalogueFile(out);
+      const locale: Record<string, string> = {
+        en: 'en-EN',
+        de: 'de-DE',
+        es: 'es-ES',
+        fr: 'fr-FR',
+        it: 'it-IT',
+        ja: 'ja-JP',
+        ko: 'ko-KR',
+        pl: 'pl-PL',
+        pt: 'pt-BR',
+        ru: 'ru-RU',
+        zh: 'zh-Hans',
+        'zh-Hant': 'zh-Hant',
+      };
+      for (const source of standIn.cards.filter((_, i) => i % 97 === 0)) {
+        const card = fetched.get(source.importId || source.id);
+        for (const language of all)
+          expect([source.id, language, card && cardName(card, language)]).toEqual([
+            source.id,
+            language,
+            standInTitles(source.name)[locale[language] as string],
+          ]);
+      }
+
+      if (titles === 'asked') return;
+      // Served in Japanese and Traditional Chinese (contract §11.3), by lang and by Accept-Language: the cards,
+      // a deck's share page and image, a code's page and image.
+      const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'languages-runtime-')), { CATALOGUE_FILE: out });
+      closing.push(async () => void (await runtime.stop()));
+      const demo = runtime.demo as { userId: string; apiKey: string };
+      const real = realCodes().find((c) => c.key === 'jp-usa') as RealCode;
+      const created = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ deck_code: real.code, guide: { system: 'Tempo' }, visibility: 'public' }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const slug = ((await created.json()) as { data: { share_slug: string } }).data.share_slug;
+      const first = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];
+      const urlCode = urlCodeOf(parseDeckCode(real.code));
+      for (const [asked, language] of [
+        [{ lang: 'ja' }, 'ja'],
+        [{ lang: 'zh-Hant' }, 'zh-Hant'],
+        [{ accept: 'ja-JP,ja;q=0.9' }, 'ja'],
+        [{ accept: 'zh-TW' }, 'zh-Hant'],
+        [{ accept: 'zh-HK, en;q=0.5' }, 'zh-Hant'],
+        [{ accept: 'zh-CN' }, 'zh'],
+      ] as const) {
+        const query = 'lang' in asked ? `?lang=${asked.lang}` : '';
+        const headers: Record<string, string> = 'accept' in asked ? { 'accept-language': asked.accept } : {};
+        const name = standInTitles(first.name)[locale[language] as string] as string;
+        const card = await fetch(`${runtime.baseUrl}/api/v1/cards/${first.importId}${query}`, { headers });
+        expect([language, ((await card.json()) as { data: { name: string } }).data.name, card.headers.get('content-language')]).toEqual([
+          language,
+          name,
+          language,
+        ]);
+        for (const page of [`/d/${slug}`, `/c/${urlCode}`]) {
+          const html = await fetch(`${runtime.baseUrl}${page}${query}`, { headers });
+          expect([language, page, html.headers.get('content-language'), (await html.text()).includes(escapeMarkup(name))]).toEqual([
+            language,
+            page,
+            language,
+            true,
+          ]);
+        }
+        for (const image of [`/api/v1/decks/${slug}/image.png`, `/api/v1/codes/${urlCode}/image.png`]) {
+          const png = await fetch(`${runtime.baseUrl}${image}${query}`, { headers });
+          expect([language, image, png.status, png.headers.get('content-language')]).toEqual([language, image, 200, language]);
+        }
+      }
+    },
+    120_000,
+  );
 
   it('a page that keeps failing, a short page or a malformed card: exit 1 naming it, and nothing written', async () => {
     const cases = [
@@ -236,6 +334,6 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       );
       expect([line, run.status], run.stderr).toEqual([line, 0]);
     }
-    expect(loadCatalogueFile(join(cwd, 'cards.json')).languages).toEqual(new Set(['en', 'de', 'ru', 'zh']));
+    expect(loadCatalogueFile(join(cwd, 'cards.json')).languages).toEqual(new Set(KARDS_LANGUAGES));
   }, 60_000);
 });

@@ -190,14 +190,16 @@ describe('a flood of distinct codes (contract §10.2)', () => {
       const keys = [`GET ${route.path}`, `HEAD ${route.path}`];
       const line = lines[i] as (typeof lines)[number];
       expect([line.routeKeys, line.reserved]).toEqual([keys, undefined]);
-      const perDay = keys.reduce((n, k) => n + (stage[k]?.ThrottlingBurstLimit ?? NaN) + (stage[k]?.ThrottlingRateLimit ?? NaN) * 86_400, 0);
+      const perDay = keys.reduce(
+        (n, k) => n + (stage[k]?.ThrottlingBurstLimit ?? NaN) + (stage[k]?.ThrottlingRateLimit ?? NaN) * 86_400,
+        0,
+      );
       expect(line.requestsPerDay).toBe(perDay);
       expect(line.requestsPerDay).toBe(2 * (5 + 5 * 86_400));
     }
     // A reservation bounds the worst (its renders at once); without one, every request at the timeout.
     const reserved = floodCost({ Resources: reserving }, RENDER_MS);
-    for (const [i, line] of lines.entries())
-      expect((reserved[i] as (typeof lines)[number]).worstPerDay).toBeLessThan(line.worstPerDay / 5);
+    for (const [i, line] of lines.entries()) expect((reserved[i] as (typeof lines)[number]).worstPerDay).toBeLessThan(line.worstPerDay / 5);
     const table = floodTable(lines, RENDER_MS);
     console.log(table);
     const runbook = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');

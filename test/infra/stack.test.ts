@@ -14,8 +14,10 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey } from '#routes';
+import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey, type SubsetFont } from '#routes';
+import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
@@ -545,13 +547,26 @@ describe('bundles', () => {
         expect(existsSync(join(dir, to)), `${route.name}: ${to}`).toBe(true);
       // Its fonts cut to the catalogue's characters (the demo catalogue's here): each far under the whole
       // face (10 MB), and a glyph for every character of every card name in every language.
-      for (const font of (route as Grantee & { subsetFonts?: readonly string[] }).subsetFonts ?? []) {
+      // Each face is cut to its own languages' names (Korean to the Korean names, not the Chinese ones).
+      for (const { file: font, languages } of (route as Grantee & { subsetFonts?: readonly SubsetFont[] }).subsetFonts ?? []) {
         const cut = readFileSync(join(dir, basename(font)));
         expect(cut.length, font).toBeLessThan(statSync(font).size / 20);
         const metrics = fontMetrics(new Uint8Array(cut));
-        const names = demoCatalogue().cards.flatMap((c) => [c.name, ...Object.values(c.names ?? {})]);
+        const names = demoCatalogue().cards.flatMap((c) => languages.map((l) => cardName(c, l)));
         const missing = [...new Set(names.join(''))].filter((ch) => !metrics.has(ch.codePointAt(0) as number));
         expect(missing, font).toEqual([]);
+        const others = demoCatalogue().cards.flatMap((c) =>
+          Object.entries(c.names ?? {})
+            .filter(([l]) => !languages.includes(l))
+            .map(([, n]) => n),
+        );
+        const foreign = [...new Set(others.join(''))].filter(
+          (ch) => (ch.codePointAt(0) as number) > 0x2e80 && !names.join('').includes(ch),
+        );
+        expect(
+          foreign.filter((ch) => metrics.has(ch.codePointAt(0) as number)),
+          `${font}: other languages' characters`,
+        ).toEqual([]);
       }
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
@@ -708,7 +723,7 @@ describe('the built bundles run as Lambda runs them', () => {
 });
 
 describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
-  it('ships the chosen catalogue (one fetched from the GraphQL stand-in: names in four languages), compiled, to exactly the functions that need it; the image function its fonts cut to every character of those names', async () => {
+  it('ships the chosen catalogue (one fetched from the GraphQL stand-in: names in the game’s 12 languages), compiled, to exactly the functions that need it; the image function its fonts cut to every character of those names', async () => {
     // The operator's path (README "A real catalogue"): deckctl catalogue fetch, then synth with the file.
     const standIn = await startKardsStandIn();
     const fetched = join(mkdtempSync(join(tmpdir(), 'fetched-')), 'cards.json');
@@ -723,7 +738,7 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
       const tpl = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
       // Shipped compiled: checked at synth, so a function loads it with no schema validation.
       const chosen = loadCatalogueFile(fetched);
-      expect([...chosen.languages].sort()).toEqual(['de', 'en', 'ru', 'zh']);
+      expect([...chosen.languages].sort()).toEqual([...KARDS_LANGUAGES].sort());
       const compiled = compileCatalogue(chosen);
       for (const route of routes) {
         const id = Object.keys(tpl).find(
@@ -732,10 +747,10 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
         const asset = join(dir, tpl[id].Metadata['aws:asset:path']);
         const file = join(asset, 'catalogue.json');
         expect(existsSync(file) && readFileSync(file, 'utf8') === compiled, route.name).toBe(route.catalogue === true);
-        const fonts = (route as Grantee & { subsetFonts?: readonly string[] }).subsetFonts ?? [];
+        const fonts = route.subsetFonts ?? [];
         if (fonts.length === 0) continue;
         // Every character of every name, in one of the faces the image draws with (Inter, or a cut one).
-        const faces = [...(route.files ?? []).filter((f) => f.endsWith('.ttf')), ...fonts].map((f) =>
+        const faces = [...(route.files ?? []).filter((f) => f.endsWith('.ttf')), ...fonts.map((f) => f.file)].map((f) =>
           fontMetrics(new Uint8Array(readFileSync(join(asset, basename(f))))),
         );
         const characters = new Set(chosen.cards.flatMap((c) => Object.values(c.names ?? {})).join(''));

@@ -1,26 +1,33 @@
 /**
  * Every text of the deck image fits its box, by the shipped font's own measures (the layout places each
  * text and says its measured width and its box: lib/share/image.ts): every real KARDS deck code of
- * ../shared with the real catalogue, long all-capitals names (the real catalogue's are), and hostile deck
- * strings. A name that would run into the next column is shortened with an ellipsis — and only then.
+ * ../shared with the real catalogue, named in each of the game's 12 languages as the GraphQL stand-in names
+ * them, with the faces cut to those names as synth cuts them (a task root of their own, as in Lambda) —
+ * every card name drawn with a glyph of the faces its language draws with, none as a box; long all-capitals
+ * names (the real catalogue's are), and hostile deck strings. A name that would run into the next column
+ * is shortened with an ellipsis — and only then.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
+import { readDeckImage } from '#routes/share.ts';
 import { cardName } from '#rules/card.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { deckName } from '#rules/factions.ts';
+import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { deckImageLayout, type PlacedText } from '#share/image.ts';
-import { drawable, measureText, renderPng } from '#share/png.ts';
+import { drawable, measurerFor, renderPng } from '#share/png.ts';
 import { codeSheet, deckSheet } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
+import { cutFonts } from '../../infra/cut-fonts.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { standInTitles } from '../support/kards-standin.ts';
-import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
+import { hasRealCatalogue, hasRealCodes, PROJECT_ROOT, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
 /** The texts that end past their box (half a pixel of rounding allowed). */
 const outside = (texts: PlacedText[]) =>
@@ -29,13 +36,27 @@ const outside = (texts: PlacedText[]) =>
 describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
   const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
   const share = realCodes().filter((c) => c.format === 'share');
-  // The real cards named as the GraphQL stand-in names them (German, Russian and Chinese titles of its own).
+  // The real cards named as the GraphQL stand-in names them: a title of its own in each of the game's languages.
   const named = makeCatalogue(
     catalogue.cards.map((c) => {
       const titles = standInTitles(c.name);
-      return { ...c, names: { en: c.name, de: titles['de-DE'] as string, ru: titles['ru-RU'] as string, zh: titles['zh-Hans'] as string } };
+      return { ...c, names: Object.fromEntries(KARDS_LANGUAGES.map((l) => [l, titles[KARDS_LOCALES[l] as string] as string])) };
     }),
   );
+  // The image functions' task root as synth makes it for that catalogue: the renderer, Inter whole, each
+  // CJK and Hangul face cut to its own language's names (scripts/subset-fonts.ts).
+  const taskRoot = mkdtempSync(join(tmpdir(), 'deck-image-fit-'));
+  beforeAll(() => {
+    const file = join(taskRoot, 'named.json');
+    writeFileSync(file, JSON.stringify(named.cards));
+    cutFonts(file, taskRoot, readDeckImage.subsetFonts);
+    for (const f of readDeckImage.files) copyFileSync(join(PROJECT_ROOT, f), join(taskRoot, basename(f)));
+    process.env.LAMBDA_TASK_ROOT = taskRoot;
+  }, 120_000);
+  afterAll(() => {
+    delete process.env.LAMBDA_TASK_ROOT;
+    rmSync(taskRoot, { recursive: true, force: true });
+  });
   /** A real code as a stored public deck (its derived fields as a create makes them). */
   const realDeck = (code: string, fields: Partial<StoredDeck> = {}, language = 'en') => {
     const deck = parseDeckCode(code);
@@ -46,7 +67,7 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       name: deckName(deck.main, deck.ally),
       ...fields,
     });
-    return { deck, stored, layout: deckImageLayout(deckSheet(stored, named, language), measureText) };
+    return { deck, stored, layout: deckImageLayout(deckSheet(stored, named, language), measurerFor(language)) };
   };
 
   it.each(share.map((c) => [c.key, c] as const))('%s: every text inside its box', (_key, real) => {
@@ -66,25 +87,28 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     }
   });
 
-  it.each(['de', 'ru', 'zh'])('in %s: every real code, every text inside its box and every card name drawn with a glyph', (language) => {
-    for (const real of share) {
-      const { deck, layout } = realDeck(real.code, {}, language);
-      expect(outside(layout.texts), real.key).toEqual([]);
-      for (const { card_id } of deck.cards) {
-        const card = named.get(card_id);
-        if (card) expect(drawable(cardName(card, language)), `${real.key} ${card_id}`).toBe(true);
+  it.each(KARDS_LANGUAGES.filter((l) => l !== 'en'))(
+    'in %s: every real code, every text inside its box and every card name drawn with a glyph',
+    (language) => {
+      for (const real of share) {
+        const { deck, layout } = realDeck(real.code, {}, language);
+        expect(outside(layout.texts), real.key).toEqual([]);
+        for (const { card_id } of deck.cards) {
+          const card = named.get(card_id);
+          if (card) expect(drawable(cardName(card, language), language), `${real.key} ${card_id}`).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.each(['en', 'de', 'ru', 'zh'])(
+  it.each(KARDS_LANGUAGES)(
     'a bare code (contract §10.2) in %s: every real code, every text inside its box; an illegal one says why',
     (language) => {
       for (const real of share) {
         const deck = parseDeckCode(real.code);
         const sheet = codeSheet(deck, named, language);
         expect(sheet.author, real.key).toBeNull();
-        const { texts } = deckImageLayout(sheet, measureText);
+        const { texts } = deckImageLayout(sheet, measurerFor(language));
         expect(outside(texts), real.key).toEqual([]);
         // Legal or not as the catalogue judges it; an illegal code's first issue is drawn (whole or shortened).
         const issues = checkDeck(deck, named);
@@ -98,9 +122,9 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     },
   );
 
-  it('Japan / United States in Chinese and in Russian names, drawn (the README shows them: UPDATE_SCREENSHOT=1)', async () => {
+  it('Japan / United States in Chinese, Russian, Japanese and Traditional Chinese names, drawn (the README shows them: UPDATE_SCREENSHOT=1)', async () => {
     const real = share.find((c) => c.key === 'jp-usa');
-    for (const language of ['zh', 'ru']) {
+    for (const language of ['zh', 'ru', 'ja', 'zh-Hant']) {
       const { layout } = realDeck(real?.code as string, { author_name: 'A real deck', share_slug: 'realjpusa000' }, language);
       const png = await renderPng(layout.svg);
       expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -146,7 +170,7 @@ describe('the deck image, hostile deck strings', () => {
           author_name: author,
           guide: { system, description: '', core_cards: [], reserve_recommendations: [] },
         });
-        const { texts } = deckImageLayout(deckSheet(stored, cat), measureText);
+        const { texts } = deckImageLayout(deckSheet(stored, cat), measurerFor('en'));
         expect(outside(texts)).toEqual([]);
         expect(texts.some((t) => t.text.startsWith('Not legal'))).toBe(true);
       }),
@@ -173,7 +197,7 @@ describe('the deck image, hostile deck strings', () => {
           name,
           guide: { system, description: '', core_cards: [], reserve_recommendations: [] },
         });
-        expect(outside(deckImageLayout(deckSheet(stored, cat), measureText).texts)).toEqual([]);
+        expect(outside(deckImageLayout(deckSheet(stored, cat), measurerFor('en')).texts)).toEqual([]);
       }),
       { numRuns: 100 },
     );

@@ -65,7 +65,13 @@ describe("a failing record and its shard's next change", () => {
     });
     expect(next.status, next.text).toBe(201);
     const at = Date.now();
-    expect(await settled(() => tagDecks('next'), (n) => n === 1, (AGE_S + 20) * 1000)).toBe(1);
+    expect(
+      await settled(
+        () => tagDecks('next'),
+        (n) => n === 1,
+        (AGE_S + 20) * 1000,
+      ),
+    ).toBe(1);
     // Held behind the failing record (the shard's order), and no longer than its record age (and a poll, a
     // retry's backoff and the next batch's work).
     const waited = Date.now() - at;

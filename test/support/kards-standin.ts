@@ -25,16 +25,44 @@ interface RealCard {
   reserved: boolean;
 }
 
-const CYRILLIC: Record<string, string> = Object.fromEntries(
-  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, 'АБЦДЕФГХИЙКЛМНОПКРСТУВШХЫЗ'[i] as string]),
-);
-/** Titles the stand-in gives, by locale (the endpoint's locale keys: en-EN as its image URLs show, and others alike). */
+/** A script's letters for A–Z: how the stand-in writes its titles in the languages of other scripts. */
+const letters = (alphabet: string) => Object.fromEntries([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, [...alphabet][i] as string]));
+const CYRILLIC = letters('АБЦДЕФГХИЙКЛМНОПКРСТУВШХЫЗ');
+const KATAKANA = letters('アイウエオカキクケコサシスセソタチツテトナニヌネノハ');
+const TRADITIONAL = letters('國體學會說話書車門開關電長東馬鳥魚龍風雲黃葉讀寫聽齊');
+const spell = (name: string, script: Record<string, string>) => [...name.toUpperCase()].map((c) => script[c] ?? c).join('');
+/** Titles the stand-in gives, by locale (the endpoint's locale keys: en-EN as its image URLs show, and others alike): one for each of the game's 12 languages. */
 export const standInTitles = (name: string): Record<string, string> => ({
   'en-EN': name,
   'de-DE': `${name} (DE)`,
-  'ru-RU': [...name.toUpperCase()].map((c) => CYRILLIC[c] ?? c).join(''),
+  'es-ES': `${name} (ES)`,
+  'fr-FR': `${name} (FR)`,
+  'it-IT': `${name} (IT)`,
+  'ja-JP': spell(name, KATAKANA),
+  'ko-KR': [...name.toUpperCase()].map((c) => (/[A-Z]/.test(c) ? String.fromCodePoint(0xac00 + (c.charCodeAt(0) - 65) * 84) : c)).join(''),
+  'pl-PL': `${name} (PL)`,
+  'pt-BR': `${name} (PT)`,
+  'ru-RU': spell(name, CYRILLIC),
   'zh-Hans': [...name.toUpperCase()].map((c) => (/[A-Z]/.test(c) ? String.fromCodePoint(0x4e00 + c.charCodeAt(0) * 7) : c)).join(''),
+  'zh-Hant': spell(name, TRADITIONAL),
 });
+
+/** The locale of each `language` a request may ask for (the site's language, or a locale itself). */
+const LOCALE_OF: Record<string, string> = {
+  en: 'en-EN',
+  de: 'de-DE',
+  es: 'es-ES',
+  fr: 'fr-FR',
+  it: 'it-IT',
+  ja: 'ja-JP',
+  ko: 'ko-KR',
+  pl: 'pl-PL',
+  pt: 'pt-BR',
+  ru: 'ru-RU',
+  zh: 'zh-Hans',
+  'zh-Hans': 'zh-Hans',
+  'zh-Hant': 'zh-Hant',
+};
 
 export interface StandInFaults {
   /** Every request for this offset answers 500. */
@@ -47,24 +75,44 @@ export interface StandInFaults {
   malformedAt?: number;
   /** The card at this index with these node fields, and these json fields, in place of its own (hostile values). */
   patch?: { at: number; node?: Record<string, unknown>; json?: Record<string, unknown> };
+  /**
+   * How titles come: every locale the stand-in has in each answer (`every`, the default), or only the
+   * `language` asked and English (`asked`: how AABur/kardscm reads it, `title.<locale>` of the language it asked).
+   */
+  titles?: 'every' | 'asked';
+  /** The locales it has titles in (default: all 12 of standInTitles); a language it lacks is one an endpoint truly lacks. */
+  locales?: readonly string[];
 }
 
 export interface StandIn {
   url: string;
   cards: RealCard[];
   requests: number;
+  /** The `language` of each request, in order. */
+  languages: string[];
   close(): Promise<void>;
 }
 
 export async function startKardsStandIn(faults: StandInFaults = {}): Promise<StandIn> {
   const cards = JSON.parse(readFileSync(REAL_CATALOGUE_FILE, 'utf8')) as RealCard[];
   let flaky = faults.flakyAt?.times ?? 0;
-  const nodeOf = (c: RealCard, i: number) => {
-    const node = plainNodeOf(c, i);
+  const nodeOf = (c: RealCard, i: number, language: string) => {
+    const node = plainNodeOf(c, i, language);
     if (i !== faults.patch?.at) return node;
     return { ...node, ...faults.patch.node, json: { ...node.json, ...faults.patch.json } };
   };
-  const plainNodeOf = (c: RealCard, i: number) => ({
+  /** A card's titles as an answer in `language` carries them. */
+  const titlesIn = (name: string, language: string) => {
+    const all = standInTitles(name);
+    const asked = LOCALE_OF[language] ?? language;
+    return Object.fromEntries(
+      Object.entries(all).filter(
+        ([locale]) =>
+          (faults.locales ?? Object.keys(all)).includes(locale) && (faults.titles !== 'asked' || locale === 'en-EN' || locale === asked),
+      ),
+    );
+  };
+  const plainNodeOf = (c: RealCard, i: number, language: string) => ({
     __typename: 'Card',
     id: Buffer.from(`Card:${i + 1}`).toString('base64'),
     cardId: c.id,
@@ -75,7 +123,7 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
     json: {
       id: c.id,
       import_id: c.importId,
-      title: standInTitles(c.name),
+      title: titlesIn(c.name, language),
       text: { 'en-EN': '' },
       faction: i === faults.malformedAt ? 'Atlantis' : c.nation,
       type: c.type,
@@ -87,7 +135,7 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
       ...(c.exile ? { exile: c.exile } : {}),
     },
   });
-  const standIn: StandIn = { url: '', cards, requests: 0, close: async () => undefined };
+  const standIn: StandIn = { url: '', cards, requests: 0, languages: [], close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -99,7 +147,7 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
       };
       const { query, variables } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
         query?: string;
-        variables?: { offset?: number };
+        variables?: { offset?: number; language?: string };
       };
       if (req.method !== 'POST' || !query?.includes('cards(')) return answer(400, { errors: [{ message: 'Must provide query string.' }] });
       const offset = variables?.offset ?? 0;
@@ -108,7 +156,9 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
         flaky--;
         return answer(503, { errors: [{ message: 'Service Unavailable' }] });
       }
-      const page = cards.slice(offset, offset + 20).map((c, i) => nodeOf(c, offset + i));
+      const language = variables?.language ?? 'en';
+      standIn.languages.push(language);
+      const page = cards.slice(offset, offset + 20).map((c, i) => nodeOf(c, offset + i, language));
       answer(200, {
         data: {
           cards: {

@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FACTION_NAMES, FACTIONS, type FactionId, factionName } from '#rules/factions.ts';
-import { answerLanguage, LANGUAGE_TAG } from '#rules/languages.ts';
+import { answerLanguage, LANGUAGE_TAG, languageOfTag, SERVED_LANGUAGES } from '#rules/languages.ts';
 
 const have = new Set(['en', 'de', 'ru', 'zh']);
+const all = new Set<string>(SERVED_LANGUAGES.map((l) => l.tag));
 
 describe('answerLanguage', () => {
   it('lang wins, by its primary tag; one the catalogue lacks is English, never an error', () => {
@@ -25,6 +26,31 @@ describe('answerLanguage', () => {
     expect(answerLanguage(undefined, undefined, have)).toBe('en');
   });
 
+  it('Japanese and both Chinese scripts (contract §11.3): ja, zh-Hant, and the Accept-Language forms of each', () => {
+    for (const [tag, language] of [
+      ['ja', 'ja'],
+      ['ja-JP', 'ja'],
+      ['zh', 'zh'],
+      ['zh-Hans', 'zh'],
+      ['zh-CN', 'zh'],
+      ['zh-SG', 'zh'],
+      ['zh-Hans-TW', 'zh'],
+      ['zh-Hant', 'zh-Hant'],
+      ['zh-TW', 'zh-Hant'],
+      ['zh-HK', 'zh-Hant'],
+      ['zh-MO', 'zh-Hant'],
+      ['zh-Hant-CN', 'zh-Hant'],
+      ['ZH-tw', 'zh-Hant'],
+      ['pt-BR', 'pt'],
+      ['es-419', 'es'],
+    ] as const)
+      expect([tag, languageOfTag(tag), answerLanguage(tag, undefined, all), answerLanguage(undefined, `fr-CA;q=0.1, ${tag}`, all)]).toEqual(
+        [tag, language, language, language],
+      );
+    // A Traditional reader of a catalogue without Traditional names gets English, never the Simplified ones.
+    expect(answerLanguage(undefined, 'zh-TW', have)).toBe('en');
+  });
+
   it('any header, any lang: always a language the catalogue has', () => {
     fc.assert(
       fc.property(
@@ -42,10 +68,13 @@ describe('factionName', () => {
   it("the project's table where it has the language (every faction of it), else English", () => {
     for (const [language, names] of Object.entries(FACTION_NAMES))
       for (const f of FACTIONS) expect(factionName(f.id, language), `${language} ${f.id}`).toBe(names[f.id as FactionId]);
-    expect([factionName('soviet', 'de'), factionName('soviet', 'ja'), factionName('soviet', 'en')]).toEqual([
-      'Sowjetunion',
-      'Soviet Union',
-      'Soviet Union',
-    ]);
+    expect([
+      factionName('soviet', 'de'),
+      factionName('soviet', 'ja'),
+      factionName('soviet', 'el'),
+      factionName('soviet', 'constructor'),
+    ]).toEqual(['Sowjetunion', 'ソビエト連邦', 'Soviet Union', 'Soviet Union']);
+    // Every language the service serves has its table.
+    for (const { tag } of SERVED_LANGUAGES) if (tag !== 'en') expect(Object.hasOwn(FACTION_NAMES, tag), tag).toBe(true);
   });
 });

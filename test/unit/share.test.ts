@@ -12,7 +12,7 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTIONS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { deckImageSvg } from '#share/image.ts';
 import { sharePage } from '#share/page.ts';
-import { measureText } from '#share/png.ts';
+import { measurerFor } from '#share/png.ts';
 import { deckSheet, escapeMarkup } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { legalCode } from '../support/decks.ts';
@@ -105,7 +105,7 @@ describe('markup in a deck is text', () => {
           const body = $('body').text();
           for (const s of [texts.system, texts.description, texts.tag, texts.reason, texts.label]) if (s.trim()) expect(body).toContain(s);
           expect($('meta[property="og:title"]').attr('content')).toBe(`${sheet.name} by ${texts.author}`);
-          const svg = cheerio.load(deckImageSvg(sheet, measureText), { xml: true });
+          const svg = cheerio.load(deckImageSvg(sheet, measurerFor(sheet.language)), { xml: true });
           const elements = new Set(
             svg('*')
               .map((_, el) => (el as { tagName: string }).tagName)
