@@ -51,8 +51,10 @@ function facesOf(language: string): { regular: FontMetrics; bold: FontMetrics } 
 }
 const parsed = new Map<Uint8Array, FontMetrics>();
 const metricsOf = (bytes: Uint8Array): FontMetrics => {
-  let m = parsed.get(bytes);
-  if (!m) parsed.set(bytes, (m = fontMetrics(bytes)));
+  const known = parsed.get(bytes);
+  if (known) return known;
+  const m = fontMetrics(bytes);
+  parsed.set(bytes, m);
   return m;
 };
 
