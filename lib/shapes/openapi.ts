@@ -172,7 +172,8 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
   if (refusesBody(route)) codes.add('unsupported_media_type');
-  if (route.query) codes.add('invalid_parameter');
+  // Every route refuses a query that is not text (lib/http/route.ts checkQueryText), whether it declares one or not.
+  codes.add('invalid_parameter');
   if (route.scope || route.grants.length > 0) codes.add('service_unavailable');
   for (const c of route.errors ?? []) codes.add(c);
   const out = new Map<ErrorStatus, ErrorCode[]>();

@@ -1,6 +1,6 @@
 /** The official catalogue's answer made into cards (lib/rules/kards-graphql.ts): titles by language, what it refuses. */
 import { describe, expect, it } from 'vitest';
-import { catalogueOf, checkPage, KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { catalogueOf, checkPage, KARDS_LANGUAGES, untitled, withTitlesOf } from '#rules/kards-graphql.ts';
 
 const node = (importId: string, title: Record<string, string>, json: Record<string, unknown> = {}) => ({
   importId,
@@ -19,16 +19,37 @@ const node = (importId: string, title: Record<string, string>, json: Record<stri
 });
 
 describe('catalogueOf', () => {
-  it("names each card in the game's languages by their locales; zh is Simplified, never zh-Hant; a language no title has is reported", () => {
+  it("names each card in the game's languages by their locales; zh is Simplified, zh-Hant Traditional; a language no title has is reported", () => {
     const fetched = catalogueOf([
       node('2B', { 'en-EN': 'RIFLES', 'zh-Hant': '步槍', 'zh-Hans': '步枪', 'de-DE': 'SCHÜTZEN', 'ru-RU': 'СТРЕЛКИ' }),
       node('2C', { 'en-EN': 'GUARDS', 'zh-Hant': '衛隊' }),
     ]);
-    expect(fetched.cards[0]?.names).toEqual({ en: 'RIFLES', de: 'SCHÜTZEN', ru: 'СТРЕЛКИ', zh: '步枪' });
-    expect(fetched.cards[1]?.names).toEqual({ en: 'GUARDS' });
-    expect(fetched.languages).toEqual(['en', 'de', 'ru', 'zh']);
-    expect(fetched.missing).toEqual(KARDS_LANGUAGES.filter((l) => !['en', 'de', 'ru', 'zh'].includes(l)));
+    expect(fetched.cards[0]?.names).toEqual({ en: 'RIFLES', de: 'SCHÜTZEN', ru: 'СТРЕЛКИ', zh: '步枪', 'zh-Hant': '步槍' });
+    expect(fetched.cards[1]?.names).toEqual({ en: 'GUARDS', 'zh-Hant': '衛隊' });
+    expect(fetched.languages).toEqual(['en', 'de', 'ru', 'zh', 'zh-Hant']);
+    expect(fetched.missing).toEqual(KARDS_LANGUAGES.filter((l) => !['en', 'de', 'ru', 'zh', 'zh-Hant'].includes(l)));
+    // A locale of a Traditional region stands for zh-Hant, of a Simplified one for zh: never the other.
+    expect(catalogueOf([node('2B', { 'en-EN': 'RIFLES', 'zh-TW': '步槍' })]).cards[0]?.names).toEqual({ en: 'RIFLES', 'zh-Hant': '步槍' });
+    expect(catalogueOf([node('2B', { 'en-EN': 'RIFLES', 'zh-CN': '步枪' })]).cards[0]?.names).toEqual({ en: 'RIFLES', zh: '步枪' });
     expect(catalogueOf([node('2B', { 'en-EN': 'RIFLES', 'de-DE': 'SCHÜTZEN' })], ['en', 'ru']).cards[0]?.names).toEqual({ en: 'RIFLES' });
+  });
+
+  it("a later pass's titles join the first pass's cards by import id, else id; a language no title has is what a pass asks for", () => {
+    const first = [
+      node('2B', { 'en-EN': 'RIFLES' }),
+      { ...node('', { 'en-EN': 'TOKEN' }), cardId: 'token_x', json: { ...node('', { 'en-EN': 'TOKEN' }).json, id: 'token_x' } },
+    ];
+    expect(untitled(first, ['en', 'ja', 'zh-Hant'])).toEqual(['ja', 'zh-Hant']);
+    const ja = [
+      node('2B', { 'en-EN': 'RIFLES', 'ja-JP': 'ライフル' }),
+      { ...first[1], json: { ...first[1]?.json, title: { 'ja-JP': 'トークン' } } },
+    ];
+    const joined = withTitlesOf(first, ja, 'ja');
+    expect(untitled(joined, ['en', 'ja', 'zh-Hant'])).toEqual(['zh-Hant']);
+    expect(catalogueOf(joined, ['en', 'ja']).cards.map((c) => c.names)).toEqual([
+      { en: 'RIFLES', ja: 'ライフル' },
+      { en: 'TOKEN', ja: 'トークン' },
+    ]);
   });
 
   it('refuses, naming the card: no English title, an unknown nation, a repeated import id, nothing at all', () => {
