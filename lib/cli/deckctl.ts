@@ -11,6 +11,7 @@ import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { metaRecount } from './meta-recount.ts';
 import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
+import { viewsCheck, viewsMigrate } from './views.ts';
 
 type Command = { usage: string; help: string; run: (args: string[]) => Promise<number> | number };
 
@@ -63,6 +64,22 @@ const commands = new Map<string, Command>([
       usage: 'meta recount [--json] [--aws]',
       help: 'Counts what the library plays (cards by faction, faction pairs, tags) again from the public decks, prints each figure that had drifted, and writes the count. Run while the library is quiet.',
       run: metaRecount,
+    },
+  ],
+  [
+    'views migrate',
+    {
+      usage: 'views migrate [--json] [--aws]',
+      help: "Moves the view counts of the legacy view buckets into each deck's own count, once (run after the deploy that counts views a deck an item). Resumable.",
+      run: viewsMigrate,
+    },
+  ],
+  [
+    'views check',
+    {
+      usage: 'views check [--repair] [--json] [--aws]',
+      help: "Holds every public deck's folded views and views of the week to its count, and counts the batches waiting in the view logs; --repair folds the decks found outside their bounds. Exit 1 when one is (without --repair).",
+      run: viewsCheck,
     },
   ],
   [

@@ -10,11 +10,11 @@ import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
-import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { accounts, decks, type Grant } from './route.ts';
 
-// Views: a deck's stored count (view-buckets.ts). Counting them is the access log's (lib/workers/ VIEW_SUBSCRIPTION).
-export const viewing: Grant[] = [decks(['GetItem'], [VIEW_BUCKET.grant])];
+// Views: a deck's stored count (view-counts.ts). Counting them is the access log's (lib/workers/ VIEW_SUBSCRIPTION).
+export const viewing: Grant[] = [decks(['GetItem'], [VIEW_COUNT.grant])];
 
 // A change of a deck: the deck read, then written with its new version and its entry changes in one
 // transaction (a second when the entries overflow it: lib/store/decks.ts).
@@ -44,8 +44,7 @@ export const liking = (marks: 'PutItem' | 'DeleteItem'): Grant[] => [
 // and deleted, each with its search entries, its like counter and its view count in one transaction (store/decks.ts).
 export const erasing: Grant[] = [
   decks(['Query', 'DeleteItem'], [DECK.grant]),
-  decks(['DeleteItem'], [SEARCH_ENTRY.grant, COUNTER.grant]),
-  decks(['UpdateItem'], [VIEW_BUCKET.grant]),
+  decks(['DeleteItem'], [SEARCH_ENTRY.grant, COUNTER.grant, VIEW_COUNT.grant]),
 ];
 
 // An erasure's item (store/erasures.ts), and the closing of the account's keys: the account marked,

@@ -5,7 +5,7 @@ import { DECK } from '#store/items/deck.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
-import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { changing } from './grants.ts';
 import { DeckId, UserId } from './params.ts';
 import { type ApiRoute, decks, query } from './route.ts';
@@ -131,11 +131,7 @@ export const deleteDeck = {
   params: ownDeck,
   body: 'EmptyBody',
   // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
-  grants: [
-    decks(['GetItem'], [DECK.grant]),
-    decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, COUNTER.grant]),
-    decks(['UpdateItem'], [VIEW_BUCKET.grant]),
-  ],
+  grants: [decks(['GetItem'], [DECK.grant]), decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, COUNTER.grant, VIEW_COUNT.grant])],
   summary: 'Delete a deck',
   description: 'The body is exactly {}. Needs the decks:delete scope (no other scope stands in).',
   tag: 'Owner decks',

@@ -1,7 +1,7 @@
 /**
  * Views of the last 7 days (contract §10.3, `views_7d` and `sort=trending`): whole UTC days plus today —
  * the views of days today − 7 … today, by the UTC day each view was served. Days are numbered from the
- * Unix epoch. A view bucket keeps one slot per day of that window (8), each reused for the day 8 after
+ * Unix epoch. A deck's view count keeps one slot per day of that window (8), each reused for the day 8 after
  * its own, so a day leaves the window with no write: a slot whose day is outside it counts nothing.
  */
 export const WEEK_DAYS = 7;
@@ -29,3 +29,27 @@ export const weekViews = (slots: Iterable<DaySlot>, today: number): number => {
   for (const { day, views } of slots) if (inWeek(day, today)) sum += views;
   return sum;
 };
+
+/** What a count's slot becomes when views of a day are added to it. */
+export type SlotWrite =
+  /** The slot holds that day: its views go up. */
+  | { slot: number; day: number; views: number; kind: 'add' }
+  /** It holds an older day (or none): it is that day's now, with these views. */
+  | { slot: number; day: number; views: number; kind: 'open'; held: number | undefined };
+
+/**
+ * How views of some days are added to a count's slots (`held`: the day each slot holds, or undefined): a day
+ * of the week ending `today` goes in its slot — added when the slot holds it, opening the slot when it holds an
+ * older day; a day older than the week, or than the day its slot holds, counts in the total only. Pure.
+ */
+export function slotWrites(held: readonly (number | undefined)[], byDay: ReadonlyMap<number, number>, today: number): SlotWrite[] {
+  const writes: SlotWrite[] = [];
+  for (const [day, views] of byDay) {
+    if (!inWeek(day, today) || views === 0) continue;
+    const slot = slotOf(day);
+    const at = held[slot];
+    if (at === day) writes.push({ slot, day, views, kind: 'add' });
+    else if (at === undefined || at < day) writes.push({ slot, day, views, kind: 'open', held: at });
+  }
+  return writes;
+}

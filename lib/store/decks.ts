@@ -13,7 +13,7 @@ import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
 import { versionItem } from './items/version.ts';
 import { DECKS, tableName } from './tables.ts';
 import { keepVersion } from './versions.ts';
-import { forgetViews } from './view-buckets.ts';
+import { forgetViews } from './view-counts.ts';
 
 const table = () => tableName(DECKS);
 

@@ -20,9 +20,9 @@ import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
 import { META, META_OF, META_TAG } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
-import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
-import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
 
 /**
@@ -78,8 +78,8 @@ export const WORKERS = [
     filters: [
       // A like counter changed: fold its likes (likes.ts).
       itemsOf(COUNTER),
-      // A view bucket changed: fold the views that moved, forget a gone deck's (views.ts).
-      itemsOf(VIEW_BUCKET),
+      // A deck's view count changed: fold its views when due, forget a gone deck's (views.ts).
+      itemsOf(VIEW_COUNT),
       // A deck was made, changed or deleted: what it adds to the figures of what the library plays
       // (lib/store/meta.ts); deleted, purge its likes and its versions.
       keyPrefix('sk', DECK.sk),
@@ -93,8 +93,8 @@ export const WORKERS = [
       // Folds: the deck item (read again when a fold finds it already past), then its entries.
       decks(['GetItem', 'UpdateItem'], [DECK.grant]),
       decks(['UpdateItem'], [SEARCH_ENTRY.grant]),
-      // A deleted deck's view count, brought back by a later batch, taken out of its bucket.
-      decks(['UpdateItem'], [VIEW_BUCKET.grant]),
+      // A deleted deck's view count, brought back by a later batch, deleted again.
+      decks(['DeleteItem'], [VIEW_COUNT.grant]),
       // A deleted deck's likes, under the deck and under each account.
       decks(['Query'], [LIKE.grant]),
       decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
@@ -108,19 +108,19 @@ export const WORKERS = [
     ],
   },
   {
-    // Views recorded from the access log (VIEW_SUBSCRIPTION) reach their buckets a window at a time:
-    // one update a bucket a window, whatever the traffic (lib/store/view-log.ts, view-log.ts).
+    // Views recorded from the access log (VIEW_SUBSCRIPTION) reach their decks' counts a window at a time:
+    // one read and one update a deck a window, whatever its views (lib/store/view-log.ts, view-log.ts).
     name: 'viewLog',
     handler: 'functions/view-log-worker.ts',
     table: 'decks',
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(VIEW_LOG) }],
     batchSize: 1000,
     // A view shows in the stored total within 60 s (contract §9.5): the access log's delivery (seconds),
-    // then this window, then one invocation. A window costs at most 64 bucket writes, so the longer the
+    // then this window, then one invocation. A window costs one write a deck it saw, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
     ...GIVE_UP,
-    grants: [decks(['GetItem', 'UpdateItem'], [VIEW_BUCKET.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
+    grants: [decks(['GetItem', 'UpdateItem'], [VIEW_COUNT.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
   },
   {
     // An account's erasure, a bounded step on each change of its erasure item (erasure.ts):
@@ -174,7 +174,7 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = {
   handler: 'functions/count-views-worker.ts',
   routes: [readSharedDeck, readSharePage],
   status: 200,
-  // The batch's marker, and its views in the logs of the bucket groups (lib/store/view-log.ts).
+  // The batch's marker, and its views in the logs of the deck groups (lib/store/view-log.ts).
   grants: [decks(['PutItem'], [VIEW_BATCH.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
 };
 
@@ -182,17 +182,20 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = {
 export interface DailyWorker extends Grantee {
   handler: string;
   at: { hour: number; minute: number };
+  timeoutSeconds?: number;
 }
 
 /**
- * Views of the week (contract §10.3): at midnight, UTC, each view bucket's slot for the new day is opened,
- * so that the day 8 before leaves every deck's week and search's trending order follows (open-day.ts).
+ * Views of the week (contract §10.3): at midnight, UTC, the new day is opened on the count of every public deck
+ * with a week in search, so that the day 8 before leaves its week and search's trending order follows (open-day.ts).
+ * Its walk is as long as those decks are many: given 15 minutes.
  */
 export const DAY_OPENER: DailyWorker = {
   name: 'openViewDay',
   handler: 'functions/open-view-day-worker.ts',
   at: { hour: 0, minute: 0 },
-  grants: [decks(['UpdateItem'], [VIEW_BUCKET.grant])],
+  timeoutSeconds: 900,
+  grants: [query(SORT_INDEX.trending.index), decks(['UpdateItem'], [VIEW_COUNT.grant])],
 };
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */

@@ -3,7 +3,9 @@
  * up to 10, within 10% beyond: counters.ts). The counter's image carries the count and its order
  * (`changes`), so nothing is read but the deck.
  */
-import { foldDeck, likesFoldDue } from '#store/counters.ts';
+
+import { likesFoldDue } from '#rules/folds.ts';
+import { foldDeck } from '#store/counters.ts';
 import { deckBySlug } from '#store/decks.ts';
 
 export async function likesMoved(slug: string, likes: number, changes: number): Promise<void> {

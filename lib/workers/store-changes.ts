@@ -3,7 +3,7 @@
  * change stream — never by a timer in a function that may be frozen, nor by a request that may end
  * first. A batch that fails is handed back from its first unfinished record (batch.ts):
  *   - a like counter changed         → fold its likes (likes.ts)
- *   - a view bucket changed          → fold the views that moved, forget a gone deck's (views.ts)
+ *   - a deck's view count changed    → fold its views when due, forget a gone deck's (views.ts)
  *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
  *   - a deck changed what it adds to what the library plays (made public or not, its factions, tags or
@@ -12,17 +12,16 @@
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { contributionOf, sameContribution } from '#rules/meta.ts';
-import { atMost } from '#store/at-most.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { VERSION } from '#store/items/version.ts';
-import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
+import { slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { applyMeta } from '#store/meta.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { batchHandler, changesOf, earliestOf, image, itemName, WORK_AT_ONCE, type Work, workOfRuns } from './batch.ts';
+import { batchHandler, changesOf, earliestOf, image, itemName, type Work, workOfRuns } from './batch.ts';
 import { likesMoved } from './likes.ts';
-import { movedCounts, viewsMoved } from './views.ts';
+import { movedCount, viewsMoved } from './views.ts';
 
 /** A deck of the batch whose change moves the figures of what the library plays, and its first record. */
 interface MetaChange {
@@ -45,9 +44,9 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       const slug = pk.slice(COUNTER.prefix.length);
       return [{ first: sequence, what, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) }];
     }
-    if (VIEW_BUCKET.owns(pk)) {
-      const moved = movedCounts(changesOf(run));
-      return [{ first: sequence, what, run: () => atMost(WORK_AT_ONCE, moved, ([slug, how]) => viewsMoved(slug, how)) }];
+    if (VIEW_COUNT.owns(pk)) {
+      const moved = movedCount(changesOf(run));
+      return moved ? [{ first: sequence, what, run: () => viewsMoved(slugOfCount(pk), moved) }] : [];
     }
     if (VERSION.owns(pk)) {
       const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);

@@ -1,14 +1,13 @@
 /**
- * A view log changed (lib/store/view-log.ts): the batches its changes added are added to their buckets —
- * a window's batches with one UpdateItem a bucket — then taken out of the log. Each bucket keeps the
- * ordinal of the last batch it holds, so a window handled again adds nothing twice.
+ * A view log changed (lib/store/view-log.ts): the batches its changes added are added to their decks' counts —
+ * a window's batches with one UpdateItem a deck — then taken out of the log. Each count keeps the ordinal of
+ * the last batch of its group it holds, so a window handled again adds nothing twice.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
-import { bucketOf } from '#store/items/view-bucket.ts';
 import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
-import { addToBucket, COUNTS_PER_UPDATE, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
+import { addBatchesToCount, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
 import { batchHandler, changesOf, type Image, itemName, type Work, workOfRuns } from './batch.ts';
 
 /** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
@@ -29,52 +28,21 @@ export function loggedBatches(changes: readonly [Image | undefined, Image | unde
   return batches.sort((a, b) => a.ordinal - b.ordinal);
 }
 
-/** The counts a batch adds to its buckets' updates: each deck's total, and each of its days. */
-const countsOf = (batch: LoggedBatch): [number, string][] =>
-  Object.entries(batch.views).flatMap(([slug, days]) => {
-    const bucket = bucketOf(slug);
-    return [[bucket, slug] as [number, string], ...Object.keys(days).map((day) => [bucket, `${slug}@${day}`] as [number, string])];
-  });
-
-/** Consecutive runs of batches in which no bucket gets more than COUNTS_PER_UPDATE counts: one update a bucket a run. */
-export function runsOf(batches: readonly LoggedBatch[]): LoggedBatch[][] {
-  const runs: LoggedBatch[][] = [];
-  let run: LoggedBatch[] = [];
-  let counts = new Map<number, Set<string>>(); // the run's counts, by bucket
-  for (const batch of batches) {
-    const grown = new Map<number, number>();
-    for (const [bucket, name] of countsOf(batch))
-      if (!counts.get(bucket)?.has(name)) grown.set(bucket, (grown.get(bucket) ?? counts.get(bucket)?.size ?? 0) + 1);
-    if (run.length > 0 && [...grown.values()].some((n) => n > COUNTS_PER_UPDATE)) {
-      runs.push(run);
-      run = [];
-      counts = new Map();
-    }
-    for (const [bucket, name] of countsOf(batch)) counts.set(bucket, (counts.get(bucket) ?? new Set()).add(name));
-    run.push(batch);
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
-}
-
-/** Bucket updates run at once. */
-const BUCKETS_AT_ONCE = 4;
+/** Count writes run at once. */
+const COUNTS_AT_ONCE = 8;
 
 /**
- * Adds a log's new batches to their buckets (once each; their views of the week ending `today` in its
- * days' slots), then takes them out of the log. Answers the bucket writes.
+ * Adds a log's new batches to their decks' counts (once each; their views of the week ending `today` in its
+ * days' slots), then takes them out of the log. Answers the count writes.
  */
 export async function viewLogMoved(group: number, batches: readonly LoggedBatch[], today = dayOf(Date.now())): Promise<number> {
   let writes = 0;
-  for (const run of runsOf(batches)) {
-    // A log holds only its group's decks: these are its buckets.
-    const buckets = new Set(run.flatMap((b) => Object.keys(b.views).map(bucketOf)));
-    await atMost(BUCKETS_AT_ONCE, buckets, async (bucket) => {
-      // Read before adding: `writes += await …` would add to the value read before the await (lost beside the others).
-      const written = await addToBucket(bucket, run, today);
-      writes += written;
-    });
-  }
+  const slugs = new Set(batches.flatMap((b) => Object.keys(b.views)));
+  await atMost(COUNTS_AT_ONCE, slugs, async (slug) => {
+    // Read before adding: `writes += await …` would add to the value read before the await (lost beside the others).
+    const written = await addBatchesToCount(slug, batches, today);
+    writes += written;
+  });
   await dropFromLog(
     group,
     batches.map((b) => b.id),

@@ -1,81 +1,67 @@
 /**
- * A view bucket changed (its deck counts went up, a count was taken out, a day slot was opened): for each
- * deck whose count or views of the week moved, fold them when due (counters.ts); and when a count
- * appears, check that its deck still exists — a view that was counted after its deck was deleted would
- * otherwise bring the count back, forever. A bucket's week, in an image of it, ends on the latest day its
- * slots hold: when a slot is opened for a new day, the day 8 before it leaves the week (lib/rules/week.ts).
+ * A deck's view count changed (its views went up, a new day was opened): fold its views and its views of the
+ * week into the deck and its search entries when due (counters.ts); and when a count appears, check that its
+ * deck still exists — a view that was counted after its deck was deleted would otherwise bring the count back,
+ * forever. A count's week, in an image of it, ends on the latest day it knows (its slots' days, and the day the
+ * daily opener opened it): when a new day comes, the day 8 before leaves the week (lib/rules/week.ts).
  */
+
+import { viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#rules/folds.ts';
 import { weekViews } from '#rules/week.ts';
-import { foldDeck, viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#store/counters.ts';
+import { foldDeck } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
-import { bucketDay, slotDays, slotSlugs, slotsHolding, slotsOf, VIEW_ATTRIBUTE_PREFIX } from '#store/items/view-bucket.ts';
-import { forgetViewsNow, forgetWeekNow } from '#store/view-buckets.ts';
+import { countOf } from '#store/items/view-count.ts';
+import { forgetViewsNow } from '#store/view-counts.ts';
 
 type Image = Record<string, unknown>;
 
-/** How one deck's count in a bucket moved over a run of the bucket's changes. */
+/** How one deck's count moved over a run of its item's changes. */
 export interface Moved {
-  /** Before the first change that moved it (undefined: no count). */
+  /** Before the first change (undefined: no count). */
   before: number | undefined;
-  /** After the last (undefined: taken out). */
+  /** After the last (undefined: deleted). */
   after: number | undefined;
   /** It appeared in one of the changes (absent before it, present after): its deck must be checked. */
   appeared: boolean;
-  /** Its views of the week before the first change and after the last, as the bucket's images know it. */
+  /** Its views of the week before the first change and after the last, each of the week its image knows. */
   weekBefore: number;
   weekAfter: number;
-  /** The bucket's revision after the last change: the fold's order. */
+  /** The count's revision after the last change: the fold's order. */
   rev: number;
-  /** The day slots that hold its views after the last change (taken out with its count). */
-  slots: number[];
 }
 
-/**
- * Each deck's views of the week in an image of its bucket: of the week that ends on the image's latest day
- * (the image's slot days read once, for all its decks).
- */
-const weeksIn = (image: Image | undefined): ((slug: string) => number) => {
-  const days = slotDays(image);
-  const day = bucketDay(days);
-  return (slug) => (day === undefined ? 0 : weekViews(slotsOf(image, slug, days), day));
+/** A count image's views of its week (of the week that ends on the latest day it knows). */
+const weekOf = (image: Image | undefined): number => {
+  const count = countOf(image);
+  return count.day === undefined ? 0 : weekViews(count.slots, count.day);
 };
 
 /**
- * The deck counts that moved over a run of a bucket's changes (each its old and new image, in order).
- * Each change is looked at, not only the first and the last: a count taken out (a delete) and brought
- * back (a view counted before it) within one run must still be seen to appear.
+ * How a deck's count moved over a run of its item's changes (each its old and new image, in order); undefined
+ * when nothing moved. Each change is looked at, not only the first and the last: a count deleted (a delete)
+ * and brought back (a view counted before it) within one run must still be seen to appear.
  */
-export function movedCounts(changes: readonly [Image | undefined, Image | undefined][]): Map<string, Moved> {
-  const moved = new Map<string, Moved>();
+export function movedCount(changes: readonly [Image | undefined, Image | undefined][]): Moved | undefined {
+  let moved: Moved | undefined;
   for (const [before, after] of changes) {
-    const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})].filter((n) => n.startsWith(VIEW_ATTRIBUTE_PREFIX)));
-    const slugs = new Set([...names].map((n) => n.slice(VIEW_ATTRIBUTE_PREFIX.length)));
-    for (const slug of [...slotSlugs(before), ...slotSlugs(after)]) slugs.add(slug);
-    const rev = Number(after?.rev ?? 0);
-    const [weekBefore, weekAfter] = [weeksIn(before), weeksIn(after)];
-    for (const slug of slugs) {
-      const name = `${VIEW_ATTRIBUTE_PREFIX}${slug}`;
-      const was = before?.[name] === undefined ? undefined : Number(before[name]);
-      const now = after?.[name] === undefined ? undefined : Number(after[name]);
-      const [weekWas, weekNow] = [weekBefore(slug), weekAfter(slug)];
-      if (was === now && weekWas === weekNow) continue;
-      const seen = moved.get(slug) ?? { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev, slots: [] };
-      seen.after = now;
-      seen.weekAfter = weekNow;
-      seen.rev = rev;
-      seen.slots = slotsHolding(after, slug);
-      if (was === undefined && now !== undefined) seen.appeared = true;
-      moved.set(slug, seen);
-    }
+    const was = before === undefined ? undefined : countOf(before).views;
+    const now = after === undefined ? undefined : countOf(after).views;
+    const [weekWas, weekNow] = [weekOf(before), weekOf(after)];
+    if (was === now && weekWas === weekNow && before !== undefined && after !== undefined) continue;
+    moved ??= { before: was, after: now, appeared: false, weekBefore: weekWas, weekAfter: weekNow, rev: 0 };
+    moved.after = now;
+    moved.weekAfter = weekNow;
+    moved.rev = countOf(after).rev;
+    if (before === undefined && after !== undefined) moved.appeared = true;
   }
   return moved;
 }
 
-/** What follows one deck's view count moving over a run of its bucket's changes. */
-export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev, slots }: Moved): Promise<void> {
-  // Taken out (the deck's delete, or a gone deck's count): its views of the week go with it.
-  if (after === undefined) return forgetWeekNow(slug, slots);
+/** What follows one deck's view count moving over a run of its item's changes. */
+export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev }: Moved): Promise<void> {
+  // Deleted with its deck: nothing of it is left to fold.
+  if (after === undefined) return;
   if (!appeared && !viewStepPassed(before ?? 0, after) && !weekStepPassed(weekBefore, weekAfter)) return;
   // A count that appears: the slug index may still show a deck deleted a moment ago, so the deck item
   // itself, read consistently, says whether it is there.

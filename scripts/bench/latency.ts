@@ -16,7 +16,7 @@ import { deckKey, deckPk, type StoredDeck } from '#store/items/deck.ts';
 import { cardsKey } from '#store/items/meta.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { VERSION, versionKey, versionsPk } from '#store/items/version.ts';
-import { bucketKey } from '#store/items/view-bucket.ts';
+import { viewCountKey } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { opsSettings } from '../../infra/settings.ts';
 import { legalCode } from '../../test/support/decks.ts';
@@ -57,7 +57,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       }),
     );
   const sharedRead = (slug: string) =>
-    Promise.all([slugQuery(slug), plain.send(new GetCommand({ TableName: tableName(DECKS), Key: bucketKey(slug) }))]);
+    Promise.all([slugQuery(slug), plain.send(new GetCommand({ TableName: tableName(DECKS), Key: viewCountKey(slug) }))]);
   const raw: Record<string, (i: number) => Promise<unknown>> = {
     'shared read (hot deck)': () => sharedRead(shared.share_slug),
     'shared read (quiet: a deck read once)': (i) => sharedRead((quiet[i] as StoredDeck).share_slug),

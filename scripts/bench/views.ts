@@ -7,7 +7,7 @@
 import type { Route } from '#routes';
 import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardChanges } from '#rules/card-changes.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, newOwner } from '../support/api.ts';
 
 const diff = (from: string, to: string) => call('GET', `/api/v1/decks/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);

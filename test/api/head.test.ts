@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { baseUrl, createDeck, newOwner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
 

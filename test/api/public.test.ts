@@ -1,7 +1,7 @@
 /** Shared reads by slug, visibility and its transitions, likes, and the card catalogue. */
 import { describe, expect, it } from 'vitest';
 import { getCounts } from '#store/counters.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
 

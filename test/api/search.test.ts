@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FactionId } from '#rules/factions.ts';
-import { VIEWS_FOLD_MIN } from '#store/counters.ts';
+import { VIEWS_FOLD_MIN } from '#rules/folds.ts';
 import { call, code, newOwner, walkSearch } from '../support/api.ts';
 import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';

@@ -14,7 +14,7 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { drawable, renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
 import { inFunction } from '../support/in-function.ts';
 import { settled } from '../support/settle.ts';

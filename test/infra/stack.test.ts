@@ -17,6 +17,7 @@ import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey, type SubsetFont } from '#routes';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { FACTIONS, factionName } from '#rules/factions.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
@@ -756,6 +757,23 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
         const characters = new Set(chosen.cards.flatMap((c) => Object.values(c.names ?? {})).join(''));
         const missing = [...characters].filter((ch) => !faces.some((face) => face.has(ch.codePointAt(0) as number)));
         expect(missing, route.name).toEqual([]);
+        // Each face cut to what it will draw: its own languages' names, not the CJK of the others' (the Korean
+        // face once held every Chinese character of the catalogue).
+        for (const { file, languages } of fonts) {
+          const face = fontMetrics(new Uint8Array(readFileSync(join(asset, basename(file)))));
+          const own = [
+            ...chosen.cards.flatMap((c) => languages.map((l) => cardName(c, l))),
+            ...languages.flatMap((l) => FACTIONS.map((f) => factionName(f.id, l))),
+          ].join('');
+          const foreign = [...new Set(chosen.cards.flatMap((c) => Object.values(c.names ?? {})).join(''))].filter(
+            (ch) => (ch.codePointAt(0) as number) >= 0x2e80 && !own.includes(ch),
+          );
+          expect(foreign.length, file).toBeGreaterThan(0);
+          expect(
+            foreign.filter((ch) => face.has(ch.codePointAt(0) as number)),
+            file,
+          ).toEqual([]);
+        }
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

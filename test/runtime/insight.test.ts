@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { drawProbabilities } from '#rules/insight.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, demo, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';

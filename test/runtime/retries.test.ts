@@ -8,11 +8,13 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viewsFoldWithinBound } from '#rules/folds.ts';
 import { documentClient } from '#store/client.ts';
-import { getCounts, viewsFoldWithinBound } from '#store/counters.ts';
+import { getCounts } from '#store/counters.ts';
 import { getDeck } from '#store/decks.ts';
+import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { DECKS, tableName } from '#store/tables.ts';
-import { storedViews } from '#store/view-buckets.ts';
+import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { CONFLICT, type Fault, THROTTLING } from '../support/fault-proxy.ts';
 import { type Isolated, isolatedRuntime, quiet } from '../support/isolated.ts';
@@ -156,7 +158,7 @@ describe('background work the store refuses is retried until it lands', () => {
     };
     await quiet(store.proxy);
     // The bucket writes are throttled for a while (longer than one window's retries: 8 attempts).
-    store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: 'VIEWS#', times: 12 });
+    store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: VIEW_COUNT.prefix, times: 12 });
     for (let i = 0; i < 120; i += 20) await Promise.all(Array.from({ length: 20 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
     // Every view stored once; and folded within the documented bound. Where the fold ends depends on how
     // the views fell into windows (a fold at 91 is not moved by 120: 29 views are under a fold step), so
@@ -177,7 +179,7 @@ describe('background work the store refuses is retried until it lands', () => {
     // The batch's transaction applied and its answer lost (retried with its client token), then two bucket
     // updates applied and their answers lost (retried: the bucket's ordinal says they are in).
     store.proxy.set('TransactWriteItems', { kind: 'dropAnswer', match: 'VIEWBATCH#', times: 1 });
-    store.proxy.set('UpdateItem', { kind: 'dropAnswer', match: 'VIEWS#', times: 2 });
+    store.proxy.set('UpdateItem', { kind: 'dropAnswer', match: VIEW_COUNT.prefix, times: 2 });
     for (let i = 0; i < 30; i += 10) await Promise.all(Array.from({ length: 10 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
     await quiet(store.proxy);
     expect(store.proxy.seen.get('dropAnswer')).toBeGreaterThanOrEqual(3);

@@ -6,7 +6,9 @@
  * or answer one of DynamoDB's throttling, conflict or server errors — as the store itself would, over a
  * real socket, not a stubbed SDK. A fault may apply only to calls whose body holds a string (`match`),
  * and only a number of times (`times`). A delayed call whose client has gone is dropped, not forwarded
- * late. It also counts what passes: calls per operation and items written by the calls that succeeded.
+ * late. It also counts what passes: calls per operation, items written by the calls that succeeded, and the
+ * capacity units every call consumed as the store reports them (it asks for them: ReturnConsumedCapacity
+ * TOTAL, on each call that takes it; DynamoDB Local bills whole items, as AWS does).
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -64,10 +66,49 @@ export interface FaultProxy {
   seen: Map<string, number>;
   /** Items written by calls that succeeded, by operation (a transaction's puts, updates and deletes; a batch's requests). */
   written: Map<string, number>;
+  /** Capacity units consumed, read and written, as the store reported them. */
+  units: { read: number; write: number };
   close(): Promise<void>;
 }
 
 const operationOf = (req: IncomingMessage) => String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '?';
+
+/** The operations that report consumed capacity when asked, and which kind of units they consume. */
+const CAPACITY: Record<string, 'read' | 'write'> = {
+  GetItem: 'read',
+  Query: 'read',
+  Scan: 'read',
+  BatchGetItem: 'read',
+  TransactGetItems: 'read',
+  PutItem: 'write',
+  UpdateItem: 'write',
+  DeleteItem: 'write',
+  BatchWriteItem: 'write',
+  TransactWriteItems: 'write',
+};
+
+/** The call's body asking for its consumed capacity (unless it asked already). */
+function askingCapacity(operation: string, body: Buffer): Buffer {
+  if (!CAPACITY[operation]) return body;
+  try {
+    const input = JSON.parse(body.toString()) as Record<string, unknown>;
+    input.ReturnConsumedCapacity ??= 'TOTAL';
+    return Buffer.from(JSON.stringify(input));
+  } catch {
+    return body;
+  }
+}
+
+/** The units an answer says its call consumed (a list for batches and transactions). */
+function unitsOf(answer: Buffer): number {
+  try {
+    const consumed = (JSON.parse(answer.toString()) as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] })
+      .ConsumedCapacity;
+    return [consumed ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+  } catch {
+    return 0;
+  }
+}
 
 /** Items a write call writes (if it succeeds): a condition check writes nothing. */
 export function itemsWritten(operation: string, body: string): number {
@@ -88,15 +129,20 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const stalled = new Set<Socket>();
   const seen = new Map<string, number>();
   const written = new Map<string, number>();
+  const units = { read: 0, write: 0 };
   const count = (key: string, n = 1, into = seen) => into.set(key, (into.get(key) ?? 0) + n);
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, answer: (reply: () => void) => void = (reply) => reply()) => {
+  const forward = (req: IncomingMessage, res: ServerResponse, sent: Buffer, answer: (reply: () => void) => void = (reply) => reply()) => {
     if (req.socket.destroyed) return count('dropped');
     const operation = operationOf(req);
-    const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
+    const body = askingCapacity(operation, sent);
+    const headers = { ...req.headers, 'content-length': String(body.length) };
+    const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (reply) => {
       const chunks: Buffer[] = [];
       reply.on('data', (c: Buffer) => chunks.push(c));
       reply.on('end', () => {
+        const kind = CAPACITY[operation];
+        if (kind) units[kind] += unitsOf(Buffer.concat(chunks));
         if (reply.statusCode === 200) count(operation, itemsWritten(operation, body.toString()), written);
         answer(() => {
           if (req.socket.destroyed) return;
@@ -186,6 +232,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     },
     seen,
     written,
+    units,
     close: () =>
       new Promise<void>((ok) => {
         dropStalled();

@@ -1,22 +1,20 @@
 /**
  * The store-change worker's pure parts: which view totals are looked at for a fold, what moved in a
- * bucket, how a batch's records become work (one piece per item, from its first record), and the event
+ * deck's view count, how a batch's records become work (one piece per item, from its first record), and the event
  * filter patterns the local poller applies as the event source mapping does.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { slotOf } from '#rules/week.ts';
-import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound, weekFoldDue, weekFoldWithinBound } from '#store/counters.ts';
-import { bucketOf, SLOT_DAY, slotMap } from '#store/items/view-bucket.ts';
-import { bucketUpdate, COUNTS_PER_UPDATE, type LoggedBatch } from '#store/view-log.ts';
+import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound, weekFoldDue, weekFoldWithinBound } from '#rules/folds.ts';
+import { slotOf, slotWrites } from '#rules/week.ts';
 import { matchesFilter, WORKERS } from '#workers';
 import { batchHandler } from '#workers/batch.ts';
 import { workOf as erasureWork } from '#workers/erasure.ts';
 import { workOf } from '#workers/store-changes.ts';
-import { loggedBatches, runsOf } from '#workers/view-log.ts';
-import { movedCounts } from '#workers/views.ts';
+import { loggedBatches } from '#workers/view-log.ts';
+import { movedCount } from '#workers/views.ts';
 import { legalCode } from '../support/decks.ts';
 
 describe('view steps', () => {
@@ -103,61 +101,49 @@ describe('views of the week folded at rest', () => {
   });
 });
 
-/** A bucket without day slots: no week, and its revision 0. */
-const NO_WEEK = { weekBefore: 0, weekAfter: 0, rev: 0, slots: [] };
-
-describe('what moved in a bucket', () => {
-  it('each deck count that changed, appeared or was taken out; other attributes ignored', () => {
-    const before = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 5, v_gone: 2 };
-    const after = { pk: 'VIEWS#001', sk: 'VIEWS', v_a: 3, v_b: 9, v_new: 1 };
-    expect(movedCounts([[before, after]])).toEqual(
-      new Map([
-        ['b', { before: 5, after: 9, appeared: false, ...NO_WEEK }],
-        ['gone', { before: 2, after: undefined, appeared: false, ...NO_WEEK }],
-        ['new', { before: undefined, after: 1, appeared: true, ...NO_WEEK }],
+describe("what moved in a deck's view count", () => {
+  const D = 20_003;
+  /** A count image: its total, revision and views by day. */
+  const count = (views: number, rev: number, byDay: Record<number, number> = {}, extra: Record<string, unknown> = {}) => ({
+    pk: 'VIEWCOUNT#x',
+    sk: 'VIEWS',
+    views,
+    rev,
+    ...Object.fromEntries(
+      Object.entries(byDay).flatMap(([day, n]) => [
+        [`d${slotOf(Number(day))}`, Number(day)],
+        [`n${slotOf(Number(day))}`, n],
       ]),
-    );
-    expect(movedCounts([[undefined, { v_x: 4 }]])).toEqual(new Map([['x', { before: undefined, after: 4, appeared: true, ...NO_WEEK }]]));
+    ),
+    ...extra,
   });
 
-  it('over a run of changes: from the first move to the last; a count taken out and brought back has appeared', () => {
-    const run: [Record<string, number>, Record<string, number>][] = [
-      [
-        { v_a: 5, v_b: 1 },
-        { v_a: 5, v_b: 2 },
-      ],
-      [{ v_a: 5, v_b: 2 }, { v_b: 2 }],
-      [{ v_b: 2 }, { v_a: 5, v_b: 30 }],
-    ];
-    expect(movedCounts(run)).toEqual(
-      new Map([
-        ['b', { before: 1, after: 30, appeared: false, ...NO_WEEK }],
-        ['a', { before: 5, after: 5, appeared: true, ...NO_WEEK }],
-      ]),
-    );
-  });
-
-  it("the week: a view in its day's slot moves it; a slot opened for a new day takes the day 8 before out of each deck's week", () => {
-    const D = 20_003;
-    const slot = (day: number, views: Record<string, number>) => ({ [slotMap(slotOf(day))]: { [SLOT_DAY]: day, ...views } });
-    // Days D−8 … D−1 in the week: a has 6 of D−8 and 4 of D−1, b 4 of D−1.
-    const before = { v_a: 10, v_b: 4, rev: 6, ...slot(D - 8, { a: 6 }), ...slot(D - 1, { a: 4, b: 4 }) };
-    const opened = { ...before, rev: 7, ...slot(D, {}) };
-    expect(movedCounts([[before, opened]])).toEqual(
-      new Map([['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7, slots: [slotOf(D - 1)] }]]),
-    );
-    const viewed = { ...opened, v_b: 5, rev: 8, ...slot(D, { b: 1 }) };
+  it('its total, from the first change to the last; a count deleted and brought back has appeared; nothing moved, nothing to do', () => {
+    expect(movedCount([[count(5, 1), count(9, 2)]])).toEqual({ before: 5, after: 9, appeared: false, weekBefore: 0, weekAfter: 0, rev: 2 });
+    expect(movedCount([[undefined, count(4, 1)]])).toMatchObject({ before: undefined, after: 4, appeared: true });
+    expect(movedCount([[count(4, 1), undefined]])).toMatchObject({ before: 4, after: undefined });
     expect(
-      movedCounts([
+      movedCount([
+        [count(5, 1), undefined],
+        [undefined, count(1, 1)],
+        [count(1, 1), count(30, 2)],
+      ]),
+    ).toEqual({ before: 5, after: 30, appeared: true, weekBefore: 0, weekAfter: 0, rev: 2 });
+    expect(movedCount([[count(5, 1), count(5, 1, {}, { applied: 3 })]])).toBeUndefined();
+  });
+
+  it("the week: a view in its day's slot moves it; a new day opened takes the day 8 before out of it", () => {
+    // Days D−8 … D−1 in its week: 6 views of D−8 and 4 of D−1.
+    const before = count(10, 6, { [D - 8]: 6, [D - 1]: 4 });
+    const opened = { ...before, rev: 7, opened: D };
+    expect(movedCount([[before, opened]])).toEqual({ before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7 });
+    const viewed = count(11, 8, { [D - 1]: 4, [D]: 1 });
+    expect(
+      movedCount([
         [before, opened],
         [opened, viewed],
       ]),
-    ).toEqual(
-      new Map([
-        ['a', { before: 10, after: 10, appeared: false, weekBefore: 10, weekAfter: 4, rev: 7, slots: [slotOf(D - 1)] }],
-        ['b', { before: 4, after: 5, appeared: false, weekBefore: 4, weekAfter: 5, rev: 8, slots: [slotOf(D), slotOf(D - 1)].sort() }],
-      ]),
-    );
+    ).toEqual({ before: 10, after: 11, appeared: false, weekBefore: 10, weekAfter: 5, rev: 8 });
   });
 });
 
@@ -179,7 +165,12 @@ describe('a batch of records as work', () => {
     const counter = { pk: 'COUNT#abc', sk: 'COUNT' };
     const work = workOf([
       record(1, 'MODIFY', counter, { NewImage: { likes: N(1), changes: N(1) } }),
-      record(2, 'MODIFY', { pk: 'VIEWS#007', sk: 'VIEWS' }, { OldImage: { v_x: N(1) }, NewImage: { v_x: N(30) } }),
+      record(
+        2,
+        'MODIFY',
+        { pk: 'VIEWCOUNT#x', sk: 'VIEWS' },
+        { OldImage: { views: N(1), rev: N(1) }, NewImage: { views: N(30), rev: N(2) } },
+      ),
       record(3, 'MODIFY', counter, { NewImage: { likes: N(2), changes: N(2) } }),
       record(4, 'REMOVE', { pk: 'USER#u', sk: 'DECK#d' }, { OldImage: { share_slug: S('abc'), deck_id: S('d') } }),
       record(5, 'REMOVE', { pk: 'COUNT#gone', sk: 'COUNT' }, { OldImage: { likes: N(3) } }),
@@ -280,9 +271,10 @@ describe('event filter patterns, as the event source mapping reads them', () => 
   const [worker] = WORKERS;
   const matches = (r: DynamoDBRecord) => worker.filters.some((f) => matchesFilter(r, f));
 
-  it("the worker is given counters, buckets and deck items — nothing else of the table's changes", () => {
+  it("the worker is given counters, view counts and deck items — nothing else of the table's changes", () => {
     expect(matches(record(1, 'MODIFY', { pk: 'COUNT#abc', sk: 'COUNT' }))).toBe(true);
-    expect(matches(record(1, 'INSERT', { pk: 'VIEWS#001', sk: 'VIEWS' }))).toBe(true);
+    expect(matches(record(1, 'INSERT', { pk: 'VIEWCOUNT#abc', sk: 'VIEWS' }))).toBe(true);
+    expect(matches(record(1, 'INSERT', { pk: 'VIEWS#001', sk: 'VIEWS' }))).toBe(false);
     expect(matches(record(1, 'REMOVE', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
     expect(matches(record(1, 'MODIFY', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
     expect(matches(record(1, 'INSERT', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
@@ -299,11 +291,6 @@ describe('event filter patterns, as the event source mapping reads them', () => 
 
 describe('view logs', () => {
   const DAY = 20_000;
-  const batch = (ordinal: number, slugs: string[]): LoggedBatch => ({
-    id: `b${ordinal}`,
-    ordinal,
-    views: Object.fromEntries(slugs.map((s) => [s, { [DAY]: 1 }])),
-  });
 
   it("the batches a run of a log's changes added, in ordinal order; a change that only takes batches out adds none", () => {
     const changes: [Record<string, unknown> | undefined, Record<string, unknown> | undefined][] = [
@@ -321,45 +308,30 @@ describe('view logs', () => {
     ]);
   });
 
-  it('runs keep the batches in order, give no bucket more than COUNTS_PER_UPDATE counts (a batch of its own may), and end only when the next batch would', () => {
-    // Decks of two buckets only, so that runs must split.
-    const pool = Array.from({ length: 40_000 }, (_, n) => `s${n}`).filter((s) => bucketOf(s) < 2);
-    // A bucket's counts in a run: each deck's total, and each of its days.
-    const deckCount = (run: readonly LoggedBatch[]) => {
-      const counts = new Map<number, Set<string>>();
-      for (const b of run)
-        for (const [slug, days] of Object.entries(b.views))
-          for (const name of [slug, ...Object.keys(days).map((d) => `${slug}@${d}`)])
-            counts.set(bucketOf(slug), (counts.get(bucketOf(slug)) ?? new Set()).add(name));
-      return Math.max(0, ...[...counts.values()].map((d) => d.size));
-    };
-    // Three batches of 15 decks of one bucket, one day each (30 counts): the third would take it to 90.
-    const one = pool.filter((slug) => bucketOf(slug) === 0);
-    const three = [0, 1, 2].map((i) => batch(i + 1, one.slice(i * 15, (i + 1) * 15)));
-    expect(runsOf(three).map((run) => run.map((b) => b.ordinal))).toEqual([[1, 2], [3]]);
-    fc.assert(
-      fc.property(fc.array(fc.uniqueArray(fc.constantFrom(...pool), { maxLength: 100 }), { maxLength: 10 }), (lists) => {
-        const batches = lists.map((list, i) => batch(i + 1, list));
-        const runs = runsOf(batches);
-        expect(runs.flat()).toEqual(batches);
-        for (const [i, run] of runs.entries()) {
-          if (run.length > 1) expect(deckCount(run)).toBeLessThanOrEqual(COUNTS_PER_UPDATE);
-          const next = runs[i + 1];
-          if (next) expect(deckCount([...run, next[0] as LoggedBatch])).toBeGreaterThan(COUNTS_PER_UPDATE);
-        }
-      }),
+  it("a count's slots: a day of the week goes in its slot, added when the slot holds it, opening it when it holds an older day; older views count in the total only", () => {
+    const held = Array.from({ length: 8 }, (_, slot) => (slot === slotOf(DAY) ? DAY : slot === slotOf(DAY - 1) ? DAY - 9 : undefined));
+    const writes = slotWrites(
+      held,
+      new Map([
+        [DAY, 3],
+        [DAY - 1, 2],
+        [DAY - 2, 1],
+        [DAY - 8, 5],
+      ]),
+      DAY,
     );
-  });
-
-  it("the longest update of a bucket's counts fits DynamoDB's 4 KB of expression: COUNTS_PER_UPDATE counts, days as many as fit", () => {
-    // Days cost the most: 8 decks of all 8 days of the week and one of 7 (80 counts), slugs of the longest.
-    const totals = new Map(Array.from({ length: 9 }, (_, i) => [`${'x'.repeat(20)}${i}`, 1_000_000]));
-    const days = new Map(
-      Array.from({ length: 8 }, (_, d) => [DAY + d, new Map([...totals.keys()].filter((_, i) => i < 8 || d < 7).map((s) => [s, 1_000]))]),
-    );
-    expect(totals.size + [...days.values()].reduce((n, m) => n + m.size, 0)).toBe(COUNTS_PER_UPDATE);
-    const update = bucketUpdate(totals, days);
-    expect(update.UpdateExpression.length).toBeLessThanOrEqual(4096);
-    expect(update.UpdateExpression.length).toBeGreaterThan(3000); // the bound is near: a count more could break it
+    expect(writes).toEqual([
+      { slot: slotOf(DAY), day: DAY, views: 3, kind: 'add' },
+      { slot: slotOf(DAY - 1), day: DAY - 1, views: 2, kind: 'open', held: DAY - 9 },
+      { slot: slotOf(DAY - 2), day: DAY - 2, views: 1, kind: 'open', held: undefined },
+    ]);
+    // A slot that holds a later day than a late view's: the view counts in the total only.
+    expect(
+      slotWrites(
+        Array.from({ length: 8 }, (_, slot) => (slot === slotOf(DAY) ? DAY : undefined)),
+        new Map([[DAY - 8, 1]]),
+        DAY,
+      ),
+    ).toEqual([]);
   });
 });

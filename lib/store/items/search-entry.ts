@@ -31,12 +31,14 @@ type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' |
 export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parsedCode(d.deck_code).deck.cards.map((c) => c.card_id);
 
 export const cardFacet = (cardId: string) => `card:${cardId}`;
+/** The facet every public deck is in (a search with no filter). */
+export const ALL_FACET = 'all';
 
 /** The facets a deck is found by (none unless public); `cards` when its card ids are already at hand. */
 export const facetsOf = (d: Indexed, cards?: string[]): string[] =>
   d.visibility === 'public'
     ? [
-        'all',
+        ALL_FACET,
         `main:${d.main_faction}`,
         `ally:${d.ally_faction}`,
         ...d.tags.map((t) => `tag:${t}`),

@@ -1,13 +1,28 @@
 /**
- * The view log and its batch markers (decks table): views on their way from the access log to the
- * buckets (view-log.ts in lib/store says how each is written, once).
+ * The view log and its batch markers (decks table): views on their way from the access log to the decks'
+ * counts (view-log.ts in lib/store says how each is written, once). A log holds the batches of a window at
+ * most (the view-log worker takes them out once moved): its size follows the traffic of a window, not the
+ * library.
  *   marker: pk VIEWBATCH#<id>  sk VIEWBATCH  { expires_at: a day later (TTL; Lambda retries for 6 hours at most) }
  *   log:    pk VIEWLOG#<0-3>   sk VIEWLOG    { n: batches recorded, b_<id>: { <share_slug>: views, … }, … }
  */
 import { itemKind } from './kind.ts';
-/** Groups of buckets, one view log each (16 buckets a group): a batch writes its marker and at most 4 logs. */
+/** Groups of decks, one view log each: a batch writes its marker and at most 4 logs. */
 export const VIEW_GROUPS = 4;
-export const groupOf = (bucket: number) => bucket % VIEW_GROUPS;
+
+/** FNV-1a: a stable, cheap spread of slugs. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+/**
+ * The group a deck's views are logged in: its hash's bucket of the 64 of earlier versions, mod 4 — the same
+ * group as before, so the batches a log holds at an upgrade are moved on as they were logged.
+ */
+export const groupOf = (slug: string): number => (fnv1a(slug) % 64) % VIEW_GROUPS;
+/** The bucket of 64 a deck's count was kept in up to this version (items/view-bucket.ts: legacy). */
+export const legacyBucketOf = (slug: string): number => fnv1a(slug) % 64;
 export const VIEW_LOG = itemKind('VIEWLOG#');
 export const VIEW_BATCH = itemKind('VIEWBATCH#');
 export const viewLogKey = (group: number) => ({ pk: VIEW_LOG.pk(group), sk: 'VIEWLOG' });
