@@ -65,7 +65,7 @@ async function stop(code: number) {
     // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
     await step('delivering the access log', () => accessLog?.stop());
     // Then the workers hand over what their streams hold, the view log's before the store-change worker's
-    // (its buckets' changes are what the other folds): a clean stop leaves no window half-gathered.
+    // (its counts' changes are what the other folds): a clean stop leaves no window half-gathered.
     await step('the daily opener', () => daily?.stop());
     for (const poller of [...pollers].reverse()) await step('draining a change stream', () => poller.stop({ drain: true }));
     await step('the functions', () => Promise.all([...pools.values()].map((p) => p.stop())));

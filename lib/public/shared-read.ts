@@ -13,7 +13,7 @@ import { sharedDeck } from './shared-deck.ts';
 
 export const readSharedDeck = endpoint(R.readSharedDeck, { init: [catalogue, documentClient] }, async (req) => {
   const slug = req.params.share_slug;
-  // The deck and its stored views are read side by side: one index item and one bucket's attributes of it.
+  // The deck and its stored views are read side by side: one index item and the deck's own view count.
   const [deck, stored] = await Promise.all([sharedDeck(slug), storedCounts(slug)]);
   // This read is a view: counted from the access log (its line, answered 200: lib/workers/
   // VIEW_SUBSCRIPTION), nothing written here. Shown at once, with the stored totals.

@@ -91,12 +91,11 @@ export function addBatchesToCount(slug: string, batches: readonly LoggedBatch[],
           // A batch recorded before days were kept holds its views under no day: in the total only.
           if (day !== '') byDay.set(Number(day), (byDay.get(Number(day)) ?? 0) + n);
         }
-      const condition = held.applied === 0 ? 'attribute_not_exists(#applied)' : '#applied = :held';
       return {
         add: { views, byDay },
-        condition,
+        condition: held.applied === 0 ? 'attribute_not_exists(#applied) OR #applied = :held' : '#applied = :held',
         names: { '#applied': 'applied' },
-        values: held.applied === 0 ? {} : { ':held': held.applied },
+        values: { ':held': held.applied },
         extra: { applied: (rest.at(-1) as LoggedBatch).ordinal },
       };
     },

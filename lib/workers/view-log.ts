@@ -50,7 +50,7 @@ export async function viewLogMoved(group: number, batches: readonly LoggedBatch[
   return writes;
 }
 
-/** The work a batch of the view logs' changes asks for: each log's new batches, added to their buckets. */
+/** The work a batch of the view logs' changes asks for: each log's new batches, added to their decks' counts. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   return workOfRuns(records, ({ keys, sequence, run }) => {
     const pk = String(keys.pk);

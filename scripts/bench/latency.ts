@@ -122,7 +122,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
         Items.map((i) => plain.send(new GetCommand({ TableName: tableName(ACCOUNTS), Key: apiKeyKey(i.key_id), ConsistentRead: true }))),
       );
     },
-    // The share page and the image read the deck as the shared read does, without its view bucket.
+    // The share page and the image read the deck as the shared read does, without its view count.
     // The deck, then its main nation's figures (each card's "in N%"): the page's two reads, one after the other.
     'share page': async () => {
       const { Items } = await slugQuery(shared.share_slug);

@@ -28,7 +28,7 @@ export async function views({ dynamoEndpoint, library }: Bench) {
   const order = library.flatMap((d, i) => Array<string>(perDeck[i] as number).fill(d.share_slug));
   // Views are counted from the access log: its lines of the reads, delivered to countViews in batches
   // (one every 5 s at 200 reads a second: 1,000 lines), then the view log's worker adds them to their
-  // buckets a window at a time and the store-change worker folds them. Both follow the table's stream
+  // decks' counts a window at a time and the store-change worker folds them. Both follow the table's stream
   // from here on, the view log's worker with one window for the workload.
   const follow = (worker: (typeof WORKERS)[number], invoke: typeof handleStoreChanges, batchingWindowMs: number) =>
     startStreamPoller(

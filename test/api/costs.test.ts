@@ -154,7 +154,7 @@ describe('store operations and items per request', () => {
     });
   });
 
-  it('public reads: a search page reads limit + 1 entries; a shared read one index item and its view bucket', async () => {
+  it('public reads: a search page reads limit + 1 entries; a shared read one index item and its view count', async () => {
     const { cost: search, returned } = await measured('searchDecks', 'GET', '/api/v1/decks?tag=costly&limit=5');
     expect(search).toMatchObject({ status: 200, operations: { Query: 1 }, written: 0 });
     expect(search.read).toBeLessThanOrEqual(6);

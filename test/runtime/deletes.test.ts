@@ -12,7 +12,7 @@ import { scanAll } from '../support/store.ts';
 
 let store: Isolated;
 beforeAll(async () => {
-  // Views reach their buckets within about 300 ms of a read: the reads racing a delete are counted (and must be taken out again) within the test.
+  // Views reach their counts within about 300 ms of a read: the reads racing a delete are counted (and must be taken out again) within the test.
   store = await isolatedRuntime({ ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '200' });
 }, 120_000);
 afterAll(() => store?.close());

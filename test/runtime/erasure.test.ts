@@ -83,7 +83,7 @@ describe('DELETE /api/v1/users/:user_id', () => {
         (n) => n === 2,
       ),
     ).toBe(2);
-    // Views of its public deck (kept in a bucket, by slug).
+    // Views of its public deck (a count of its own, by slug).
     for (let i = 0; i < 3; i++) expect((await call('GET', `/api/v1/decks/${own.share_slug}`)).status).toBe(200);
 
     // Interrupted: the private deck's delete keeps failing (the store's 500), so the request answers 503.

@@ -21,7 +21,7 @@ let owner: Owner;
 let fans: Owner[];
 
 beforeAll(async () => {
-  // Views reach the store from the access log every 100 ms, and their buckets 300 ms after a window's
+  // Views reach the store from the access log every 100 ms, and their counts 300 ms after a window's
   // first batch (a trial's reads fall in one window).
   store = await isolatedRuntime({ ACCESS_LOG_DELIVERY_MS: '100', STREAM_BATCH_WINDOW_MS: '300' });
   owner = await newOwner();

@@ -250,7 +250,7 @@ describe('the bundles as deployed, under the lifecycle', () => {
   it('a slow store: writes answered after their attempt timed out, retried across freezes, count nothing twice', async () => {
     const owner = await newOwner();
     const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
-    // The batch's transaction and the bucket updates applied, their answers 3 s late (an attempt times out at 2.5 s).
+    // The batch's transaction and the count updates applied, their answers 3 s late (an attempt times out at 2.5 s).
     proxy.set('TransactWriteItems', { kind: 'delayAnswer', ms: 3_000, match: 'VIEWBATCH#', times: 2 });
     proxy.set('UpdateItem', { kind: 'delayAnswer', ms: 3_000, match: VIEW_COUNT.prefix, times: 2 });
     for (let i = 0; i < 3; i++) {

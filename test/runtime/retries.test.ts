@@ -151,13 +151,13 @@ describe('background work the store refuses is retried until it lands', () => {
     expect(Items.filter((e) => e.likes !== 1)).toEqual([]);
   }, 60_000);
 
-  it('views whose bucket writes the store refuses stay in the view log and land on a retry: every view counted, once, and folded', async () => {
+  it('views whose count writes the store refuses stay in the view log and land on a retry: every view counted, once, and folded', async () => {
     const deck = (await createDeck(owner, { visibility: 'public', tags: ['refused-views'] })).body.data as {
       id: string;
       share_slug: string;
     };
     await quiet(store.proxy);
-    // The bucket writes are throttled for a while (longer than one window's retries: 8 attempts).
+    // The count writes are throttled for a while (longer than one window's retries: 8 attempts).
     store.proxy.set('UpdateItem', { ...THROTTLING.throttling, match: VIEW_COUNT.prefix, times: 12 });
     for (let i = 0; i < 120; i += 20) await Promise.all(Array.from({ length: 20 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));
     // Every view stored once; and folded within the documented bound. Where the fold ends depends on how
@@ -173,11 +173,11 @@ describe('background work the store refuses is retried until it lands', () => {
     expect(stored).toBe(120);
     expect(viewsFoldWithinBound(folded, stored, await items())).toBe(true);
   }, 60_000);
-  it('a view batch recorded, or added to its buckets, whose answers are lost is counted once', async () => {
+  it('a view batch recorded, or added to its counts, whose answers are lost is counted once', async () => {
     const deck = (await createDeck(owner, { visibility: 'public' })).body.data as { share_slug: string };
     await quiet(store.proxy);
-    // The batch's transaction applied and its answer lost (retried with its client token), then two bucket
-    // updates applied and their answers lost (retried: the bucket's ordinal says they are in).
+    // The batch's transaction applied and its answer lost (retried with its client token), then two count
+    // updates applied and their answers lost (retried: the count's ordinal says they are in).
     store.proxy.set('TransactWriteItems', { kind: 'dropAnswer', match: 'VIEWBATCH#', times: 1 });
     store.proxy.set('UpdateItem', { kind: 'dropAnswer', match: VIEW_COUNT.prefix, times: 2 });
     for (let i = 0; i < 30; i += 10) await Promise.all(Array.from({ length: 10 }, () => call('GET', `/api/v1/decks/${deck.share_slug}`)));

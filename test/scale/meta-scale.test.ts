@@ -16,6 +16,7 @@ import { cardFigures, contributionOf, emptyScope, factionFigures, recount } from
 import { documentClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
+import { tagItem } from '#store/items/meta.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
@@ -150,4 +151,28 @@ describe(`what the library plays over ${DECK_COUNT} public decks`, () => {
       expect(Math.abs((large?.units ?? 0) - (small?.units ?? 0)), name).toBeLessThanOrEqual(1);
     }
   });
+});
+
+describe('meta/factions with 60,000 distinct tags (issue 43: a page boundary never cuts the answer short)', () => {
+  it("the 50 most used tags are the recount's, in order, read from one page of the tags index; the read costs no more", async () => {
+    const want = recount(decks.map((d) => contributionOf(d)));
+    // 60,000 tags more, each with its own count (300–399 decks: the most used tie by the hundreds), an item a tag.
+    const seeded = Array.from({ length: 60_000 }, (_, i) => [`many-${String(i).padStart(5, '0')}`, 300 + ((i * 7919) % 100)] as const);
+    const items = seeded.map(([tag, n]) => tagItem(tag, n));
+    for (let b = 0; b < items.length; b += 25) {
+      let pending = items.slice(b, b + 25).map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length) {
+        const out = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName(DECKS)]: pending } }));
+        pending = (out.UnprocessedItems?.[tableName(DECKS)] ?? []) as typeof pending;
+      }
+    }
+    const tags = new Map([...want.tags, ...seeded]);
+    const r = await read('/api/v1/meta/factions');
+    expect(r.body.data.tags).toEqual(factionFigures(want.decks, want.pairs, tags).tags);
+    expect(r.body.data.tags).toHaveLength(50);
+    // One item and 50 small index items, as with a few tags: bounded by the items' own size (a tag of 32
+    // characters, its count and rank: 50 of them at most 10 KB, 1.5 read units), not by how many tags there are.
+    expect(r.items).toBe(51);
+    expect(r.units).toBeLessThanOrEqual(0.5 + 1.5);
+  }, 300_000);
 });

@@ -21,7 +21,7 @@ export interface StoredDeck extends DeckContent {
   likes_changes?: number;
   /** Folded views of the last 7 days (contract §10.3), folded with `views` (counters.ts); none before the deck was first folded. */
   views_7d?: number;
-  /** The view bucket's revision the folded views came from (counters.ts): a fold from an older one is refused. */
+  /** The view count's revision the folded views came from (counters.ts): a fold from an older one is refused. */
   views_rev?: number;
   created_at: string;
   updated_at: string;
