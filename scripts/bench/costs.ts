@@ -245,7 +245,13 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
   // The views' week: the daily opener's run (a day no count has opened yet: each public deck with a week in
   // search written), and a retry of it.
   const tomorrow = { time: new Date(Date.now() + 86_400_000).toISOString() };
-  costs.push(row("the views' week: the daily opener (a write a deck with a week, once a day)", '—', (await measured(() => openViewDay(tomorrow)))[1]));
+  costs.push(
+    row(
+      "the views' week: the daily opener (a write a deck with a week, once a day)",
+      '—',
+      (await measured(() => openViewDay(tomorrow)))[1],
+    ),
+  );
   costs.push(row('  a retry of it (nothing written)', '—', (await measured(() => openViewDay(tomorrow)))[1]));
   // An erasure: each request an account of its own (the warm-up's, the measured one's), with a private
   // deck, a public one of 2 tags and an unlisted one, and a like given; then every step of its

@@ -13,15 +13,28 @@ import { loadCatalogueFile } from '#catalogue/load.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { CARDS_QUERY, cardsVariables, KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { CARDS_QUERY, cardsVariables, KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
-import { startRuntime } from '../support/runtime.ts';
+import { type Runtime, startRuntime } from '../support/runtime.ts';
 import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, type RealCode, realCodes } from '../support/shared.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-fetch-'));
+
+/** The real Japan / United States deck, created public with the runtime's demo key: the code and its share slug. */
+async function sharedRealDeck(runtime: Runtime): Promise<{ real: RealCode; slug: string }> {
+  const demo = runtime.demo as { userId: string; apiKey: string };
+  const real = realCodes().find((c) => c.key === 'jp-usa') as RealCode;
+  const created = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ deck_code: real.code, guide: { system: 'Tempo' }, visibility: 'public' }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  return { real, slug: ((await created.json()) as { data: { share_slug: string } }).data.share_slug };
+}
 const quick = { DECKCTL_BACKOFF_MS: '20' };
 
 describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', () => {
@@ -125,15 +138,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       ]);
     }
     // A real deck, shared: its page and its image in Russian and Chinese names where asked, English otherwise.
-    const demo = runtime.demo as { userId: string; apiKey: string };
-    const real = realCodes().find((c) => c.key === 'jp-usa') as RealCode;
-    const created = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ deck_code: real.code, guide: { system: 'Tempo' }, visibility: 'public' }),
-    });
-    expect(created.status, await created.clone().text()).toBe(201);
-    const slug = ((await created.json()) as { data: { share_slug: string } }).data.share_slug;
+    const { real, slug } = await sharedRealDeck(runtime);
     const card = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];
     for (const [lang, locale] of [
       ['ru', 'ru-RU'],
@@ -168,20 +173,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
           new Set(['en', ...all.filter((l) => l !== 'en').map((l) => (l === 'zh' ? 'zh-Hans' : l))]),
         );
       const fetched = loadCatalogueFile(out);
-      const locale: Record<string, string> = {
-        en: 'en-EN',
-        de: 'de-DE',
-        es: 'es-ES',
-        fr: 'fr-FR',
-        it: 'it-IT',
-        ja: 'ja-JP',
-        ko: 'ko-KR',
-        pl: 'pl-PL',
-        pt: 'pt-BR',
-        ru: 'ru-RU',
-        zh: 'zh-Hans',
-        'zh-Hant': 'zh-Hant',
-      };
+      const locale = KARDS_LOCALES;
       for (const source of standIn.cards.filter((_, i) => i % 97 === 0)) {
         const card = fetched.get(source.importId || source.id);
         for (const language of all)
@@ -197,15 +189,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       // a deck's share page and image, a code's page and image.
       const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'languages-runtime-')), { CATALOGUE_FILE: out });
       closing.push(async () => void (await runtime.stop()));
-      const demo = runtime.demo as { userId: string; apiKey: string };
-      const real = realCodes().find((c) => c.key === 'jp-usa') as RealCode;
-      const created = await fetch(`${runtime.baseUrl}/api/v1/users/${demo.userId}/decks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ deck_code: real.code, guide: { system: 'Tempo' }, visibility: 'public' }),
-      });
-      expect(created.status, await created.clone().text()).toBe(201);
-      const slug = ((await created.json()) as { data: { share_slug: string } }).data.share_slug;
+      const { real, slug } = await sharedRealDeck(runtime);
       const first = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];
       const urlCode = urlCodeOf(parseDeckCode(real.code));
       for (const [asked, language] of [

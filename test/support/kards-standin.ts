@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { REAL_CATALOGUE_FILE } from './shared.ts';
 
 interface RealCard {
@@ -47,22 +48,8 @@ export const standInTitles = (name: string): Record<string, string> => ({
   'zh-Hant': spell(name, TRADITIONAL),
 });
 
-/** The locale of each `language` a request may ask for (the site's language, or a locale itself). */
-const LOCALE_OF: Record<string, string> = {
-  en: 'en-EN',
-  de: 'de-DE',
-  es: 'es-ES',
-  fr: 'fr-FR',
-  it: 'it-IT',
-  ja: 'ja-JP',
-  ko: 'ko-KR',
-  pl: 'pl-PL',
-  pt: 'pt-BR',
-  ru: 'ru-RU',
-  zh: 'zh-Hans',
-  'zh-Hans': 'zh-Hans',
-  'zh-Hant': 'zh-Hant',
-};
+/** The locale of each `language` a request may ask for: a language (as kards.com's pages name them) or a locale itself. */
+const LOCALE_OF: Record<string, string> = { ...KARDS_LOCALES, 'zh-Hans': 'zh-Hans' };
 
 export interface StandInFaults {
   /** Every request for this offset answers 500. */
