@@ -23,6 +23,8 @@ import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
+import { SORT_INDEX } from '#store/items/search-entry.ts';
+import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
@@ -124,8 +126,11 @@ describe('API and functions', () => {
   });
 
   it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention, 10 s (a worker its own timeout); source maps read only when asked (settings)', () => {
-    const ownTimeout = new Map(workers.filter((w) => w.timeoutSeconds).map((w) => [functionId(w), w.timeoutSeconds]));
-    expect([...ownTimeout.values()]).toEqual([60]);
+    const ownTimeout = new Map(
+      [...workers, DAY_OPENER].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
+    );
+    // The erasure worker's steps wait; the daily opener walks every deck with a week (15 minutes, Lambda's most).
+    expect([...ownTimeout.values()]).toEqual([60, 900]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
         Runtime: `nodejs${NODE_MAJOR}.x`,
@@ -353,7 +358,7 @@ describe('workers', () => {
     ).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 
-  it('the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role opens view buckets only', () => {
+  it("the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role reads the trending index and opens decks' view counts only", () => {
     // AWS::Events::Rule with a cron ScheduleExpression (six fields: minutes hours day-of-month month
     // day-of-week year; scheduled rules run in UTC: EventBridge user guide, "Using cron and rate expressions
     // to schedule rules in Amazon EventBridge") targets the function.
@@ -367,8 +372,14 @@ describe('workers', () => {
     expect(invokeConfig.Properties).toMatchObject({ FunctionName: { Ref: functionId(DAY_OPENER) }, MaximumRetryAttempts: 2 });
     expect(invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
     const statements = dynamo(DAY_OPENER);
-    expect(statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat())).toEqual(['dynamodb:UpdateItem']);
-    expect(JSON.stringify(statements[0].Condition)).toContain('VIEWS#');
+    expect(statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort()).toEqual([
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+    const update = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(update.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual([VIEW_COUNT.grant]);
+    const query = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:Query'));
+    expect(JSON.stringify(query.Resource)).toContain(`index/${SORT_INDEX.trending.index}`);
   });
 
   it("each worker's role: exactly its grants, and reading its table's stream (nothing else of it)", () => {
@@ -464,7 +475,7 @@ describe('least privilege', () => {
       for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
         const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
         if (route.name === 'deleteDeck' || route.name === 'eraseAccount')
-          expect(keys.every((k) => ['USER#*', 'SEARCH#*', 'COUNT#*'].includes(k))).toBe(true);
+          expect(keys.every((k) => ['USER#*', 'SEARCH#*', 'COUNT#*', VIEW_COUNT.grant].includes(k))).toBe(true);
         else
           expect(
             keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*' || k === 'LIKED#*'),
