@@ -17,6 +17,7 @@ const OWN_STORE = [
   'test/runtime/local-runtime.test.ts',
   'test/runtime/retries.test.ts',
   'test/runtime/stream-bounds.test.ts',
+  'test/runtime/version-trims.test.ts',
   'test/runtime/view-migration.test.ts',
 ];
 

@@ -118,7 +118,10 @@ export async function readVersion(userId: string, deckId: string, version: numbe
 export async function trimVersions(userId: string, deckId: string, newest: number): Promise<void> {
   const out = newest - VERSIONS_KEPT;
   if (out < 1) return;
-  const [dropped, oldest] = await Promise.all([getVersionItem(userId, deckId, out), getVersionItem(userId, deckId, out + 1)]);
+  const [dropped, next] = await Promise.all([getVersionItem(userId, deckId, out), getVersionItem(userId, deckId, out + 1)]);
+  // The version after `out` is gone only if a later trim ran first (a stream retried out of order): the
+  // oldest one left above `out` then reads every text a kept version reads that is held at or below it.
+  const oldest = next ?? (await oldestAbove(userId, deckId, out));
   const needed = new Set(oldest ? textHolders(oldest) : []);
   // Retired versions no kept version reads any more go first (each was retired as it left the window),
   // then the version itself: a run interrupted in between finds it again and finishes.
@@ -137,6 +140,20 @@ export async function trimVersions(userId: string, deckId: string, newest: numbe
         }),
       ),
     );
+}
+
+/** The oldest version item above `version`, if any: one Query of one item. */
+async function oldestAbove(userId: string, deckId: string, version: number): Promise<VersionItem | undefined> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND sk > :sk',
+      ExpressionAttributeValues: { ':pk': versionsPk(userId, deckId), ':sk': versionSk(version) },
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return Items[0] ? fromVersionItem(Items[0]) : undefined;
 }
 
 /** Every version of a deleted deck, a page at a time. */

@@ -34,6 +34,7 @@ interface MetaChange {
 /** The work a batch of records asks for, in record order, the records of one item together. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   const meta: MetaChange[] = [];
+  const trims = new Map<string, { first: string; what: string; userId: string; deckId: string; versions: number[] }>();
   const work = workOfRuns(records, ({ keys, sequence, run }): Work[] => {
     const last = run.at(-1) as DynamoDBRecord;
     const pk = String(keys.pk);
@@ -51,7 +52,19 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     if (VERSION.owns(pk)) {
       const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
       if (!kept) return [];
-      return [{ first: sequence, what, run: () => trimVersions(String(kept.user_id), String(kept.deck_id), Number(kept.version)) }];
+      // A deck's trims in one piece, oldest first: trims of one deck run at once could drop a version
+      // a later trim has already taken out of the window, and with it the texts the kept ones read.
+      const deck = trims.get(pk) ?? {
+        first: sequence,
+        what: `the versions of ${pk}`,
+        userId: String(kept.user_id),
+        deckId: String(kept.deck_id),
+        versions: [],
+      };
+      deck.versions.push(Number(kept.version));
+      deck.first = earliestOf([deck.first, sequence]) as string;
+      trims.set(pk, deck);
+      return [];
     }
     if (!String(keys.sk).startsWith(DECK.sk)) return [];
     // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
@@ -72,6 +85,14 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       },
     ];
   });
+  for (const { first, what, userId, deckId, versions } of trims.values())
+    work.push({
+      first,
+      what,
+      run: async () => {
+        for (const newest of versions.sort((a, b) => a - b)) await trimVersions(userId, deckId, newest);
+      },
+    });
   // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a
   // chunk); should it fail for good, each deck's alone, so that only a deck whose change cannot be applied is given up on.
   if (meta.length > 0) {
