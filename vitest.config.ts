@@ -5,6 +5,7 @@ const OWN_STORE = [
   'test/api/card-search.test.ts',
   'test/api/hostile-text.test.ts',
   'test/api/size-growth.test.ts',
+  'test/api/edge.test.ts',
   'test/api/search.test.ts',
   'test/api/meta.test.ts',
   'test/runtime/cursor-keys.test.ts',

@@ -19,6 +19,16 @@ export const GUARD_EXCEPTIONS = {
     'CloudWatch Logs encrypts every log group at rest already; a customer-managed KMS key costs $1 a month, the whole idle budget, and the logs hold no customer secret (keys are hashed, bodies are not logged).',
   sqs_dlq_check:
     'This queue is itself where the workers record the stream batches they gave up on, and Lambda the view batches countViews failed: it needs no queue of its own.',
+  cloudfront_origin_failover_enabled_check:
+    'One origin: the HTTP API of this region, the only copy of the service (one table, one region); a second origin would be a second stack and a replicated table, billed whatever the traffic.',
+  cloudfront_access_logs_enabled_check:
+    "Every request that reaches the origin is in the API's access log; the edge's own standard logs need an S3 bucket (and its own access logs), billed by the GB, for answers that ran nothing of ours.",
+  cloudfront_custom_ssl_certificate_check:
+    "The default deploy has no domain of its own to certify: CloudFront's *.cloudfront.net certificate. A custom domain (domainNames, certificateArn) brings its ACM certificate and passes this rule.",
+  cloudfront_sni_enabled_check:
+    "SNI is a setting of a custom certificate: without a custom domain there is none (CloudFront's *.cloudfront.net certificate). A custom domain is served with SNI only and passes this rule.",
+  cloudfront_security_policy_check:
+    "The minimum TLS version is a setting of a custom certificate: CloudFront's *.cloudfront.net certificate cannot be given one (TLSv1). A custom domain gets TLSv1.2_2021 and passes this rule.",
 } as const;
 
 export type GuardRule = keyof typeof GUARD_EXCEPTIONS;

@@ -100,6 +100,13 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
         ['SQS queues', 'AWS::SQS::Queue', 'by request', undefined],
         ['SNS topics', 'AWS::SNS::Topic', 'by message', undefined],
         [
+          'CloudFront distributions',
+          'AWS::CloudFront::Distribution',
+          'by request and data out (docs/operations.md, "The edge")',
+          undefined,
+        ],
+        ['CloudFront Functions', 'AWS::CloudFront::Function', 'by invocation: $0.10 per million', undefined],
+        [
           'CloudWatch log groups',
           'AWS::Logs::LogGroup',
           `by data stored: $${cw.logsStoredGb.toFixed(2)} per GB`,

@@ -38,6 +38,10 @@ export interface OpsSettings {
    * (docs/operations.md, "What an idle stack costs").
    */
   dashboard: boolean;
+  /** The CloudFront distribution in front of the API (contract §11.2): on by default, `edge=false` leaves it out. */
+  edge: boolean;
+  /** A custom domain for it, opt-in: its names (comma-separated) and an ACM certificate of them in us-east-1. */
+  domain?: { names: string[]; certificateArn: string };
   thresholds: {
     /** API 5xx answers as a percentage of all answers, over 5 minutes. */
     serverErrorPercent: number;
@@ -68,6 +72,18 @@ export function opsSettings(app: App): OpsSettings {
     sourceMaps: String(get('sourceMaps') ?? 'false') === 'true',
     alarmEmail: (get('alarmEmail') as string | undefined) || undefined,
     dashboard: String(get('dashboard') ?? 'false') === 'true',
+    edge: String(get('edge') ?? 'true') !== 'false',
+    ...(get('domainNames') && get('certificateArn')
+      ? {
+          domain: {
+            names: String(get('domainNames'))
+              .split(',')
+              .map((n) => n.trim())
+              .filter(Boolean),
+            certificateArn: String(get('certificateArn')),
+          },
+        }
+      : {}),
     thresholds: {
       serverErrorPercent: number('alarmServerErrorPercent', 1),
       p99Ms: number('alarmP99Ms', 1_000),

@@ -15,10 +15,11 @@ import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CORS, methodsOf, ROUTES, type Route, routeKey, throttleClass } from '#routes';
+import { CORS, methodsOf, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
+import { Edge } from './constructs/edge.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { tableFrom } from './constructs/tables.ts';
@@ -45,6 +46,8 @@ export class DeckLibraryStack extends Stack {
   readonly openViewDay: ServiceFunction;
   readonly discardedChanges: Queue;
   readonly monitoring: Monitoring;
+  /** The CloudFront distribution in front of the API (none with `edge=false`). */
+  readonly edge?: Edge;
 
   constructor(scope: Construct, id: string, props: DeckLibraryProps) {
     super(scope, id, props);
@@ -215,6 +218,19 @@ export class DeckLibraryStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
+    if (props.settings.edge) {
+      this.edge = new Edge(this, 'Edge', {
+        api,
+        routes: ROUTES as readonly Route[],
+        root: routeByName('docsPage').path,
+        catalogueFile: props.catalogueFile,
+        ...(props.settings.domain ? { domain: props.settings.domain } : {}),
+      });
+      new CfnOutput(this, 'EdgeUrl', {
+        value: `https://${this.edge.distribution.distributionDomainName}`,
+        description: 'Base URL of the API through the edge (CloudFront): what to publish',
+      });
+    }
     new CfnOutput(this, 'DecksTableName', { value: decks.tableName, description: 'DECKS_TABLE for deckctl --aws' });
     new CfnOutput(this, 'AccountsTableName', { value: accounts.tableName, description: 'ACCOUNTS_TABLE for deckctl --aws' });
   }

@@ -13,14 +13,17 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
+import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import type { Grantee } from '#routes';
-import { ROUTES } from '#routes';
+import { ROUTES, routeByName } from '#routes';
 import { dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { DAY_OPENER, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { catalogueVersion } from '../edge-function.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal, stopLeftBehind } from './dynamodb.ts';
+import { type LocalEdge, startLocalEdge } from './edge.ts';
 import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
 import { functionConfigs, synthesised } from './lambda/functions.ts';
@@ -46,6 +49,7 @@ const pollers: StreamPoller[] = [];
 let daily: { stop: () => Promise<void> } | undefined;
 let accessLog: LocalAccessLog | undefined;
 let queue: LocalQueue | undefined;
+let edge: LocalEdge | undefined;
 const pools = new Map<string, FunctionPool>();
 let stopping = false;
 /** Runs a step of the stop, and says what failed of it without ending the stop: every later step, Java's last, still runs. */
@@ -60,6 +64,7 @@ async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   try {
+    await step('the local edge', () => edge?.stop());
     server.close();
     server.closeAllConnections();
     // The access log's lines not yet delivered go to their subscriber first (CloudWatch would keep them).
@@ -222,6 +227,16 @@ try {
     server.listen(port, '127.0.0.1', ok);
   });
   const base = `http://127.0.0.1:${port}`;
+  // The edge (a local stand-in of the CloudFront distribution: edge.ts), when asked for.
+  if (process.env.EDGE_PORT) {
+    edge = await startLocalEdge(
+      Number(process.env.EDGE_PORT),
+      base,
+      catalogueVersion(process.env.CATALOGUE_FILE || DEMO_CATALOGUE_FILE),
+      routeByName('docsPage').path,
+    );
+    console.log(`The edge (a local stand-in of CloudFront) on ${edge.url}`);
+  }
   const where = dynamo ? `DynamoDB Local on ${endpoint}, data in ${dataDir}` : `the store at ${endpoint} (DYNAMODB_ENDPOINT)`;
   console.log(`Deck Library API listening on ${base} (${where}; node ${process.version})`);
   if (runningMajor() !== NODE_MAJOR)

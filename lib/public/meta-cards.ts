@@ -30,6 +30,6 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
       has_more: more,
       next_cursor: more ? await positionCursor(digest, from + limit) : null,
     },
-    headers: languageHeaders(language),
+    headers: { ...languageHeaders(language), 'cache-control': R.META_CACHE },
   };
 });

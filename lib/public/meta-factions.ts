@@ -11,5 +11,5 @@ import { readFactions } from '#store/meta.ts';
 
 export const readMetaFactions = endpoint(R.readMetaFactions, { init: [documentClient] }, async () => {
   const { decks, as_of, pairs, tags } = await readFactions();
-  return { data: factionFigures(decks, pairs, tags), meta: { decks, as_of } };
+  return { data: factionFigures(decks, pairs, tags), meta: { decks, as_of }, headers: { 'cache-control': R.META_CACHE } };
 });

@@ -5,6 +5,7 @@ import type { ApiRoute } from './route.ts';
 
 export const listCards = {
   name: 'listCards',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/cards',
   handler: 'functions/list-cards.ts',
@@ -27,6 +28,7 @@ export const listCards = {
 
 export const readCard = {
   name: 'readCard',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/cards/{card_id}',
   handler: 'functions/read-card.ts',

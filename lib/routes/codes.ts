@@ -12,6 +12,7 @@ const BY_LANGUAGE = 'Card and faction names in the language asked (lang, else Ac
 
 export const readCode = {
   name: 'readCode',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/codes/{code}',
   handler: 'functions/read-code.ts',
@@ -28,6 +29,7 @@ export const readCode = {
 
 export const readCodeImage = {
   name: 'readCodeImage',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/codes/{code}/image.png',
   handler: 'functions/code-image.ts',
@@ -48,6 +50,7 @@ export const readCodeImage = {
 
 export const readCodePage = {
   name: 'readCodePage',
+  edge: 'cached',
   method: 'GET',
   path: '/c/{code}',
   handler: 'functions/code-page.ts',

@@ -7,8 +7,12 @@ import { MetaCardsQuery } from '#shapes/queries.ts';
 import { META, TAGS_INDEX } from '#store/items/meta.ts';
 import { type ApiRoute, decks, query } from './route.ts';
 
+/** How long a meta answer may be kept (an edge, a browser): the figures follow the decks within a minute anyway. */
+export const META_CACHE = 'public, max-age=60';
+
 export const readMetaCards = {
   name: 'readMetaCards',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/meta/cards',
   handler: 'functions/meta-cards.ts',
@@ -20,11 +24,12 @@ export const readMetaCards = {
   description:
     "The cards of the public decks of main_faction (with ally_faction: of that pair), each with the decks that play it, their share of those decks (4 decimals) and the average copies where played (2 decimals); by decks, most first, then card_id; type keeps one card type. meta.decks is the number of decks they are over, meta.as_of when they last changed. Unlisted and private decks never count. Card names in the language asked (lang, else Accept-Language). One item read, whatever the library's size.",
   tag: 'Meta',
-  success: { status: 200, data: 'MetaCard[]', meta: 'MetaCardsMeta', headers: ['Content-Language', 'Vary'] },
+  success: { status: 200, data: 'MetaCard[]', meta: 'MetaCardsMeta', headers: ['Cache-Control', 'Content-Language', 'Vary'] },
 } as const satisfies ApiRoute;
 
 export const readMetaFactions = {
   name: 'readMetaFactions',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/meta/factions',
   handler: 'functions/meta-factions.ts',
@@ -33,7 +38,7 @@ export const readMetaFactions = {
   description:
     'Every main/ally pair of the public decks with its decks and share (4 decimals), most first; the 50 most used tags with their decks (ties by tag, in Unicode code point order). One item and one index page of 50 small items read, whatever the library size or its number of tags. meta.decks: the public decks; meta.as_of: when the figures last changed. Unlisted and private decks never count.',
   tag: 'Meta',
-  success: { status: 200, data: 'MetaFactions', meta: 'MetaFactionsMeta' },
+  success: { status: 200, data: 'MetaFactions', meta: 'MetaFactionsMeta', headers: ['Cache-Control'] },
 } as const satisfies ApiRoute;
 
 export const META_ROUTES = [readMetaCards, readMetaFactions] as const;

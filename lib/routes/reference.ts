@@ -4,6 +4,7 @@ import type { ApiRoute } from './route.ts';
 
 export const openApi = {
   name: 'openApi',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/openapi.json',
   handler: 'functions/openapi.ts',
@@ -16,6 +17,7 @@ export const openApi = {
 
 export const docsPage = {
   name: 'docsPage',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/docs',
   handler: 'functions/docs-page.ts',
@@ -35,6 +37,7 @@ export const docsPage = {
 
 export const docsAsset = {
   name: 'docsAsset',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/docs/{asset}',
   handler: 'functions/docs-asset.ts',

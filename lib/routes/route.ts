@@ -122,6 +122,13 @@ export interface Route extends Grantee {
    * as a cap and its route has the capped throttle (infra/settings.ts; docs/operations.md: a flood's cost).
    */
   capped?: true;
+  /**
+   * The edge may keep its answers (contract §11.2: the CloudFront distribution, infra/constructs/edge.ts;
+   * locally infra/local/edge.ts) as their Cache-Control says, keyed by its path, its declared query
+   * parameters and the reader's language (and host): it reads no key, counts no view and answers the same to
+   * every reader of that language. Every other route is never cached.
+   */
+  edge?: 'cached';
 }
 
 /** The statuses a page for people may answer as a page. */

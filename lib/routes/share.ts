@@ -56,6 +56,7 @@ export const readSharePage = {
 export const readDeckImage = {
   // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships.
   name: 'readDeckImage',
+  edge: 'cached',
   method: 'GET',
   path: '/api/v1/decks/{share_slug}/image.png',
   handler: 'functions/deck-image.ts',

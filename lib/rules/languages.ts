@@ -32,7 +32,7 @@ export const SERVED_LANGUAGES = [
 ] as const;
 
 /** Where Chinese is written in Traditional characters unless a script subtag says otherwise (Taiwan, Hong Kong, Macao). */
-const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo']);
+export const TRADITIONAL_REGIONS: ReadonlySet<string> = new Set(['tw', 'hk', 'mo']);
 
 /**
  * The language a BCP 47 tag asks for: its primary tag (`de-AT` → de, `pt-BR` → pt), but for Chinese its

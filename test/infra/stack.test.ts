@@ -14,7 +14,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeKey, type SubsetFont } from '#routes';
+import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeByName, routeKey, type SubsetFont } from '#routes';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { FACTIONS, factionName } from '#rules/factions.ts';
@@ -29,6 +29,7 @@ import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
+import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
@@ -790,4 +791,97 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+});
+
+describe('the edge (contract §11.2): a CloudFront distribution derived from the route table', () => {
+  /** The managed policies CloudFront documents: caching disabled, and every viewer header but Host. */
+  const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+  const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+  const config = () => byType('AWS::CloudFront::Distribution')[0]?.[1].Properties.DistributionConfig;
+  const policyOf = (ref: { Ref: string }) => resources[ref.Ref].Properties;
+  /** A path of the route, its parameters filled. */
+  const pathOf = (route: Route) => route.path.replace(/\{\w+\}/g, 'x1');
+
+  it('a distribution by default, HTTPS only, compressed; none with edge=false', () => {
+    expect(byType('AWS::CloudFront::Distribution')).toHaveLength(1);
+    const d = config();
+    for (const b of [d.DefaultCacheBehavior, ...d.CacheBehaviors]) {
+      expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
+      expect(b.Compress).toBe(true);
+      expect(b.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
+    }
+    expect(d.Origins[0].CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    const { dir } = synth({}, { 'deck-library:edge': 'false' }, false);
+    const without = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, { Type: string }>;
+    expect(Object.values(without).filter((r) => r.Type.startsWith('AWS::CloudFront::'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('every route takes the behaviour its declaration says: a cached one keyed by its declared query, or never cached', () => {
+    const d = config();
+    expect(d.DefaultCacheBehavior.CachePolicyId).toBe(CACHING_DISABLED);
+    expect(d.DefaultCacheBehavior.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST);
+    for (const route of routes.filter((r) => r.path !== '$default')) {
+      // The first pattern the path matches, as CloudFront tries them in order.
+      const behaviour = d.CacheBehaviors.find((b: { PathPattern: string }) => matchesPattern(b.PathPattern, pathOf(route)));
+      if (route.edge !== 'cached') {
+        expect([route.name, behaviour?.PathPattern]).toEqual([route.name, undefined]);
+        continue;
+      }
+      expect(behaviour, route.name).toBeDefined();
+      const key = policyOf(behaviour.CachePolicyId).CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin;
+      for (const q of declaredQuery(route)) expect(key.QueryStringsConfig.QueryStrings, route.name).toContain(q);
+      expect(behaviour.AllowedMethods.sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    }
+  });
+
+  it("a cached behaviour's key is its routes' declared query, the language, host and catalogue — nothing else; no Authorization, cookie or Host reaches its origin", () => {
+    for (const b of config().CacheBehaviors) {
+      const sharing = routes.filter((r) => r.edge === 'cached' && matchesPattern(b.PathPattern, pathOf(r)));
+      const key = policyOf(b.CachePolicyId).CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin;
+      const declared = [...new Set(sharing.flatMap(declaredQuery))].sort();
+      expect([b.PathPattern, key.QueryStringsConfig.QueryStrings ?? []]).toEqual([b.PathPattern, declared]);
+      expect(key.HeadersConfig.Headers.sort()).toEqual(['accept-language', 'x-deck-catalogue', 'x-forwarded-host']);
+      expect(key.CookiesConfig.CookieBehavior).toBe('none');
+      const forwarded = policyOf(b.OriginRequestPolicyId).OriginRequestPolicyConfig;
+      expect(forwarded.CookiesConfig.CookieBehavior).toBe('none');
+      expect(forwarded.QueryStringsConfig.QueryStringBehavior).toBe('none');
+      const headers = forwarded.HeadersConfig.Headers as string[];
+      for (const never of ['authorization', 'cookie', 'host'])
+        expect([b.PathPattern, headers.includes(never)]).toEqual([b.PathPattern, false]);
+    }
+  });
+
+  it('the root of the edge shows the reference page (its default root object); a custom domain is served by its certificate, SNI only, TLS 1.2 at least, and passes the rules the default domain is excused from', () => {
+    expect(config().DefaultRootObject).toBe(routeByName('docsPage').path.slice(1));
+    const excused = ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check'];
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
+    const { dir } = synth({}, { 'deck-library:domainNames': 'decks.example.org', 'deck-library:certificateArn': certificateArn });
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+      const custom = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, any>;
+      const d = Object.values(custom).find((r) => r.Type === 'AWS::CloudFront::Distribution')?.Properties.DistributionConfig;
+      expect(d.Aliases).toEqual(['decks.example.org']);
+      expect(d.ViewerCertificate).toEqual({
+        AcmCertificateArn: certificateArn,
+        MinimumProtocolVersion: 'TLSv1.2_2021',
+        SslSupportMethod: 'sni-only',
+      });
+      const report = JSON.parse(readFileSync(join(dir, 'validation-report.json'), 'utf8')) as {
+        pluginReports: { pluginName: string; conclusion: string; violations: unknown[]; suppressedViolations?: { ruleName: string }[] }[];
+      };
+      const guard = report.pluginReports.find((p) => p.pluginName === 'cdk-validator-cfnguard');
+      expect([guard?.conclusion, guard?.violations]).toEqual(['success', []]);
+      const suppressed = new Set((guard?.suppressedViolations ?? []).map((v) => v.ruleName));
+      for (const rule of excused) expect([rule, suppressed.has(rule)]).toEqual([rule, false]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("the viewer-request function is the rules' negotiation (test/unit/edge-function.test.ts), carrying the shipped catalogue's version", () => {
+    const [, fn] = byType('AWS::CloudFront::Function')[0] ?? [];
+    expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.Properties.FunctionCode).toMatch(/headers\['x-deck-catalogue'\] = \{ value: '[A-Za-z0-9_-]{16}' \}/);
+  });
 });

@@ -1,0 +1,125 @@
+/**
+ * Public reads at the edge (contract §11.2), through the local stand-in of the CloudFront distribution
+ * (infra/local/edge.ts: the deployed viewer-request function's own code, the behaviours derived from the route
+ * table) in front of a runtime of its own:
+ *   - 1,000 requests for 20 code images in 2 languages reach the function at most 40 times;
+ *   - a German and an English reader of one image each get their own (and `de-DE,de;q=0.9` is `de`'s copy);
+ *   - a shared read 100 times through the edge counts 100 views (never cached);
+ *   - an owner read with a key is never answered from the cache, nor is the key's answer kept;
+ *   - a share page read through the edge points its og:image at the edge's host.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
+import { storedViews } from '#store/view-counts.ts';
+import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import { settled } from '../support/settle.ts';
+
+let runtime: OwnRuntime | undefined;
+let edge = '';
+let owner: Owner;
+
+beforeAll(async () => {
+  const port = await freePort();
+  runtime = await ownRuntime('edge', { EDGE_PORT: String(port), ACCESS_LOG_DELIVERY_MS: '300', STREAM_BATCH_WINDOW_MS: '0' });
+  edge = `http://127.0.0.1:${port}`;
+  expect(runtime.output()).toContain(`The edge (a local stand-in of CloudFront) on ${edge}`);
+  owner = await newOwner();
+}, 120_000);
+afterAll(() => runtime?.close());
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${edge}${path}`, { headers });
+
+describe('public reads at the edge', () => {
+  it('1,000 requests for 20 code images in 2 languages reach the function at most 40 times', async () => {
+    const codes = Array.from({ length: 20 }, (_, i) => urlCodeOf(parseDeckCode(code('soviet', 'usa', i))));
+    const languages = ['de-DE,de;q=0.9', 'en-GB', 'de', 'en'];
+    let misses = 0;
+    const statuses = new Set<number>();
+    for (let i = 0; i < 1_000; i += 20)
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, j) => {
+          const n = i + j;
+          const res = await get(`/api/v1/codes/${codes[n % 20]}/image.png`, {
+            'accept-language': languages[Math.floor(n / 20) % 4] as string,
+          });
+          await res.arrayBuffer();
+          statuses.add(res.status);
+          if (res.headers.get('x-cache') === 'Miss from cloudfront') misses++;
+        }),
+      );
+    expect(statuses).toEqual(new Set([200]));
+    // Each round of 20 asks for the 20 codes once, in one of 4 spellings of 2 languages: a code's first request in
+    // each language draws it; the other 960 come from the cache.
+    expect(misses).toBeLessThanOrEqual(40);
+    expect(misses).toBe(40);
+  }, 120_000);
+
+  it('a German and an English reader of one image each get their own; raw header values share one copy', async () => {
+    const image = `/api/v1/codes/${urlCodeOf(parseDeckCode(code('germany', 'italy', 3)))}/image.png`;
+    const de = await get(image, { 'accept-language': 'de-AT, en;q=0.5' });
+    const en = await get(image, { 'accept-language': 'fr, en;q=0.8' });
+    const de2 = await get(image, { 'accept-language': 'de' });
+    expect([de.headers.get('content-language'), en.headers.get('content-language'), de2.headers.get('content-language')]).toEqual([
+      'de',
+      'en',
+      'de',
+    ]);
+    expect([de.headers.get('x-cache'), en.headers.get('x-cache'), de2.headers.get('x-cache')]).toEqual([
+      'Miss from cloudfront',
+      'Miss from cloudfront',
+      'Hit from cloudfront',
+    ]);
+    expect(Buffer.from(await de.arrayBuffer()).equals(Buffer.from(await de2.arrayBuffer()))).toBe(true);
+    expect(de.headers.get('etag')).not.toBe(en.headers.get('etag'));
+    expect(de.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('a shared read 100 times through the edge counts 100 views', async () => {
+    const deck = (await createDeck(owner, { visibility: 'public', deck_code: code('japan', 'usa', 5) })).body.data;
+    for (let i = 0; i < 100; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const res = await get(`/api/v1/decks/${deck.share_slug}`);
+          expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'Miss from cloudfront']);
+          await res.arrayBuffer();
+        }),
+      );
+    expect(
+      await settled(
+        () => storedViews(deck.share_slug),
+        (n) => n === 100,
+        30_000,
+      ),
+    ).toBe(100);
+  }, 60_000);
+
+  it('an owner read with a key is never answered from the cache', async () => {
+    const deck = (await createDeck(owner)).body.data;
+    for (let i = 0; i < 3; i++) {
+      const res = await get(`${owner.decks}/${deck.id}`, { authorization: `Bearer ${owner.key}` });
+      expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'Miss from cloudfront']);
+      await res.arrayBuffer();
+    }
+    // Without the key: the owner route's 401, not a kept copy of the owner's answer.
+    expect((await get(`${owner.decks}/${deck.id}`)).status).toBe(401);
+  });
+
+  it("a share page read through the edge points its og:image at the edge's host", async () => {
+    const deck = (await createDeck(owner, { visibility: 'public', deck_code: code('britain', 'usa', 2) })).body.data;
+    const html = await (await get(`/d/${deck.share_slug}`)).text();
+    expect(html).toContain(`<meta property="og:image" content="${edge}/api/v1/decks/${deck.share_slug}/image.png">`);
+    expect(html).toContain(`<meta property="og:url" content="${edge}/d/${deck.share_slug}">`);
+    const facts = (await (await get(`/api/v1/codes/${urlCodeOf(parseDeckCode(code('britain', 'usa', 2)))}`)).json()) as {
+      data: { links: { image: string } };
+    };
+    expect(facts.data.links.image.startsWith(`${edge}/api/v1/codes/`)).toBe(true);
+  });
+
+  it('the root of the edge is the reference page (the default root object)', async () => {
+    const root = await get('/');
+    expect([root.status, root.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await root.text()).toContain('<title>Deck Library API</title>');
+  });
+});
