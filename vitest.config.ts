@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const OWN_STORE = [
   'test/api/card-search.test.ts',
   'test/api/hostile-text.test.ts',
+  'test/api/languages.test.ts',
   'test/api/size-growth.test.ts',
   'test/api/edge.test.ts',
   'test/api/search.test.ts',
