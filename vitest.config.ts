@@ -35,10 +35,13 @@ export default defineConfig({
     // Most test files wait on a store, a runtime or a browser rather than compute: two at a time on two cores.
     maxWorkers: 2,
     projects: [
-      // The service first (HTTP, runtime, store, browser), two files at a time: one of the files below
-      // that start a DynamoDB Local of their own, beside one of the rest. Two of them at once (a JVM
-      // starting beside another's burst of transactions) held a store for 7 s and more: 503s from a
-      // healthy store, past a request's 8 s budget.
+      // How vitest 5 runs these (its groupSpecs): groups by sequence.groupOrder, lowest first, each to its end
+      // before the next; but a project of maxWorkers 1 at the default groupOrder 0 is not in group 0 — its
+      // files run one at a time in a group of their own after all the others. So: the service, two files at a
+      // time (HTTP, the shared runtime, the browser); then the 100 requests at once, alone; then the stack and
+      // the lifecycle; then the files that start a DynamoDB Local of their own, one at a time, alone (two of
+      // them at once — a JVM starting beside another's burst of transactions — held a store for 7 s and more:
+      // 503s from a healthy store, past a request's 8 s budget).
       {
         extends: true,
         test: {
@@ -49,10 +52,10 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'stores', include: OWN_STORE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
-      // ...then the 100 requests at once, alone: beside a file of the stores above (a worker retrying for
-      // 10 s, a JVM starting) the shared store's transactions queued past a request's 8 s budget — nine
-      // PATCHes answered 503 (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy
-      // but starved of CPU; alone it takes 13–16 s.
+      // The 100 requests at once, alone: beside another file of the service's (both on the shared runtime and
+      // its store) the store's transactions queued past a request's 8 s budget — nine PATCHes answered 503
+      // (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy but starved of CPU;
+      // alone it took 8 s (CI, 2026-11-26).
       { extends: true, test: { name: 'load', include: [LOAD], sequence: { groupOrder: 1 } } },
       // ...then the synthesised stack, and the bundles under the Lambda lifecycle: their synths, bundle runs
       // and dozens of execution environments take both cores, and beside timing-bound tests of the service
