@@ -34,8 +34,9 @@ const dirs: string[] = [];
 function synth(context: Record<string, unknown> = {}): Resources {
   const dir = mkdtempSync(join(tmpdir(), 'deck-library-ops-'));
   dirs.push(dir);
-  // Read for the template only: the guard's rules are run by the stack test's synth.
-  const { app, stack } = buildApp(new App({ outdir: dir, context }), { guard: false });
+  // Read for the template only: the guard's rules are run by the stack test's synth, and the functions' code
+  // is not built (CDK's `aws:cdk:bundling-stacks` context: no stack bundles) — the stack test builds it.
+  const { app, stack } = buildApp(new App({ outdir: dir, context: { 'aws:cdk:bundling-stacks': [], ...context } }), { guard: false });
   app.synth();
   return app.synth().getStackByName(stack.stackName).template.Resources;
 }
