@@ -42,6 +42,12 @@ export interface OpsSettings {
   edge: boolean;
   /** A custom domain for it, opt-in: its names (comma-separated) and an ACM certificate of them in us-east-1. */
   domain?: { names: string[]; certificateArn: string };
+  /**
+   * The Discord application's public key (64 hex characters, the Developer Portal's "Public Key"): the
+   * interactions endpoint checks every request's signature with it. Public, not a secret; none by default, and
+   * without one the endpoint answers 404 and nothing else changes (contract §11.3).
+   */
+  discordPublicKey?: string;
   thresholds: {
     /** API 5xx answers as a percentage of all answers, over 5 minutes. */
     serverErrorPercent: number;
@@ -84,10 +90,22 @@ export function opsSettings(app: App): OpsSettings {
           },
         }
       : {}),
+    ...discordKey(get('discordPublicKey')),
     thresholds: {
       serverErrorPercent: number('alarmServerErrorPercent', 1),
       p99Ms: number('alarmP99Ms', 1_000),
       concurrency: number('alarmConcurrency', 800),
     },
   };
+}
+
+/** The discordPublicKey setting: none, or 64 hex characters — anything else stops the synth, saying so. */
+function discordKey(value: unknown): { discordPublicKey?: string } {
+  if (value === undefined || value === null || value === '') return {};
+  const key = String(value).trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(key))
+    throw new Error(
+      `${CONTEXT_PREFIX}discordPublicKey must be the application's public key: 64 hex characters (the Developer Portal's "Public Key")`,
+    );
+  return { discordPublicKey: key.toLowerCase() };
 }

@@ -16,6 +16,7 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
+import { discordInteractions } from '#routes/discord.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
@@ -70,7 +71,13 @@ export class DeckLibraryStack extends Stack {
         // A capped route's function has its own reservation: the most a flood of it can take or cost.
         ...(route.capped ? { reservedConcurrency: props.settings.cappedConcurrency ?? props.settings.reservedConcurrency } : {}),
         spec: { ...route, serves: `${route.method} ${route.path}` },
-        environment: tableNames,
+        // The interactions endpoint checks Discord's signatures with the application's public key (none: it answers 404).
+        environment: {
+          ...tableNames,
+          ...(route.name === discordInteractions.name && props.settings.discordPublicKey
+            ? { DISCORD_PUBLIC_KEY: props.settings.discordPublicKey }
+            : {}),
+        },
       });
       this.functions.set(route.name, fn);
     }

@@ -145,6 +145,8 @@ try {
       AWS_SESSION_TOKEN: 'local',
       SQS_ENDPOINT: queue.endpoint,
       DISCARDED_QUEUE_URL: queue.url,
+      // The Discord application's public key, as the stack's discordPublicKey setting gives it (none: the endpoint is 404).
+      ...(process.env.DISCORD_PUBLIC_KEY ? { DISCORD_PUBLIC_KEY: process.env.DISCORD_PUBLIC_KEY } : {}),
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
     };
     for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS], queue.url))

@@ -8,6 +8,7 @@ import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
 import { cursorKeyRotate } from './cursor-key.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
+import { discordRegister } from './discord-register.ts';
 import { metaRecount } from './meta-recount.ts';
 import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
@@ -91,6 +92,14 @@ const commands = new Map<string, Command>([
     },
   ],
   [
+    'discord register',
+    {
+      usage: 'discord register --application-id ID [--token-env NAME] [--json]',
+      help: "Registers the Discord application's commands (/deck, /card; names and descriptions localised; installable to servers and to users) through Discord's API, replacing the application's global commands. The bot token is read from DISCORD_BOT_TOKEN, or the variable --token-env names. Exit 0 registered, 1 refused.",
+      run: discordRegister,
+    },
+  ],
+  [
     'deck check',
     {
       usage: 'deck check CODE [--json]',
@@ -108,7 +117,8 @@ const commands = new Map<string, Command>([
 
 const WHERE = `Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
 --aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
-Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.`;
+Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.
+discord register: DISCORD_API_URL, else https://discord.com/api/v10.`;
 
 const USAGE = `usage:
 ${[...commands.values()].map((c) => `  deckctl ${c.usage}`).join('\n')}

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError, invalidJson } from './errors.ts';
+import { ApiError, invalidJson, invalidParameter } from './errors.ts';
 
 export const MAX_BODY_BYTES = 128 * 1024;
 
@@ -36,17 +36,21 @@ const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^\\s*(${TOKEN})/(${TOKEN})\\s*((?:;\\s*(?:${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*")\\s*)?)*)$`);
 const PARAMETER = new RegExp(`;\\s*(${TOKEN})=(${TOKEN}|"(?:[^"\\\\]|\\\\.)*")`, 'g');
 
-/** Undefined when `contentType` names JSON in UTF-8; else why not. */
-export function jsonMediaTypeProblem(contentType: string | undefined): string | undefined {
-  if (contentType === undefined) return 'a body needs Content-Type: application/json';
+/** Undefined when `contentType` names `expected` (a media type, lower case) in UTF-8 (or no charset); else why not. */
+export function mediaTypeProblem(contentType: string | undefined, expected: string, what: string): string | undefined {
+  if (contentType === undefined) return `a body needs Content-Type: ${expected}`;
   const m = MEDIA_TYPE.exec(contentType);
-  if (!m || `${m[1]}/${m[2]}`.toLowerCase() !== 'application/json') return 'send the body as Content-Type: application/json';
+  if (!m || `${m[1]}/${m[2]}`.toLowerCase() !== expected) return `send the body as Content-Type: ${expected}`;
   for (const [, name, raw] of (m[3] ?? '').matchAll(PARAMETER)) {
     const value = (raw as string).startsWith('"') ? (raw as string).slice(1, -1).replace(/\\(.)/g, '$1') : (raw as string);
-    if ((name as string).toLowerCase() === 'charset' && value.toLowerCase() !== 'utf-8') return 'a JSON body is UTF-8 (charset=utf-8)';
+    if ((name as string).toLowerCase() === 'charset' && value.toLowerCase() !== 'utf-8') return `${what} is UTF-8 (charset=utf-8)`;
   }
   return undefined;
 }
+
+/** Undefined when `contentType` names JSON in UTF-8; else why not. */
+export const jsonMediaTypeProblem = (contentType: string | undefined): string | undefined =>
+  mediaTypeProblem(contentType, 'application/json', 'a JSON body');
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -81,3 +85,27 @@ export const jsonBody = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
     (event as { body: unknown }).body = parsed;
   },
 });
+
+/**
+ * A body the endpoint reads itself (routes with `rawBody`): its bytes, as sent, in `event.body` — a text the
+ * endpoint decodes (`utf8Text`), or a signed message whose signature is checked over these very bytes before
+ * anything reads them. A media type other than the route's is 415 (`any`: none is checked before the signature).
+ */
+export const rawBody = (mediaType: string): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: async ({ event }) => {
+    if (mediaType !== 'any') {
+      const problem = mediaTypeProblem(event.headers?.['content-type'], mediaType, 'a text body');
+      if (problem) throw unsupported(problem);
+    }
+    (event as { body: unknown }).body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  },
+});
+
+/** A raw body's text: strict UTF-8 (never silently replaced), or 400 saying so. */
+export function utf8Text(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalidParameter('the body is not valid UTF-8');
+  }
+}

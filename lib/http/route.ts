@@ -16,7 +16,7 @@ import * as v from 'valibot';
 import type { PathParam } from '#routes/params.ts';
 import { type PageStatus, type Route, refusesBody } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
-import { bodyLimit, jsonBody, noBody } from './body.ts';
+import { bodyLimit, jsonBody, noBody, rawBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { ApiError, invalidParameter } from './errors.ts';
 import { logger } from './logger.ts';
@@ -92,9 +92,10 @@ export function build<R extends Route>(
     .use(envelope(name))
     .use(injectLambdaContext(logger, { resetKeys: false }))
     .use(httpHeaderNormalizer());
-  if (spec.body) handler.use(bodyLimit());
+  if (spec.body || spec.rawBody) handler.use(bodyLimit());
   if (spec.scope && auth) handler.use(auth(spec.scope));
   if (spec.body) handler.use(jsonBody());
+  if (spec.rawBody) handler.use(rawBody(spec.rawBody === 'text/plain' ? 'text/plain' : 'any'));
   if (refusesBody(spec)) handler.use(noBody());
   // A page for people answers its route's page errors (a slug no one may see, a code that does not parse) as a page.
   const asPage = (error: unknown) =>
@@ -114,7 +115,7 @@ export function build<R extends Route>(
       params: parseParams(spec.params, own(event.pathParameters)),
       query: parseQuery(spec.query, own(event.queryStringParameters), event.rawQueryString),
       headers: own(event.headers),
-      body: spec.body ? (event.body as unknown as Record<string, unknown>) : Object.freeze({}),
+      body: spec.body || spec.rawBody ? (event.body as unknown) : Object.freeze({}),
       method: event.requestContext?.http?.method ?? 'GET',
       path: event.rawPath ?? '/',
       rawQuery: event.rawQueryString ?? '',

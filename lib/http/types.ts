@@ -21,8 +21,12 @@ export type ParamsOf<R extends Route> = R extends { params: infer P }
 export type QueryOf<R extends Route> = R extends { query: infer Q extends v.GenericSchema }
   ? v.InferOutput<Q>
   : Readonly<Record<string, never>>;
-/** The JSON object body of a route that has one (its rules check it: lib/rules); `{}` otherwise. */
-export type BodyOf<R extends Route> = R extends { body: ShapeName } ? Record<string, unknown> : Readonly<Record<string, never>>;
+/** The JSON object body of a route that has one (its rules check it: lib/rules); the bytes of a raw body; `{}` otherwise. */
+export type BodyOf<R extends Route> = R extends { body: ShapeName }
+  ? Record<string, unknown>
+  : R extends { rawBody: string }
+    ? Buffer
+    : Readonly<Record<string, never>>;
 /** What a route answers in `data`, by its success shape; nothing for a non-JSON answer (`raw`). */
 export type DataOf<R extends Route> = R extends { success: { contentType: string } }
   ? undefined

@@ -7,7 +7,7 @@
 import { invalidParameter } from '#http/errors.ts';
 import { moved } from '#http/redirect.ts';
 import type { Raw } from '#http/types.ts';
-import * as R from '#routes/codes.ts';
+import { CODE_PATHS } from '#routes/code-paths.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { deckOfSegment } from '#rules/url-code.ts';
@@ -34,5 +34,5 @@ export function codeAt(req: { params: { code: string }; rawQuery: string }, rout
 /** A code's page and image, absolute, in the language asked (none said for English: the routes' default). */
 export function codeLinks(origin: string, canonical: string, language: string) {
   const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${languageQuery(language)}`;
-  return { page: at(R.readCodePage.path), image: at(R.readCodeImage.path), json: at(R.readCode.path) };
+  return { page: at(CODE_PATHS.page), image: at(CODE_PATHS.image), json: at(CODE_PATHS.facts) };
 }

@@ -4,17 +4,16 @@
  * non-canonical spelling of its code with 308 to the canonical URL form (`redirects`).
  */
 import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { BY_LANGUAGE, CODE_PATHS } from './code-paths.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
 import { IMAGE_FILES, IMAGE_SUBSET_FONTS, IMAGE_SUCCESS, PAGE_SUCCESS } from './share.ts';
-
-const BY_LANGUAGE = 'Card and faction names in the language asked (lang, else Accept-Language; English when the catalogue lacks it).';
 
 export const readCode = {
   name: 'readCode',
   edge: 'cached',
   method: 'GET',
-  path: '/api/v1/codes/{code}',
+  path: CODE_PATHS.facts,
   handler: 'functions/read-code.ts',
   params: { code: Code },
   query: CardLanguageQuery,
@@ -31,7 +30,7 @@ export const readCodeImage = {
   name: 'readCodeImage',
   edge: 'cached',
   method: 'GET',
-  path: '/api/v1/codes/{code}/image.png',
+  path: CODE_PATHS.image,
   handler: 'functions/code-image.ts',
   params: { code: Code },
   query: CardLanguageQuery,
@@ -52,7 +51,7 @@ export const readCodePage = {
   name: 'readCodePage',
   edge: 'cached',
   method: 'GET',
-  path: '/c/{code}',
+  path: CODE_PATHS.page,
   handler: 'functions/code-page.ts',
   params: { code: Code },
   query: CardLanguageQuery,

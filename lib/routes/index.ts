@@ -5,7 +5,9 @@
  */
 import { ACCOUNT_ROUTES } from './account.ts';
 import { CARD_ROUTES } from './cards.ts';
+import { CODE_TEXT_ROUTES } from './code-text.ts';
 import { CODE_ROUTES } from './codes.ts';
+import { DISCORD_ROUTES } from './discord.ts';
 import { notFound } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
@@ -27,6 +29,8 @@ export const ROUTES = [
   ...PUBLIC_ROUTES,
   ...SHARE_ROUTES,
   ...CODE_ROUTES,
+  ...CODE_TEXT_ROUTES,
+  ...DISCORD_ROUTES,
   ...META_ROUTES,
   ...ACCOUNT_ROUTES,
   ...CARD_ROUTES,

@@ -16,6 +16,9 @@ import { API_KEY } from '#store/items/api-key.ts';
 import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
 import type { PathParam } from './params.ts';
 
+/** What a raw body is (Route.rawBody). */
+export type RawBody = 'text/plain' | 'signed-json';
+
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 export type TableAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'BatchWriteItem';
 
@@ -39,7 +42,7 @@ export type ResponseHeader =
   | 'Vary'
   | 'Content-Language';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
-export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Meta' | 'Keys and account' | 'Cards' | 'Reference';
+export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Discord' | 'Meta' | 'Keys and account' | 'Cards' | 'Reference';
 export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
 export interface Success {
@@ -84,6 +87,12 @@ export interface Route extends Grantee {
   query?: QuerySchema;
   /** The JSON body's shape (its name: lib/shapes/named.ts), when the route reads one; its rules check it (lib/rules). */
   body?: ShapeName;
+  /**
+   * A body the endpoint reads itself, given as its bytes (lib/http/body.ts rawBody), at most 128 KiB: `text/plain`
+   * (the game's text export: another media type is 415), or `signed-json` (a Discord interaction: JSON whose
+   * signature the endpoint checks over these very bytes before it reads them; nothing is checked before).
+   */
+  rawBody?: RawBody;
   /** The function needs the card catalogue (it ships only with those that do). */
   catalogue?: true;
   /** Whether it signs or opens list cursors (it then reads the cursor keys: CURSOR_KEYS_GRANT). */
@@ -145,7 +154,8 @@ export interface ApiRoute extends Route {
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
 /** A route that takes no body but whose method may carry one: it refuses one (415), as its document says. */
-export const refusesBody = (r: Pick<Route, 'method' | 'body'>): boolean => !r.body && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
+export const refusesBody = (r: Pick<Route, 'method' | 'body' | 'rawBody'>): boolean =>
+  !r.body && !r.rawBody && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
 
 /** A grant on the decks table: actions on the item kinds given (their modules' grant keys). */
 export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });

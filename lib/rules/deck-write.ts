@@ -17,6 +17,7 @@ import {
 import { cardsSnapshot, type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
 import { type Archive, type DeckContent, type Derived, type Described, defaultArchive, type Guide } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
+import { DeckTextError, readDeckText } from './deck-text.ts';
 import { type Detail, detail } from './details.ts';
 import { deckName } from './factions.ts';
 import { rememberCode } from './parsed-codes.ts';
@@ -216,10 +217,38 @@ const sectionsOf = (archive: Partial<Archive> | undefined): Partial<Archive> => 
   return out;
 };
 
-/** A create or validate body (requirement §4 Create). */
-export function checkCreate(body: Record<string, unknown>, catalogue: Catalogue): WriteResult {
-  const read = readFields(body);
-  if (!read.submitted.has('deck_code')) read.details.unshift(detail('deck_code', 'required', 'deck_code is required'));
+/**
+ * A body's `deck_text` (the game's text export, contract §11.3), in place of `deck_code`: the body with the
+ * code it makes, or with neither and the detail saying why not.
+ */
+function codeOfText(
+  body: Record<string, unknown>,
+  catalogue: Catalogue,
+): { body: Record<string, unknown>; details: Detail[]; given: boolean } {
+  if (!Object.hasOwn(body, 'deck_text')) return { body, details: [], given: false };
+  const { deck_text: text, ...rest } = body;
+  const fail = (code: 'invalid_value' | 'invalid_type' | 'invalid_deck_code', message: string) => ({
+    body: rest,
+    details: [detail('deck_text', code, message)],
+    given: true,
+  });
+  if (Object.hasOwn(rest, 'deck_code')) return fail('invalid_value', 'give deck_code or deck_text, not both');
+  if (typeof text !== 'string') return fail('invalid_type', "deck_text must be a string: the game's text export of a deck");
+  try {
+    return { body: { ...rest, deck_code: encodeDeckCode(readDeckText(text, catalogue)) }, details: [], given: true };
+  } catch (e) {
+    if (e instanceof DeckTextError) return fail('invalid_deck_code', e.message);
+    throw e;
+  }
+}
+
+/** A create or validate body (requirement §4 Create); `deck_text` may stand for `deck_code`. */
+export function checkCreate(submitted: Record<string, unknown>, catalogue: Catalogue): WriteResult {
+  const text = codeOfText(submitted, catalogue);
+  const read = readFields(text.body);
+  read.details.unshift(...text.details);
+  if (!read.submitted.has('deck_code') && !text.given)
+    read.details.unshift(detail('deck_code', 'required', 'deck_code (or deck_text) is required'));
   if (!read.submitted.has('guide')) read.details.push(detail('guide', 'required', 'guide is required (guide.system at least)'));
   const { values, salvaged } = read;
   const archive = { ...defaultArchive(), ...sectionsOf(values.archive ?? salvaged.archive) };

@@ -37,6 +37,8 @@ export const SHAPES = {
   AccountExport: S.AccountExport,
   ErasedAccount: S.ErasedAccount,
   OpenApiDocument,
+  /** Discord's interaction response (Discord: Interactions, "Interaction Response Object"): a type, and its data. */
+  DiscordResponse: v.object({ type: v.picklist([1, 4, 8]), data: v.optional(v.unknown()) }),
   /** A page, a script or an image: not JSON (the route's contentType says which). */
   Text: v.string(),
   // Meta

@@ -7,9 +7,10 @@
  */
 import { type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { MAX_BODY_BYTES } from '#http/body.ts';
 import { ROUTES } from '#routes';
 import type { PathParam } from '#routes/params.ts';
-import type { ApiRoute, PageStatus, RequestHeader, ResponseHeader } from '#routes/route.ts';
+import type { ApiRoute, PageStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
 import { paramNames, refusesBody } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
 import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
@@ -159,7 +160,7 @@ const MESSAGES: Partial<Record<ErrorStatus, string>> = {
   409: 'The Idempotency-Key was used with another body',
   412: 'If-Match names another version of the deck',
   413: 'The body is over 128 KiB',
-  415: 'The body is not sent as application/json (UTF-8), or this route takes no body and one was sent',
+  415: 'The body is not sent in the media type the route reads (application/json, or text/plain; UTF-8), or this route takes no body and one was sent',
   422: 'The body breaks rules: every failing rule is in details',
   500: 'A fault on our side; the request id identifies it',
   503: 'The store is busy, unreachable or slow: retry after Retry-After seconds',
@@ -171,6 +172,7 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
+  if (route.rawBody) for (const c of ['payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
   if (refusesBody(route)) codes.add('unsupported_media_type');
   // Every route refuses a query that is not text (lib/http/route.ts checkQueryText), whether it declares one or not.
   codes.add('invalid_parameter');
@@ -185,6 +187,12 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
 }
 
 const JSON_TYPE = 'application/json';
+
+/** A raw body as the document declares it: a text of at most 128 KiB, or a signed JSON object. */
+const RAW_BODIES: Record<RawBody, Record<string, { schema: Record<string, unknown> }>> = {
+  'text/plain': { 'text/plain': { schema: { type: 'string', minLength: 1, maxLength: MAX_BODY_BYTES } } },
+  'signed-json': { [JSON_TYPE]: { schema: { type: 'object' } } },
+};
 
 /** What a page for people answers as a page (its route's pageErrors), said in the document. */
 const PAGE_ERRORS: Record<PageStatus, string> = {
@@ -292,7 +300,9 @@ function operation(route: ApiRoute) {
     parameters: [...params, ...query, ...requestHeaders],
     ...(route.body
       ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(SHAPES[route.body], 'input', false) } } } }
-      : {}),
+      : route.rawBody
+        ? { requestBody: { required: true, content: RAW_BODIES[route.rawBody] } }
+        : {}),
     responses,
   };
 }
@@ -322,7 +332,12 @@ export function openApiDocument() {
       {
         name: 'Deck codes',
         description:
-          'No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews.',
+          "No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews, the game's text export out and in.",
+      },
+      {
+        name: 'Discord',
+        description:
+          "Discord's interactions endpoint of the Deck Library application: /deck and /card answered in Discord, signed by Discord.",
       },
       { name: 'Meta', description: 'No key: what the public decks play — cards by faction, faction pairs, tags.' },
       { name: 'Keys and account', description: "A key's account: its keys, made and revoked by their owner." },

@@ -5,6 +5,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -14,6 +15,7 @@ import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { writeDeckText } from '#rules/deck-text.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { shippedFiles } from '#shipped';
 import { deckKey, type StoredDeck } from '#store/items/deck.ts';
@@ -25,7 +27,32 @@ import { Environment } from '../../infra/local/lambda/environment.ts';
 import { deckableCards, legalCode } from '../../test/support/decks.ts';
 import { type Call, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
 import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../../test/support/shared.ts';
-import { type Bench, type Handler, invoke, pct, QUICK, ROOT, table } from './common.ts';
+import { type Bench, type Handler, invoke, ONLY_ROUTES, pct, QUICK, ROOT, table } from './common.ts';
+
+/**
+ * The Discord application of the bench: a key pair of its own, its public key given to the interactions
+ * function (and to this process, which records each route's calls), and the /deck command it signs.
+ */
+const BENCH_DISCORD = (() => {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const publicHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  process.env.DISCORD_PUBLIC_KEY = publicHex;
+  return {
+    publicHex,
+    sign: (body: Buffer) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      return {
+        'x-signature-timestamp': timestamp,
+        'x-signature-ed25519': sign(null, Buffer.concat([Buffer.from(timestamp), body]), privateKey).toString('hex'),
+      };
+    },
+    command: {
+      type: 2,
+      locale: 'de',
+      data: { name: 'deck', type: 1, options: [{ name: 'code', type: 3, value: legalCode(demoCatalogue(), 'soviet', 'usa', 8, 0) }] },
+    },
+  };
+})();
 
 interface ColdCase {
   file: string;
@@ -256,6 +283,19 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
         : route.name === 'readMetaCards'
           ? '?main_faction=soviet'
           : '';
+    // A pasted text export; a /deck command, signed as Discord signs it (the key the bench's functions are given).
+    if (route.name === 'readPastedCode' || route.name === 'discordInteractions') {
+      const raw = Buffer.from(
+        route.name === 'readPastedCode'
+          ? writeDeckText(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0)), demo, 'en')
+          : JSON.stringify(BENCH_DISCORD.command),
+      );
+      const headers: Record<string, string> =
+        route.name === 'readPastedCode'
+          ? { 'content-type': 'text/plain' }
+          : { 'content-type': 'application/json', ...BENCH_DISCORD.sign(raw) };
+      return toEvent({ method, url, headers, body: raw }, route, matchRoute(method, url).params);
+    }
     // A PATCH that changes nothing writes nothing: each round's PATCH sets a sort_order of its own.
     const body =
       route.name === 'updateDeck'
@@ -375,9 +415,11 @@ interface RouteMeasure {
   baseCase: ColdCase;
   demoFile: string;
   realFile: string;
+  /** The hello-world bundle: the baseline under the Runtime API of a route that makes no DynamoDB call. */
+  helloFile: string;
 }
 
-async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile }: RouteMeasure) {
+async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile, helloFile }: RouteMeasure) {
   const file = await bundle(resolve(ROOT, route.handler), route.name);
   // The files a route ships beside its bundle (CDK copies them into the asset), found by LAMBDA_TASK_ROOT.
   for (const { from, to } of shippedFiles(route.files)) {
@@ -386,7 +428,11 @@ async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide
   }
   // Its fonts cut to the demo catalogue's characters, as CDK cuts them to the deployed one's.
   cutFonts(demoFile, dirname(file), route.subsetFonts);
-  const env = { ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}), ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}) };
+  const env = {
+    ...(route.catalogue ? { CATALOGUE_FILE: demoFile } : {}),
+    ...(route.files ? { LAMBDA_TASK_ROOT: dirname(file) } : {}),
+    ...(route.name === 'discordInteractions' ? { DISCORD_PUBLIC_KEY: BENCH_DISCORD.publicHex } : {}),
+  };
   // Each bundle against the baseline measured in the same rounds (the machine drifts between routes).
   const withReal = route.catalogue && hasRealCatalogue;
   const calls = await recordCalls(route, event(route, RECORD_ROUND) as APIGatewayProxyEventV2);
@@ -399,11 +445,21 @@ async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide
     // The route and its calls alone again, each in a Lambda environment under the Runtime API.
     routeRuntime: { file, route, env, runtime: true },
     rawRuntime: rawFile ? { file: rawFile, runtime: true } : undefined,
+    // A route with no DynamoDB call (a code's facts, a Discord answer) beside a hello world under the Runtime API.
+    helloRuntime: rawFile ? undefined : { file: helloFile, runtime: true },
   };
   const names = Object.keys(cases).filter((n) => cases[n]);
   const measured = await sideBySide(names.map((n) => cases[n] as ColdCase));
   const of = (n: string) => measured[names.indexOf(n)];
-  const [b, m, raw, real, mRuntime, rawRuntime] = ['base', 'route', 'raw', 'real', 'routeRuntime', 'rawRuntime'].map(of);
+  const [b, m, raw, real, mRuntime, rawRuntime, helloRuntime] = [
+    'base',
+    'route',
+    'raw',
+    'real',
+    'routeRuntime',
+    'rawRuntime',
+    'helloRuntime',
+  ].map(of);
   return row(
     route.name,
     route.catalogue ? 'demo' : '-',
@@ -414,7 +470,19 @@ async function measureRoute(route: Route, { bundle, rawBundle, event, sideBySide
     raw
       ? `${raw.total.toFixed(1)}: ${paired(raw, b as Cold).toFixed(2)}× GetItem; the route ${paired(m as Cold, raw).toFixed(2)}× them`
       : '',
-    `${(mRuntime as Cold).init.toFixed(1)} / ${(mRuntime as Cold).total.toFixed(1)}${rawRuntime ? `: the route ${paired(mRuntime as Cold, rawRuntime).toFixed(2)}× its calls (${rawRuntime.total.toFixed(1)})` : ''}`,
+    `${(mRuntime as Cold).init.toFixed(1)} / ${(mRuntime as Cold).total.toFixed(1)} (p99 ${pct(
+      (mRuntime as Cold).runs.map((r) => r.total),
+      99,
+    ).toFixed(
+      1,
+    )})${rawRuntime ? `: the route ${paired(mRuntime as Cold, rawRuntime).toFixed(2)}× its calls (${rawRuntime.total.toFixed(1)})` : ''}${
+      helloRuntime
+        ? `: ${paired(mRuntime as Cold, helloRuntime).toFixed(2)}× a hello world (${helloRuntime.total.toFixed(1)}, p99 ${pct(
+            helloRuntime.runs.map((r) => r.total),
+            99,
+          ).toFixed(1)})`
+        : ''
+    }`,
   );
 }
 
@@ -454,7 +522,9 @@ export async function coldStarts(bench: Bench) {
     row('hello world', '-', join(work, 'hello', 'index.mjs'), hi, base),
   ];
   for (const route of ROUTES as readonly Route[]) {
+    if (ONLY_ROUTES && !ONLY_ROUTES.has(route.name)) continue;
     if (
+      !ONLY_ROUTES &&
       QUICK &&
       ![
         'listDecks',
@@ -472,6 +542,9 @@ export async function coldStarts(bench: Bench) {
         'readCode',
         'readCodeImage',
         'readCodePage',
+        'readCodeText',
+        'readPastedCode',
+        'discordInteractions',
         'readMetaCards',
         'readMetaFactions',
         'createKey',
@@ -481,7 +554,18 @@ export async function coldStarts(bench: Bench) {
       ].includes(route.name)
     )
       continue;
-    bundles.push(await measureRoute(route, { bundle, rawBundle, event, sideBySide, baseCase, demoFile, realFile }));
+    bundles.push(
+      await measureRoute(route, {
+        bundle,
+        rawBundle,
+        event,
+        sideBySide,
+        baseCase,
+        demoFile,
+        realFile,
+        helloFile: join(work, 'hello', 'index.mjs'),
+      }),
+    );
   }
   console.log(
     `\n3. Bundles (CDK esbuild settings): size, and init + first invoke against the GetItem-only bundle run in the same rounds; and the route and its calls alone each in a Lambda environment under the Runtime API (aws-lambda-ric: start to Init Duration / to the first response) (${COLD_ROUNDS} rounds: medians, ms; ratios: medians of the rounds' ratios)`,
@@ -498,7 +582,7 @@ export async function coldStarts(bench: Bench) {
       'GetItem then',
       '× GetItem',
       'its calls alone',
-      'Runtime API: init / init + 1st',
+      'Runtime API: init / init + 1st (p99)',
       'real catalogue',
     ],
     bundles,

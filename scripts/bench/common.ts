@@ -12,6 +12,11 @@ import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts'
 import { legalCode, storedDeck } from '../../test/support/decks.ts';
 
 export const QUICK = process.argv.includes('--quick');
+/** `--routes a,b`: part 3 (bundles and cold starts) of these routes alone, and no other part. */
+export const ONLY_ROUTES = (() => {
+  const at = process.argv.indexOf('--routes');
+  return at < 0 ? undefined : new Set((process.argv[at + 1] ?? '').split(',').filter(Boolean));
+})();
 export const ROOT = resolve(import.meta.dirname, '../..');
 export type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (`-- --quick` for a short run): what a request costs, measured side by side in one
+ * `npm run bench` (`-- --quick` for a short run; `-- --routes a,b` for part 3 of those routes alone): what a request costs, measured side by side in one
  * run on a DynamoDB Local of its own (this machine is shared and noisy: compare the ratios, not the
  * absolute times). Prints one table per part, each a module of its own over the one DynamoDB recorder
  * the tests use too (test/support/dynamo-recorder.ts):
@@ -25,7 +25,7 @@ import { ensureTables, startDynamoLocal } from '../../infra/local/dynamodb.ts';
 import { legalCode } from '../../test/support/decks.ts';
 import { freePort } from '../../test/support/runtime.ts';
 import { coldStarts } from './cold-start.ts';
-import { type Bench, invoke, publicDeck, QUICK } from './common.ts';
+import { type Bench, invoke, ONLY_ROUTES, publicDeck, QUICK } from './common.ts';
 import { costs } from './costs.ts';
 import { latency } from './latency.ts';
 import { views } from './views.ts';
@@ -70,10 +70,12 @@ async function main() {
       shared: owned[0] as { id: string; share_slug: string },
       history,
     };
-    await costs(bench);
-    await latency(bench);
+    if (!ONLY_ROUTES) {
+      await costs(bench);
+      await latency(bench);
+    }
     await coldStarts(bench);
-    await views(bench);
+    if (!ONLY_ROUTES) await views(bench);
   } finally {
     rmSync(work, { recursive: true, force: true });
     await dynamo.stop();

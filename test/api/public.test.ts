@@ -344,9 +344,15 @@ describe('OpenAPI document', () => {
       expect(op['x-required-scope'], route.name).toBe('scope' in route ? route.scope : undefined);
     }
     const create = doc.paths['/api/v1/users/{user_id}/decks'].post.requestBody.content['application/json'].schema;
-    expect(create.required).toEqual(['deck_code', 'guide']);
-    expect(create.additionalProperties).toBe(false);
-    expect(create.properties.guide.properties.system.maxLength).toBe(40);
+    // deck_code and guide, or deck_text (the game's text export) in place of deck_code.
+    expect(create.anyOf.map((s: { required: string[] }) => s.required)).toEqual([
+      ['deck_code', 'guide'],
+      ['deck_text', 'guide'],
+    ]);
+    for (const s of create.anyOf) {
+      expect(s.additionalProperties).toBe(false);
+      expect(s.properties.guide.properties.system.maxLength).toBe(40);
+    }
     const replace = doc.paths['/api/v1/users/{user_id}/decks/replace'].post.requestBody.content['application/json'].schema;
     expect(replace.properties.replacements).toMatchObject({ minItems: 1, maxItems: 20 });
     expect((await call('GET', '/api/v1/openapi.json', { headers: { 'if-none-match': r.headers.get('etag') as string } })).status).toBe(304);

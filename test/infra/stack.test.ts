@@ -47,6 +47,12 @@ let template: Template;
 let resources: Record<string, any>;
 
 /** Synthesises the app into a fresh directory, with cdk-nag (and cfn-guard, `guard`): any unacknowledged finding throws. */
+/**
+ * A synth whose functions' code is not built (CDK's `aws:cdk:bundling-stacks` context: no stack bundles), for a
+ * test that reads only the template: the base synth above builds and checks every bundle once.
+ */
+const TEMPLATE_ONLY = { 'aws:cdk:bundling-stacks': [] } as const;
+
 function synth(env: Record<string, string | undefined> = {}, extraContext: Record<string, unknown> = {}, guard = true) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
@@ -507,17 +513,21 @@ describe('least privilege', () => {
 
 describe('bundles', () => {
   // Budgets (minified bytes): functions on the store, or reading the cursor key, carry the AWS SDK; the others must not.
-  // The document's function carries its generator (the shapes and valibot's JSON Schema conversion); a page
+  // The document's function carries its generator (the shapes and valibot's JSON Schema conversion) and every
+  // route's declaration, so it grows with the API (130 KB at 38 routes, with the text export and Discord); a page
   // or an image drawn without the store (a deck code's) carries its sheet and its HTML, or its SVG and the renderer's glue.
-  const BUDGET = { store: 330_000, plain: 80_000, drawn: 96_000, openApi: 128_000 };
+  // Discord's interactions function reads any paste (the text reader) and answers in Discord's shapes beside the facts.
+  const BUDGET = { store: 330_000, plain: 80_000, drawn: 96_000, openApi: 136_000, discord: 84_000 };
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
     grantsOf(route).length > 0 || route.cursors === true
       ? BUDGET.store
       : route.name === 'openApi'
         ? BUDGET.openApi
-        : route.catalogue && ['text/html', 'image/png'].includes(route.success?.contentType ?? '')
-          ? BUDGET.drawn
-          : BUDGET.plain;
+        : route.name === 'discordInteractions'
+          ? BUDGET.discord
+          : route.catalogue && ['text/html', 'image/png'].includes(route.success?.contentType ?? '')
+            ? BUDGET.drawn
+            : BUDGET.plain;
   const DEMO_CARD_NAME = 'Volga Grey Rifles';
 
   it('report: size and cold import time of each bundle (routes and workers); within budget; catalogue only where needed', () => {
@@ -811,7 +821,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
       expect(b.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
     }
     expect(d.Origins[0].CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
-    const { dir } = synth({}, { 'deck-library:edge': 'false' }, false);
+    const { dir } = synth({}, { 'deck-library:edge': 'false', ...TEMPLATE_ONLY }, false);
     const without = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, { Type: string }>;
     expect(Object.values(without).filter((r) => r.Type.startsWith('AWS::CloudFront::'))).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
@@ -856,7 +866,10 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     expect(config().DefaultRootObject).toBe(routeByName('docsPage').path.slice(1));
     const excused = ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check'];
     const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
-    const { dir } = synth({}, { 'deck-library:domainNames': 'decks.example.org', 'deck-library:certificateArn': certificateArn });
+    const { dir } = synth(
+      {},
+      { 'deck-library:domainNames': 'decks.example.org', 'deck-library:certificateArn': certificateArn, ...TEMPLATE_ONLY },
+    );
     try {
       // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
       const custom = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, any>;
@@ -884,4 +897,22 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     expect(fn.Properties.FunctionCode).toMatch(/headers\['x-deck-catalogue'\] = \{ value: '[A-Za-z0-9_-]{16}' \}/);
   });
+});
+
+describe('Discord (contract §11.3): the interactions function and its public key', () => {
+  const KEY = 'ab'.repeat(32);
+  const envOf = (r: Record<string, { Type: string; Properties: { Environment?: { Variables?: Record<string, string> } } }>, name: string) =>
+    Object.entries(r).find(([id, x]) => x.Type === 'AWS::Lambda::Function' && id.startsWith(`${pascal(name)}Function`))?.[1].Properties
+      .Environment?.Variables ?? {};
+
+  it('without the setting the function has no key (it answers 404); with one, it alone has it; a malformed one stops the synth', () => {
+    expect(envOf(resources, 'discordInteractions').DISCORD_PUBLIC_KEY).toBeUndefined();
+    const { dir } = synth({}, { 'deck-library:discordPublicKey': KEY.toUpperCase(), ...TEMPLATE_ONLY }, false);
+    const keyed = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+    rmSync(dir, { recursive: true, force: true });
+    expect(envOf(keyed, 'discordInteractions').DISCORD_PUBLIC_KEY).toBe(KEY);
+    const others = routes.filter((r) => r.name !== 'discordInteractions' && r.path !== '$default');
+    for (const route of others) expect(envOf(keyed, route.name).DISCORD_PUBLIC_KEY, route.name).toBeUndefined();
+    expect(() => synth({}, { 'deck-library:discordPublicKey': 'not-a-key', ...TEMPLATE_ONLY }, false)).toThrow(/64 hex characters/);
+  }, 120_000);
 });

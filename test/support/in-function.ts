@@ -12,10 +12,11 @@ export async function inFunction(
   method: string,
   url: string,
   headers: Record<string, string> = {},
+  body: Buffer = Buffer.alloc(0),
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const { route, params } = matchRoute(method, new URL(url, 'http://local').pathname);
   const { handler } = (await import(`../../${route.handler}`)) as { handler: Handler };
-  return handler(toEvent({ method, url, headers, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+  return handler(toEvent({ method, url, headers, body }, route, params), lambdaContext(route));
 }
 
 /** The bytes of a function's answer as Lambda receives it (its JSON), the body within it escaped again. */

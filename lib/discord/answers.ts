@@ -1,0 +1,266 @@
+/**
+ * What the interactions endpoint answers (contract §11.3), pure: an interaction (already proven Discord's) in,
+ * its response out — nothing drawn, nothing stored, so every answer is immediate (Discord waits 3 s).
+ *   - PING (type 1) → PONG (type 1).
+ *   - `/deck code:<text>` → a message (type 4) with one embed: the factions' names as title, a link to the
+ *     code's page, its image (drawn when Discord fetches it: behind the edge, from the cache), a field per
+ *     card type, the kredit curve, legality with its issues; an unreadable text → an ephemeral message saying
+ *     what is wrong (flags 64: only its sender sees it), never a failed interaction.
+ *   - `/card name:<text>` → a message with the card's facts; its autocomplete (type 4 interactions) → up to 25
+ *     choices (type 8), matched in the user's language, case and accents folded.
+ * The user's language is the interaction's `locale` (Discord's: `de`, `pt-BR`, `zh-TW`…) as the served
+ * languages read a BCP 47 tag (rules/languages.ts: zh-TW → zh-Hant, pt-BR → pt, es-419 → es), English
+ * otherwise. Card and faction names follow it, as on every page and image; the few labels are English.
+ * Every text of a deck or a user is escaped for Discord's markdown and cut to Discord's limits (Discord:
+ * "Embed Limits": title 256, description 4,096, 25 fields, field name 256 and value 1,024, 6,000 in all);
+ * no answer mentions anyone (allowed_mentions empty).
+ * Shapes: discord-api-types (type-only imports: no code of it ships).
+ */
+import type {
+  APIApplicationCommandAutocompleteResponse,
+  APIApplicationCommandOptionChoice,
+  APIEmbed,
+  APIEmbedField,
+  APIInteractionResponseChannelMessageWithSource,
+  APIInteractionResponsePong,
+} from 'discord-api-types/v10';
+import { type Card, type CardType, cardName } from '#rules/card.ts';
+import type { Catalogue } from '#rules/catalogue.ts';
+import { codeFacts } from '#rules/code-facts.ts';
+import { cardsNamed, foldName } from '#rules/deck-text.ts';
+import { factionName } from '#rules/factions.ts';
+import { answerLanguage } from '#rules/languages.ts';
+import { deckOfPaste, PastedDeckError } from '#rules/pasted-deck.ts';
+import { COMMAND, OPTION } from './names.ts';
+
+/** Discord's bounds on what a message holds (Discord: Embed Limits; autocomplete choices; a choice's name). */
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4096,
+  fieldName: 256,
+  fieldValue: 1024,
+  embedTotal: 6000,
+  content: 2000,
+  choices: 25,
+  choiceName: 100,
+} as const;
+
+/** Interaction types and response types this endpoint knows (Discord: Interactions, "Receiving and Responding"). */
+const INTERACTION = { ping: 1, command: 2, autocomplete: 4 } as const;
+const EPHEMERAL = 64;
+
+/** The links a deck's answer gives: its page and its image, on the host Discord asked. */
+export interface DeckLinks {
+  page: string;
+  image: string;
+}
+
+/** What the endpoint needs besides the interaction. */
+export interface AnswerContext {
+  catalogue: Catalogue;
+  /** A deck's links, in a language (lib/public/codes.ts codeLinks on the request's origin). */
+  linksOf: (urlCode: string, language: string) => DeckLinks;
+}
+
+/** Discord's markdown, escaped: every character it reads as markup shows as itself (a backslash before ASCII punctuation). */
+export const escapeMarkdown = (text: string): string => text.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&');
+
+/** A text cut to `max` characters (UTF-16 units, as Discord counts), an ellipsis marking the cut. */
+export const cut = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+const NO_MENTIONS = { parse: [] as never[] };
+
+/** What this endpoint answers: a PONG, a message, or autocomplete's choices. */
+export type Answer =
+  | APIInteractionResponsePong
+  | APIInteractionResponseChannelMessageWithSource
+  | APIApplicationCommandAutocompleteResponse;
+type Message = APIInteractionResponseChannelMessageWithSource;
+
+/** A message only its sender sees. */
+const ephemeral = (content: string): Message => ({
+  type: 4,
+  data: { content: cut(content, DISCORD_LIMITS.content), flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
+});
+
+const TYPE_LABELS: Record<CardType | 'unknown', string> = {
+  infantry: 'Infantry',
+  tank: 'Tank',
+  artillery: 'Artillery',
+  fighter: 'Fighter',
+  bomber: 'Bomber',
+  order: 'Order',
+  countermeasure: 'Countermeasure',
+  headquarters: 'Headquarters',
+  unknown: 'Not in the catalogue',
+};
+
+interface Interaction {
+  type?: unknown;
+  locale?: unknown;
+  data?: { name?: unknown; options?: { name?: unknown; value?: unknown; focused?: unknown }[] };
+}
+
+/** The response to an interaction. */
+export function answerInteraction(interaction: unknown, context: AnswerContext): Answer {
+  const it = (interaction ?? {}) as Interaction;
+  if (it.type === INTERACTION.ping) return { type: 1 };
+  const language = answerLanguage(typeof it.locale === 'string' ? it.locale : undefined, undefined, context.catalogue.languages);
+  const options = Array.isArray(it.data?.options) ? it.data.options : [];
+  const option = (name: string) => {
+    const value = options.find((o) => o?.name === name)?.value;
+    return typeof value === 'string' ? value : '';
+  };
+  if (it.type === INTERACTION.autocomplete && it.data?.name === COMMAND.card)
+    return { type: 8, data: { choices: cardChoices(option(OPTION.name), context.catalogue, language) } };
+  if (it.type === INTERACTION.command && it.data?.name === COMMAND.deck) return deckAnswer(option(OPTION.code), context, language);
+  if (it.type === INTERACTION.command && it.data?.name === COMMAND.card) return cardAnswer(option(OPTION.name), context, language);
+  return ephemeral('This command is not one of Deck Library’s (/deck, /card).');
+}
+
+function deckAnswer(text: string, context: AnswerContext, language: string): Message {
+  let facts: ReturnType<typeof codeFacts>;
+  try {
+    facts = codeFacts(deckOfPaste(text, context.catalogue), context.catalogue, language);
+  } catch (error) {
+    if (error instanceof PastedDeckError) return ephemeral(`That deck could not be read: ${escapeMarkdown(error.message)}`);
+    throw error;
+  }
+  return { type: 4, data: { embeds: [deckEmbed(facts, context.linksOf(facts.url_code, language))], allowed_mentions: NO_MENTIONS } };
+}
+
+/** A deck's embed: within every one of Discord's limits, whatever its cards are named. */
+export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks): APIEmbed {
+  const total = facts.cards.reduce((n, c) => n + c.count, 0);
+  const title = cut(facts.name, DISCORD_LIMITS.title);
+  const description = `${total} cards · ${facts.legality.valid ? '✅ legal' : '⚠️ not legal today'}\n\`${facts.deck_code}\``;
+  const curve = Object.entries(facts.stats.by_kredits);
+  const most = Math.max(1, ...curve.map(([, n]) => n));
+  const fixed: APIEmbedField[] = [];
+  if (curve.length > 0)
+    fixed.push({
+      name: 'Kredit curve',
+      value: `\`\`\`\n${curve.map(([k, n]) => `${k.padStart(2)}K ${'█'.repeat(Math.ceil((n / most) * 12)).padEnd(12)} ${n}`).join('\n')}\n\`\`\``,
+    });
+  if (!facts.legality.valid)
+    fixed.push({
+      name: 'Why not legal',
+      value: lines(
+        facts.legality.errors.map((e) => `• ${escapeMarkdown(e.message)}`),
+        DISCORD_LIMITS.fieldValue,
+      ),
+    });
+  // The cards, a field a type (in the order of the deck's kredits), sharing what the total leaves.
+  const byType = new Map<string, typeof facts.cards>();
+  for (const card of facts.cards) {
+    const type = card.type ?? 'unknown';
+    byType.set(type, [...(byType.get(type) ?? []), card]);
+  }
+  const used = title.length + description.length + fixed.reduce((n, f) => n + f.name.length + f.value.length, 0);
+  const names = [...byType.keys()].map(
+    (type) => `${TYPE_LABELS[type as CardType | 'unknown']} · ${(byType.get(type) ?? []).reduce((n, c) => n + c.count, 0)}`,
+  );
+  const share = Math.min(
+    DISCORD_LIMITS.fieldValue,
+    Math.floor((DISCORD_LIMITS.embedTotal - used - names.reduce((n, name) => n + name.length, 0)) / Math.max(1, byType.size)),
+  );
+  const typeFields = [...byType.values()].map((cards, i) => ({
+    name: names[i] as string,
+    value: lines(
+      cards.map((c) => `${c.count}× ${escapeMarkdown(c.name ?? `[${c.card_id}]`)} (${c.kredits ?? '?'}K)`),
+      share,
+    ),
+    inline: true,
+  }));
+  return { title, url: links.page, description, fields: [...typeFields, ...fixed], image: { url: links.image } };
+}
+
+/** Lines joined within `max` characters: as many as fit, then how many more there are. */
+function lines(all: readonly string[], max: number): string {
+  const kept: string[] = [];
+  let size = 0;
+  for (const [i, line] of all.entries()) {
+    const rest = all.length - i - 1;
+    const more = rest > 0 ? `\n… ${rest} more`.length : 0;
+    if (size + line.length + 1 + more > max) {
+      const left = all.length - i;
+      const tail = `… ${left} more`;
+      return kept.length === 0 ? cut(tail, max) : `${kept.join('\n')}\n${tail}`;
+    }
+    kept.push(cut(line, max));
+    size += line.length + 1;
+  }
+  return kept.join('\n') || '—';
+}
+
+/** The card a `/card` value names: its id (an autocomplete choice's value), else its name in any language. */
+function cardOf(value: string, catalogue: Catalogue): Card | undefined {
+  return catalogue.get(value.trim()) ?? cardsNamed(catalogue, value, undefined, undefined)[0];
+}
+
+function cardAnswer(value: string, context: AnswerContext, language: string): Message {
+  const card = cardOf(value, context.catalogue);
+  if (!card) return ephemeral(`No card is named ${escapeMarkdown(cut(value, 100))} in any language of the catalogue.`);
+  const notes = [
+    card.derived ? 'Spawned by other cards: never in a deck.' : undefined,
+    card.exile ? `Also serves ${factionName(card.exile, language)} decks.` : undefined,
+  ].filter(Boolean);
+  const embed: APIEmbed = {
+    title: cut(cardName(card, language), DISCORD_LIMITS.title),
+    ...(notes.length > 0 ? { description: notes.join('\n') } : {}),
+    fields: [
+      { name: 'Kredits', value: String(card.kredits), inline: true },
+      { name: 'Type', value: TYPE_LABELS[card.type], inline: true },
+      { name: 'Rarity', value: card.rarity[0]?.toUpperCase() + card.rarity.slice(1), inline: true },
+      { name: 'Nation', value: card.faction === 'neutral' ? 'Neutral' : escapeMarkdown(factionName(card.faction, language)), inline: true },
+      { name: 'Set', value: cut(escapeMarkdown(card.set), DISCORD_LIMITS.fieldValue) || '—', inline: true },
+    ],
+  };
+  return { type: 4, data: { embeds: [embed], allowed_mentions: NO_MENTIONS } };
+}
+
+/** The catalogue's cards with their names in a language, folded, kept per catalogue and language. */
+const folded = new WeakMap<Catalogue, Map<string, { card: Card; name: string; mine: string; english: string }[]>>();
+function foldedNames(catalogue: Catalogue, language: string) {
+  let byLanguage = folded.get(catalogue);
+  if (!byLanguage) {
+    byLanguage = new Map();
+    folded.set(catalogue, byLanguage);
+  }
+  let list = byLanguage.get(language);
+  if (!list) {
+    list = catalogue.cards.map((card) => {
+      const name = cardName(card, language);
+      return { card, name, mine: foldName(name), english: foldName(card.name) };
+    });
+    byLanguage.set(language, list);
+  }
+  return list;
+}
+
+/** Autocomplete: up to 25 cards whose name in the language (else in English) begins with, then holds, what was typed. */
+export function cardChoices(typed: string, catalogue: Catalogue, language: string): APIApplicationCommandOptionChoice[] {
+  const q = foldName(typed);
+  const ranked: { rank: number; entry: ReturnType<typeof foldedNames>[number] }[] = [];
+  for (const entry of foldedNames(catalogue, language)) {
+    const rank =
+      q === '' || entry.mine.startsWith(q)
+        ? 0
+        : entry.mine.includes(q)
+          ? 1
+          : entry.english.startsWith(q)
+            ? 2
+            : entry.english.includes(q)
+              ? 3
+              : -1;
+    if (rank >= 0) ranked.push({ rank: rank + (entry.card.derived ? 4 : 0), entry });
+  }
+  ranked.sort(
+    (a, b) =>
+      a.rank - b.rank || a.entry.name.localeCompare(b.entry.name, language) || a.entry.card.card_id.localeCompare(b.entry.card.card_id),
+  );
+  return ranked.slice(0, DISCORD_LIMITS.choices).map(({ entry: { card, name } }) => ({
+    name: cut(`${name} · ${card.kredits}K`, DISCORD_LIMITS.choiceName),
+    value: card.card_id,
+  }));
+}

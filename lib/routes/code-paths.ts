@@ -1,0 +1,15 @@
+/**
+ * Where a deck code's facts, image and page are (contract §10.2): the paths their routes declare
+ * (lib/routes/codes.ts), apart from the declarations, so that what links to them (a pasted deck's facts, a
+ * Discord answer) carries the paths and not the routes' declarations and the image's fonts; and the words
+ * every code route says of its language.
+ */
+export const CODE_PATHS = {
+  facts: '/api/v1/codes/{code}',
+  image: '/api/v1/codes/{code}/image.png',
+  page: '/c/{code}',
+} as const;
+
+/** What every code route says of its language. */
+export const BY_LANGUAGE =
+  'Card and faction names in the language asked (lang, else Accept-Language; English when the catalogue lacks it).';

@@ -1,0 +1,66 @@
+/**
+ * Whatever a player pastes for a deck (contract §11.3): a `%%` code, its URL form, a link with a code in it
+ * (a kards.com deck-builder link `https://www.kards.com/[locale/]decks/deck-builder?hash=<code>`, as
+ * alex-weber/katy-kards-bot builds them; a link to this service's code page or facts), or the game's text
+ * export (deck-text.ts), its line breaks kept or lost (a one-line field makes them spaces). Pure: the deck, or a PastedDeckError saying what is wrong (a code's own message,
+ * with its offset; a text's, with its line).
+ */
+import type { Catalogue } from './catalogue.ts';
+import { type Deck, DeckCodeError, parseDeckCode } from './deck-code.ts';
+import { DeckTextError, readDeckText, unflattenDeckText } from './deck-text.ts';
+import { LIMITS } from './limits.ts';
+import { deckOfSegment } from './url-code.ts';
+
+/** A line that can only be meant as a code's URL form: two characters, a dash, then code characters and dashes. */
+const URL_LIKE = /^[0-9A-Za-z]{2}-[0-9A-Za-z-]*$/;
+
+export class PastedDeckError extends Error {
+  override readonly name = 'PastedDeckError';
+}
+
+/** A link's code: its `hash` parameter, else its last path segment that reads as a code. */
+function codeOfLink(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const hash = url.searchParams.get('hash');
+  if (hash !== null) return hash;
+  const last = url.pathname.split('/').filter(Boolean).at(-1);
+  return last === undefined ? undefined : decodeURIComponentOr(last);
+}
+
+const decodeURIComponentOr = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** The deck a pasted text stands for. */
+export function deckOfPaste(pasted: string, catalogue: Catalogue): Deck {
+  const text = pasted.trim();
+  if (text === '') throw new PastedDeckError("nothing was given: paste a deck code, a kards.com deck link or the game's text export");
+  const single = !/[\r\n]/.test(text);
+  try {
+    const link = single && /^https?:\/\//i.test(text);
+    if (link || (single && (text.startsWith('%%') || URL_LIKE.test(text)))) {
+      const linked = link ? codeOfLink(text) : undefined;
+      if (link && linked === undefined)
+        throw new PastedDeckError('the link holds no deck code (a kards.com deck-builder link has one in ?hash=)');
+      const code = (linked ?? text).trim();
+      if (code.length > LIMITS.deckCodeChars)
+        throw new PastedDeckError(`a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${code.length}`);
+      // A code in its %% form; else a link's code, or a line shaped as the URL form (its own message says what is wrong with it).
+      return code.startsWith('%%') ? parseDeckCode(code) : deckOfSegment(code).deck;
+    }
+    return readDeckText(unflattenDeckText(text), catalogue);
+  } catch (error) {
+    if (error instanceof DeckCodeError) throw new PastedDeckError(`not a deck code: ${error.message}`);
+    if (error instanceof DeckTextError) throw new PastedDeckError(error.message);
+    throw error;
+  }
+}
