@@ -11,7 +11,7 @@ import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, demo, details, newOwner } from '../support/api.ts';
 import { inFunction } from '../support/in-function.ts';
-import { namedRealCatalogue } from '../support/named-catalogue.ts';
+import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
 import { hasRealCatalogue, hasRealCodes, realCodes } from '../support/shared.ts';
 
 const legal = code('soviet', 'usa', 3);
@@ -120,7 +120,7 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code, in every l
     else process.env.CATALOGUE_FILE = before;
   });
 
-  it('GET deck.txt?lang=X then POST it back: the same code, for each of the 12 languages', async () => {
+  it('GET deck.txt?lang=X then POST it back — as written, and shuffled, re-cased and in another language: the same code, for each of the 12 languages', async () => {
     // Every share code: the catalogue's unknown cards are written [id] and read back as such.
     const decks = realCodes()
       .filter((c) => c.format === 'share')
@@ -134,6 +134,25 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code, in every l
         const text = String(got.body).replace(/\n%%[^\n]*\n/, '\n');
         const back = await inFunction('POST', '/api/v1/codes', { 'content-type': 'text/plain' }, Buffer.from(text));
         expect([lang, back.statusCode, JSON.parse(String(back.body)).data?.deck_code]).toEqual([lang, 200, encodeDeckCode(deck)]);
+        // Its lines after the name line in another order, every other one re-cased, each card named in the next language.
+        const next = KARDS_LANGUAGES[(KARDS_LANGUAGES.indexOf(lang) + 1) % KARDS_LANGUAGES.length] as string;
+        const [name, ...rest] = text.split('\n');
+        const mixed = rest
+          .map((line) => {
+            const card = deck.cards.find((c) => line.endsWith(` ${nameIn(named?.catalogue.get(c.card_id)?.name ?? '\u0000', lang)}`));
+            const english = card && named?.catalogue.get(card.card_id)?.name;
+            return english ? line.replace(nameIn(english, lang), nameIn(english, next)) : line;
+          })
+          // (a card written by its id, [3N], keeps its case: ids are case-sensitive)
+          .map((line, i) => (line.includes('[') ? line : i % 2 ? line.toUpperCase() : line.toLowerCase()))
+          .reverse();
+        const shuffled = await inFunction(
+          'POST',
+          '/api/v1/codes',
+          { 'content-type': 'text/plain' },
+          Buffer.from([name, ...mixed].join('\n')),
+        );
+        expect([lang, shuffled.statusCode, JSON.parse(String(shuffled.body)).data?.deck_code]).toEqual([lang, 200, encodeDeckCode(deck)]);
       }
   });
 });
