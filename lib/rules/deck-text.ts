@@ -206,7 +206,8 @@ const CARD_START = /\d{1,3}\s*[x×]\s*\(\s*(?:\d{1,3}|\?)\s*k\s*\)/i;
 export function unflattenDeckText(text: string): string {
   if (/[\r\n]/.test(text) || !CARD_START.test(text)) return text;
   const lines = text
-    .replace(new RegExp(`\\s+(?=${CARD_START.source}|(?:major power|ally|hq)\\s*:|%%)`, 'gi'), '\n')
+    // A run of spaces is matched from its start only ((?<!\s)): linear in the text, whatever runs it holds.
+    .replace(new RegExp(`(?<!\\s)\\s+(?=${CARD_START.source}|(?:major power|ally|hq)\\s*:|%%)`, 'gi'), '\n')
     .split('\n')
     .flatMap((line) => {
       const header = /^(.*\S)\s+(\S{1,40}):$/.exec(line.trim());

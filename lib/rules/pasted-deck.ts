@@ -57,6 +57,8 @@ export function deckOfPaste(pasted: string, catalogue: Catalogue): Deck {
       // A code in its %% form; else a link's code, or a line shaped as the URL form (its own message says what is wrong with it).
       return code.startsWith('%%') ? parseDeckCode(code) : deckOfSegment(code).deck;
     }
+    if (text.length > LIMITS.deckTextChars)
+      throw new PastedDeckError(`a deck's text has at most ${LIMITS.deckTextChars} characters; this one has ${text.length}`);
     return readDeckText(unflattenDeckText(text), catalogue);
   } catch (error) {
     if (error instanceof DeckCodeError) throw new PastedDeckError(`not a deck code: ${error.message}`);

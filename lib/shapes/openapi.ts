@@ -172,7 +172,9 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
-  if (route.rawBody) for (const c of ['payload_too_large', 'unsupported_media_type'] as const) codes.add(c);
+  // A raw body: its size is checked first; only a text body's media type is (a signed one's is not looked at).
+  if (route.rawBody) codes.add('payload_too_large');
+  if (route.rawBody === 'text/plain') codes.add('unsupported_media_type');
   if (refusesBody(route)) codes.add('unsupported_media_type');
   // Every route refuses a query that is not text (lib/http/route.ts checkQueryText), whether it declares one or not.
   codes.add('invalid_parameter');

@@ -169,6 +169,8 @@ describe('what cannot be read is said, with its line', () => {
       ['https://www.kards.com/', /holds no deck code/],
       ['%%45|zz', /not a deck code: expected 4 groups/],
       ['45-zz', /not a deck code/],
+      // Refused by its size before anything reads it (the line breaks a one-line paste lost are not looked for).
+      [`2x (1K) A${' '.repeat(20_000)}1x (2K) B`, /at most 16000 characters; this one has 20018/],
     ] as const)
       expect(() => deckOfPaste(pasted, catalogue)).toThrow(
         expect.objectContaining({ name: PastedDeckError.name, message: expect.stringMatching(message) }),
