@@ -1,6 +1,10 @@
 /**
  * The KARDS share code (contract §1):
  *   code := "%%" main ally "|" g1 ";" g2 ";" g3 ";" g4   — every card in group N is in the deck N times.
+ * The game client's storage form (contract §11.5; ../shared/reference/kards/README.md "Client/server
+ * storage form", seen in the official server's deck headers) is read as the deck it holds:
+ *   storage := code "~" h1 ";" h2 ";" h3 ";" h4 "|" hq   — hq: 4 characters of [0-9A-Za-z] (the HQ's id and 2 more)
+ * its part after "~" and its HQ segment are not part of the deck (they are checked for shape, then dropped).
  * parseDeckCode never throws anything but DeckCodeError, whatever it is given.
  */
 import { compareBase62, isBase62Char } from './base62.ts';
@@ -60,6 +64,11 @@ export function parseDeckCode(input: unknown, origin = 0): Deck {
   let i = 5;
   while (i < code.length) {
     const c = code[i] as string;
+    if (c === '~') {
+      if (group < MAX_GROUP) fail(`expected ${MAX_GROUP} groups separated by ";" before "~" but found ${group}`, i);
+      storageTail(code, i, fail);
+      break;
+    }
     if (c === ';') {
       if (group === MAX_GROUP) fail(`unexpected ";": a code has exactly ${MAX_GROUP} groups`, i);
       group++;
@@ -82,6 +91,34 @@ export function parseDeckCode(input: unknown, origin = 0): Deck {
 
   cards.sort((a, b) => compareBase62(a.card_id, b.card_id));
   return { main: main.id, ally: ally.id, cards };
+}
+
+/** Length of the storage form's HQ segment: the HQ card's 2-character id and 2 characters more. */
+const HQ_SEGMENT = 4;
+
+/**
+ * The storage form's tail from its "~" (at `from`): 4 groups of 2-character ids, "|", the HQ segment, the
+ * end. Its ids are not the deck's: they are read for shape only.
+ */
+function storageTail(code: string, from: number, fail: (message: string, at: number) => never): void {
+  let group = 1;
+  let i = from + 1;
+  for (; i < code.length && code[i] !== '|'; i++) {
+    const c = code[i] as string;
+    if (c === ';') {
+      if (group === MAX_GROUP) fail(`unexpected ";": the part after "~" has exactly ${MAX_GROUP} groups`, i);
+      group++;
+    } else if (!isBase62Char(c) || !isBase62Char(code[i + 1] ?? '')) {
+      fail(`unexpected ${describe(c)} after "~"; its card ids are 2 characters of [0-9A-Za-z]`, i);
+    } else i++;
+  }
+  if (group < MAX_GROUP) fail(`expected ${MAX_GROUP} groups after "~" but found ${group}`, i);
+  if (code[i] !== '|') fail(`expected "|" and the HQ segment after the part after "~" but found ${describe(code[i])}`, i);
+  const hq = code.slice(i + 1);
+  for (let k = 0; k < HQ_SEGMENT; k++) {
+    if (!isBase62Char(hq[k] ?? '')) fail(`the HQ segment is ${HQ_SEGMENT} characters of [0-9A-Za-z]; found ${describe(hq[k])}`, i + 1 + k);
+  }
+  if (hq.length > HQ_SEGMENT) fail(`unexpected ${describe(hq[HQ_SEGMENT])} after the HQ segment`, i + 1 + HQ_SEGMENT);
 }
 
 /** The canonical code: ids inside each group sorted by base-62 value. Counts must be 1-4. */

@@ -19,8 +19,8 @@ import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
-import { baseUrl, call, code, demo, type Reply } from '../support/api.ts';
-import { inFunction } from '../support/in-function.ts';
+import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { inFunction, inFunctionReply } from '../support/in-function.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
 /** A code's URL form. */
@@ -52,17 +52,7 @@ function expectDrawn(bytes: Buffer) {
 }
 
 /** An answer of the functions in this process, as `call` gives one over HTTP. */
-async function inProcess(path: string, headers: Record<string, string> = {}): Promise<Reply> {
-  const answer = await inFunction('GET', path, headers);
-  const bytes = Buffer.from(String(answer.body ?? ''), answer.isBase64Encoded ? 'base64' : 'utf8');
-  const text = bytes.toString('utf8');
-  const h = new Headers(Object.entries(answer.headers ?? {}).map(([k, v]) => [k, String(v)]));
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {}
-  return { status: answer.statusCode ?? 200, headers: h, body, text, bytes };
-}
+const inProcess = (path: string, headers: Record<string, string> = {}): Promise<Reply> => inFunctionReply('GET', path, headers);
 
 const legal = code('soviet', 'usa', 4);
 const canonical = urlOf(legal);
@@ -225,6 +215,33 @@ describe('GET /c/{code}', () => {
   });
 });
 
+describe("the game client's storage form (contract §11.5: %%MA|groups~groups|<HQ>)", () => {
+  const storage = `${legal}~;;;|6l1g`;
+  it('answers as its canonical code wherever a code is taken: 308 from the code routes and the page, the same facts when pasted, the canonical code stored by a create', async () => {
+    for (const [path, to] of [
+      [`/api/v1/codes/${encodeURIComponent(storage)}?lang=de`, `/api/v1/codes/${canonical}?lang=de`],
+      [`/api/v1/codes/${encodeURIComponent(storage)}/image.png`, `/api/v1/codes/${canonical}/image.png`],
+      [`/api/v1/codes/${encodeURIComponent(storage)}/deck.txt`, `/api/v1/codes/${canonical}/deck.txt`],
+      [`/c/${encodeURIComponent(storage)}`, `/c/${canonical}`],
+    ]) {
+      const r = await call('GET', path as string, { redirect: 'manual' });
+      expect([r.status, r.headers.get('location')]).toEqual([308, to]);
+    }
+    const facts = (await call('GET', `/api/v1/codes/${canonical}`)).body.data;
+    const pasted = await call('POST', '/api/v1/codes', { raw: storage, headers: { 'content-type': 'text/plain' } });
+    expect([pasted.status, pasted.body.data]).toEqual([200, facts]);
+    const owner = await newOwner();
+    const created = await createDeck(owner, { deck_code: ` ${storage}\n` });
+    expect(created.body.data.deck_code).toBe(facts.deck_code);
+  });
+
+  it('a damaged tail is 400 saying where', async () => {
+    const r = await call('GET', `/api/v1/codes/${encodeURIComponent(`${legal}~;;;|6l`)}`);
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain(`offset ${legal.length + 7}`);
+  });
+});
+
 describe('hostile and malformed codes', () => {
   /** Each answer: never a 5xx; a 200 only for a canonical code; a 308 to a canonical code; a 400 in the envelope. */
   async function expectSafe(segment: string) {
@@ -340,5 +357,17 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code of ../share
     // Its %% form: 308 to the same URL form.
     const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`, host);
     expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);
+  });
+
+  const storage = realCodes().filter((c) => c.format === 'client-storage');
+  it.each(storage.map((c) => [c.key, c] as const))("%s (the client's storage form): its canonical code's facts", async (_key, { code: deckCode }) => {
+    const url = urlOf(deckCode);
+    expect(url).toBe(urlOf(deckCode.slice(0, deckCode.indexOf('~'))));
+    const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`);
+    expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);
+    const facts = await inProcess(`/api/v1/codes/${url}`);
+    const pasted = await inFunctionReply('POST', '/api/v1/codes', { 'content-type': 'text/plain' }, Buffer.from(deckCode));
+    expect([pasted.status, pasted.body.data]).toEqual([200, facts.body.data]);
+    expect(facts.body.data.cards.length).toBeGreaterThan(0);
   });
 });

@@ -14,8 +14,8 @@ import { DISCORD_LIMITS } from '#discord/answers.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { foldName, writeDeckText } from '#rules/deck-text.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { call } from '../support/api.ts';
-import { inFunction } from '../support/in-function.ts';
+import { call, type Reply } from '../support/api.ts';
+import { inFunctionReply } from '../support/in-function.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
 import { hasRealCatalogue, hasRealCodes, realCodes } from '../support/shared.ts';
 
@@ -28,23 +28,9 @@ const now = () => String(Math.floor(Date.now() / 1000));
 const signature = (key: KeyObject, timestamp: string, body: Buffer) =>
   sign(null, Buffer.concat([Buffer.from(timestamp), body]), key).toString('hex');
 
-interface Sent {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: an answer's JSON, inspected freely
-  body: Record<string, any>;
-  text: string;
-}
 /** An interaction sent as Discord sends it: signed (unless told otherwise), JSON, to the host a link names. */
-async function send(body: Buffer, headers: Record<string, string>): Promise<Sent> {
-  const answer = await inFunction('POST', PATH, { host: 'decks.example', 'content-type': 'application/json', ...headers }, body);
-  const text = String(answer.body ?? '');
-  // biome-ignore lint/suspicious/noExplicitAny: an answer's JSON, inspected freely
-  let parsed: Record<string, any> = {};
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: answer.statusCode ?? 200, body: parsed, text };
-}
+const send = (body: Buffer, headers: Record<string, string>): Promise<Reply> =>
+  inFunctionReply('POST', PATH, { host: 'decks.example', 'content-type': 'application/json', ...headers }, body);
 const signed = (payload: object, timestamp = now()) => {
   const body = Buffer.from(JSON.stringify(payload));
   return send(body, { 'x-signature-ed25519': signature(privateKey, timestamp, body), 'x-signature-timestamp': timestamp });
@@ -73,7 +59,7 @@ const autocomplete = (typed: string, locale?: string) =>
   interaction(4, 'card', [{ name: 'name', type: 3, value: typed, focused: true }], locale);
 
 /** Every bound Discord sets on a message (Discord: Embed Limits), and an answer a client can show. */
-function expectWithinDiscord(sent: Sent) {
+function expectWithinDiscord(sent: Reply) {
   expect(sent.status).toBe(200);
   expect(sent.body.type).toBe(4);
   const data = sent.body.data;
@@ -190,7 +176,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
   it("/deck with each form of a real code: one embed, its image a 1200×630 PNG, its fields the code's facts", async () => {
     const code = encodeDeckCode(deck);
     const url = urlCodeOf(deck);
-    const facts = JSON.parse(String((await inFunction('GET', `/api/v1/codes/${url}`, { host: 'decks.example' })).body)).data;
+    const facts = (await inFunctionReply('GET', `/api/v1/codes/${url}`, { host: 'decks.example' })).body.data;
     const forms = [
       code,
       url,
@@ -222,9 +208,9 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png`);
     }
     // The image Discord fetches: drawn by the code's image function.
-    const image = await inFunction('GET', `/api/v1/codes/${url}/image.png`, { host: 'decks.example' });
-    expect(image.statusCode).toBe(200);
-    const png = PNG.sync.read(Buffer.from(String(image.body), 'base64'));
+    const image = await inFunctionReply('GET', `/api/v1/codes/${url}/image.png`, { host: 'decks.example' });
+    expect(image.status).toBe(200);
+    const png = PNG.sync.read(image.bytes);
     expect([png.width, png.height]).toEqual([1200, 630]);
   });
 

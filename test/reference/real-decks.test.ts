@@ -26,17 +26,43 @@ describe.skipIf(!hasRealCodes)('real deck codes (../shared/reference/kards/real_
     expect(encodeDeckCode(parseDeckCode(encodeDeckCode(deck)))).toBe(encodeDeckCode(deck));
   });
 
-  it('client-storage codes (with "~" and an HQ segment) are not share codes and are refused with an offset', () => {
-    for (const real of codes.filter((c) => c.format === 'client-storage')) {
-      const error = (() => {
-        try {
-          parseDeckCode(real.code);
-        } catch (e) {
-          return e;
-        }
-      })();
-      expect(error).toBeInstanceOf(DeckCodeError);
-      expect(real.code[(error as DeckCodeError).offset]).toBe('~');
+  const storage = codes.filter((c) => c.format === 'client-storage');
+
+  it.each(storage.map((c) => [c.key, c] as const))(
+    '%s (client storage form: "~" and an HQ segment) parses to the cards recorded beside it, its canonical code that of its part before "~"',
+    (_key, real) => {
+      const deck = parseDeckCode(real.code);
+      expect(deck.main).toBe(FACTION_BY_NATION[real.main]);
+      expect(deck.ally).toBe(FACTION_BY_NATION[real.ally]);
+      expect(new Map(deck.cards.map((c) => [c.card_id, c.count]))).toEqual(new Map(real.cards.map((c) => [c.code, c.copies])));
+      const before = real.code.slice(0, real.code.indexOf('~'));
+      expect(encodeDeckCode(deck)).toBe(encodeDeckCode(parseDeckCode(before)));
+    },
+  );
+
+  it('a storage form whose tail is damaged is refused where the damage is', () => {
+    for (const real of storage) {
+      const tilde = real.code.indexOf('~');
+      const bar = real.code.lastIndexOf('|');
+      const cases: [string, number][] = [
+        [`${real.code}x`, real.code.length],
+        [real.code.slice(0, -1), real.code.length - 1],
+        [real.code.slice(0, bar), bar],
+        [`${real.code.slice(0, bar)};${real.code.slice(bar)}`, bar],
+        [`${real.code.slice(0, tilde)}~~${real.code.slice(tilde + 1)}`, tilde + 1],
+        [`${real.code.slice(0, bar + 1)}-${real.code.slice(bar + 2)}`, bar + 1],
+      ];
+      for (const [code, offset] of cases) {
+        const error = (() => {
+          try {
+            parseDeckCode(code);
+          } catch (e) {
+            return e;
+          }
+        })();
+        expect(error, code).toBeInstanceOf(DeckCodeError);
+        expect((error as DeckCodeError).offset, code).toBe(offset);
+      }
     }
   });
 });

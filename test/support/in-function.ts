@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
+import type { Reply } from './api.ts';
 
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -21,3 +22,18 @@ export async function inFunction(
 
 /** The bytes of a function's answer as Lambda receives it (its JSON), the body within it escaped again. */
 export const sentBytes = (answer: APIGatewayProxyStructuredResultV2): number => Buffer.byteLength(JSON.stringify(answer));
+
+/** A function's answer read as `call` reads one over HTTP: status, headers, its body's bytes, text and JSON (when it is JSON). */
+export function replyOf(answer: APIGatewayProxyStructuredResultV2): Reply {
+  const bytes = Buffer.from(String(answer.body ?? ''), answer.isBase64Encoded ? 'base64' : 'utf8');
+  const text = bytes.toString('utf8');
+  const headers = new Headers(Object.entries(answer.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: answer.statusCode ?? 200, headers, body, text, bytes };
+}
+
+/** inFunction's answer as a Reply. */
+export const inFunctionReply = async (...args: Parameters<typeof inFunction>): Promise<Reply> => replyOf(await inFunction(...args));

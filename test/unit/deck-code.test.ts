@@ -28,6 +28,11 @@ describe('parseDeckCode', () => {
     ]);
   });
 
+  it('reads the client storage form as the deck before its "~" (the tail and the HQ segment dropped)', () => {
+    expect(parseDeckCode('%%45|o0o5;bQ;7X;84~o0o5;bQ;7X;84|6l1g')).toEqual(parseDeckCode('%%45|o0o5;bQ;7X;84'));
+    expect(parseDeckCode(' %%45|o0;;;~;;;|0N1b ')).toEqual(parseDeckCode('%%45|o0;;;'));
+  });
+
   it('accepts empty groups and surrounding white space', () => {
     expect(parseDeckCode('  %%59|;;;\n')).toEqual({ main: 'usa', ally: 'finland', cards: [] });
   });
@@ -55,7 +60,14 @@ describe('parseDeckCode', () => {
     ['%%45|ab;c;;', 8, 'cut short'],
     ['%%45|a-;;;', 5, 'cut short'],
     ['%%45|ab;ab;;', 8, 'appears again (first at offset 5)'],
-    ['%%45|;;;~;;;|6l1g', 8, 'unexpected "~"'],
+    ['%%45|;;~;;;|6l1g', 7, 'before "~"'],
+    ['%%45|;;;~;;|6l1g', 11, 'after "~"'],
+    ['%%45|;;;~;;;;|6l1g', 12, 'exactly 4 groups'],
+    ['%%45|;;;~;;;a|6l1g', 12, 'after "~"'],
+    ['%%45|;;;~;;;', 12, 'HQ segment'],
+    ['%%45|;;;~;;;|6l1', 16, 'HQ segment'],
+    ['%%45|;;;~;;;|6l1g|', 17, 'after the HQ segment'],
+    ['%%45|;;;~;;;|6l-g', 15, 'HQ segment'],
     ['  %%45|a', 7, 'cut short'],
   ])('rejects %j at offset %i', (code, offset, text) => {
     const e = errorOf(code);
