@@ -4,15 +4,13 @@ import { cacheable } from '#http/cache.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
-import { codeFacts } from '#rules/code-facts.ts';
-import { codeAt, codeLinks } from './codes.ts';
+import { codeAnswer, codeAt } from './codes.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readCode = endpoint(R.readCode, { init: [catalogue] }, async (req) => {
   const at = codeAt(req, R.readCode.path);
   if (at.moved) return at.moved;
   const language = languageOf(req, catalogue());
-  const { page, image } = codeLinks(originOf(req), at.canonical, language);
-  const data = { ...codeFacts(at.deck, catalogue(), language), links: { page, image } };
+  const data = codeAnswer(at.deck, at.canonical, originOf(req), catalogue(), language);
   return cacheable(req, data, undefined, languageHeaders(language));
 });

@@ -2,12 +2,14 @@
  * A deck code in a route's path (contract §10.2): read in either form, sent on (308) to its canonical URL
  * form when it is not in it, refused (400 invalid_parameter, saying what is wrong and at which offset)
  * when it does not parse; too long a code is refused before it is read. And the URLs of a code's page and
- * image, in the language asked.
+ * image, in the language asked; and a code's answer (its facts and those two links).
  */
 import { invalidParameter } from '#http/errors.ts';
 import { moved } from '#http/redirect.ts';
 import type { Raw } from '#http/types.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
+import type { Catalogue } from '#rules/catalogue.ts';
+import { codeFacts } from '#rules/code-facts.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { deckOfSegment } from '#rules/url-code.ts';
@@ -35,4 +37,10 @@ export function codeAt(req: { params: { code: string }; rawQuery: string }, rout
 export function codeLinks(origin: string, canonical: string, language: string) {
   const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${languageQuery(language)}`;
   return { page: at(CODE_PATHS.page), image: at(CODE_PATHS.image), json: at(CODE_PATHS.facts) };
+}
+
+/** A code's answer (GET /api/v1/codes/{code}, and a pasted deck's): its facts in the language asked, and its page and image. */
+export function codeAnswer(deck: Deck, canonical: string, origin: string, catalogue: Catalogue, language: string) {
+  const { page, image } = codeLinks(origin, canonical, language);
+  return { ...codeFacts(deck, catalogue, language), links: { page, image } };
 }

@@ -9,11 +9,10 @@ import { validationFailed } from '#http/errors.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/code-text.ts';
-import { codeFacts } from '#rules/code-facts.ts';
 import { detail } from '#rules/details.ts';
 import { deckOfPaste, PastedDeckError } from '#rules/pasted-deck.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { codeLinks } from './codes.ts';
+import { codeAnswer } from './codes.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readPastedCode = endpoint(R.readPastedCode, { init: [catalogue] }, async (req) => {
@@ -26,6 +25,5 @@ export const readPastedCode = endpoint(R.readPastedCode, { init: [catalogue] }, 
     throw error;
   }
   const language = languageOf(req, catalogue());
-  const { page, image } = codeLinks(originOf(req), urlCodeOf(deck), language);
-  return { data: { ...codeFacts(deck, catalogue(), language), links: { page, image } }, headers: languageHeaders(language) };
+  return { data: codeAnswer(deck, urlCodeOf(deck), originOf(req), catalogue(), language), headers: languageHeaders(language) };
 });
