@@ -10,7 +10,8 @@
  *     choices (type 8), matched in the user's language, case and accents folded.
  * The user's language is the interaction's `locale` (Discord's: `de`, `pt-BR`, `zh-TW`…) as the served
  * languages read a BCP 47 tag (rules/languages.ts: zh-TW → zh-Hant, pt-BR → pt, es-419 → es), English
- * otherwise. Card and faction names follow it, as on every page and image; the few labels are English.
+ * otherwise. Card and faction names and every label follow it (rules/labels.ts), as on every page and image;
+ * the deck rules' messages are the API's (English).
  * Every text of a deck or a user is escaped for Discord's markdown and cut to Discord's limits (Discord:
  * "Embed Limits": title 256, description 4,096, 25 fields, field name 256 and value 1,024, 6,000 in all);
  * no answer mentions anyone (allowed_mentions empty).
@@ -29,6 +30,7 @@ import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import { cardsNamed, foldName } from '#rules/deck-text.ts';
 import { factionName } from '#rules/factions.ts';
+import { type Labels, labelsFor } from '#rules/labels.ts';
 import { answerLanguage } from '#rules/languages.ts';
 import { deckOfPaste, PastedDeckError } from '#rules/pasted-deck.ts';
 import { COMMAND, OPTION } from './names.ts';
@@ -83,18 +85,6 @@ const ephemeral = (content: string): Message => ({
   data: { content: cut(content, DISCORD_LIMITS.content), flags: EPHEMERAL, allowed_mentions: NO_MENTIONS },
 });
 
-const TYPE_LABELS: Record<CardType | 'unknown', string> = {
-  infantry: 'Infantry',
-  tank: 'Tank',
-  artillery: 'Artillery',
-  fighter: 'Fighter',
-  bomber: 'Bomber',
-  order: 'Order',
-  countermeasure: 'Countermeasure',
-  headquarters: 'Headquarters',
-  unknown: 'Not in the catalogue',
-};
-
 interface Interaction {
   type?: unknown;
   locale?: unknown;
@@ -115,7 +105,7 @@ export function answerInteraction(interaction: unknown, context: AnswerContext):
     return { type: 8, data: { choices: cardChoices(option(OPTION.name), context.catalogue, language) } };
   if (it.type === INTERACTION.command && it.data?.name === COMMAND.deck) return deckAnswer(option(OPTION.code), context, language);
   if (it.type === INTERACTION.command && it.data?.name === COMMAND.card) return cardAnswer(option(OPTION.name), context, language);
-  return ephemeral('This command is not one of Deck Library’s (/deck, /card).');
+  return ephemeral(labelsFor(language).unknownCommand);
 }
 
 function deckAnswer(text: string, context: AnswerContext, language: string): Message {
@@ -123,31 +113,49 @@ function deckAnswer(text: string, context: AnswerContext, language: string): Mes
   try {
     facts = codeFacts(deckOfPaste(text, context.catalogue), context.catalogue, language);
   } catch (error) {
-    if (error instanceof PastedDeckError) return ephemeral(`That deck could not be read: ${escapeMarkdown(error.message)}`);
+    if (error instanceof PastedDeckError) return ephemeral(labelsFor(language).unreadable(escapeMarkdown(error.message)));
     throw error;
   }
-  return { type: 4, data: { embeds: [deckEmbed(facts, context.linksOf(facts.url_code, language))], allowed_mentions: NO_MENTIONS } };
+  const embed = deckEmbed(facts, context.linksOf(facts.url_code, language), labelsFor(language));
+  return { type: 4, data: { embeds: [embed], allowed_mentions: NO_MENTIONS } };
 }
 
 /** A deck's embed: within every one of Discord's limits, whatever its cards are named. */
-export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks): APIEmbed {
+export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks, labels: Labels): APIEmbed {
   const total = facts.cards.reduce((n, c) => n + c.count, 0);
   const title = cut(facts.name, DISCORD_LIMITS.title);
-  const description = `${total} cards · ${facts.legality.valid ? '✅ legal' : '⚠️ not legal today'}\n\`${facts.deck_code}\``;
+  const { valid, ranked } = facts.legality;
+  const standing = !valid
+    ? `⚠️ ${labels.notLegalShort}`
+    : ranked.legal
+      ? `✅ ${labels.legal}`
+      : `✅ ${labels.legal} · 🚫 ${labels.notRankedShort}`;
+  const description = `${labels.cards(total)} · ${standing}\n\`${facts.deck_code}\``;
   const curve = Object.entries(facts.stats.by_kredits);
   const most = Math.max(1, ...curve.map(([, n]) => n));
   const fixed: APIEmbedField[] = [];
   if (curve.length > 0)
     fixed.push({
-      name: 'Kredit curve',
+      name: labels.kreditCurve,
       value: `\`\`\`\n${curve.map(([k, n]) => `${k.padStart(2)}K ${'█'.repeat(Math.ceil((n / most) * 12)).padEnd(12)} ${n}`).join('\n')}\n\`\`\``,
+    });
+  const reserved = new Set(ranked.reserved_cards);
+  if (reserved.size > 0)
+    fixed.push({
+      name: labels.notRanked,
+      value: lines(
+        facts.cards.filter((c) => reserved.has(c.card_id)).map((c) => `• ${escapeMarkdown(c.name ?? `[${c.card_id}]`)}`),
+        DISCORD_LIMITS.fieldValue,
+        labels,
+      ),
     });
   if (!facts.legality.valid)
     fixed.push({
-      name: 'Why not legal',
+      name: labels.whyNotLegal,
       value: lines(
         facts.legality.errors.map((e) => `• ${escapeMarkdown(e.message)}`),
         DISCORD_LIMITS.fieldValue,
+        labels,
       ),
     });
   // The cards, a field a type (in the order of the deck's kredits), sharing what the total leaves.
@@ -158,7 +166,8 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks)
   }
   const used = title.length + description.length + fixed.reduce((n, f) => n + f.name.length + f.value.length, 0);
   const names = [...byType.keys()].map(
-    (type) => `${TYPE_LABELS[type as CardType | 'unknown']} · ${(byType.get(type) ?? []).reduce((n, c) => n + c.count, 0)}`,
+    (type) =>
+      `${type === 'unknown' ? labels.notInCatalogue : labels.type[type as CardType]} · ${(byType.get(type) ?? []).reduce((n, c) => n + c.count, 0)}`,
   );
   const share = Math.min(
     DISCORD_LIMITS.fieldValue,
@@ -167,8 +176,12 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks)
   const typeFields = [...byType.values()].map((cards, i) => ({
     name: names[i] as string,
     value: lines(
-      cards.map((c) => `${c.count}× ${escapeMarkdown(c.name ?? `[${c.card_id}]`)} (${c.kredits ?? '?'}K)`),
+      cards.map(
+        (c) =>
+          `${c.count}× ${escapeMarkdown(c.name ?? `[${c.card_id}]`)} (${c.kredits ?? '?'}K)${reserved.has(c.card_id) ? ` ${labels.reserveMark}` : ''}`,
+      ),
       share,
+      labels,
     ),
     inline: true,
   }));
@@ -176,15 +189,15 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks)
 }
 
 /** Lines joined within `max` characters: as many as fit, then how many more there are. */
-function lines(all: readonly string[], max: number): string {
+function lines(all: readonly string[], max: number, labels: Labels): string {
   const kept: string[] = [];
   let size = 0;
   for (const [i, line] of all.entries()) {
     const rest = all.length - i - 1;
-    const more = rest > 0 ? `\n… ${rest} more`.length : 0;
+    const more = rest > 0 ? `\n${labels.more(rest)}`.length : 0;
     if (size + line.length + 1 + more > max) {
       const left = all.length - i;
-      const tail = `… ${left} more`;
+      const tail = labels.more(left);
       return kept.length === 0 ? cut(tail, max) : `${kept.join('\n')}\n${tail}`;
     }
     kept.push(cut(line, max));
@@ -199,21 +212,27 @@ function cardOf(value: string, catalogue: Catalogue): Card | undefined {
 }
 
 function cardAnswer(value: string, context: AnswerContext, language: string): Message {
+  const labels = labelsFor(language);
   const card = cardOf(value, context.catalogue);
-  if (!card) return ephemeral(`No card is named ${escapeMarkdown(cut(value, 100))} in any language of the catalogue.`);
+  if (!card) return ephemeral(labels.noCard(escapeMarkdown(cut(value, 100))));
   const notes = [
-    card.derived ? 'Spawned by other cards: never in a deck.' : undefined,
-    card.exile ? `Also serves ${factionName(card.exile, language)} decks.` : undefined,
+    card.derived ? labels.spawned : undefined,
+    card.exile ? labels.alsoServes(factionName(card.exile, language)) : undefined,
+    card.reserved ? labels.reserveTitle : undefined,
   ].filter(Boolean);
   const embed: APIEmbed = {
     title: cut(cardName(card, language), DISCORD_LIMITS.title),
     ...(notes.length > 0 ? { description: notes.join('\n') } : {}),
     fields: [
-      { name: 'Kredits', value: String(card.kredits), inline: true },
-      { name: 'Type', value: TYPE_LABELS[card.type], inline: true },
-      { name: 'Rarity', value: card.rarity[0]?.toUpperCase() + card.rarity.slice(1), inline: true },
-      { name: 'Nation', value: card.faction === 'neutral' ? 'Neutral' : escapeMarkdown(factionName(card.faction, language)), inline: true },
-      { name: 'Set', value: cut(escapeMarkdown(card.set), DISCORD_LIMITS.fieldValue) || '—', inline: true },
+      { name: labels.kredits, value: String(card.kredits), inline: true },
+      { name: labels.typeField, value: labels.type[card.type], inline: true },
+      { name: labels.rarityField, value: labels.rarity[card.rarity], inline: true },
+      {
+        name: labels.nation,
+        value: card.faction === 'neutral' ? labels.neutral : escapeMarkdown(factionName(card.faction, language)),
+        inline: true,
+      },
+      { name: labels.set, value: cut(escapeMarkdown(card.set), DISCORD_LIMITS.fieldValue) || '—', inline: true },
     ],
   };
   return { type: 4, data: { embeds: [embed], allowed_mentions: NO_MENTIONS } };

@@ -18,7 +18,8 @@ export const languageHeaders = (language: string): Record<string, string> => ({ 
 export const languageQuery = (language: string): string => (language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`);
 
 /** A card as answers show it: its name in the language, without its names by language. */
-export function localCard(card: Card, language: string): Omit<Card, 'names'> {
-  const { names: _names, ...shown } = card;
+export function localCard(card: Card, language: string): Omit<Card, 'names' | 'reserved'> {
+  // The card as the contract's card model shows it (§1): its Reserve-pool mark is legality's to report (§11.5).
+  const { names: _names, reserved: _reserved, ...shown } = card;
   return { ...shown, name: cardName(card, language) };
 }

@@ -21,6 +21,11 @@ export interface Card {
   derived: boolean;
   /** The card may also serve decks of this faction (see the deck rules). */
   exile: FactionId | null;
+  /**
+   * In the Reserve pool (the catalogue's `reserved`): playable, but not in a ranked deck (contract §11.5;
+   * support.kards.com "Reserve Pool", rotating twice a year). Absent when it is not.
+   */
+  reserved?: boolean;
   /** Its name by language (rules/languages.ts), where the catalogue has more than English; `name` is the English one. */
   names?: Readonly<Record<string, string>>;
 }

@@ -69,6 +69,7 @@ const ProjectCardSchema = v.strictObject({
   set: v.string(),
   derived: v.boolean(),
   exile: v.nullable(FactionIdSchema),
+  reserved: v.optional(v.boolean()),
   // Its name by language (contract §10.1): files without it still load, English only.
   names: v.optional(v.record(v.pipe(v.string(), v.regex(LANGUAGE, 'a language is a primary tag (en, de, zh)')), cardName)),
 });
@@ -95,7 +96,7 @@ const lower = <T extends readonly string[]>(values: T) =>
     v.picklist(values),
   );
 
-/** The kards.com card API format (extra fields ignored; `reserved` does not affect legality). */
+/** The kards.com card API format (extra fields ignored; `reserved` marks the Reserve pool: ranked legality, never legality). */
 const KardsCardSchema = v.pipe(
   v.object({
     id: v.string(),
@@ -108,6 +109,7 @@ const KardsCardSchema = v.pipe(
     set: v.string(),
     kredits: v.optional(kredits, 0),
     exile: v.nullish(nation, null),
+    reserved: v.optional(v.boolean(), false),
   }),
   v.transform(
     (c): Card => ({
@@ -121,6 +123,7 @@ const KardsCardSchema = v.pipe(
       set: c.set,
       derived: c.set === 'OnlySpawnable',
       exile: c.exile === null || c.exile === 'neutral' ? null : c.exile,
+      ...(c.reserved ? { reserved: true } : {}),
     }),
   ),
 );
@@ -141,7 +144,7 @@ export function kardsCard(record: unknown): Card {
  * card, and a card object is made when it is first asked for. (With the real 1,488 cards, an object
  * per card and a Map of them were most of a catalogue function's cold start beyond the demo's.)
  */
-export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-3';
+export const COMPILED_FORMAT = 'deck-library-catalogue/compiled-4';
 type Columns = { [F in keyof Card]-?: (Card[F] | null)[] };
 interface Compiled {
   format: typeof COMPILED_FORMAT;
@@ -166,6 +169,7 @@ export function compileCatalogue({ cards }: Catalogue): string {
     set: column('set'),
     derived: column('derived'),
     exile: column('exile'),
+    reserved: cards.map((c) => c.reserved ?? null),
     names: cards.map((c) => c.names ?? null),
   };
   const at = cards.map((_, i) => i).sort((a, b) => byCodeUnits((cards[a] as Card).card_id, (cards[b] as Card).card_id));
@@ -187,6 +191,7 @@ function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
       set: c.set[i] as string,
       derived: c.derived[i] as boolean,
       exile: c.exile[i] as Card['exile'],
+      ...(c.reserved[i] ? { reserved: true } : {}),
       ...(c.names[i] ? { names: c.names[i] as Card['names'] } : {}),
     });
   let all: readonly Card[] | undefined;

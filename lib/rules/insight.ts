@@ -1,6 +1,6 @@
 /**
  * Deck insight (contract §8.6), pure: the stats of a deck's 39 cards, its legality against the
- * catalogue the service runs with now, and the exact OTK probabilities of its chart items.
+ * catalogue the service runs with now (and for ranked play, §11.5), and the exact OTK probabilities of its chart items.
  */
 import { CARD_TYPES, RARITIES } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
@@ -43,10 +43,18 @@ export function deckStats(deck: Deck, catalogue: Catalogue): Stats {
   return { by_kredits, by_type: byType, by_rarity: byRarity, ally_cards: ally, neutral_cards: neutral };
 }
 
-/** The deck rules of contract §1 against the catalogue the service runs with now. */
-export function legality(deck: Deck, catalogue: Catalogue): { valid: boolean; errors: Detail[] } {
+export interface Legality {
+  valid: boolean;
+  errors: Detail[];
+  /** Ranked play (contract §11.5): a legal deck holding no card of the Reserve pool; those it holds, by id in the code's order. */
+  ranked: { legal: boolean; reserved_cards: string[] };
+}
+
+/** The deck rules of contract §1 against the catalogue the service runs with now; and whether ranked play takes the deck. */
+export function legality(deck: Deck, catalogue: Catalogue): Legality {
   const errors = checkDeck(deck, catalogue);
-  return { valid: errors.length === 0, errors };
+  const reserved = deck.cards.filter((c) => catalogue.get(c.card_id)?.reserved === true).map((c) => c.card_id);
+  return { valid: errors.length === 0, errors, ranked: { legal: errors.length === 0 && reserved.length === 0, reserved_cards: reserved } };
 }
 
 // --- OTK probabilities ------------------------------------------------------------------------------------------

@@ -99,6 +99,8 @@ export function checkPage(page: CardsPage, offset: number): void {
 interface Node {
   cardId?: unknown;
   importId?: unknown;
+  /** In the Reserve pool (on the node and in its json: kardscm's recorded shape has both). */
+  reserved?: unknown;
   json?: {
     id?: unknown;
     import_id?: unknown;
@@ -109,6 +111,7 @@ interface Node {
     set?: unknown;
     kredits?: unknown;
     exile?: unknown;
+    reserved?: unknown;
   };
 }
 
@@ -206,6 +209,7 @@ export function catalogueOf(nodes: readonly unknown[], languages: readonly strin
         set: json.set,
         kredits: json.kredits ?? 0,
         exile: json.exile ?? null,
+        reserved: node?.reserved === true || json.reserved === true,
       });
     } catch (e) {
       throw new CatalogueFormatError(`${what()} ${english.slice(0, 80)}: ${(e as Error).message}`);

@@ -66,7 +66,12 @@ export const Stats = v.strictObject({
   neutral_cards: count,
 });
 /** The deck rules against the catalogue the service runs with now (contract §8.6). */
-export const Legality = v.strictObject({ valid: v.boolean(), errors: v.array(Detail) });
+export const Legality = v.strictObject({
+  valid: v.boolean(),
+  errors: v.array(Detail),
+  /** Ranked play (contract §11.5): not legal when the deck is not, or holds a card of the Reserve pool (named here). */
+  ranked: v.strictObject({ legal: v.boolean(), reserved_cards: v.array(v.string()) }),
+});
 /** The OTK chart (contract §8.6): per item, the chance of at least `required` of its pool in the first n cards. */
 export const OtkChart = v.strictObject({
   items: v.array(
@@ -228,6 +233,9 @@ export const Card = v.strictObject({
   derived: v.boolean(),
   exile: v.nullable(faction),
 });
+
+/** A served language (contract §11.5): its tag as `lang` takes it, its name in itself. */
+export const Language = v.strictObject({ tag: v.string(), name: v.string() });
 
 /** A card of a deck code (contract §10.2): null where the catalogue does not know the card (legality names it). */
 export const CodeCard = v.strictObject({

@@ -6,6 +6,7 @@
  * unless it is exactly these, nothing loads from another host.
  */
 import { createHash } from 'node:crypto';
+import { type Labels, labelsFor } from '#rules/labels.ts';
 import { type DeckSheet, escapeMarkup as e, groupHeading, type SheetCard } from './sheet.ts';
 
 /** Where the page's links point: absolute, on the host the request came to. */
@@ -30,12 +31,13 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
 button{font:inherit;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
-.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
+.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}.rsv{align-self:center;font-size:.75rem;font-weight:700;color:#b9770e;border:1px solid #b9770e;border-radius:4px;padding:0 4px}.ranked li{color:#b9770e}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
 @media (max-width:720px){.grid{grid-template-columns:minmax(0,1fr)}h1{font-size:1.45rem}main{padding:10px}}`;
 
+// Its words are the button's data attributes (the page's language): the script, hashed for the CSP, is one for every language.
 const SCRIPT = `document.getElementById('copy').addEventListener('click',function(){var b=this,c=document.getElementById('code');
-var pick=function(){var r=document.createRange();r.selectNodeContents(c);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: copy it'};
-if(navigator.clipboard){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent='Copied'},pick)}else{pick()}});`;
+var pick=function(){var r=document.createRange();r.selectNodeContents(c);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent=b.dataset.select};
+if(navigator.clipboard){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent=b.dataset.copied},pick)}else{pick()}});`;
 
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
@@ -53,7 +55,7 @@ export const SHARE_PAGE_CSP = [
 const PALETTE = ['#c0392b', '#2471a3', '#1e8449', '#b9770e', '#7d3c98', '#117a65', '#a04000', '#2e4053'];
 
 /** The kredit curve as bars with their counts. */
-function curveChart(sheet: DeckSheet): string {
+function curveChart(sheet: DeckSheet, labels: Labels): string {
   const { curve } = sheet;
   const width = 360;
   const height = 180;
@@ -69,11 +71,11 @@ function curveChart(sheet: DeckSheet): string {
       return `<rect x="${x}" y="${bottom - h}" width="${w}" height="${h}" rx="3" fill="#8a2b1f"/><text x="${cx}" y="${bottom - h - 6}" text-anchor="middle" font-size="13">${count}</text><text x="${cx}" y="${bottom + 18}" text-anchor="middle" font-size="13">${kredits}</text>`;
     })
     .join('');
-  return `<svg id="curve" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="curve-title"><title id="curve-title">Kredit curve: copies at each kredit cost</title>${bars}</svg>`;
+  return `<svg id="curve" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="curve-title"><title id="curve-title">${e(labels.kreditCurveAlt)}</title>${bars}</svg>`;
 }
 
 /** Type counts as horizontal bars. */
-function typeChart(sheet: DeckSheet): string {
+function typeChart(sheet: DeckSheet, labels: Labels): string {
   const types = sheet.types.filter((t) => t.count > 0);
   const most = Math.max(1, ...types.map((t) => t.count));
   const row = 24;
@@ -81,14 +83,14 @@ function typeChart(sheet: DeckSheet): string {
     .map(({ type, count }, i) => {
       const y = i * row + 4;
       const w = Math.round((count / most) * 200);
-      return `<text x="0" y="${y + 15}" font-size="13">${type}</text><rect x="120" y="${y + 3}" width="${w}" height="16" rx="3" fill="#2471a3"/><text x="${126 + w}" y="${y + 15}" font-size="13">${count}</text>`;
+      return `<text x="0" y="${y + 15}" font-size="13">${e(labels.type[type])}</text><rect x="120" y="${y + 3}" width="${w}" height="16" rx="3" fill="#2471a3"/><text x="${126 + w}" y="${y + 15}" font-size="13">${count}</text>`;
     })
     .join('');
-  return `<svg id="types" class="chart" viewBox="0 0 360 ${types.length * row + 8}" role="img" aria-labelledby="types-title"><title id="types-title">Cards by type</title>${bars}</svg>`;
+  return `<svg id="types" class="chart" viewBox="0 0 360 ${types.length * row + 8}" role="img" aria-labelledby="types-title"><title id="types-title">${e(labels.typesAlt)}</title>${bars}</svg>`;
 }
 
 /** The OTK chart: each item's chance by cards drawn (1–39), with a legend. */
-function otkChart(sheet: DeckSheet): string {
+function otkChart(sheet: DeckSheet, labels: Labels): string {
   if (sheet.otk.length === 0) return '';
   const [w, h, left, top, bottom] = [400, 220, 34, 10, 190];
   const x = (n: number) => (left + ((n - 1) / 38) * (w - left - 10)).toFixed(1);
@@ -111,18 +113,18 @@ function otkChart(sheet: DeckSheet): string {
   const legend = sheet.otk
     .map(
       (item, i) =>
-        `<li><svg class="swatch" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/></svg> ${e(item.label)} — ${item.required} of ${item.pool_copies} copies: ${(100 * (item.by_draws[9] ?? 0)).toFixed(1)}% by 10 cards</li>`,
+        `<li><svg class="swatch" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/></svg> ${e(item.label)} — ${e(labels.otkLegend(item.required, item.pool_copies, `${(100 * (item.by_draws[9] ?? 0)).toFixed(1)}%`))}</li>`,
     )
     .join('');
-  return `<section><h2>OTK chart</h2><svg id="otk" class="chart" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="otk-title"><title id="otk-title">Chance of each combination by cards drawn</title>${grid}${ticks}${lines}</svg><ul class="legend">${legend}</ul></section>`;
+  return `<section><h2>${e(labels.otkChart)}</h2><svg id="otk" class="chart" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="otk-title"><title id="otk-title">${e(labels.otkAlt)}</title>${grid}${ticks}${lines}</svg><ul class="legend">${legend}</ul></section>`;
 }
 
-function reasonedList(title: string, items: DeckSheet['keyComponents']): string {
+function reasonedList(title: string, items: DeckSheet['keyComponents'], labels: Labels): string {
   if (items.length === 0) return '';
   const rows = items
-    .map((i) => `<dt>${e(i.name)}${i.replaces ? ` (for ${e(i.replaces)})` : ''}</dt><dd>${e(i.reason) || '—'}</dd>`)
+    .map((i) => `<dt>${e(i.name)}${i.replaces ? ` ${e(labels.replaces(i.replaces))}` : ''}</dt><dd>${e(i.reason) || '—'}</dd>`)
     .join('');
-  return `<section><h2>${title}</h2><dl>${rows}</dl></section>`;
+  return `<section><h2>${e(title)}</h2><dl>${rows}</dl></section>`;
 }
 
 /**
@@ -131,11 +133,12 @@ function reasonedList(title: string, items: DeckSheet['keyComponents']): string 
  * deck's name and author; this says the rest.
  */
 export function shareSummary(sheet: DeckSheet): string {
-  const curve = sheet.curve.length ? `curve ${sheet.curve.map((c) => `${c.kredits}:${c.count}`).join(' ')}` : '';
+  const labels = labelsFor(sheet.language);
+  const curve = sheet.curve.length ? `${labels.summaryCurve} ${sheet.curve.map((c) => `${c.kredits}:${c.count}`).join(' ')}` : '';
   const key = sheet.keyCards.length
-    ? `key cards ${sheet.keyCards.slice(0, 3).join(', ')}${sheet.keyCards.length > 3 ? ` +${sheet.keyCards.length - 3}` : ''}`
+    ? `${labels.summaryKeyCards} ${sheet.keyCards.slice(0, 3).join(', ')}${sheet.keyCards.length > 3 ? ` +${sheet.keyCards.length - 3}` : ''}`
     : '';
-  return [`${sheet.main} / ${sheet.ally}`, sheet.system, curve, key, `${sheet.cardCount} cards`].filter(Boolean).join(' · ');
+  return [`${sheet.main} / ${sheet.ally}`, sheet.system, curve, key, labels.cards(sheet.cardCount)].filter(Boolean).join(' · ');
 }
 
 const head = (title: string, extra: string, language = 'en') => `<!doctype html>
@@ -148,14 +151,21 @@ const head = (title: string, extra: string, language = 'en') => `<!doctype html>
 ${extra}<style>${STYLE}</style>
 </head>`;
 
-/** What breaks the deck rules against the catalogue today (contract §8.6): none for a legal deck. */
-const issuesOf = (sheet: DeckSheet): string =>
-  sheet.issues.length
-    ? `<section class="issues"><h2>Not legal today</h2><ul>${sheet.issues.map((i) => `<li>${e(i)}</li>`).join('')}</ul></section>\n`
-    : '';
+/**
+ * What breaks the deck rules against the catalogue today (contract §8.6): none for a legal deck; and the cards
+ * of the Reserve pool that keep it out of ranked play (§11.5).
+ */
+const issuesOf = (sheet: DeckSheet, labels: Labels): string =>
+  (sheet.issues.length
+    ? `<section class="issues"><h2>${e(labels.notLegal)}</h2><ul>${sheet.issues.map((i) => `<li>${e(i)}</li>`).join('')}</ul></section>\n`
+    : '') +
+  (sheet.reserved.length
+    ? `<section class="ranked"><h2>${e(labels.notRanked)}</h2><p class="hint">${e(labels.reserveHint)}</p><ul>${sheet.reserved.map((name) => `<li>${e(name)}</li>`).join('')}</ul></section>\n`
+    : '');
 
 export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
-  const title = sheet.author === null ? `${sheet.name} · a KARDS deck` : `${sheet.name} by ${sheet.author}`;
+  const labels = labelsFor(sheet.language);
+  const title = sheet.author === null ? labels.codeTitle(sheet.name) : labels.byAuthor(sheet.name, sheet.author);
   const meta = [
     sheet.noindex ? '<meta name="robots" content="noindex">' : '',
     `<meta name="description" content="${e(shareSummary(sheet))}">`,
@@ -168,7 +178,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
     `<meta property="og:image:type" content="image/png">`,
     `<meta property="og:image:width" content="1200">`,
     `<meta property="og:image:height" content="630">`,
-    `<meta property="og:image:alt" content="${e(`${title}: the cards and the kredit curve`)}">`,
+    `<meta property="og:image:alt" content="${e(labels.imageAlt(title))}">`,
     `<meta name="twitter:card" content="summary_large_image">`,
     `<meta name="twitter:title" content="${e(title)}">`,
     `<meta name="twitter:description" content="${e(shareSummary(sheet))}">`,
@@ -179,10 +189,10 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
   const groups = sheet.groups
     .map(
       (g) =>
-        `<h3>${groupHeading(g)}</h3><ul>${g.cards
+        `<h3>${e(groupHeading(g, sheet.language))}</h3><ul>${g.cards
           .map(
             (c) =>
-              `<li${c.flagged ? ' class="bad" title="a deck rule fails on it"' : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${playedOf(c, sheet)}${c.ally ? `<span class="ally" title="counts toward the ally limit">${e(sheet.ally)}</span>` : ''}</li>`,
+              `<li${c.flagged ? ` class="bad" title="${e(labels.ruleFails)}"` : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.reserved ? `<span class="rsv" title="${e(labels.reserveTitle)}">${e(labels.reserveMark)}</span>` : ''}${playedOf(c, sheet, labels)}${c.ally ? `<span class="ally" title="${e(labels.allyLimit)}">${e(sheet.ally)}</span>` : ''}</li>`,
           )
           .join('')}</ul>`,
     )
@@ -190,26 +200,26 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
   const tags = sheet.tags.length ? `<ul class="tags">${sheet.tags.map((t) => `<li>${e(t)}</li>`).join('')}</ul>` : '';
   const guide =
     sheet.system || sheet.description
-      ? `<section><h2>Guide${sheet.system ? `: ${e(sheet.system)}` : ''}</h2>${sheet.description ? `<p class="desc">${e(sheet.description)}</p>` : ''}</section>`
+      ? `<section><h2>${e(labels.guide)}${sheet.system ? `: ${e(sheet.system)}` : ''}</h2>${sheet.description ? `<p class="desc">${e(sheet.description)}</p>` : ''}</section>`
       : '';
   return `${head(e(title), `${meta}\n`, e(sheet.language))}
 <body>
 <main>
 <header>
 <h1>${e(sheet.name)}</h1>
-<p class="by">${sheet.author === null ? '' : `by ${e(sheet.author)} · `}${e(sheet.main)} (main), ${e(sheet.ally)} (ally) · ${sheet.cardCount} cards</p>
+<p class="by">${sheet.author === null ? '' : `${e(labels.by(sheet.author))} · `}${e(labels.mainAlly(sheet.main, sheet.ally))} · ${e(labels.cards(sheet.cardCount))}</p>
 ${tags}</header>
-${issuesOf(sheet)}
+${issuesOf(sheet, labels)}
 <div class="grid">
-<section class="cards"><h2>Cards by kredit cost</h2>${playedHint(sheet)}${groups}</section>
+<section class="cards"><h2>${e(labels.cardsByKredits)}</h2>${playedHint(sheet, labels)}${groups}</section>
 <div>
-<section><h2>Kredit curve</h2>${curveChart(sheet)}<h2>Types</h2>${typeChart(sheet)}</section>
-${otkChart(sheet)}
+<section><h2>${e(labels.kreditCurve)}</h2>${curveChart(sheet, labels)}<h2>${e(labels.types)}</h2>${typeChart(sheet, labels)}</section>
+${otkChart(sheet, labels)}
 </div>
 </div>
-${guide}${reasonedList('Key components', sheet.keyComponents)}${reasonedList('Alternatives', sheet.alternatives)}
-<section><h2>Deck code</h2><code id="code">${e(sheet.code)}</code><button id="copy" type="button">Copy the code</button></section>
-<p class="links"><a href="${e(urls.json)}">This deck as JSON</a><a href="${e(urls.image)}">Its image</a></p>
+${guide}${reasonedList(labels.keyComponents, sheet.keyComponents, labels)}${reasonedList(labels.alternatives, sheet.alternatives, labels)}
+<section><h2>${e(labels.deckCode)}</h2><code id="code">${e(sheet.code)}</code><button id="copy" type="button" data-copied="${e(labels.copied)}" data-select="${e(labels.selectToCopy)}">${e(labels.copy)}</button></section>
+<p class="links"><a href="${e(urls.json)}">${e(labels.asJson)}</a><a href="${e(urls.image)}">${e(labels.itsImage)}</a></p>
 </main>
 <script>${SCRIPT}</script>
 </body>
@@ -219,12 +229,12 @@ ${guide}${reasonedList('Key components', sheet.keyComponents)}${reasonedList('Al
 
 /** How many of the library's public decks of the main nation play a card (contract §10.3, issue 35 item 4): "in N%". */
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-const playedOf = (c: SheetCard, sheet: DeckSheet) =>
-  c.played === null ? '' : `<span class="played" title="in ${percent(c.played)} of ${e(sheet.main)} decks">${percent(c.played)}</span>`;
-const playedHint = (sheet: DeckSheet) =>
-  sheet.playedOver === null
+const playedOf = (c: SheetCard, sheet: DeckSheet, labels: Labels) =>
+  c.played === null
     ? ''
-    : `<p class="hint">%: how many of the library's ${sheet.playedOver} public ${e(sheet.main)} deck${sheet.playedOver === 1 ? '' : 's'} play the card</p>`;
+    : `<span class="played" title="${e(labels.playedTitle(percent(c.played), sheet.main))}">${percent(c.played)}</span>`;
+const playedHint = (sheet: DeckSheet, labels: Labels) =>
+  sheet.playedOver === null ? '' : `<p class="hint">${e(labels.playedHint(sheet.playedOver, sheet.main))}</p>`;
 
 /** The page for a slug no one may see (private, unknown or malformed): nothing tells them apart. */
 export const NOT_FOUND_PAGE = `${head('Deck not found · Deck Library', '<meta name="robots" content="noindex">\n')}

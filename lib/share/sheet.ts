@@ -12,6 +12,7 @@ import { type Deck, encodeDeckCode } from '#rules/deck-code.ts';
 import { checkDeck, countsAs } from '#rules/deck-rules.ts';
 import { factionName } from '#rules/factions.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -25,6 +26,8 @@ export interface SheetCard {
   ally: boolean;
   /** A deck rule fails on it today (legality, contract §8.6): unknown, of neither faction, too many copies… */
   flagged: boolean;
+  /** In the Reserve pool: ranked play refuses the deck (contract §11.5). */
+  reserved: boolean;
   /** The share of the library's public decks of the deck's main nation that play it (0–1); null when not asked or none. */
   played: number | null;
 }
@@ -75,6 +78,8 @@ export interface DeckSheet {
   noindex: boolean;
   /** Each deck rule the deck breaks against the catalogue today (legality's messages); none when it is legal. */
   issues: string[];
+  /** The names of its cards of the Reserve pool (contract §11.5): none when ranked play takes it (or it is not legal for other reasons and has none). */
+  reserved: string[];
   /** What the deck is built around, by name: its key components, else its guide's core cards. */
   keyCards: string[];
   /** The language its card names are in (contract §10.1; the owner's text never changes). */
@@ -102,7 +107,15 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
     const ally = card !== undefined && countsAs(card, deck.main, deck.ally) === deck.ally;
-    group.push({ card_id, name: nameOf(card_id), count, ally, flagged: flagged.has(card_id), played: playedShare(card_id) });
+    group.push({
+      card_id,
+      name: nameOf(card_id),
+      count,
+      ally,
+      flagged: flagged.has(card_id),
+      reserved: card?.reserved === true,
+      played: playedShare(card_id),
+    });
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -125,6 +138,7 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
     curve,
     types: [...types].map(([type, count]) => ({ type, count })),
     issues: details.map((d) => d.message),
+    reserved: deck.cards.flatMap((c) => (catalogue.get(c.card_id)?.reserved === true ? [nameOf(c.card_id)] : [])),
     language,
     playedOver: over,
   };
@@ -185,8 +199,10 @@ export function codeSheet(deck: Deck, catalogue: Catalogue, language = DEFAULT_L
 }
 
 /** A kredit group's heading: "1 kredit · 4", "3 kredits · 8", or the cards the catalogue no longer has. */
-export const groupHeading = (g: Pick<KreditGroup, 'kredits' | 'count'>): string =>
-  g.kredits === null ? `Not in the catalogue · ${g.count}` : `${g.kredits} kredit${g.kredits === 1 ? '' : 's'} · ${g.count}`;
+export const groupHeading = (g: Pick<KreditGroup, 'kredits' | 'count'>, language: string): string => {
+  const labels = labelsFor(language);
+  return g.kredits === null ? `${labels.notInCatalogue} · ${g.count}` : labels.kreditGroup(g.kredits, g.count);
+};
 
 /**
  * The characters XML 1.0 refuses (§2.2 Char: controls but tab, line feed and carriage return; lone surrogates;

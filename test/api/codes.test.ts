@@ -69,7 +69,7 @@ describe('GET /api/v1/codes/{code}', () => {
       'usa',
       'Soviet Union / United States',
     ]);
-    expect(facts.legality).toEqual({ valid: true, errors: [] });
+    expect(facts.legality).toEqual({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
     const cards = facts.cards as { card_id: string; name: string; kredits: number; count: number; type: string; rarity: string }[];
     expect(cards.reduce((n, c) => n + c.count, 0)).toBe(DECK_SIZE);
     for (const c of cards) {
@@ -120,6 +120,28 @@ describe('GET /api/v1/codes/{code}', () => {
       400,
       `code: a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${2 * LIMITS.deckCodeChars}`,
     ]);
+  });
+
+  it('a card of the Reserve pool (contract §11.5): legal, not ranked-legal, the card named; the page and the image say so', async () => {
+    const reserved = demo.cards.find((c) => c.reserved && c.faction === 'soviet');
+    expect(reserved).toBeDefined();
+    const deck = parseDeckCode(legal);
+    const [head, ...rest] = deck.cards as [{ card_id: string; count: number }, ...{ card_id: string; count: number }[]];
+    const cards = [
+      ...(head.count > 1 ? [{ ...head, count: head.count - 1 }] : []),
+      ...rest,
+      { card_id: reserved?.card_id as string, count: 1 },
+    ];
+    const url = urlOf(encodeDeckCode({ ...deck, cards }));
+    const facts = (await call('GET', `/api/v1/codes/${url}`)).body.data;
+    expect(facts.legality).toEqual({ valid: true, errors: [], ranked: { legal: false, reserved_cards: [reserved?.card_id] } });
+    const page = await call('GET', `/c/${url}`);
+    expect(page.text).toContain('<h2>Not for ranked play</h2>');
+    expect(page.text).toContain(`<li>${escapeMarkup(reserved?.name as string)}</li>`);
+    const image = await call('GET', `/api/v1/codes/${url}/image.png`);
+    expect(image.status).toBe(200);
+    expectDrawn(image.bytes);
+    expect(image.headers.get('etag')).not.toBe((await call('GET', `/api/v1/codes/${canonical}/image.png`)).headers.get('etag'));
   });
 
   it('an illegal code: its issues in legality, a card the catalogue does not know with nulls, last', async () => {
@@ -360,14 +382,17 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code of ../share
   });
 
   const storage = realCodes().filter((c) => c.format === 'client-storage');
-  it.each(storage.map((c) => [c.key, c] as const))("%s (the client's storage form): its canonical code's facts", async (_key, { code: deckCode }) => {
-    const url = urlOf(deckCode);
-    expect(url).toBe(urlOf(deckCode.slice(0, deckCode.indexOf('~'))));
-    const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`);
-    expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);
-    const facts = await inProcess(`/api/v1/codes/${url}`);
-    const pasted = await inFunctionReply('POST', '/api/v1/codes', { 'content-type': 'text/plain' }, Buffer.from(deckCode));
-    expect([pasted.status, pasted.body.data]).toEqual([200, facts.body.data]);
-    expect(facts.body.data.cards.length).toBeGreaterThan(0);
-  });
+  it.each(storage.map((c) => [c.key, c] as const))(
+    "%s (the client's storage form): its canonical code's facts",
+    async (_key, { code: deckCode }) => {
+      const url = urlOf(deckCode);
+      expect(url).toBe(urlOf(deckCode.slice(0, deckCode.indexOf('~'))));
+      const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`);
+      expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);
+      const facts = await inProcess(`/api/v1/codes/${url}`);
+      const pasted = await inFunctionReply('POST', '/api/v1/codes', { 'content-type': 'text/plain' }, Buffer.from(deckCode));
+      expect([pasted.status, pasted.body.data]).toEqual([200, facts.body.data]);
+      expect(facts.body.data.cards.length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCORD_LIMITS } from '#discord/answers.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { foldName, writeDeckText } from '#rules/deck-text.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { call, type Reply } from '../support/api.ts';
 import { inFunctionReply } from '../support/in-function.ts';
@@ -205,6 +206,12 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       const listed = shown(typed.map((f: { value: string }) => f.value).join('\n'));
       for (const card of facts.cards) expect(listed).toContain(`${card.count}× ${card.name} (${card.kredits}K)`);
       expect(embed.fields.find((f: { name: string }) => f.name === 'Kredit curve')?.value).toContain('K ');
+      // Ranked play (contract §11.5): the Reserve pool's cards named in a field of their own, or no such field.
+      const reserved = facts.cards.filter((c: { card_id: string }) => facts.legality.ranked.reserved_cards.includes(c.card_id));
+      const ranked = embed.fields.find((f: { name: string }) => f.name === 'Not for ranked play');
+      if (reserved.length === 0) expect(ranked).toBeUndefined();
+      else for (const c of reserved) expect(shown(ranked.value)).toContain(c.name);
+      expect(embed.description.includes('not for ranked')).toBe(reserved.length > 0 && facts.legality.valid);
       expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png`);
     }
     // The image Discord fetches: drawn by the code's image function.
@@ -254,7 +261,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       const sent = await signed(deckCommand(text, 'ja'));
       expectWithinDiscord(sent);
       if (sent.body.data.embeds) embeds++;
-      else expect(sent.body.data.content).toMatch(/^That deck could not be read: /);
+      else expect(sent.body.data.content.startsWith(labelsFor('ja').unreadable(''))).toBe(true);
     }
     // Both kinds of answer were met (the mutations keep some decks readable).
     expect(embeds).toBeGreaterThan(0);
@@ -299,7 +306,9 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       expectWithinDiscord(sent);
       const [embed] = sent.body.data.embeds;
       expect(embed.title).toBe(nameIn(card?.name as string, 'de'));
-      expect(embed.fields.find((f: { name: string }) => f.name === 'Kredits')?.value).toBe(String(card?.kredits));
+      // The labels in German too (rules/labels.ts).
+      expect(embed.fields.find((f: { name: string }) => f.name === labelsFor('de').kredits)?.value).toBe(String(card?.kredits));
+      expect(embed.fields.find((f: { name: string }) => f.name === labelsFor('de').typeField)?.value).toBe(labelsFor('de').type[card.type]);
     }
     const unknown = await signed(cardCommand('@everyone no such card'));
     expectWithinDiscord(unknown);

@@ -80,6 +80,10 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect(new Set(standIn.languages)).toEqual(new Set(['en', 'ko']));
     const fetched = loadCatalogueFile(out);
     expect(fetched.cards).toHaveLength(standIn.cards.length);
+    // The Reserve pool (the node's `reserved`) is kept: ranked legality reads it (contract §11.5).
+    const reserved = (cards: readonly { reserved?: boolean }[]) => cards.filter((c) => c.reserved === true).length;
+    expect(reserved(fetched.cards)).toBe(reserved(standIn.cards));
+    expect(reserved(fetched.cards)).toBeGreaterThan(0);
     // Every card of every real code the catalogue has, with the stand-in's names in each language.
     let found = 0;
     for (const real of realCodes()) {

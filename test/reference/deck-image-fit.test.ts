@@ -20,6 +20,7 @@ import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { deckName } from '#rules/factions.ts';
 import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
+import { labelsFor, labelTexts } from '#rules/labels.ts';
 import { deckImageLayout, type PlacedText } from '#share/image.ts';
 import { drawable, measurerFor, renderPng } from '#share/png.ts';
 import { codeSheet, deckSheet } from '#share/sheet.ts';
@@ -98,6 +99,8 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
           if (card) expect(drawable(cardName(card, language), language), `${real.key} ${card_id}`).toBe(true);
         }
       }
+      // Its labels too: the cut face holds them (scripts/subset-fonts.ts).
+      for (const label of labelTexts(language)) expect(drawable(label, language), label).toBe(true);
     },
   );
 
@@ -113,9 +116,10 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
         // Legal or not as the catalogue judges it; an illegal code's first issue is drawn (whole or shortened).
         const issues = checkDeck(deck, named);
         expect(sheet.issues.length, real.key).toBe(issues.length);
+        const said = labelsFor(language).notLegalLine('', 0).trimEnd();
         if (issues.length)
           expect(
-            texts.some((t) => t.text.startsWith('Not legal')),
+            texts.some((t) => t.text.startsWith(said)),
             real.key,
           ).toBe(true);
       }

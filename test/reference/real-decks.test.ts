@@ -2,11 +2,13 @@
  * Real KARDS deck codes (and, when present, the real May 2026 catalogue) from ../shared. Skipped, and
  * saying so, when ../shared is absent.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { DeckCodeError, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { FACTION_BY_NATION } from '#rules/factions.ts';
+import { legality } from '#rules/insight.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
 const codes = realCodes();
@@ -89,5 +91,26 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('real deck codes against the
     // The reference README finds these three share codes fully resolved and legal.
     const valid = rows.filter((r) => r.endsWith(' valid')).map((r) => r.split(' ')[0]);
     expect(valid.sort()).toEqual(['bri-fin', 'jp-usa', 'wc-deck-socialist-tokens']);
+  });
+
+  it('every real code (share and storage form) names in its ranked legality exactly the cards cards.json marks reserved', () => {
+    if (!catalogue) throw new Error('no catalogue');
+    // Read from the file itself, apart from the service's loader.
+    const marked = new Set(
+      (JSON.parse(readFileSync(REAL_CATALOGUE_FILE, 'utf8')) as { importId: string; reserved: boolean }[])
+        .filter((c) => c.reserved && c.importId !== '')
+        .map((c) => c.importId),
+    );
+    expect(marked.size).toBeGreaterThan(400);
+    const rows: string[] = [];
+    for (const real of codes) {
+      const deck = parseDeckCode(real.code);
+      const { valid, ranked } = legality(deck, catalogue);
+      const expected = deck.cards.map((c) => c.card_id).filter((id) => marked.has(id));
+      expect(ranked.reserved_cards, real.key).toEqual(expected);
+      expect(ranked.legal, real.key).toBe(valid && expected.length === 0);
+      rows.push(`${real.key.padEnd(32)} reserved: ${expected.join(' ') || '-'}`);
+    }
+    console.log(`ranked legality of the real codes:\n${rows.join('\n')}`);
   });
 });

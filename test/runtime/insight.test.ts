@@ -20,6 +20,8 @@ import { settled } from '../support/settle.ts';
 
 const deckCode = code('soviet', 'usa');
 const four = parseDeckCode(deckCode).cards.find((c) => c.count === 4)?.card_id as string;
+/** A card of the deck the next season moves into the Reserve pool (contract §11.5). */
+const rotated = parseDeckCode(deckCode).cards.find((c) => c.card_id !== four)?.card_id as string;
 let next: Runtime;
 let dir: string;
 let owner: Owner;
@@ -44,10 +46,15 @@ beforeAll(async () => {
       },
     })
   ).body.data;
-  // The next season's catalogue: one of the deck's 4-copy cards becomes elite.
+  // The next season's catalogue: one of the deck's 4-copy cards becomes elite, another goes to the Reserve pool.
   dir = mkdtempSync(join(tmpdir(), 'deck-library-season-'));
   const file = join(dir, 'next-season.json');
-  writeFileSync(file, JSON.stringify(demo.cards.map((c) => (c.card_id === four ? { ...c, rarity: 'elite' } : c))));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      demo.cards.map((c) => (c.card_id === four ? { ...c, rarity: 'elite' } : c.card_id === rotated ? { ...c, reserved: true } : c)),
+    ),
+  );
   next = await startRuntime(dir, { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), CATALOGUE_FILE: file, STREAM_WORKERS: 'off' });
 }, 120_000);
 afterAll(async () => {
@@ -61,22 +68,28 @@ describe('stats and legality', () => {
     const mine = (await call('GET', `${owner.decks}/${deck.id}`, { key: owner.key })).body.data;
     const theirs = (await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data;
     for (const read of [mine, theirs]) {
-      expect(read.legality).toEqual({ valid: true, errors: [] });
+      expect(read.legality).toEqual({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
       expect([sum(read.stats.by_type), sum(read.stats.by_rarity), sum(read.stats.by_kredits), read.stats.ally_cards]).toEqual([
         39, 39, 39, 12,
       ]);
     }
   });
 
-  it('under a catalogue where one of its cards turned elite, the same deck reads as illegal: copy_limit at that card', async () => {
+  it('under a catalogue where one of its cards turned elite and one went to the Reserve pool, the same deck reads as illegal (copy_limit at that card) and not ranked-legal, naming the other', async () => {
     for (const [path, key] of [
       [`${owner.decks}/${deck.id}`, owner.key],
       [`/api/v1/decks/${deck.share_slug}`, undefined],
     ] as const) {
       const r = await fetch(`${next.baseUrl}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
-      const { legality } = ((await r.json()) as { data: { legality: { valid: boolean; errors: { code: string; message: string }[] } } })
-        .data;
+      const { legality } = (
+        (await r.json()) as {
+          data: {
+            legality: { valid: boolean; errors: { code: string; message: string }[]; ranked: { legal: boolean; reserved_cards: string[] } };
+          };
+        }
+      ).data;
       expect(legality.valid).toBe(false);
+      expect(legality.ranked).toEqual({ legal: false, reserved_cards: [rotated] });
       expect(legality.errors.map((e) => [e.code, e.message.split(' ')[0]])).toEqual([['copy_limit', four]]);
     }
   });

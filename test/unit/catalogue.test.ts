@@ -52,7 +52,12 @@ describe('catalogue formats', () => {
       set: 'Legions',
       derived: false,
       exile: 'britain',
+      reserved: true,
     });
+    // Not in the Reserve pool: no mark.
+    expect(parseCatalogue([{ ...kardsRecord, reserved: false }]).get('fy')).not.toHaveProperty('reserved');
+    // The compiled form keeps the mark.
+    expect(parseCatalogue(JSON.parse(compileCatalogue(cat))).get('fy')).toMatchObject({ reserved: true });
     // No importId: the longer id stands in; OnlySpawnable means derived.
     expect(cat.get('token_x')).toMatchObject({ faction: 'neutral', derived: true, exile: null });
   });
