@@ -44,4 +44,19 @@ export const readCard = {
   errors: ['card_not_found'],
 } as const satisfies ApiRoute;
 
-export const CARD_ROUTES = [listCards, readCard] as const;
+export const listLanguages = {
+  name: 'listLanguages',
+  edge: 'cached',
+  method: 'GET',
+  path: '/api/v1/languages',
+  handler: 'functions/list-languages.ts',
+  catalogue: true,
+  grants: [],
+  summary: 'The languages served',
+  description:
+    "The languages answers are given in: each one's tag (what `lang` or Accept-Language asks for) and its name in itself — those of the game's 12 the catalogue names its cards in (English always). Any other language asked is answered in English. In a language, card and faction names and every label of a page, an image and a Discord answer are in it. Changes only with a deployment: cacheable, with an ETag.",
+  tag: 'Cards',
+  success: { status: 200, data: 'Language[]', headers: ['ETag', 'Cache-Control'], conditional: true },
+} as const satisfies ApiRoute;
+
+export const CARD_ROUTES = [listCards, readCard, listLanguages] as const;

@@ -31,6 +31,7 @@ export const SHAPES = {
   MetaFactions: S.MetaFactions,
   Card: S.Card,
   'Card[]': v.array(S.Card),
+  'Language[]': v.array(S.Language),
   'KeyItem[]': v.array(S.KeyItem),
   CreatedKey: S.CreatedKey,
   RevokedKey: S.RevokedKey,

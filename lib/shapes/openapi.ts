@@ -38,6 +38,7 @@ const DEFS = {
   DeleteResult: S.DeleteResult,
   LikeResult: S.LikeResult,
   Card: S.Card,
+  Language: S.Language,
   Guide: S.Guide,
   GuideSummary: S.GuideSummary,
   Archive: S.Archive,

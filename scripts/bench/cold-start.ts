@@ -551,6 +551,7 @@ export async function coldStarts(bench: Bench) {
         'exportAccount',
         'eraseAccount',
         'listCards',
+        'listLanguages',
       ].includes(route.name)
     )
       continue;

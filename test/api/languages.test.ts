@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
+import { LABELS, labelsFor } from '#rules/labels.ts';
+import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
@@ -112,4 +114,23 @@ describe("every language of the game, end to end (a catalogue named in all 12 of
       }
     }
   }, 60_000);
+
+  it('GET /api/v1/languages lists the 12 with their names in themselves; each, asked for, gives a page whose labels are its own', async () => {
+    const r = await get('/api/v1/languages');
+    expect(r.status).toBe(200);
+    const { data } = (await r.json()) as { data: { tag: string; name: string }[] };
+    expect(data).toEqual(SERVED_LANGUAGES.map(({ tag, name }) => ({ tag, name })));
+    expect(data.map((l) => l.tag).sort()).toEqual(Object.keys(LABELS).sort());
+    const etag = r.headers.get('etag') as string;
+    expect((await get('/api/v1/languages', { 'if-none-match': etag })).status).toBe(304);
+    const urlCode = urlCodeOf(parseDeckCode(code('soviet', 'usa', 2)));
+    for (const { tag } of data) {
+      const html = await (await get(`/c/${urlCode}?lang=${tag}`)).text();
+      expect([tag, html.includes(`<html lang="${tag}">`), html.includes(escapeMarkup(labelsFor(tag).cardsByKredits))]).toEqual([
+        tag,
+        true,
+        true,
+      ]);
+    }
+  });
 });

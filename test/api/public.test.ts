@@ -291,6 +291,20 @@ describe('card catalogue', () => {
   });
 });
 
+describe('languages (contract §11.5)', () => {
+  it('the demo catalogue names its cards in English and German: those two are listed, with their names; another asked for is English', async () => {
+    const r = await call('GET', '/api/v1/languages');
+    expect([r.status, r.body.data]).toEqual([
+      200,
+      [
+        { tag: 'en', name: 'English' },
+        { tag: 'de', name: 'Deutsch' },
+      ],
+    ]);
+    expect((await call('GET', '/api/v1/cards?limit=1&lang=ja')).headers.get('content-language')).toBe('en');
+  });
+});
+
 describe('bad search parameters', () => {
   it.each([
     'limit=51',
