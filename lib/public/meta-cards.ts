@@ -1,25 +1,26 @@
 /**
- * GET /api/v1/meta/cards — what a faction's (or a pair's) public decks play (contract §10.3), from the
- * figures the store-change worker keeps (lib/store/meta.ts): one item read, paged in the function (a
- * scope holds at most the cards a pair can play, whatever the library's size).
+ * GET /api/v1/meta/cards — what a faction's (or a pair's) public decks play (contract §10.3), or an ally's,
+ * or the whole library's (§11.5), from the figures the store-change worker keeps (lib/store/meta.ts): one
+ * item read (an ally's or the library's: the 4–5 scopes they are the sum of), paged in the function (a scope
+ * holds at most the cards a pair can play, whatever the library's size).
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/meta.ts';
-import { cardFigures, mainScope, pairScope } from '#rules/meta.ts';
+import { cardFigures, scopesAsked } from '#rules/meta.ts';
 import { documentClient } from '#store/client.ts';
-import { readScope } from '#store/meta.ts';
+import { readScopes } from '#store/meta.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { main_faction: main, ally_faction: ally, type, limit } = req.query;
-  if (ally === main) throw invalidParameter('ally_faction must differ from main_faction');
+  if (ally !== undefined && ally === main) throw invalidParameter('ally_faction must differ from main_faction');
   const language = languageOf(req, catalogue());
   const digest = queryDigest([main, ally, type, String(limit), language]);
   const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
-  const scope = await readScope(ally ? pairScope(main, ally) : mainScope(main));
+  const scope = await readScopes(scopesAsked(main, ally));
   const figures = cardFigures(scope, catalogue(), language, type);
   const more = from + limit < figures.length;
   return {

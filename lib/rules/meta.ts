@@ -7,7 +7,7 @@
  */
 import { type CardType, cardName } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
-import type { FactionId } from './factions.ts';
+import { type FactionId, MAIN_FACTION_IDS } from './factions.ts';
 import { parsedCode } from './parsed-codes.ts';
 
 /** What a public deck adds to the figures; null for any other deck (or none). */
@@ -48,6 +48,17 @@ export const sameContribution = (a: Contribution | null, b: Contribution | null)
 /** The scopes card figures are kept for: each main faction, and each main/ally pair. */
 export const mainScope = (main: string) => main;
 export const pairScope = (main: string, ally: string) => `${main}:${ally}`;
+
+/**
+ * The scopes whose sum is what `meta/cards` is asked for (contract §11.5): a main faction's (with an ally:
+ * that pair's); an ally alone — the pairs of every main faction with it; neither — every main faction's (each
+ * public deck has one main: their sum is the whole library). Kept figures are never more than the main and
+ * pair scopes: a read sums at most 5 of them, a write touches 2 whatever is asked.
+ */
+export function scopesAsked(main: FactionId | undefined, ally: FactionId | undefined): string[] {
+  if (main) return [ally ? pairScope(main, ally) : mainScope(main)];
+  return MAIN_FACTION_IDS.filter((m) => m !== ally).map((m) => (ally ? pairScope(m, ally) : mainScope(m)));
+}
 
 /** A card's figures in a scope: the decks that play it, and their copies of it in all. */
 export interface CardCount {
@@ -124,6 +135,27 @@ export function nonZero(d: Delta): Delta {
     if (s.decks !== 0 || cards.size > 0) scopes.set(scope, { decks: s.decks, cards });
   }
   return { decks: d.decks, scopes, pairs: keep(d.pairs, (n) => n === 0), tags: keep(d.tags, (n) => n === 0) };
+}
+
+/** Scopes added up: their decks, each card's decks and copies, and the latest of their times. */
+export function sumScopes(scopes: readonly { decks: number; cards: ReadonlyMap<string, CardCount>; as_of: string | null }[]): {
+  decks: number;
+  cards: Map<string, CardCount>;
+  as_of: string | null;
+} {
+  const cards = new Map<string, CardCount>();
+  let decks = 0;
+  let as_of: string | null = null;
+  for (const s of scopes) {
+    decks += s.decks;
+    if (s.as_of !== null && (as_of === null || s.as_of > as_of)) as_of = s.as_of;
+    for (const [id, c] of s.cards) {
+      const sum = entry(cards, id, () => ({ decks: 0, copies: 0 }));
+      sum.decks += c.decks;
+      sum.copies += c.copies;
+    }
+  }
+  return { decks, cards, as_of };
 }
 
 /** The figures of a whole library: the deltas of every public deck from nothing (a recount). */

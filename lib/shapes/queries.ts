@@ -139,20 +139,16 @@ export const CardQuery = v.object({
 });
 
 /** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
-export const MetaCardsQuery = v.object(
-  {
-    lang,
-    main_faction: picklist('main_faction', MAIN_FACTION_IDS),
-    ally_faction: oneOf('ally_faction', FACTION_IDS),
-    type: oneOf(
-      'type',
-      CARD_TYPES.filter((t) => t !== 'headquarters'),
-    ),
-    limit: integer('limit', 1, 200, 50),
-    cursor,
-  },
-  // The one required parameter, left out, is told so by name.
-  () => `main_faction is required: one of ${MAIN_FACTION_IDS.join(', ')}`,
-);
+export const MetaCardsQuery = v.object({
+  lang,
+  main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
+  ally_faction: oneOf('ally_faction', FACTION_IDS),
+  type: oneOf(
+    'type',
+    CARD_TYPES.filter((t) => t !== 'headquarters'),
+  ),
+  limit: integer('limit', 1, 200, 50),
+  cursor,
+});
 
 export type Query<S extends v.GenericSchema> = v.InferOutput<S>;

@@ -20,6 +20,7 @@ import {
   nonZero,
   recount,
   sameContribution,
+  sumScopes,
   TOP_TAGS,
 } from '#rules/meta.ts';
 import { atMost } from './at-most.ts';
@@ -214,6 +215,9 @@ export async function readScope(scope: string) {
   const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: cardsKey(scope) }));
   return scopeOf(Item);
 }
+
+/** Card scopes' figures summed (rules/meta.ts scopesAsked: 5 at most; their GetItems at once). */
+export const readScopes = async (scopes: readonly string[]) => sumScopes(await Promise.all(scopes.map(readScope)));
 
 /**
  * The pairs, the count of public decks and the TOP_TAGS most used tags, in order (one GetItem, and one Query

@@ -112,7 +112,7 @@ async function walk(query: string, limit = 7) {
 }
 
 describe('what the library plays', () => {
-  it('at rest: every card of three nations and a pair, the pairs and the tags equal a recount of the public decks', async () => {
+  it('at rest: every card of three nations and a pair, of an ally alone and of the whole library, the pairs and the tags equal a recount of the public decks', async () => {
     const want = expected();
     expect(want.decks).toBe(200 - 100 - 5 + 3);
     const scopes = [mainScope('soviet'), mainScope('germany'), mainScope('japan'), pairScope('soviet', 'usa')];
@@ -131,6 +131,29 @@ describe('what the library plays', () => {
       expect(got.meta.decks, scope).toBe(want.scopes.get(scope)?.decks ?? 0);
       expect(typeof got.meta.as_of).toBe('string');
     }
+    // An ally alone (one that is also a main faction, and one that is not), and the whole library (contract
+    // §11.5): tallied here from the decks themselves, apart from the scopes the service sums.
+    const publicDecks = [...made.values()].map((m) => contributionOf(m.deck)).filter((c): c is Contribution => c !== null);
+    const tally = (decks: Contribution[]) => {
+      const cards = new Map<string, { decks: number; copies: number }>();
+      for (const d of decks)
+        for (const [id, copies] of Object.entries(d.cards)) {
+          const c = cards.get(id) ?? { decks: 0, copies: 0 };
+          cards.set(id, { decks: c.decks + 1, copies: c.copies + copies });
+        }
+      return { decks: decks.length, cards };
+    };
+    for (const [query, decks] of [
+      ['ally_faction=usa', publicDecks.filter((d) => d.ally === 'usa')],
+      ['ally_faction=italy', publicDecks.filter((d) => d.ally === 'italy')],
+      ['lang=en', publicDecks],
+    ] as const) {
+      const want = tally(decks);
+      expect(want.decks, query).toBeGreaterThan(0);
+      const got = await walk(query, 50);
+      expect(got.rows, query).toEqual(cardFigures(want, demo, 'en'));
+      expect(got.meta.decks, query).toBe(want.decks);
+    }
     const factions = await call('GET', '/api/v1/meta/factions');
     expect(factions.body.data).toEqual(factionFigures(want.decks, want.pairs, want.tags));
     expect(factions.body.meta.decks).toBe(want.decks);
@@ -147,7 +170,7 @@ describe('what the library plays', () => {
     const page = await call('GET', `/d/${deck.share_slug}`);
     expect(page.status).toBe(200);
     const shown = new Map(
-      [...page.text.matchAll(/<span>([^<]*)<\/span><span class="played" title="in (\d+)% of Soviet Union decks">\2%<\/span>/g)].map((m) => [
+      [...page.text.matchAll(/<span>([^<]*)<\/span>(?:<span class="rsv"[^>]*>[^<]*<\/span>)?<span class="played" title="in (\d+)% of Soviet Union decks">\2%<\/span>/g)].map((m) => [
         m[1],
         Number(m[2]),
       ]),
@@ -159,7 +182,7 @@ describe('what the library plays', () => {
         card_id,
         Math.round((100 * (soviet.cards.get(card_id)?.decks ?? 0)) / soviet.decks),
       ]);
-    expect(page.text).toContain(`how many of the library's ${soviet.decks} public Soviet Union decks play the card`);
+    expect(page.text).toContain(escapeMarkup(`how many of the library's ${soviet.decks} public Soviet Union decks play the card`));
     // The image, and a code's page, are as they were: no figures.
     const code = await call('GET', `/c/${urlCodeOf(parseDeckCode(deck.deck_code))}`);
     expect(code.status).toBe(200);
@@ -172,7 +195,6 @@ describe('what the library plays', () => {
     for (const row of tanks.body.data) expect([demo.get(row.card_id)?.type, row.name]).toEqual(['tank', demo.get(row.card_id)?.names?.de]);
     expect(tanks.headers.get('content-language')).toBe('de');
     for (const [qs, message] of [
-      ['', 'main_faction is required: one of germany, britain, japan, soviet, usa'],
       ['main_faction=france', 'main_faction must be one of germany, britain, japan, soviet, usa'],
       ['main_faction=soviet&ally_faction=soviet', 'ally_faction must differ from main_faction'],
     ]) {
