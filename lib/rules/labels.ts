@@ -69,8 +69,10 @@ export interface Labels {
   /** The summary's "curve 1:4 2:6…" and "key cards A, B". */
   summaryCurve: string;
   summaryKeyCards: string;
-  /** The image's last row when the list is cut: "… and 5 more". */
+  /** The image's last row when the list is cut: "… and 5 more" (cards). */
   moreRows: (n: number) => string;
+  /** A kredit cost's heading again at the top of the next column, its cards going on there. */
+  continued: (heading: string) => string;
   /** The image footer of a bare code. */
   aDeckCode: string;
   legal: string;
@@ -156,6 +158,7 @@ const en: Labels = {
   summaryCurve: 'curve',
   summaryKeyCards: 'key cards',
   moreRows: (n) => `… and ${n} more`,
+  continued: (h) => `${h} (cont.)`,
   aDeckCode: 'a deck code',
   legal: 'legal',
   notLegalShort: 'not legal today',
@@ -230,6 +233,7 @@ const de: Labels = {
   summaryCurve: 'Kurve',
   summaryKeyCards: 'Schlüsselkarten',
   moreRows: (n) => `… und ${n} weitere`,
+  continued: (h) => `${h} (Forts.)`,
   aDeckCode: 'ein Deckcode',
   legal: 'regelkonform',
   notLegalShort: 'heute nicht regelkonform',
@@ -304,6 +308,7 @@ const es: Labels = {
   summaryCurve: 'curva',
   summaryKeyCards: 'cartas clave',
   moreRows: (n) => `… y ${n} más`,
+  continued: (h) => `${h} (cont.)`,
   aDeckCode: 'un código de mazo',
   legal: 'legal',
   notLegalShort: 'no es legal hoy',
@@ -378,6 +383,7 @@ const fr: Labels = {
   summaryCurve: 'courbe',
   summaryKeyCards: 'cartes clés',
   moreRows: (n) => `… et ${n} de plus`,
+  continued: (h) => `${h} (suite)`,
   aDeckCode: 'un code de deck',
   legal: 'conforme',
   notLegalShort: 'non conforme aujourd’hui',
@@ -452,6 +458,7 @@ const it: Labels = {
   summaryCurve: 'curva',
   summaryKeyCards: 'carte chiave',
   moreRows: (n) => `… e altre ${n}`,
+  continued: (h) => `${h} (segue)`,
   aDeckCode: 'un codice di mazzo',
   legal: 'regolare',
   notLegalShort: 'non regolare oggi',
@@ -526,6 +533,7 @@ const pt: Labels = {
   summaryCurve: 'curva',
   summaryKeyCards: 'cartas-chave',
   moreRows: (n) => `… e mais ${n}`,
+  continued: (h) => `${h} (cont.)`,
   aDeckCode: 'um código de baralho',
   legal: 'válido',
   notLegalShort: 'não é válido hoje',
@@ -600,6 +608,7 @@ const pl: Labels = {
   summaryCurve: 'krzywa',
   summaryKeyCards: 'kluczowe karty',
   moreRows: (n) => `… i ${n} więcej`,
+  continued: (h) => `${h} (cd.)`,
   aDeckCode: 'kod talii',
   legal: 'zgodna z zasadami',
   notLegalShort: 'dziś niezgodna z zasadami',
@@ -674,6 +683,7 @@ const ru: Labels = {
   summaryCurve: 'кривая',
   summaryKeyCards: 'ключевые карты',
   moreRows: (n) => `… и ещё ${n}`,
+  continued: (h) => `${h} (продолж.)`,
   aDeckCode: 'код колоды',
   legal: 'по правилам',
   notLegalShort: 'сегодня не по правилам',
@@ -745,6 +755,7 @@ const ja: Labels = {
   summaryCurve: '曲線',
   summaryKeyCards: 'キーカード',
   moreRows: (n) => `… ほか${n}件`,
+  continued: (h) => `${h}(続き)`,
   aDeckCode: 'デッキコード',
   legal: 'ルール適合',
   notLegalShort: '現在ルール違反',
@@ -816,6 +827,7 @@ const ko: Labels = {
   summaryCurve: '곡선',
   summaryKeyCards: '핵심 카드',
   moreRows: (n) => `… 외 ${n}건`,
+  continued: (h) => `${h} (계속)`,
   aDeckCode: '덱 코드',
   legal: '규칙 충족',
   notLegalShort: '현재 규칙 위반',
@@ -887,6 +899,7 @@ const zh: Labels = {
   summaryCurve: '曲线',
   summaryKeyCards: '核心卡牌',
   moreRows: (n) => `… 另有${n}项`,
+  continued: (h) => `${h}(续)`,
   aDeckCode: '卡组代码',
   legal: '符合规则',
   notLegalShort: '目前不合规则',
@@ -958,6 +971,7 @@ const zhHant: Labels = {
   summaryCurve: '曲線',
   summaryKeyCards: '核心卡牌',
   moreRows: (n) => `… 另有${n}項`,
+  continued: (h) => `${h}(續)`,
   aDeckCode: '牌組代碼',
   legal: '符合規則',
   notLegalShort: '目前不合規則',

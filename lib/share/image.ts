@@ -51,8 +51,72 @@ export function fitted(s: string, box: number, size: number, bold: boolean, meas
 
 type Row =
   | { kind: 'group'; text: string }
-  | { kind: 'card'; count: number; name: string; ally: boolean; flagged: boolean; reserved: boolean }
-  | { kind: 'gap' };
+  | { kind: 'card'; count: number; name: string; ally: boolean; flagged: boolean; reserved: boolean };
+
+/**
+ * The list's rows in as few columns as hold them (at most `most`, `perColumn` rows each), spread evenly over
+ * them: a heading never ends a column, and a column that starts in the middle of a cost's cards starts with
+ * that cost's heading again (`continued`). What the columns cannot hold is left out: the last row says how
+ * many cards (`more`).
+ */
+export function arrangeColumns(
+  rows: readonly Row[],
+  perColumn: number,
+  most: number,
+  continued: (heading: string) => string,
+  more: (cards: number) => string,
+): Row[][] {
+  const fill = (n: number) => {
+    const columns: Row[][] = [];
+    let heading = '';
+    let i = 0;
+    for (let c = 0; c < n && i < rows.length; c++) {
+      const column: Row[] = [];
+      const aim = c === n - 1 ? perColumn : Math.min(perColumn, Math.ceil((rows.length - i) / (n - c)));
+      if (rows[i]?.kind === 'card') column.push({ kind: 'group', text: continued(heading) });
+      while (column.length < aim && i < rows.length) {
+        const row = rows[i++] as Row;
+        if (row.kind === 'group') heading = row.text;
+        column.push(row);
+      }
+      if (column.at(-1)?.kind === 'group' && i < rows.length) {
+        column.pop();
+        i--;
+      }
+      columns.push(column);
+    }
+    return { columns, placed: i };
+  };
+  for (let n = 1; n < most; n++) {
+    const { columns, placed } = fill(n);
+    if (placed === rows.length) return columns;
+  }
+  const { columns, placed } = fill(most);
+  if (placed < rows.length) {
+    const last = columns.at(-1) as Row[];
+    const cut = last.pop() as Row;
+    const hidden = rows.slice(placed).filter((r) => r.kind === 'card').length + (cut.kind === 'card' ? 1 : 0);
+    last.push({ kind: 'group', text: more(hidden) });
+  }
+  return columns;
+}
+
+/**
+ * Each column's width out of `available`: a column whose rows need less than an even share gets what it needs,
+ * the others share the rest evenly (so a name is shortened only when its column's share is too small for it);
+ * what is left over is spread evenly.
+ */
+export function columnWidths(needs: readonly number[], available: number): number[] {
+  const widths = needs.map(() => 0);
+  let left = available;
+  const order = needs.map((_, i) => i).sort((a, b) => (needs[a] as number) - (needs[b] as number));
+  for (const [k, i] of order.entries()) {
+    const width = Math.min(needs[i] as number, left / (needs.length - k));
+    widths[i] = width;
+    left -= width;
+  }
+  return widths.map((w) => w + left / needs.length);
+}
 
 /** Colours of the image: a card of the ally faction, and one a deck rule fails on (and the line saying why). */
 const ALLY_FILL = '#8fb3d9';
@@ -61,7 +125,7 @@ const FLAGGED_FILL = '#ff7a6b';
 const RESERVED_FILL = '#f0b44c';
 
 /** The image's SVG and every text it draws, placed and measured. */
-export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: string; texts: PlacedText[] } {
+export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: string; texts: PlacedText[]; needs: number[] } {
   const labels = labelsFor(sheet.language);
   const texts: PlacedText[] = [];
   /** A text fitted to its box, recorded; `anchor` says where x is (its start, middle or end). */
@@ -77,34 +141,39 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
 
   const rows: Row[] = [];
   for (const g of sheet.groups) {
-    // A cost's heading never ends a column: it starts the next one with its cards.
-    if (rows.length % ROWS === ROWS - 1) rows.push({ kind: 'gap' });
     rows.push({ kind: 'group', text: groupHeading(g, sheet.language) });
     for (const c of g.cards)
       rows.push({ kind: 'card', count: c.count, name: c.name, ally: c.ally, flagged: c.flagged, reserved: c.reserved });
   }
-  const columns = Math.min(3, Math.max(1, Math.ceil(rows.length / ROWS)));
-  const colWidth = (LIST.right - LIST.left) / columns;
-  const shown = rows.slice(0, ROWS * columns);
-  if (rows.length > shown.length) shown[shown.length - 1] = { kind: 'group', text: labels.moreRows(rows.length - shown.length + 1) };
-  const list = shown
-    .map((r, i) => {
-      const x = LIST.left + Math.floor(i / ROWS) * colWidth;
-      const y = LIST.top + (i % ROWS) * LIST.row;
-      const box = colWidth - GUTTER;
-      if (r.kind === 'gap') return '';
-      if (r.kind === 'group')
-        return `<text x="${x}" y="${y}" font-size="17" font-weight="700" fill="#e0705f">${e(place(r.text, x, box, 17, true))}</text>`;
-      // "2×" in bold and a space, then the name in what is left of the box; an ally card's name in the ally's
-      // colour, one a deck rule fails on in red (the line under the title says why).
-      // A card of the Reserve pool: its mark, in bold, after the name (the name fitted to what the mark leaves).
-      const count = place(`${r.count}×`, x, box, 19, true);
-      const lead = measure(`${count} `, 19, true);
-      const markWidth = r.reserved ? measure(` ${labels.reserveMark}`, 19, true) : 0;
-      const name = place(r.name, x + lead, box - lead - markWidth, 19, false);
-      const mark = r.reserved ? place(labels.reserveMark, x + lead + measure(`${name} `, 19, false), markWidth, 19, true) : '';
-      const fill = r.flagged ? FLAGGED_FILL : r.ally ? ALLY_FILL : undefined;
-      return `<text x="${x}" y="${y}" font-size="19" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${fill ? ` fill="${fill}"` : ''}>${e(name)}</tspan>${mark ? ` <tspan font-weight="700" fill="${RESERVED_FILL}">${e(mark)}</tspan>` : ''}</text>`;
+  const columns = arrangeColumns(rows, ROWS, 3, labels.continued, labels.moreRows);
+  // What a row needs, whole: a heading in bold 17; "2× " in bold 19, the name, and a Reserve-pool mark.
+  const need = (r: Row) =>
+    r.kind === 'group'
+      ? measure(xmlChars(r.text), 17, true)
+      : measure(`${r.count}× `, 19, true) +
+        measure(xmlChars(r.name), 19, false) +
+        (r.reserved ? measure(` ${labels.reserveMark}`, 19, true) : 0);
+  const needs = columns.map((column) => Math.max(0, ...column.map(need)) + GUTTER);
+  const widths = columnWidths(needs, LIST.right - LIST.left);
+  const list = columns
+    .flatMap((column, c) => {
+      const x = LIST.left + widths.slice(0, c).reduce((a, b) => a + b, 0);
+      const box = (widths[c] as number) - GUTTER;
+      return column.map((r, i) => {
+        const y = LIST.top + i * LIST.row;
+        if (r.kind === 'group')
+          return `<text x="${x}" y="${y}" font-size="17" font-weight="700" fill="#e0705f">${e(place(r.text, x, box, 17, true))}</text>`;
+        // "2×" in bold and a space, then the name in what is left of the box; an ally card's name in the ally's
+        // colour, one a deck rule fails on in red (the line under the title says why).
+        // A card of the Reserve pool: its mark, in bold, after the name (the name fitted to what the mark leaves).
+        const count = place(`${r.count}×`, x, box, 19, true);
+        const lead = measure(`${count} `, 19, true);
+        const markWidth = r.reserved ? measure(` ${labels.reserveMark}`, 19, true) : 0;
+        const name = place(r.name, x + lead, box - lead - markWidth, 19, false);
+        const mark = r.reserved ? place(labels.reserveMark, x + lead + measure(`${name} `, 19, false), markWidth, 19, true) : '';
+        const fill = r.flagged ? FLAGGED_FILL : r.ally ? ALLY_FILL : undefined;
+        return `<text x="${x}" y="${y}" font-size="19" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${fill ? ` fill="${fill}"` : ''}>${e(name)}</tspan>${mark ? ` <tspan font-weight="700" fill="${RESERVED_FILL}">${e(mark)}</tspan>` : ''}</text>`;
+      });
     })
     .join('');
   // The kredit curve, right of the list.
@@ -138,6 +207,8 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
   const issue = line ? place(line.text, issueX, 48 + width - issueX, 24, false) : '';
   const curveTitle = place(labels.kreditCurve, chart.left, chart.right - chart.left, 22, true);
   const footer = place(`Deck Library · ${sheet.slug ?? labels.aDeckCode}`, 1152, 1152 - chart.left, 16, false, 'end');
+  // A saved deck's tags, under the list.
+  const tags = sheet.tags.length ? place(sheet.tags.map((t) => `#${t}`).join('  '), 48, chart.left - 48 - 24, 16, false) : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" viewBox="0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}" font-family="${familiesFor(sheet.language)}">
 <rect width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" fill="#16181b"/>
 <rect width="${IMAGE_WIDTH}" height="10" fill="#e0705f"/>
@@ -147,9 +218,9 @@ ${issue ? `<text x="${issueX}" y="130" font-size="24" fill="${line?.fill}">${e(i
 ${list}
 <text x="${chart.left}" y="200" font-size="22" font-weight="700" fill="#eceae6">${e(curveTitle)}</text>
 ${bars}
-<text x="1152" y="612" text-anchor="end" font-size="16" fill="#5b6168">${e(footer)}</text>
+${tags ? `<text x="48" y="612" font-size="16" fill="#a3a8ad">${e(tags)}</text>\n` : ''}<text x="1152" y="612" text-anchor="end" font-size="16" fill="#5b6168">${e(footer)}</text>
 </svg>`;
-  return { svg, texts };
+  return { svg, texts, needs };
 }
 
 /** The image's SVG. */

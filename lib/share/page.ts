@@ -26,12 +26,13 @@ h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-s
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
 .cards ul{list-style:none;margin:0;padding:0}.cards li{display:flex;gap:8px;padding:2px 0;border-bottom:1px solid var(--line)}
-.n{min-width:2.2em;font-weight:700;color:var(--accent)}.played{margin-left:auto;align-self:center;font-size:.8rem;color:var(--muted);white-space:nowrap}.played+.ally{margin-left:0}.hint{margin:0;font-size:.85rem;color:var(--muted)}.ally{margin-left:auto;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
+.cards li{flex-wrap:wrap}.kind{order:9;flex-basis:100%;padding-left:calc(2.2em + 8px);font-size:.75rem;color:var(--muted)}
+.n{min-width:2.2em;font-weight:700;color:var(--accent)}.played{margin-left:auto;align-self:center;font-size:.8rem;color:var(--muted);white-space:nowrap}.played+.ally{margin-left:0}.hint{margin:0;font-size:.85rem;color:var(--muted)}.ally{margin-left:auto;align-self:center;flex:none;font-size:.8rem;color:var(--muted);border:1px solid var(--line);border-radius:4px;padding:0 6px;white-space:nowrap}.chart{width:100%;height:auto;display:block}
 .legend{list-style:none;padding:0;margin:8px 0 0}.legend li{display:flex;gap:8px;align-items:baseline}.legend svg{flex:none}
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
 button{font:inherit;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
-.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}.rsv{align-self:center;font-size:.75rem;font-weight:700;color:#b9770e;border:1px solid #b9770e;border-radius:4px;padding:0 4px}.ranked li{color:#b9770e}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
+.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}.rsv{align-self:center;flex:none;font-size:.75rem;font-weight:700;color:#b9770e;border:1px solid #b9770e;border-radius:4px;padding:0 4px}.ranked li{color:#b9770e}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
 @media (max-width:720px){.grid{grid-template-columns:minmax(0,1fr)}h1{font-size:1.45rem}main{padding:10px}}`;
 
 // Its words are the button's data attributes (the page's language): the script, hashed for the CSP, is one for every language.
@@ -192,7 +193,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
         `<h3>${e(groupHeading(g, sheet.language))}</h3><ul>${g.cards
           .map(
             (c) =>
-              `<li${c.flagged ? ` class="bad" title="${e(labels.ruleFails)}"` : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.reserved ? `<span class="rsv" title="${e(labels.reserveTitle)}">${e(labels.reserveMark)}</span>` : ''}${playedOf(c, sheet, labels)}${c.ally ? `<span class="ally" title="${e(labels.allyLimit)}">${e(sheet.ally)}</span>` : ''}</li>`,
+              `<li${c.flagged ? ` class="bad" title="${e(labels.ruleFails)}"` : ''}><span class="n">${c.count}×</span><span>${e(c.name)}</span>${c.reserved ? `<span class="rsv" title="${e(labels.reserveTitle)}">${e(labels.reserveMark)}</span>` : ''}${playedOf(c, sheet, labels)}${c.ally ? `<span class="ally" title="${e(labels.allyLimit)}">${e(sheet.ally)}</span>` : ''}${kindOf(c, labels)}</li>`,
           )
           .join('')}</ul>`,
     )
@@ -226,6 +227,10 @@ ${guide}${reasonedList(labels.keyComponents, sheet.keyComponents, labels)}${reas
 </html>
 `;
 }
+
+/** A card's type and rarity, in a line of its own under it (none for a card the catalogue no longer has). */
+const kindOf = (c: SheetCard, labels: Labels) =>
+  c.type && c.rarity ? `<small class="kind">${e(labels.type[c.type])} · ${e(labels.rarity[c.rarity])}</small>` : '';
 
 /** How many of the library's public decks of the main nation play a card (contract §10.3, issue 35 item 4): "in N%". */
 const percent = (share: number) => `${Math.round(share * 100)}%`;

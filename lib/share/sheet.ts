@@ -6,7 +6,7 @@
  * chart of an owner — its factions' names are its title). The share pages (page.ts) and the deck images
  * (image.ts) draw it; neither reads a deck or a catalogue itself.
  */
-import { cardName } from '#rules/card.ts';
+import { type CardType, cardName, type Rarity } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { type Deck, encodeDeckCode } from '#rules/deck-code.ts';
 import { checkDeck, countsAs } from '#rules/deck-rules.ts';
@@ -28,6 +28,9 @@ export interface SheetCard {
   flagged: boolean;
   /** In the Reserve pool: ranked play refuses the deck (contract §11.5). */
   reserved: boolean;
+  /** Its type and rarity; null when the catalogue no longer has it. */
+  type: CardType | null;
+  rarity: Rarity | null;
   /** The share of the library's public decks of the deck's main nation that play it (0–1); null when not asked or none. */
   played: number | null;
 }
@@ -114,6 +117,8 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
       ally,
       flagged: flagged.has(card_id),
       reserved: card?.reserved === true,
+      type: card?.type ?? null,
+      rarity: card?.rarity ?? null,
       played: playedShare(card_id),
     });
     groups.set(kredits, group);

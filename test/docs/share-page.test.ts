@@ -71,6 +71,16 @@ describe('GET /d/:share_slug in Chromium', () => {
       const res = await page.goto(url, { waitUntil: 'networkidle' });
       expect(res?.status()).toBe(200);
       await expectNamed(page, cards);
+      // Each card's type and rarity, in a line of its own; an ally card's pill one line high (at 390 px it once
+      // grew into a tall empty box beside a name that wrapped).
+      expect(await page.locator('.cards .kind').count()).toBe(cards.length);
+      const kind = demo.get(cards[0]?.card_id as string);
+      expect(await page.locator('.cards .kind').allTextContents()).toContain(
+        `${kind?.type[0]?.toUpperCase()}${kind?.type.slice(1)} · ${kind?.rarity[0]?.toUpperCase()}${kind?.rarity.slice(1)}`,
+      );
+      const pills = await page.locator('.cards .ally').all();
+      expect(pills.length).toBeGreaterThan(0);
+      for (const pill of pills) expect((await pill.boundingBox())?.height ?? 99).toBeLessThan(26);
       // The kredit curve has a bar per cost from the lowest to the highest; the OTK chart a line per item.
       const costs = cards.map((c) => demo.get(c.card_id)?.kredits as number);
       expect(await page.locator('#curve rect').count()).toBe(Math.max(...costs) - Math.min(...costs) + 1);

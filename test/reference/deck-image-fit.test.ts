@@ -149,6 +149,35 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     }
   });
 
+  it("names uncut where the image has room (issue 46): when the columns need no more than the list's width, no card name is shortened; a continued cost keeps its heading", () => {
+    const rows: string[] = [];
+    for (const language of ['en', 'de', 'ru', 'ja']) {
+      let cut = 0;
+      let roomy = 0;
+      for (const real of share) {
+        const { deck, layout } = realDeck(real.code, {}, language);
+        const names = new Set(
+          deck.cards.map((c) => (named.get(c.card_id) ? cardName(named.get(c.card_id) as never, language) : c.card_id)),
+        );
+        const shortened = layout.texts.filter((t) => t.text.endsWith('…') && [...names].some((n) => n.startsWith(t.text.slice(0, -1))));
+        cut += shortened.length;
+        if (layout.needs.reduce((a, b) => a + b, 0) <= 800 - 48) {
+          roomy++;
+          expect(
+            shortened.map((t) => t.text),
+            `${real.key} ${language}`,
+          ).toEqual([]);
+        }
+        // A column that starts in the middle of a cost's cards starts with its heading, marked continued.
+        const continued = labelsFor(language).continued('').trim();
+        const headings = layout.texts.filter((t) => t.text.endsWith(continued));
+        for (const h of headings) expect(h.x, `${real.key} ${h.text}`).toBeGreaterThan(48);
+      }
+      rows.push(`${language}: ${roomy} of ${share.length} decks fit their columns whole; ${cut} names shortened in all`);
+    }
+    console.log(`real decks' images:\n${rows.join('\n')}`);
+  });
+
   it('the reported overflow: "COMMIT THE RESERVES" in a two-column Japan / United States deck ends inside its column', () => {
     const jpUsa = share.find((c) => c.key === 'jp-usa');
     expect(jpUsa).toBeDefined();

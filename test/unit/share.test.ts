@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTIONS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { deckImageSvg } from '#share/image.ts';
+import { arrangeColumns, columnWidths, deckImageSvg } from '#share/image.ts';
 import { sharePage } from '#share/page.ts';
 import { measurerFor } from '#share/png.ts';
 import { deckSheet, escapeMarkup } from '#share/sheet.ts';
@@ -125,6 +125,59 @@ describe('markup in a deck is text', () => {
         const escaped = escapeMarkup(s);
         expect(escaped).not.toMatch(/[<>"']/);
         expect(cheerio.load(`<p title="${escaped}">${escaped}</p>`)('p').attr('title')).toBe(s);
+      }),
+    );
+  });
+});
+
+describe("the image's columns (issue 46: a continued cost keeps its heading, columns even, widths by need)", () => {
+  type Row = Parameters<typeof arrangeColumns>[0][number];
+  const card = (name: string): Row => ({ kind: 'card', count: 1, name, ally: false, flagged: false, reserved: false });
+  const groupsOf = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 12 });
+  const rowsOf = (sizes: number[]): Row[] =>
+    sizes.flatMap((n, g) => [{ kind: 'group', text: `g${g}` } as Row, ...Array.from({ length: n }, (_, i) => card(`c${g}.${i}`))]);
+
+  it('property: every card once and in order (or counted in the last row), no column over its rows, none ending on a heading, each starting with one', () => {
+    fc.assert(
+      fc.property(groupsOf, fc.integer({ min: 4, max: 16 }), (sizes, perColumn) => {
+        const rows = rowsOf(sizes);
+        const columns = arrangeColumns(
+          rows,
+          perColumn,
+          3,
+          (h) => `${h}+`,
+          (n) => `more ${n}`,
+        );
+        const cards = columns.flat().flatMap((r) => (r.kind === 'card' ? [r.name] : []));
+        const all = rows.flatMap((r) => (r.kind === 'card' ? [r.name] : []));
+        const more = columns.at(-1)?.at(-1);
+        const hidden = more?.kind === 'group' && more.text.startsWith('more ') ? Number(more.text.slice(5)) : 0;
+        expect(cards).toEqual(all.slice(0, all.length - hidden));
+        for (const [c, column] of columns.entries()) {
+          expect(column.length).toBeLessThanOrEqual(perColumn);
+          expect(column[0]?.kind).toBe('group');
+          if (c < columns.length - 1) expect(column.at(-1)?.kind).toBe('card');
+          // A column that goes on with a cost's cards says which: the cost's heading, marked continued.
+          const first = column[0];
+          if (c > 0 && first?.kind === 'group' && first.text.endsWith('+'))
+            expect(rows).toContainEqual({ kind: 'group', text: first.text.slice(0, -1) });
+        }
+        // As few columns as hold every row: one fewer would not (their rows, plus a heading a column, exceed it).
+        if (hidden === 0 && columns.length > 1)
+          expect(rows.length).toBeGreaterThan((columns.length - 1) * perColumn - 2 * (columns.length - 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('widths: all the width is shared out; a column that needs less than an even share has what it needs; all fit when they can', () => {
+    fc.assert(
+      fc.property(fc.array(fc.float({ min: 10, max: 600, noNaN: true }), { minLength: 1, maxLength: 3 }), (needs) => {
+        const widths = columnWidths(needs, 752);
+        expect(widths.reduce((a, b) => a + b, 0)).toBeCloseTo(752, 6);
+        for (const [i, need] of needs.entries()) if (need <= 752 / needs.length) expect(widths[i]).toBeGreaterThanOrEqual(need - 1e-9);
+        if (needs.reduce((a, b) => a + b, 0) <= 752)
+          for (const [i, need] of needs.entries()) expect(widths[i]).toBeGreaterThanOrEqual(need - 1e-9);
       }),
     );
   });
