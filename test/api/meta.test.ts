@@ -170,10 +170,11 @@ describe('what the library plays', () => {
     const page = await call('GET', `/d/${deck.share_slug}`);
     expect(page.status).toBe(200);
     const shown = new Map(
-      [...page.text.matchAll(/<span>([^<]*)<\/span>(?:<span class="rsv"[^>]*>[^<]*<\/span>)?<span class="played" title="in (\d+)% of Soviet Union decks">\2%<\/span>/g)].map((m) => [
-        m[1],
-        Number(m[2]),
-      ]),
+      [
+        ...page.text.matchAll(
+          /<span>([^<]*)<\/span>(?:<span class="rsv"[^>]*>[^<]*<\/span>)?<span class="played" title="in (\d+)% of Soviet Union decks">\2%<\/span>/g,
+        ),
+      ].map((m) => [m[1], Number(m[2])]),
     );
     const cards = parseDeckCode(deck.deck_code).cards;
     expect(shown.size).toBe(cards.length);

@@ -54,7 +54,7 @@ describe('legality against the catalogue the service runs with now', () => {
 });
 
 describe('ranked legality (contract §11.5)', () => {
-  it('a card of the Reserve pool leaves a deck legal but not ranked-legal, naming each such card in the code\'s order; an illegal deck is not ranked-legal', () => {
+  it("a card of the Reserve pool leaves a deck legal but not ranked-legal, naming each such card in the code's order; an illegal deck is not ranked-legal", () => {
     const deck = parseDeckCode(legalCode(demo, 'soviet', 'usa'));
     const [a, b] = [deck.cards[0]?.card_id as string, deck.cards.at(-1)?.card_id as string];
     const reserving = (ids: string[]) => makeCatalogue(demo.cards.map((c) => (ids.includes(c.card_id) ? { ...c, reserved: true } : c)));

@@ -14,8 +14,8 @@ import { cardName } from '#rules/card.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
-import { checkDeck } from '#rules/deck-rules.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
+import { checkDeck } from '#rules/deck-rules.ts';
 import { FACTIONS, factionName } from '#rules/factions.ts';
 import { LABELS, type Labels, labelsFor, labelTexts } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
@@ -178,8 +178,8 @@ describe('labels (contract §11.5)', () => {
         for (const sheet of [saved(language, code), codeSheet(parseDeckCode(code), named, language)]) {
           const { texts } = deckImageLayout(sheet, measurerFor(language));
           // The issue line: its label, then the first rule's message (the API's, English), shortened to its box.
-        const said = labelsFor(language).notLegalLine('', 0).trimEnd();
-        const drawn = texts.map((t) => (t.text.startsWith(said) ? said : t.text)).join('\n');
+          const said = labelsFor(language).notLegalLine('', 0).trimEnd();
+          const drawn = texts.map((t) => (t.text.startsWith(said) ? said : t.text)).join('\n');
           expect(englishIn(drawn, language)).toEqual([]);
         }
       }
