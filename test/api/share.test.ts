@@ -11,6 +11,7 @@ import ogs from 'open-graph-scraper';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { drawable, renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
@@ -116,14 +117,21 @@ describe('GET /d/:share_slug', () => {
     // Each may show how many public Soviet decks play it (meta.test.ts checks the figures: here the library is shared).
     const played = '(?:<span class="played" title="in (\\d+)% of Soviet Union decks">\\1%</span>)?';
     const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Its type and rarity under it (issue 46), in words.
+    const kind = (id: string) => {
+      const card = demo.get(id);
+      return literal(
+        `<small class="kind">${labelsFor('en').type[card?.type ?? 'order']} · ${labelsFor('en').rarity[card?.rarity ?? 'standard']}</small>`,
+      );
+    };
     for (const { card_id, count } of parseDeckCode(deckCode).cards) {
       const row = literal(`<span class="n">${count}×</span><span>${demo.get(card_id)?.name}</span>`);
       const ally = demo.get(card_id)?.faction === 'usa';
       expect(r.text).toMatch(
         new RegExp(
           ally
-            ? `${row}${played}<span class="ally" title="counts toward the ally limit">United States</span></li>`
-            : `${row}${played}</li>`,
+            ? `${row}${played}<span class="ally" title="counts toward the ally limit">United States</span>${kind(card_id)}</li>`
+            : `${row}${played}${kind(card_id)}</li>`,
         ),
       );
     }
@@ -222,7 +230,8 @@ describe('GET /d/:share_slug', () => {
     const rich = await deckAt(5_000, 300);
     expect(rich.bytes).toBeLessThan(50_000);
     const full = await deckAt(LIMITS.descriptionChars, LIMITS.reasonChars);
-    expect(full.bytes - full.words).toBeLessThan(20_000);
+    // 22 KB: each card's type and rarity in words (issue 46) added about 1.8 KB to the 20 it was held to.
+    expect(full.bytes - full.words).toBeLessThan(22_000);
     expect(full.bytes - full.words).toBeGreaterThan(rich.bytes - rich.words - 100);
   });
 });
@@ -270,7 +279,8 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     expect(page.text).toContain(escapeMarkup(german));
     expect(page.text).toContain(escapeMarkup(deck.name));
     // Faction names follow the language too (the project's table); the deck's name is the owner's, as stored.
-    expect(page.text).toContain('Sowjetunion (main), Vereinigte Staaten (ally)');
+    expect(page.text).toContain(escapeMarkup(labelsFor('de').mainAlly('Sowjetunion', 'Vereinigte Staaten')));
+    expect(page.text).toContain(`<h2>${labelsFor('de').cardsByKredits}</h2>`);
     // The page's link preview is the image in the page's language.
     expect(page.text).toContain(`/api/v1/decks/${deck.share_slug}/image.png?lang=de`);
     const byHeader = await call('GET', `/d/${deck.share_slug}`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
