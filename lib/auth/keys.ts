@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { KEY_ID } from '#rules/ids.ts';
 import { randomAlphanumeric } from './random.ts';
 
-export { isScope, SCOPES, type Scope } from '#rules/scopes.ts';
+export { SCOPES, type Scope } from '#rules/scopes.ts';
 
 const KEY = new RegExp(`^dlk_(${KEY_ID})_([A-Za-z0-9]{40})$`);
 

@@ -4,7 +4,7 @@
  */
 import type { Catalogue } from './catalogue.ts';
 import type { CardCount } from './deck-code.ts';
-import type { Alternatives, Archive, ChartSettings, Display, Guide, KeyComponents } from './deck-model.ts';
+import type { Alternatives, ChartSettings, Display, Guide, KeyComponents } from './deck-model.ts';
 import { copiesById, countsAs, undeckable } from './deck-rules.ts';
 import { at, type Detail, detail, duplicates } from './details.ts';
 import type { FactionId } from './factions.ts';
@@ -102,15 +102,6 @@ export function checkChartSettings(chart: ChartSettings, ctx: DeckContext, base 
     }
     return out;
   });
-}
-
-/** Archive sections as stored: a null section (a deck stored under earlier rules) reads as empty and passes. */
-export function checkArchive(archive: Archive, ctx: DeckContext): Detail[] {
-  return [
-    ...(archive.key_components ? checkKeyComponents(archive.key_components, ctx) : []),
-    ...(archive.alternatives ? checkAlternatives(archive.alternatives, ctx) : []),
-    ...(archive.chart_settings ? checkChartSettings(archive.chart_settings, ctx) : []),
-  ];
 }
 
 export function checkDisplay(display: Display, ctx: DeckContext): Detail[] {

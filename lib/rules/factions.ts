@@ -26,8 +26,6 @@ const byDigit = new Map<string, Faction>(FACTIONS.map((f) => [f.digit, f]));
 
 export const factionById = (id: string): Faction | undefined => byId.get(id);
 export const factionByDigit = (digit: string): Faction | undefined => byDigit.get(digit);
-export const isFactionId = (id: string): id is FactionId => byId.has(id);
-export const isMainFactionId = (id: string): id is FactionId => byId.get(id)?.main === true;
 
 /** The derived deck name: "<main display name> / <ally display name>". */
 export const deckName = (main: FactionId, ally: FactionId): string => `${byId.get(main)?.name} / ${byId.get(ally)?.name}`;

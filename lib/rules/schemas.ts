@@ -99,4 +99,3 @@ export type GuideOut = v.InferOutput<typeof Guide>;
 export type KeyComponentsOut = v.InferOutput<typeof KeyComponents>;
 export type AlternativesOut = v.InferOutput<typeof Alternatives>;
 export type ChartSettingsOut = v.InferOutput<typeof ChartSettings>;
-export type ArchiveIn = v.InferOutput<typeof Archive>;

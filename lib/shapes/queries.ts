@@ -150,5 +150,3 @@ export const MetaCardsQuery = v.object({
   limit: integer('limit', 1, 200, 50),
   cursor,
 });
-
-export type Query<S extends v.GenericSchema> = v.InferOutput<S>;

@@ -16,6 +16,3 @@ const current = new AsyncLocalStorage<Deadline>();
 
 export const withDeadline = <T>(deadline: Deadline, fn: () => Promise<T>): Promise<T> => current.run(deadline, fn);
 export const currentDeadline = (): Deadline | undefined => current.getStore();
-
-/** Runs `fn` outside any request's deadline (work a request started but does not wait for). */
-export const outsideRequest = <T>(fn: () => T): T => current.exit(fn);
