@@ -8,7 +8,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  paginateScan,
+  type ScanCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { currentDeadline } from './deadline.ts';
 import { cancellationCodes, RETRY_REASONS } from './faults.ts';
 import { withRetries } from './retry.ts';
@@ -56,6 +62,11 @@ export const unlessConditionFailed = <T>(write: Promise<T>): Promise<T | undefin
   });
 
 /** Most items one TransactWriteItems may hold (DynamoDB's limit). */
+/** Every item a Scan keeps, page by page (a full Scan: for operators' tools, never a route). */
+export async function* scanItems(input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): AsyncGenerator<Record<string, unknown>> {
+  for await (const page of paginateScan({ client: documentClient() }, input)) yield* page.Items ?? [];
+}
+
 export const MAX_TRANSACT_ITEMS = 100;
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

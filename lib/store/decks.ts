@@ -5,8 +5,8 @@
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
  * counters.ts says why): no update is lost and search never disagrees with a deck.
  */
-import { GetCommand, paginateQuery, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
+import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { counterKey } from './items/counter.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
@@ -255,22 +255,13 @@ export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
 }
 
 /** Every deck item the filter keeps, page by page (a full Scan: for operators' tools, never a route). */
-async function* scanDecks(filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new ScanCommand({
-        TableName: table(),
-        FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
-        ProjectionExpression: projection,
-        ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
-        ExclusiveStartKey: start,
-      }),
-    );
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
+const scanDecks = (filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> =>
+  scanItems({
+    TableName: table(),
+    FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
+    ProjectionExpression: projection,
+    ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
+  });
 
 /** Every public deck, whole (for `deckctl search reindex`). */
 export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {

@@ -8,7 +8,7 @@
  * change is applied once however often its record comes back (retries, repeats). At rest, every figure
  * is what a recount of the public decks makes (`deckctl meta recount`: recountMeta).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   addChange,
   type Contribution,
@@ -24,7 +24,7 @@ import {
   TOP_TAGS,
 } from '#rules/meta.ts';
 import { atMost } from './at-most.ts';
-import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
+import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { allPublicDecks } from './decks.ts';
 import { deckKey } from './items/deck.ts';
 import {
@@ -245,22 +245,13 @@ export async function readFactions() {
 }
 
 // --- recount ----------------------------------------------------------------------------------------------
-async function* scanPrefix(prefix: string): AsyncGenerator<Record<string, unknown>> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new ScanCommand({
-        TableName: table(),
-        FilterExpression: 'begins_with(pk, :p)',
-        ExpressionAttributeValues: { ':p': prefix },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
+const scanPrefix = (prefix: string): AsyncGenerator<Record<string, unknown>> =>
+  scanItems({
+    TableName: table(),
+    FilterExpression: 'begins_with(pk, :p)',
+    ExpressionAttributeValues: { ':p': prefix },
+    ConsistentRead: true,
+  });
 
 /** Every figure as stored, in a delta's shape (zeros left out), the stored contributions by deck, and the keys of the earlier tag shards. */
 async function storedFigures(): Promise<{

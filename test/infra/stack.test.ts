@@ -597,7 +597,7 @@ describe('bundles', () => {
       // No catalogue data in any bundle's code: it ships as a file, and only to the functions above.
       expect(code.includes(DEMO_CARD_NAME), route.name).toBe(false);
       if (!route.catalogue) expect(code.includes('OnlySpawnable'), route.name).toBe(false);
-      // node:http(s) only through their CommonJS exports (infra/builtins): an ESM import of either would load undici at init.
+      // node:http(s) only through their CommonJS exports (infra/aliases/http.cjs, https.cjs): an ESM import of either would load undici at init.
       expect(code.match(/from\s*"node:https?"|import\(\s*"node:https?"\)/g) ?? [], route.name).toEqual([]);
       if (usesStore) expect(code, route.name).toContain('getBuiltinModule("node:http")');
       // Credentials from the environment only (infra/aliases/credentials.ts): no SSO, profiles or instance metadata.
