@@ -14,6 +14,7 @@ import type { ErrorCode } from '#shapes/errors.ts';
 import type { ShapeName } from '#shapes/named.ts';
 import { API_KEY } from '#store/items/api-key.ts';
 import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
+import type { DecksIndex, IndexName } from '#store/tables.ts';
 import type { PathParam } from './params.ts';
 
 /** What a raw body is (Route.rawBody). */
@@ -26,7 +27,7 @@ export interface Grant {
   table: 'decks' | 'accounts';
   actions: TableAction[];
   /** Query of an index: the indexes it may read (and nothing else). */
-  indexes?: string[];
+  indexes?: IndexName[];
   /** Item actions, and queries of the table itself: the leading keys (pk prefixes) of the items it may touch. */
   keys?: string[];
 }
@@ -162,7 +163,7 @@ export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table
 /** A grant on the accounts table. */
 export const accounts = (actions: TableAction[], keys: string[]): Grant => ({ table: 'accounts', actions, keys });
 /** A Query of the decks table's indexes named. */
-export const query = (...indexes: string[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
+export const query = (...indexes: DecksIndex[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
 
 /**
  * The methods a route answers: a GET route answers HEAD too, with the GET's status and headers and no body

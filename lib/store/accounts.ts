@@ -6,7 +6,7 @@ import { deleteItems } from './batch.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
-import { ACCOUNTS, tableName } from './tables.ts';
+import { ACCOUNTS, indexName, tableName } from './tables.ts';
 
 /** Key writes of an erasure run at once. */
 const AT_ONCE = 8;
@@ -161,7 +161,7 @@ async function indexedKeys(userId: string, limit = Number.POSITIVE_INFINITY): Pr
     { client: documentClient() },
     {
       TableName: table(),
-      IndexName: 'keys_by_user',
+      IndexName: indexName('keys_by_user'),
       KeyConditionExpression: 'key_user_id = :u',
       ExpressionAttributeValues: { ':u': userId },
       ProjectionExpression: 'key_id, #s',

@@ -11,7 +11,7 @@ import { counterKey } from './items/counter.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
 import { versionItem } from './items/version.ts';
-import { DECKS, tableName } from './tables.ts';
+import { DECKS, indexName, tableName } from './tables.ts';
 import { keepVersion } from './versions.ts';
 import { forgetViews } from './view-counts.ts';
 
@@ -180,7 +180,7 @@ export async function listDecks(userId: string, limit: number, after?: ListPosit
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'by_owner_order',
+      IndexName: indexName('by_owner_order'),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': deckPk(userId) },
       ExclusiveStartKey: after && { ...deckKey(userId, after.id), owner_order: after.owner_order },
@@ -230,7 +230,7 @@ export async function deckBySlug(slug: string): Promise<StoredDeck | undefined> 
   const { Items = [] } = await documentClient().send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'by_share_slug',
+      IndexName: indexName('by_share_slug'),
       KeyConditionExpression: 'share_slug = :s',
       ExpressionAttributeValues: { ':s': slug },
       Limit: 1,

@@ -5,9 +5,37 @@
 import { OWNER_LIST_ATTRIBUTES } from './items/deck.ts';
 import { TAGS_INDEX } from './items/meta.ts';
 export type KeyAttr = { name: string; type: 'S' | 'N' };
+
+/**
+ * Every index by name, per table (issue 47: a name the compiler checks): the definitions below, the routes'
+ * grants (lib/routes/route.ts `query`) and the store's Queries take only these.
+ */
+export type DecksIndex =
+  | 'by_share_slug'
+  | 'search_by_date'
+  | 'search_by_views'
+  | 'search_by_likes'
+  | 'search_by_trending'
+  | 'tags_by_decks'
+  | 'by_owner_order';
+export type AccountsIndex = 'keys_by_user';
+export type IndexName = DecksIndex | AccountsIndex;
+/** Each index's table: every name above once (the compiler holds the record to the union), for the test that the definitions below are these. */
+export const INDEX_TABLES = {
+  by_share_slug: 'decks',
+  search_by_date: 'decks',
+  search_by_views: 'decks',
+  search_by_likes: 'decks',
+  search_by_trending: 'decks',
+  tags_by_decks: 'decks',
+  by_owner_order: 'decks',
+  keys_by_user: 'accounts',
+} as const satisfies Record<IndexName, 'decks' | 'accounts'>;
+/** An index's name where a string goes (a Query's IndexName): checked against the names above. */
+export const indexName = <N extends IndexName>(name: N): N => name;
 export type Projection = { type: 'ALL' } | { type: 'KEYS_ONLY' } | { type: 'INCLUDE'; attributes: string[] };
 export interface IndexDef {
-  indexName: string;
+  indexName: IndexName;
   partitionKey: KeyAttr;
   sortKey?: KeyAttr;
   projection: Projection;

@@ -17,7 +17,7 @@ import { cardsKey } from '#store/items/meta.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { VERSION, versionKey, versionsPk } from '#store/items/version.ts';
 import { viewCountKey } from '#store/items/view-count.ts';
-import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
+import { ACCOUNTS, DECKS, indexName, tableName } from '#store/tables.ts';
 import { opsSettings } from '../../infra/settings.ts';
 import { legalCode } from '../../test/support/decks.ts';
 import { type Bench, invoke, pct, prepared, publicDeck, QUICK, table } from './common.ts';
@@ -50,7 +50,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
     plain.send(
       new QueryCommand({
         TableName: tableName(DECKS),
-        IndexName: 'by_share_slug',
+        IndexName: indexName('by_share_slug'),
         KeyConditionExpression: 'share_slug = :s',
         ExpressionAttributeValues: { ':s': slug },
         Limit: 1,
@@ -65,7 +65,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       plain.send(
         new QueryCommand({
           TableName: tableName(DECKS),
-          IndexName: 'search_by_date',
+          IndexName: indexName('search_by_date'),
           KeyConditionExpression: 'facet = :f',
           ExpressionAttributeValues: { ':f': 'all' },
           // The same request as the handler's: only the fields a search shows (store/items/search-entry.ts).
@@ -78,7 +78,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       return plain.send(
         new QueryCommand({
           TableName: tableName(DECKS),
-          IndexName: 'by_owner_order',
+          IndexName: indexName('by_owner_order'),
           KeyConditionExpression: 'pk = :p',
           ExpressionAttributeValues: { ':p': deckPk(account.user_id) },
           ConsistentRead: true,
@@ -111,7 +111,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
       const { Items = [] } = await plain.send(
         new QueryCommand({
           TableName: tableName(ACCOUNTS),
-          IndexName: 'keys_by_user',
+          IndexName: indexName('keys_by_user'),
           KeyConditionExpression: 'key_user_id = :u',
           ExpressionAttributeValues: { ':u': account.user_id },
           ProjectionExpression: 'key_id',

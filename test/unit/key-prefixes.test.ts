@@ -19,6 +19,7 @@ import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
 import { VIEW_BUCKET } from '#store/items/view-bucket.ts';
 import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
+import { INDEX_TABLES, TABLES } from '#store/tables.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const KINDS = [
@@ -75,5 +76,18 @@ describe('key prefixes', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+});
+
+describe('index names (issue 47: a union the compiler checks)', () => {
+  it('every table defines exactly the indexes the names say are its own, each once', () => {
+    for (const table of TABLES) {
+      const defined = [...table.globalIndexes, ...table.localIndexes].map((i) => i.indexName).sort();
+      const named = Object.entries(INDEX_TABLES)
+        .filter(([, t]) => t === table.id)
+        .map(([name]) => name)
+        .sort();
+      expect(defined, table.id).toEqual(named);
+    }
   });
 });

@@ -20,6 +20,7 @@
  * decks and deletes those shards (LEGACY_TAG_SHARDS).
  */
 import { type CardCount, type Contribution, tagRank } from '#rules/meta.ts';
+import type { DecksIndex } from '../tables.ts';
 import { itemKind } from './kind.ts';
 
 export const META = itemKind('META#');
@@ -32,7 +33,7 @@ export const factionsKey = () => ({ pk: META.pk('factions'), sk: 'ALL' });
 export const LEGACY_TAG_SHARDS = META.pk('tags');
 export const tagKey = (tag: string) => ({ pk: META_TAG.pk(tag), sk: 'TAG' });
 /** The index of the tags by rank, and the one partition of it every tag's item is in. */
-export const TAGS_INDEX = 'tags_by_decks';
+export const TAGS_INDEX = 'tags_by_decks' satisfies DecksIndex;
 export const TAG_BOARD = 'TAGS';
 /** A tag's item as written: its figure, and its place in the index of tags by rank. */
 export const tagItem = (tag: string, decks: number) => ({

@@ -11,6 +11,7 @@
 import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
+import type { DecksIndex } from '../tables.ts';
 import type { StoredDeck } from './deck.ts';
 import { itemKind } from './kind.ts';
 
@@ -18,7 +19,7 @@ export type { Sort } from '#rules/sorts.ts';
 
 export const SEARCH_ENTRY = itemKind('SEARCH#');
 export const entryKey = (deckId: string, facet: string) => ({ pk: SEARCH_ENTRY.pk(deckId), sk: facet });
-export const SORT_INDEX: Record<Sort, { index: string; key: string }> = {
+export const SORT_INDEX: Record<Sort, { index: DecksIndex; key: string }> = {
   date: { index: 'search_by_date', key: 'by_date' },
   views: { index: 'search_by_views', key: 'by_views' },
   likes: { index: 'search_by_likes', key: 'by_likes' },
