@@ -105,12 +105,14 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
   const byName = (a: SheetCard, b: SheetCard) => a.name.localeCompare(b.name, language) || a.card_id.localeCompare(b.card_id);
   const groups = new Map<number | null, SheetCard[]>();
   const types = new Map<DeckType, number>(DECK_TYPES.map((t) => [t, 0]));
+  // The Reserve pool's cards by name, in the code's order (the page's "Not for ranked play" list).
+  const reserved: string[] = [];
   for (const { card_id, count } of deck.cards) {
     const card = catalogue.get(card_id);
     const kredits = card ? card.kredits : null;
     const group = groups.get(kredits) ?? [];
     const ally = card !== undefined && countsAs(card, deck.main, deck.ally) === deck.ally;
-    group.push({
+    const shown: SheetCard = {
       card_id,
       name: nameOf(card_id),
       count,
@@ -120,7 +122,9 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
       type: card?.type ?? null,
       rarity: card?.rarity ?? null,
       played: playedShare(card_id),
-    });
+    };
+    group.push(shown);
+    if (shown.reserved) reserved.push(shown.name);
     groups.set(kredits, group);
     if (card && card.type !== 'headquarters') types.set(card.type, (types.get(card.type) ?? 0) + count);
   }
@@ -143,7 +147,7 @@ function cardsOf(deck: Deck, catalogue: Catalogue, language: string, played?: Pl
     curve,
     types: [...types].map(([type, count]) => ({ type, count })),
     issues: details.map((d) => d.message),
-    reserved: deck.cards.flatMap((c) => (catalogue.get(c.card_id)?.reserved === true ? [nameOf(c.card_id)] : [])),
+    reserved,
     language,
     playedOver: over,
   };
