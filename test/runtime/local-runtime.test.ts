@@ -156,7 +156,8 @@ describe('local runtime', () => {
         served += 5;
         await runtime.stop();
         // npm ends once its runtime has: Java is gone by then (a stop under a loaded machine is given a minute).
-        expect([round, await gone(java, 60_000)]).toEqual([round, true]);
+        // What the runtime said of its stop, should Java outlive it (seen once in a clean-clone CI: not explained yet).
+        expect([round, await gone(java, 60_000)], runtime.output().slice(-4000)).toEqual([round, true]);
         expect([round, javaOf(data)]).toEqual([round, undefined]);
       }
       const last = await startRuntime(data);
