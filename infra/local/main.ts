@@ -82,8 +82,12 @@ async function stop(code: number) {
   }
 }
 // Ctrl-C in a terminal signals the whole foreground group: this process may get SIGINT more than once (from the
-// terminal, and relayed by npm and tsx). Every one after the first is taken by the stop under way: none ends the
+// terminal, and relayed by npm). Every one after the first is taken by the stop under way: none ends the
 // process half-way, with Java (in a group of its own) left running. A closed terminal (SIGHUP) stops it too.
+// `npm start` runs it as `node --import tsx`, not under tsx's command: that one relays a signal to its child and
+// SIGKILLs the child when the child's word that it took the signal is more than 30 ms coming, twice (tsx
+// dist/cli.mjs relaySignalToChild, waitForSignalFromChild) — on a loaded machine it once killed this process
+// mid-stop, leaving Java running (test/runtime/local-runtime.test.ts, Ctrl-C ten times).
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
 const server = createServer((req, res) => void serve(req, res));
