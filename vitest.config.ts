@@ -9,6 +9,7 @@ const OWN_STORE = [
   'test/api/edge.test.ts',
   'test/api/search.test.ts',
   'test/api/meta.test.ts',
+  'test/runtime/catalogue-refresh.test.ts',
   'test/runtime/cursor-keys.test.ts',
   'test/runtime/deletes.test.ts',
   'test/runtime/erasure-steps.test.ts',

@@ -18,7 +18,7 @@ import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
 import { discordInteractions } from '#routes/discord.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
-import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
 import { Edge } from './constructs/edge.ts';
 import { Monitoring } from './constructs/monitoring.ts';
@@ -164,19 +164,26 @@ export class DeckLibraryStack extends Stack {
       filterPattern: FilterPattern.literal(subscriptionPattern(VIEW_SUBSCRIPTION)),
     });
     this.countViews = countViews;
-    // Views of the week (contract §10.3): a schedule opens the new day's slots at midnight, UTC, so that a
-    // day leaves the week with no view. EventBridge invokes it asynchronously: Lambda retries a failure
-    // twice, then records the event in the queue of discarded work (alarmed); a retry writes nothing twice.
-    const openViewDay = new ServiceFunction(this, `${pascal(DAY_OPENER.name)}Function`, {
-      ...shared,
-      spec: { ...DAY_OPENER, serves: 'the day slots of the views of the week' },
-      environment: tableNames,
-    });
-    openViewDay.configureAsyncInvoke(asyncRetries);
-    new Rule(this, `${pascal(DAY_OPENER.name)}Schedule`, {
-      schedule: Schedule.cron({ minute: String(DAY_OPENER.at.minute), hour: String(DAY_OPENER.at.hour) }),
-      targets: [new LambdaFunction(openViewDay)],
-    });
+    // The daily functions: views of the week (contract §10.3), a schedule opening the new day's slots at
+    // midnight, UTC, so that a day leaves the week with no view; the catalogue's refresh (§11.5). EventBridge
+    // invokes each asynchronously: Lambda retries a failure twice, then records the event in the queue of
+    // discarded work (alarmed); a retry writes nothing twice.
+    const daily = Object.fromEntries(
+      DAILY_WORKERS.map((worker) => {
+        const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
+          ...shared,
+          spec: worker,
+          environment: tableNames,
+        });
+        fn.configureAsyncInvoke(asyncRetries);
+        new Rule(this, `${pascal(worker.name)}Schedule`, {
+          schedule: Schedule.cron({ minute: String(worker.at.minute), hour: String(worker.at.hour) }),
+          targets: [new LambdaFunction(fn)],
+        });
+        return [worker.name, fn];
+      }),
+    );
+    const openViewDay = daily[DAY_OPENER.name] as ServiceFunction;
     this.openViewDay = openViewDay;
     const { read, write, capped } = props.settings.throttle;
     const stage = new HttpStage(this, 'Stage', {

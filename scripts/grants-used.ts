@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUTH_GRANT, CURSOR_KEYS_GRANT, type Grant, type Grantee, ROUTES } from '#routes';
+import { AUTH_GRANT, CATALOGUE_GRANT, CURSOR_KEYS_GRANT, type Grant, type Grantee, ROUTES } from '#routes';
 import { DAY_OPENER, WORKERS } from '#workers';
 import { type GrantUse, grantParts } from '../infra/local/grants-guard.ts';
 
@@ -20,6 +20,7 @@ const key = (u: GrantUse, who = u.who) => `${who} ${u.table} ${u.action} ${u.on}
 const SHARED: [string, Grant][] = [
   ['(every owner route)', AUTH_GRANT],
   ['(every cursor route)', CURSOR_KEYS_GRANT],
+  ['(every catalogue route)', CATALOGUE_GRANT],
 ];
 const sharedOf = (u: GrantUse) =>
   SHARED.find(([, g]) => g.table === u.table && (g.actions as string[]).includes(u.action) && (g.keys ?? []).includes(u.on))?.[0];

@@ -35,8 +35,6 @@ export const BUNDLED_CATALOGUE = 'catalogue.json';
 export interface FunctionSpec extends Grantee {
   /** The handler module, relative to the project root; it exports `handler`. */
   handler: string;
-  /** Whether the card catalogue ships with it (512 MB: the catalogue functions' size). */
-  catalogue?: boolean;
   /** Files (project-relative) shipped beside its bundle. */
   files?: readonly string[];
   /** Fonts shipped beside it cut to the catalogue's characters (lib/routes/route.ts). */
@@ -111,7 +109,8 @@ export class ServiceFunction extends NodejsFunction {
         // The SDK's endpoints are its defaults for the region: no looking for configured URLs in ~/.aws files.
         AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
         ...environment,
-        ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}` } : {}),
+        // The catalogue it ships, and the newest published one once there is one (lib/catalogue/current.ts).
+        ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}`, CATALOGUE_PUBLISHED: 'on' } : {}),
       },
       bundling: {
         // infra/bundling.ts: the same settings the benchmark builds with.

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Grantee, grantsOf, type TableAction } from '#routes';
+import { signedRequests } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 
@@ -128,31 +129,35 @@ function record(uses: GrantUse[]): void {
   }
 }
 
+/** Checks one call against the grants of the function it runs in (none: a call outside every function), recording what it uses. */
+function guard(command: string, input: Input): void {
+  const route = current.getStore();
+  if (!route) return;
+  const used: GrantUse[] = [];
+  for (const a of accesses(command, input)) {
+    const uses = usesOf(route, a);
+    if (uses.length === 0) {
+      throw Object.assign(new Error(`${route.name} may not ${a.action} ${a.table}${a.index ? `/index/${a.index}` : ''} ${a.pk ?? ''}`), {
+        name: 'AccessDeniedException',
+      });
+    }
+    used.push(...uses);
+  }
+  // A call IAM would refuse is made by no request: only calls sent count as uses.
+  record(used);
+}
+
 let installed = false;
 export function installGrantsGuard(): void {
   if (installed) return;
   installed = true;
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
-      const route = current.getStore();
-      const command = (context as { commandName?: string }).commandName ?? '';
-      if (route) {
-        const used: GrantUse[] = [];
-        for (const a of accesses(command, args.input as Input)) {
-          const uses = usesOf(route, a);
-          if (uses.length === 0) {
-            throw Object.assign(
-              new Error(`${route.name} may not ${a.action} ${a.table}${a.index ? `/index/${a.index}` : ''} ${a.pk ?? ''}`),
-              { name: 'AccessDeniedException' },
-            );
-          }
-          used.push(...uses);
-        }
-        // A call IAM would refuse is made by no request: only calls sent count as uses.
-        record(used);
-      }
+      guard((context as { commandName?: string }).commandName ?? '', args.input as Input);
       return next(args);
     },
     { step: 'initialize', name: 'local-grants-guard' },
   );
+  // The published catalogue's reads, signed requests without the SDK (lib/store/catalogue-read.ts), alike.
+  signedRequests.check = (action, input) => guard(`${action}Command`, input);
 }

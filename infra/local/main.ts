@@ -16,9 +16,10 @@ import { SCOPES } from '#auth/keys.ts';
 import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import type { Grantee } from '#routes';
 import { ROUTES, routeByName } from '#routes';
-import { dynamoClient, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { dynamoClient } from '#store/client.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { DAY_OPENER, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { catalogueVersion } from '../edge-function.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
@@ -46,7 +47,7 @@ const external = process.env.DYNAMODB_ENDPOINT;
 
 let dynamo: LocalDynamo | undefined;
 const pollers: StreamPoller[] = [];
-let daily: { stop: () => Promise<void> } | undefined;
+const daily: { stop: () => Promise<void> }[] = [];
 let accessLog: LocalAccessLog | undefined;
 let queue: LocalQueue | undefined;
 let edge: LocalEdge | undefined;
@@ -71,7 +72,7 @@ async function stop(code: number) {
     await step('delivering the access log', () => accessLog?.stop());
     // Then the workers hand over what their streams hold, the view log's before the store-change worker's
     // (its counts' changes are what the other folds): a clean stop leaves no window half-gathered.
-    await step('the daily opener', () => daily?.stop());
+    await step('the daily functions', () => Promise.all(daily.map((d) => d.stop())));
     for (const poller of [...pollers].reverse()) await step('draining a change stream', () => poller.stop({ drain: true }));
     await step('the functions', () => Promise.all([...pools.values()].map((p) => p.stop())));
     await step('the discarded-changes queue', () => queue?.stop());
@@ -139,7 +140,12 @@ try {
     // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse).
     console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
     const outdir = await synthesised(process.env.LAMBDA_ASSETS || undefined);
-    const names = [...ROUTES.map((r) => r.name), ...WORKERS.map((w) => w.name), VIEW_SUBSCRIPTION.name, DAY_OPENER.name];
+    const names = [
+      ...ROUTES.map((r) => r.name),
+      ...WORKERS.map((w) => w.name),
+      VIEW_SUBSCRIPTION.name,
+      ...DAILY_WORKERS.map((w) => w.name),
+    ];
     const local = {
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: LOCAL_REGION,
@@ -217,14 +223,18 @@ try {
       ),
     );
   }
-  // The daily opener of the views' week, as its schedule runs it (off with the stream workers: one per store).
+  // The daily functions, as their schedules run them (off with the stream workers: one per store). The catalogue's
+  // refresh only with CATALOGUE_PUBLISHED=on: `npm start` keeps CATALOGUE_FILE (contract §11.5).
   if (process.env.STREAM_WORKERS !== 'off')
-    daily = startDaily({
-      worker: DAY_OPENER,
-      invoke: (event) => invokeFunction(DAY_OPENER, event),
-      retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
-      log: (message) => console.error(message),
-    });
+    for (const worker of DAILY_WORKERS.filter((w) => !w.catalogue || process.env.CATALOGUE_PUBLISHED === 'on'))
+      daily.push(
+        startDaily({
+          worker,
+          invoke: (event) => invokeFunction(worker, event),
+          retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
+          log: (message) => console.error(message),
+        }),
+      );
   client.destroy();
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) =>

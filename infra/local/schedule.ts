@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScheduledEvent } from 'aws-lambda';
 import { DAY_MS, dayOf } from '#rules/week.ts';
-import { LOCAL_REGION } from '#store/client.ts';
+import { LOCAL_REGION } from '#store/local.ts';
 import type { DailyWorker } from '#workers';
 
 /** The event EventBridge hands a scheduled target. */

@@ -23,7 +23,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { backoff } from '#store/retry.ts';
 import { matchesFilter, type Worker } from '#workers';
 

@@ -8,69 +8,10 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CatalogueFormatError } from '#rules/catalogue.ts';
-import {
-  CARDS_QUERY,
-  type CardsPage,
-  cardsVariables,
-  catalogueOf,
-  checkPage,
-  KARDS_LANGUAGES,
-  PAGE_SIZE,
-  pageOf,
-  untitled,
-  withTitlesOf,
-} from '#rules/kards-graphql.ts';
+import { fetchNodes, officialEndpoint } from '#catalogue/fetch.ts';
+import { catalogueOf, checkPage, PAGE_SIZE, pageOf } from '#rules/kards-graphql.ts';
 import { LANGUAGE, languageOfTag } from '#rules/languages.ts';
 import { UsageError } from './usage.ts';
-
-/** The endpoint the kards.com deck builder reads (AABur/kardscm kardscm/constants.py GRAPHQL_URL). */
-export const KARDS_ENDPOINT = 'https://api.kards.com/graphql';
-/** Attempts a page gets when the endpoint answers 429, 5xx or not at all. */
-const ATTEMPTS = 5;
-const RETRY_AFTER_MAX_MS = 30_000;
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One page, retried as HTTP says (429 and 5xx, Retry-After when given, else backing off), or an error after the last attempt. */
-async function fetchPage(endpoint: string, offset: number, backoffMs: number, language: string): Promise<CardsPage> {
-  let last = '';
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    let wait = backoffMs * 2 ** (attempt - 1);
-    try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ operationName: 'getCards', query: CARDS_QUERY, variables: cardsVariables(offset, language) }),
-        signal: AbortSignal.timeout(30_000),
-      });
-      if (res.ok) return pageOf(await res.json());
-      last = `HTTP ${res.status}`;
-      if (res.status !== 429 && res.status < 500) break;
-      const after = Number(res.headers.get('retry-after'));
-      if (Number.isFinite(after) && after > 0) wait = Math.min(after * 1000, RETRY_AFTER_MAX_MS);
-    } catch (e) {
-      if (e instanceof CatalogueFormatError) throw e;
-      last = (e as Error).message;
-    }
-    if (attempt < ATTEMPTS) await pause(wait);
-  }
-  throw new CatalogueFormatError(
-    `the page at offset ${offset}${language === 'en' ? '' : ` (${language})`} failed (${last}) after ${ATTEMPTS} attempts`,
-  );
-}
-
-/** Every page of one pass (the endpoint asked in one language), checked page by page. */
-async function fetchPass(endpoint: string, backoffMs: number, language: string, progress: (line: string) => void): Promise<unknown[]> {
-  const nodes: unknown[] = [];
-  for (let offset = 0; ; offset += PAGE_SIZE) {
-    const page = await fetchPage(endpoint, offset, backoffMs, language);
-    checkPage(page, offset);
-    nodes.push(...page.nodes);
-    progress(`fetched ${nodes.length} of ${page.count} cards (${language})`);
-    if (!page.hasNextPage) return nodes;
-  }
-}
 
 /** A saved answer: one page's answer, a list of them (in order), or a list of nodes. */
 function savedNodes(file: string): unknown[] {
@@ -108,13 +49,7 @@ export async function catalogueFetch(args: string[]): Promise<number> {
   if (values.from) nodes = savedNodes(values.from);
   else {
     // A mirror for every run (KARDS_GRAPHQL_ENDPOINT), or for this one (--endpoint).
-    const endpoint = values.endpoint ?? (process.env.KARDS_GRAPHQL_ENDPOINT || KARDS_ENDPOINT);
-    const backoffMs = Number(process.env.DECKCTL_BACKOFF_MS) || 1_000;
-    nodes = await fetchPass(endpoint, backoffMs, 'en', progress);
-    // A language no title of the first pass has is asked for in a pass of its own (an endpoint may title its
-    // cards in every locale at once, or in the one asked and English only): its titles joined to the first's.
-    for (const language of untitled(nodes, languages ?? KARDS_LANGUAGES))
-      nodes = withTitlesOf(nodes, await fetchPass(endpoint, backoffMs, language, progress), language);
+    nodes = await fetchNodes({ endpoint: values.endpoint ?? officialEndpoint(), languages, progress });
     progress('\n');
   }
   const fetched = catalogueOf(nodes, languages);

@@ -6,6 +6,7 @@ import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
+import { catalogueRefresh } from './catalogue-refresh.ts';
 import { cursorKeyRotate } from './cursor-key.ts';
 import { deckCheck, formatDeckCheck } from './deck-check.ts';
 import { discordRegister } from './discord-register.ts';
@@ -41,6 +42,14 @@ const commands = new Map<string, Command>([
       usage: 'catalogue fetch --out FILE [--languages en,de,ru,…] [--endpoint URL | --from SAVED] [--json]',
       help: 'Builds a catalogue file from the KARDS GraphQL endpoint the kards.com deck builder reads (default https://api.kards.com/graphql), or from a saved answer of it (--from): every card, its names in each language asked (default: every language of the game: en, de, es, fr, it, ko, pl, pt, ru, zh; one without titles is reported and left out). Writes nothing when a page fails after retries, a card cannot be mapped or an import id repeats; the error names the card. Exit 0 written, 1 refused, 2 usage.',
       run: catalogueFetch,
+    },
+  ],
+  [
+    'catalogue refresh',
+    {
+      usage: 'catalogue refresh [--endpoint URL] [--json] [--aws]',
+      help: 'Runs the daily catalogue refresh now: fetches the official catalogue as catalogue fetch does (every language), validates it as the service loads one, and publishes it to the store when it differs from the one the functions use (they use it within a minute, with no deploy). A fetch or a validation that fails publishes nothing. Exit 0 published or unchanged, 1 refused.',
+      run: catalogueRefresh,
     },
   ],
   [
@@ -117,7 +126,7 @@ const commands = new Map<string, Command>([
 
 const WHERE = `Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
 --aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
-Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.
+Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch and refresh: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.
 discord register: DISCORD_API_URL, else https://discord.com/api/v10.`;
 
 const USAGE = `usage:

@@ -86,8 +86,12 @@ export function build<R extends Route>(
 ) {
   const spec: Route = endpoint.route;
   const { name } = spec;
-  // Prepared now, at init (a cold start), rather than on the first request.
+  // Prepared now, at init (a cold start), rather than on the first request; what is kept current, before each.
   for (const prepare of endpoint.init ?? []) prepare();
+  const current = (endpoint.init ?? []).flatMap((step) => (step.current ? [step.current] : []));
+  // A function of the catalogue answers with the published one when there is a newer one (contract §11.5): its
+  // endpoint prepares the catalogue, or it would answer with the one it shipped for ever.
+  if (spec.catalogue && current.length === 0) throw new Error(`${name}: a route of the catalogue prepares it (init: [catalogue, …])`);
   const handler = middy<Event, Result, Error, Context>()
     .use(envelope(name))
     .use(injectLambdaContext(logger, { resetKeys: false }))
@@ -111,6 +115,7 @@ export function build<R extends Route>(
     }
   });
   const answer = async (event: Event, context: Context, requestId: string) => {
+    for (const step of current) await step();
     const request = {
       params: parseParams(spec.params, own(event.pathParameters)),
       query: parseQuery(spec.query, own(event.queryStringParameters), event.rawQueryString),

@@ -90,8 +90,12 @@ export interface Raw {
 /** What an endpoint answers. */
 export type ApiResult<D = unknown> = Fresh<D> | NotModified | Raw;
 
-/** What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client, its cursor key. */
-export type Prepared = readonly (() => unknown)[];
+/**
+ * What an endpoint needs prepared at init (a cold start), not on its first request: its catalogue, its store client,
+ * its cursor key. A step with `current` is also brought up to date before each request (the catalogue: the published
+ * version, lib/catalogue/load.ts).
+ */
+export type Prepared = readonly ((() => unknown) & { current?: () => Promise<void> })[];
 
 /** What an endpoint declares besides its route: what it prepares at init, and (a page for people) the page an error of its route's `pageErrors` answers. */
 export interface Declared {

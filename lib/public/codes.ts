@@ -4,6 +4,7 @@
  * when it does not parse; too long a code is refused before it is read. And the URLs of a code's page and
  * image, in the language asked; and a code's answer (its facts and those two links).
  */
+import { catalogueTag } from '#catalogue/load.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { moved } from '#http/redirect.ts';
 import type { Raw } from '#http/types.ts';
@@ -13,7 +14,7 @@ import { codeFacts } from '#rules/code-facts.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { deckOfSegment } from '#rules/url-code.ts';
-import { languageQuery } from './language.ts';
+import { imageQuery, languageQuery } from './language.ts';
 
 export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical: string };
 
@@ -35,8 +36,8 @@ export function codeAt(req: { params: { code: string }; rawQuery: string }, rout
 
 /** A code's page and image, absolute, in the language asked (none said for English: the routes' default). */
 export function codeLinks(origin: string, canonical: string, language: string) {
-  const at = (path: string) => `${origin}${path.replace('{code}', canonical)}${languageQuery(language)}`;
-  return { page: at(CODE_PATHS.page), image: at(CODE_PATHS.image), json: at(CODE_PATHS.facts) };
+  const at = (path: string, query = languageQuery(language)) => `${origin}${path.replace('{code}', canonical)}${query}`;
+  return { page: at(CODE_PATHS.page), image: at(CODE_PATHS.image, imageQuery(language, catalogueTag())), json: at(CODE_PATHS.facts) };
 }
 
 /** A code's answer (GET /api/v1/codes/{code}, and a pasted deck's): its facts in the language asked, and its page and image. */

@@ -2,7 +2,8 @@
  * GET /api/v1/meta/cards — what a faction's (or a pair's) public decks play (contract §10.3), or an ally's,
  * or the whole library's (§11.5), from the figures the store-change worker keeps (lib/store/meta.ts): one
  * item read (an ally's or the library's: the 4–5 scopes they are the sum of), paged in the function (a scope
- * holds at most the cards a pair can play, whatever the library's size).
+ * holds at most the cards a pair can play, whatever the library's size); with `distinct=code`, the same scopes
+ * over distinct codes (a code many decks hold counted once).
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
@@ -15,12 +16,12 @@ import { readScopes } from '#store/meta.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
-  const { main_faction: main, ally_faction: ally, type, limit } = req.query;
+  const { main_faction: main, ally_faction: ally, type, distinct, limit } = req.query;
   if (ally !== undefined && ally === main) throw invalidParameter('ally_faction must differ from main_faction');
   const language = languageOf(req, catalogue());
-  const digest = queryDigest([main, ally, type, String(limit), language]);
+  const digest = queryDigest([main, ally, type, distinct, String(limit), language]);
   const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
-  const scope = await readScopes(scopesAsked(main, ally));
+  const scope = await readScopes(scopesAsked(main, ally, distinct === 'code'));
   const figures = cardFigures(scope, catalogue(), language, type);
   const more = from + limit < figures.length;
   return {

@@ -3,7 +3,7 @@
  * §9.3). It is a view, counted as the JSON read's is (from the access log: lib/workers/
  * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
  */
-import { catalogue } from '#catalogue/load.ts';
+import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
@@ -13,7 +13,7 @@ import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import { readScope } from '#store/meta.ts';
 import { htmlPage } from './html.ts';
-import { languageHeaders, languageOf, languageQuery } from './language.ts';
+import { imageQuery, languageHeaders, languageOf } from './language.ts';
 import { sharedDeck } from './shared-deck.ts';
 
 /** A slug no one may see (private, unknown or malformed): the same 404 page. */
@@ -26,8 +26,8 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const origin = originOf(req);
   const slug = deck.share_slug;
   const language = languageOf(req, catalogue());
-  // The image in the page's language (its link previews show the names the reader reads).
-  const asked = languageQuery(language);
+  // The image in the page's language (its link previews show the names the reader reads), of today's catalogue.
+  const asked = imageQuery(language, catalogueTag());
   return htmlPage(
     200,
     sharePage(deckSheet(deck, catalogue(), language, played), {

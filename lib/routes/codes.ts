@@ -3,7 +3,7 @@
  * link previews. Nothing is stored or read from the store: a code is the whole deck. Each answers a
  * non-canonical spelling of its code with 308 to the canonical URL form (`redirects`).
  */
-import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
 import { BY_LANGUAGE, CODE_PATHS } from './code-paths.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
@@ -33,7 +33,7 @@ export const readCodeImage = {
   path: CODE_PATHS.image,
   handler: 'functions/code-image.ts',
   params: { code: Code },
-  query: CardLanguageQuery,
+  query: ImageQuery,
   catalogue: true,
   redirects: true,
   files: IMAGE_FILES,
@@ -42,7 +42,7 @@ export const readCodeImage = {
   capped: true,
   grants: [],
   summary: 'The image of a deck code',
-  description: `A 1200×630 PNG, as a saved deck's image: the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway.`,
+  description: `A 1200×630 PNG, as a saved deck's image: the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.`,
   tag: 'Deck codes',
   success: IMAGE_SUCCESS,
 } as const satisfies ApiRoute;

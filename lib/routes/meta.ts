@@ -22,7 +22,7 @@ export const readMetaCards = {
   grants: [decks(['GetItem'], [META.grant])],
   summary: 'What a faction, an ally or the whole library plays',
   description:
-    "The cards of the public decks of main_faction (with ally_faction: of that pair; ally_faction alone: of every deck with that ally; neither: of the whole library), each with the decks that play it, their share of those decks (4 decimals) and the average copies where played (2 decimals); by decks, most first, then card_id; type keeps one card type. meta.decks is the number of decks they are over, meta.as_of when they last changed. Unlisted and private decks never count. Card names in the language asked (lang, else Accept-Language). One item read (an ally's or the whole library's: the 4 or 5 scopes they add up), whatever the library's size.",
+    "The cards of the public decks of main_faction (with ally_faction: of that pair; ally_faction alone: of every deck with that ally; neither: of the whole library), each with the decks that play it, their share of those decks (4 decimals) and the average copies where played (2 decimals); by decks, most first, then card_id; type keeps one card type. meta.decks is the number of decks they are over, meta.as_of when they last changed. distinct=code counts the decks of one canonical code once (eleven copies of a netdeck are one deck); without it every public deck counts. Unlisted and private decks never count. Card names in the language asked (lang, else Accept-Language). One item read (an ally's or the whole library's: the 4 or 5 scopes they add up), whatever the library's size.",
   tag: 'Meta',
   success: { status: 200, data: 'MetaCard[]', meta: 'MetaCardsMeta', headers: ['Cache-Control', 'Content-Language', 'Vary'] },
 } as const satisfies ApiRoute;

@@ -13,6 +13,7 @@ import type { Scope } from '#rules/scopes.ts';
 import type { ErrorCode } from '#shapes/errors.ts';
 import type { ShapeName } from '#shapes/named.ts';
 import { API_KEY } from '#store/items/api-key.ts';
+import { CATALOGUE } from '#store/items/catalogue.ts';
 import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
 import type { DecksIndex, IndexName } from '#store/tables.ts';
 import type { PathParam } from './params.ts';
@@ -70,6 +71,8 @@ export interface Grantee {
   name: string;
   scope?: Scope;
   cursors?: boolean;
+  /** It uses the card catalogue: it ships one, and reads the published one (CATALOGUE_GRANT). */
+  catalogue?: true;
   grants: readonly Grant[];
 }
 
@@ -94,7 +97,7 @@ export interface Route extends Grantee {
    * signature the endpoint checks over these very bytes before it reads them; nothing is checked before).
    */
   rawBody?: RawBody;
-  /** The function needs the card catalogue (it ships only with those that do). */
+  /** The function needs the card catalogue (it ships only with those that do, and only they read the published one). */
   catalogue?: true;
   /** Whether it signs or opens list cursors (it then reads the cursor keys: CURSOR_KEYS_GRANT). */
   cursors?: boolean;
@@ -207,9 +210,16 @@ export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys
 /** The grant every cursor route has: reading the cursor keys, and making them when there are none yet (lib/store/cursor-keys.ts). */
 export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem', 'PutItem'], keys: [CURSOR_KEYS.grant] };
 
+/**
+ * The grant every function of the catalogue has: reading the published catalogue (lib/store/catalogue-read.ts: its
+ * pointer, a GetItem, and a new version's parts, a Query of the table).
+ */
+export const CATALOGUE_GRANT: Grant = { table: 'decks', actions: ['GetItem', 'Query'], keys: [CATALOGUE.grant] };
+
 export const grantsOf = (who: Grantee): Grant[] => [
   ...(who.scope ? [AUTH_GRANT] : []),
   ...(who.cursors ? [CURSOR_KEYS_GRANT] : []),
+  ...(who.catalogue ? [CATALOGUE_GRANT] : []),
   ...who.grants,
 ];
 

@@ -1,6 +1,6 @@
 /** Share pages and deck images (contract §9.3): what people open and link previews show. */
 
-import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
 import { CUT_FACES, LATIN_FACE } from '#share/fonts.ts';
 import { META } from '#store/items/meta.ts';
 import { ShareSlug } from './params.ts';
@@ -61,7 +61,7 @@ export const readDeckImage = {
   path: '/api/v1/decks/{share_slug}/image.png',
   handler: 'functions/deck-image.ts',
   params: { share_slug: ShareSlug },
-  query: CardLanguageQuery,
+  query: ImageQuery,
   catalogue: true,
   files: IMAGE_FILES,
   subsetFonts: IMAGE_SUBSET_FONTS,
@@ -70,7 +70,7 @@ export const readDeckImage = {
   grants: [query('by_share_slug')],
   summary: 'The image of a public or unlisted deck',
   description:
-    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view.',
+    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.',
   tag: 'Public decks',
   success: IMAGE_SUCCESS,
   errors: ['deck_not_found'],

@@ -9,6 +9,7 @@ import { type CardType, cardName } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type FactionId, MAIN_FACTION_IDS } from './factions.ts';
 import { parsedCode } from './parsed-codes.ts';
+import { urlCodeOf } from './url-code.ts';
 
 /** What a public deck adds to the figures; null for any other deck (or none). */
 export interface Contribution {
@@ -55,10 +56,23 @@ export const pairScope = (main: string, ally: string) => `${main}:${ally}`;
  * public deck has one main: their sum is the whole library). Kept figures are never more than the main and
  * pair scopes: a read sums at most 5 of them, a write touches 2 whatever is asked.
  */
-export function scopesAsked(main: FactionId | undefined, ally: FactionId | undefined): string[] {
-  if (main) return [ally ? pairScope(main, ally) : mainScope(main)];
-  return MAIN_FACTION_IDS.filter((m) => m !== ally).map((m) => (ally ? pairScope(m, ally) : mainScope(m)));
+export function scopesAsked(main: FactionId | undefined, ally: FactionId | undefined, distinct = false): string[] {
+  const asked = main
+    ? [ally ? pairScope(main, ally) : mainScope(main)]
+    : MAIN_FACTION_IDS.filter((m) => m !== ally).map((m) => (ally ? pairScope(m, ally) : mainScope(m)));
+  return distinct ? asked.map(distinctScope) : asked;
 }
+
+/**
+ * A scope's figures over distinct codes (`distinct=code`, contract §11.5): each canonical code counted once,
+ * however many public decks hold it (eleven copies of one netdeck are one deck here). Kept beside the scope, in
+ * an item of its own, moved only when a code's count of public decks goes from 0 or to 0 (codeCounts).
+ */
+export const distinctScope = (scope: string) => `=${scope}`;
+
+/** A contribution's canonical code (its URL form: what a code's count is keyed by). */
+export const codeOf = (c: Contribution): string =>
+  urlCodeOf({ main: c.main, ally: c.ally, cards: Object.entries(c.cards).map(([card_id, count]) => ({ card_id, count })) });
 
 /** A card's figures in a scope: the decks that play it, and their copies of it in all. */
 export interface CardCount {
@@ -73,15 +87,17 @@ export interface ScopeDelta {
   decks: number;
   cards: Map<string, CardCount>;
 }
-/** What changes add up to: per card scope, per pair, per tag, and the public decks in all. */
+/** What changes add up to: per card scope (distinct ones too), per pair, per tag, per code, and the public decks in all. */
 export interface Delta {
   decks: number;
   scopes: Map<string, ScopeDelta>;
   pairs: Map<string, number>;
   tags: Map<string, number>;
+  /** Public decks by canonical code. */
+  codes: Map<string, number>;
 }
 
-export const emptyDelta = (): Delta => ({ decks: 0, scopes: new Map(), pairs: new Map(), tags: new Map() });
+export const emptyDelta = (): Delta => ({ decks: 0, scopes: new Map(), pairs: new Map(), tags: new Map(), codes: new Map() });
 export const emptyScope = (): ScopeDelta => ({ decks: 0, cards: new Map() });
 
 /** A map's entry, made when missing. */
@@ -94,12 +110,10 @@ const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
 };
 const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
-/** Adds `sign` × a contribution into `into`. */
-function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): void {
-  if (!c) return;
-  into.decks += sign;
+/** Adds `sign` × a contribution's cards into its scopes (or their distinct twins). */
+function addToScopes(into: Delta, c: Contribution, sign: 1 | -1, name: (scope: string) => string): void {
   for (const scope of [mainScope(c.main), pairScope(c.main, c.ally)]) {
-    const s = entry(into.scopes, scope, emptyScope);
+    const s = entry(into.scopes, name(scope), emptyScope);
     s.decks += sign;
     for (const [id, copies] of Object.entries(c.cards)) {
       const card = entry(s.cards, id, () => ({ decks: 0, copies: 0 }));
@@ -107,8 +121,37 @@ function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): voi
       card.copies += sign * copies;
     }
   }
+}
+
+/** Adds `sign` × a contribution into `into`. */
+function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): void {
+  if (!c) return;
+  into.decks += sign;
+  addToScopes(into, c, sign, (scope) => scope);
   add(into.pairs, pairScope(c.main, c.ally), sign);
   for (const tag of c.tags) add(into.tags, tag, sign);
+  add(into.codes, codeOf(c), sign);
+}
+
+/**
+ * The distinct scopes' change (added into `into`): a code whose public decks go from none to some adds its cards
+ * once, one whose decks go to none takes them away; any other change of a code's count moves nothing. `had` is
+ * each changed code's count as stored; `contributionOf` gives a code's contribution (any deck's of it: they differ
+ * only in tags, which distinct scopes do not hold).
+ */
+export function addDistinct(
+  into: Delta,
+  had: ReadonlyMap<string, number>,
+  contributionOf: (code: string) => Contribution | undefined,
+): Delta {
+  for (const [code, n] of into.codes) {
+    const before = had.get(code) ?? 0;
+    const after = Math.max(0, before + n);
+    if (before > 0 === after > 0) continue;
+    const c = contributionOf(code);
+    if (c) addToScopes(into, c, after > 0 ? 1 : -1, distinctScope);
+  }
+  return into;
 }
 
 /** What a deck's change from `before` to `after` adds, added into `into` (a batch's changes summed). */
@@ -124,6 +167,7 @@ export const copyDelta = (d: Delta): Delta => ({
   scopes: new Map([...d.scopes].map(([k, s]) => [k, { decks: s.decks, cards: new Map([...s.cards].map(([id, c]) => [id, { ...c }])) }])),
   pairs: new Map(d.pairs),
   tags: new Map(d.tags),
+  codes: new Map(d.codes),
 });
 
 /** A delta without its zeros: what must be written. */
@@ -134,7 +178,13 @@ export function nonZero(d: Delta): Delta {
     const cards = keep(s.cards, (c) => c.decks === 0 && c.copies === 0);
     if (s.decks !== 0 || cards.size > 0) scopes.set(scope, { decks: s.decks, cards });
   }
-  return { decks: d.decks, scopes, pairs: keep(d.pairs, (n) => n === 0), tags: keep(d.tags, (n) => n === 0) };
+  return {
+    decks: d.decks,
+    scopes,
+    pairs: keep(d.pairs, (n) => n === 0),
+    tags: keep(d.tags, (n) => n === 0),
+    codes: keep(d.codes, (n) => n === 0),
+  };
 }
 
 /** Scopes added up: their decks, each card's decks and copies, and the latest of their times. */
@@ -161,8 +211,13 @@ export function sumScopes(scopes: readonly { decks: number; cards: ReadonlyMap<s
 /** The figures of a whole library: the deltas of every public deck from nothing (a recount). */
 export const recount = (decks: Iterable<Contribution | null>): Delta => {
   const total = emptyDelta();
-  for (const c of decks) addChange(total, null, c);
-  return nonZero(total);
+  const byCode = new Map<string, Contribution>();
+  for (const c of decks) {
+    addChange(total, null, c);
+    if (c) byCode.set(codeOf(c), c);
+  }
+  // Every code from none: each counted once in the distinct scopes.
+  return nonZero(addDistinct(total, new Map(), (code) => byCode.get(code)));
 };
 
 // --- the figures as the API shows them --------------------------------------------------------------------

@@ -18,3 +18,21 @@ export const lang = v.optional(
 
 /** A query of its language alone (one card, a share page, a deck image). */
 export const CardLanguageQuery = v.object({ lang });
+
+/**
+ * The query of an image: its language, and the version of the catalogue the link that names it was made with
+ * (lib/public/language.ts imageQuery) — declared so that it is in the edge's cache key (a new catalogue, a new
+ * cached image); the image is drawn with the catalogue the function has, whatever it says.
+ */
+export const ImageQuery = v.object({
+  lang,
+  catalogue: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'catalogue is the version of a catalogue, as the links to an image carry it'),
+      v.metadata<string, { openapi: Record<string, unknown> }>({
+        openapi: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', examples: ['x8Fq2VbN0cLmP4tR7wYz1A'] },
+      }),
+    ),
+  ),
+});

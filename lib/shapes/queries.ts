@@ -147,6 +147,8 @@ export const MetaCardsQuery = v.object({
     'type',
     CARD_TYPES.filter((t) => t !== 'headquarters'),
   ),
+  /** `code`: decks with the same canonical code counted once (contract §11.5); the default counts every public deck. */
+  distinct: oneOf('distinct', ['code'] as const),
   limit: integer('limit', 1, 200, 50),
   cursor,
 });

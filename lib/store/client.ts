@@ -17,13 +17,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { currentDeadline } from './deadline.ts';
 import { cancellationCodes, RETRY_REASONS } from './faults.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
 import { withRetries } from './retry.ts';
 import { sdkClientConfig } from './sdk-config.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
-
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-export const LOCAL_REGION = 'eu-west-1';
 
 /** A DynamoDB client. Its own retrying is off by default: documentClient() retries by the service's policy. */
 export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts = 1): DynamoDBClient {

@@ -7,11 +7,16 @@
  * transaction with the decks' contributions, each on the condition that it is still the one read, so a
  * change is applied once however often its record comes back (retries, repeats). At rest, every figure
  * is what a recount of the public decks makes (`deckctl meta recount`: recountMeta).
+ * `distinct=code` (contract §11.5): each code's count of public decks is kept as a tag's is (read, then written on
+ * the condition that it is still what was read), and a code whose count leaves or reaches 0 moves its cards in the
+ * distinct twins of its two scopes, in the same transaction (rules/meta.ts addDistinct).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   addChange,
+  addDistinct,
   type Contribution,
+  codeOf,
   contributionOf,
   copyDelta,
   type Delta,
@@ -30,12 +35,14 @@ import { deckKey } from './items/deck.ts';
 import {
   ATTR,
   cardsKey,
+  codeKey,
   contributionFrom,
   contributionKey,
   factionsKey,
   figuresUnder,
   LEGACY_TAG_SHARDS,
   META,
+  META_CODE,
   META_OF,
   META_TAG,
   type StoredContribution,
@@ -113,18 +120,37 @@ function tagWrite(tag: string, had: number, now: number): TransactItem {
     : { Delete: { TableName: table(), Key: tagKey(tag), ...condition } };
 }
 
-/** The decks of each tag as stored (read consistently: what a tag's write is conditional on). */
-async function tagsNow(tags: Iterable<string>): Promise<Map<string, number>> {
+/** A code's count brought from the decks it had (read) to those it has now, on the same condition (deleted at 0). */
+function codeWrite(code: string, had: number, now: number): TransactItem {
+  const condition =
+    had === 0
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : { ConditionExpression: 'decks = :had', ExpressionAttributeValues: { ':had': had } };
+  return now > 0
+    ? { Put: { TableName: table(), Item: { ...codeKey(code), decks: now }, ...condition } }
+    : { Delete: { TableName: table(), Key: codeKey(code), ...condition } };
+}
+
+/** The decks of each key's item as stored (read consistently: what its write is conditional on). */
+async function countsNow(keys: Iterable<string>, keyOf: (key: string) => Record<string, string>): Promise<Map<string, number>> {
   const now = new Map<string, number>();
-  await atMost(8, tags, async (tag) => {
-    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: tagKey(tag), ConsistentRead: true }));
-    now.set(tag, Item ? tagFigureOf(Item)[1] : 0);
+  await atMost(8, keys, async (key) => {
+    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: keyOf(key), ConsistentRead: true }));
+    now.set(key, Number(Item?.decks ?? 0));
   });
   return now;
 }
 
-/** The writes of a summed delta: each card scope, the pairs and the count of public decks, each tag (from the decks it has now). */
-export function figureWrites(delta: Delta, now: string, tagDecks: ReadonlyMap<string, number>): TransactItem[] {
+/**
+ * The writes of a summed delta: each card scope (distinct ones too), the pairs and the count of public decks, each
+ * tag and each code (from the decks they have now).
+ */
+export function figureWrites(
+  delta: Delta,
+  now: string,
+  tagDecks: ReadonlyMap<string, number>,
+  codeDecks: ReadonlyMap<string, number> = new Map(),
+): TransactItem[] {
   const writes: TransactItem[] = [];
   for (const [scope, s] of delta.scopes) {
     const figures = new Map<string, number>([['decks', s.decks]]);
@@ -142,6 +168,10 @@ export function figureWrites(delta: Delta, now: string, tagDecks: ReadonlyMap<st
     const had = tagDecks.get(tag) ?? 0;
     writes.push(tagWrite(tag, had, Math.max(0, had + n)));
   }
+  for (const [code, n] of delta.codes) {
+    const had = codeDecks.get(code) ?? 0;
+    writes.push(codeWrite(code, had, Math.max(0, had + n)));
+  }
   return writes;
 }
 
@@ -156,8 +186,11 @@ function contributionWrite({ deckId, before, after }: Change): TransactItem {
     : { Delete: { TableName: table(), Key: contributionKey(deckId), ...condition } };
 }
 
-/** The items a chunk's transaction writes: each deck's contribution, each scope, the factions' item, each tag. */
-const itemsWritten = (decks: number, d: Delta) => decks + d.scopes.size + 1 + d.tags.size;
+/**
+ * The most items a chunk's transaction writes: each deck's contribution, each scope and its distinct twin, the
+ * factions' item, each tag, each code.
+ */
+const itemsWritten = (decks: number, d: Delta) => decks + 2 * d.scopes.size + 1 + d.tags.size + d.codes.size;
 
 /**
  * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a scope and
@@ -184,9 +217,13 @@ function chunked(changes: Change[]): Change[][] {
 
 /** Writes a chunk's changes: 'ok', or 'stale' when a contribution or a tag changed since it was read. */
 async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
-  const delta = nonZero(chunk.reduce((d, c) => addChange(d, c.before.contribution, c.after), emptyDelta()));
-  const tags = await tagsNow(delta.tags.keys());
-  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), tags)]);
+  const summed = nonZero(chunk.reduce((d, c) => addChange(d, c.before.contribution, c.after), emptyDelta()));
+  const [tags, codes] = await Promise.all([countsNow(summed.tags.keys(), tagKey), countsNow(summed.codes.keys(), codeKey)]);
+  // A code's contribution: any of the chunk's decks of it (before or after its change).
+  const byCode = new Map<string, Contribution>();
+  for (const c of chunk) for (const side of [c.before.contribution, c.after]) if (side) byCode.set(codeOf(side), side);
+  const delta = nonZero(addDistinct(summed, codes, (code) => byCode.get(code)));
+  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), tags, codes)]);
   if (outcome === 'conflict') throw new Error('meta figures: the transaction kept conflicting');
   return outcome === 'ok' ? 'ok' : 'stale';
 }
@@ -275,6 +312,8 @@ async function storedFigures(): Promise<{
     const [tag, n] = tagFigureOf(item);
     figures.tags.set(tag, n);
   }
+  for await (const item of scanPrefix(META_CODE.prefix))
+    figures.codes.set(String(item.pk).slice(META_CODE.prefix.length), Number(item.decks ?? 0));
   for await (const item of scanPrefix(META_OF.prefix))
     contributions.set(String(item.pk).slice(META_OF.prefix.length), contributionFrom(item));
   return { figures: nonZero(figures), contributions, legacy };
@@ -299,6 +338,7 @@ export function drift(stored: Delta, counted: Delta): string[] {
   }
   for (const pair of keys(stored.pairs, counted.pairs)) compare(`pair ${pair}`, stored.pairs.get(pair), counted.pairs.get(pair));
   for (const tag of keys(stored.tags, counted.tags)) compare(`tag ${JSON.stringify(tag)}`, stored.tags.get(tag), counted.tags.get(tag));
+  for (const code of keys(stored.codes, counted.codes)) compare(`code ${code}`, stored.codes.get(code), counted.codes.get(code));
   return lines;
 }
 
@@ -353,6 +393,11 @@ export async function recountMeta(write: boolean): Promise<{ decks: number; drif
     await atMost(8, new Set([...stored.tags.keys(), ...figures.tags.keys()]), async (tag) => {
       const n = figures.tags.get(tag) ?? 0;
       if (n !== stored.tags.get(tag)) await (n > 0 ? put(tagItem(tag, n)) : remove(tagKey(tag)));
+    });
+    // Each code's count as counted; a code no public deck holds any more, deleted.
+    await atMost(8, new Set([...stored.codes.keys(), ...figures.codes.keys()]), async (code) => {
+      const n = figures.codes.get(code) ?? 0;
+      if (n !== stored.codes.get(code)) await (n > 0 ? put({ ...codeKey(code), decks: n }) : remove(codeKey(code)));
     });
     await atMost(8, legacy, remove);
     await atMost(8, new Set([...contributions.keys(), ...counted.keys()]), async (deckId) => {

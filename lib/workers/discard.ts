@@ -8,7 +8,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { logger } from '#http/logger.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/client.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { sdkClientConfig } from '#store/sdk-config.ts';
 
 let sqs: SQSClient | undefined;

@@ -13,12 +13,13 @@ import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey 
 import { readSharePage } from '#routes/share.ts';
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
+import { CATALOGUE } from '#store/items/catalogue.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { META, META_OF, META_TAG } from '#store/items/meta.ts';
+import { META, META_CODE, META_OF, META_TAG } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -103,8 +104,8 @@ export const WORKERS = [
       // What the library plays: each changed deck's contribution, read and written, and the figures it moves.
       decks(['GetItem', 'PutItem', 'DeleteItem'], [META_OF.grant]),
       decks(['UpdateItem'], [META.grant]),
-      // Each tag's figure, read and brought to its decks (deleted at none).
-      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_TAG.grant]),
+      // Each tag's figure, and each code's count of public decks, read and brought to its decks (deleted at none).
+      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_TAG.grant, META_CODE.grant]),
     ],
   },
   {
@@ -181,6 +182,8 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = {
 /** A function run once a day at a time of day, UTC (an EventBridge schedule; locally a timer, and once at start). */
 export interface DailyWorker extends Grantee {
   handler: string;
+  /** What its function does (its description). */
+  serves: string;
   at: { hour: number; minute: number };
   timeoutSeconds?: number;
 }
@@ -193,10 +196,31 @@ export interface DailyWorker extends Grantee {
 export const DAY_OPENER: DailyWorker = {
   name: 'openViewDay',
   handler: 'functions/open-view-day-worker.ts',
+  serves: 'the day slots of the views of the week',
   at: { hour: 0, minute: 0 },
   timeoutSeconds: 900,
   grants: [query(SORT_INDEX.trending.index), decks(['UpdateItem'], [VIEW_COUNT.grant])],
 };
+
+/**
+ * The catalogue kept current (contract §11.5; catalogue-refresh.ts): daily, the official catalogue fetched and,
+ * when it differs and passes the service's validation, published for every function of the catalogue. The fetch
+ * is every page in every language (about 75 pages a pass, a pass per language the endpoint does not title at
+ * once), each page retried with backoff: given 15 minutes. Off on `npm start` unless CATALOGUE_PUBLISHED=on.
+ */
+export const CATALOGUE_REFRESH: DailyWorker = {
+  name: 'refreshCatalogue',
+  handler: 'functions/catalogue-refresh-worker.ts',
+  serves: 'the catalogue kept current',
+  at: { hour: 4, minute: 30 },
+  timeoutSeconds: 900,
+  // It compares with the catalogue the functions ship when none is published yet, and reads the published one's pointer.
+  catalogue: true,
+  grants: [decks(['PutItem'], [CATALOGUE.grant])],
+};
+
+/** The functions run once a day. */
+export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH];
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
 export const subscriptionPattern = (s: LogSubscriber): string =>

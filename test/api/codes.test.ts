@@ -19,7 +19,7 @@ import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
-import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { baseUrl, call, code, createDeck, DEMO_VERSION, demo, newOwner, type Reply } from '../support/api.ts';
 import { inFunction, inFunctionReply } from '../support/in-function.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
@@ -82,7 +82,10 @@ describe('GET /api/v1/codes/{code}', () => {
     );
     // The stats are a saved deck's (contract §8.6): counts of the 39 cards.
     expect(Object.values(facts.stats.by_type as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(DECK_SIZE);
-    expect(facts.links).toEqual({ page: `${baseUrl()}/c/${canonical}`, image: `${baseUrl()}/api/v1/codes/${canonical}/image.png` });
+    expect(facts.links).toEqual({
+      page: `${baseUrl()}/c/${canonical}`,
+      image: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}`,
+    });
     // Cacheable: an ETag, 304 on it.
     const again = await call('GET', `/api/v1/codes/${canonical}`, { headers: { 'if-none-match': r.headers.get('etag') as string } });
     expect(again.status).toBe(304);
@@ -169,7 +172,7 @@ describe('GET /api/v1/codes/{code}', () => {
     expect(r.body.data.name).toBe('Sowjetunion / Vereinigte Staaten');
     const first = r.body.data.cards[0];
     expect(first.name).toBe(demo.get(first.card_id)?.names?.de);
-    expect(r.body.data.links.image).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de`);
+    expect(r.body.data.links.image).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`);
     const bad = await call('GET', `/api/v1/codes/${canonical}?lang=__proto__`);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_parameter']);
   });

@@ -10,6 +10,7 @@ import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueTag } from '#catalogue/load.ts';
 import { DISCORD_LIMITS } from '#discord/answers.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { foldName, writeDeckText } from '#rules/deck-text.ts';
@@ -212,7 +213,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       if (reserved.length === 0) expect(ranked).toBeUndefined();
       else for (const c of reserved) expect(shown(ranked.value)).toContain(c.name);
       expect(embed.description.includes('not for ranked')).toBe(reserved.length > 0 && facts.legality.valid);
-      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png`);
+      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png?catalogue=${catalogueTag()}`);
     }
     // The image Discord fetches: drawn by the code's image function.
     const image = await inFunctionReply('GET', `/api/v1/codes/${url}/image.png`, { host: 'decks.example' });

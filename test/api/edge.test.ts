@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { code, createDeck, DEMO_VERSION, newOwner, type Owner } from '../support/api.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 
@@ -109,7 +109,9 @@ describe('public reads at the edge', () => {
   it("a share page read through the edge points its og:image at the edge's host", async () => {
     const deck = (await createDeck(owner, { visibility: 'public', deck_code: code('britain', 'usa', 2) })).body.data;
     const html = await (await get(`/d/${deck.share_slug}`)).text();
-    expect(html).toContain(`<meta property="og:image" content="${edge}/api/v1/decks/${deck.share_slug}/image.png">`);
+    expect(html).toContain(
+      `<meta property="og:image" content="${edge}/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}">`,
+    );
     expect(html).toContain(`<meta property="og:url" content="${edge}/d/${deck.share_slug}">`);
     const facts = (await (await get(`/api/v1/codes/${urlCodeOf(parseDeckCode(code('britain', 'usa', 2)))}`)).json()) as {
       data: { links: { image: string } };

@@ -232,6 +232,81 @@ describe('what the library plays', () => {
     expect((await call('GET', '/api/v1/meta/factions')).body.meta.decks).toBe(want.decks);
   }, 120_000);
 
+  it('distinct=code (contract §11.5): eleven public decks of one code count once, a code that leaves the library leaves the figures; every read equals a tally of the distinct codes', async () => {
+    const netdecker = await newOwner();
+    const create = async (deck_code: string) => {
+      const r = await call('POST', netdecker.decks, {
+        key: netdecker.key,
+        body: { deck_code, guide: { system: 'Netdeck' }, tags: ['netdeck'], visibility: 'public' },
+      });
+      expect(r.status, r.text).toBe(201);
+      made.set(r.body.data.id, { owner: netdecker, deck: r.body.data });
+      return r.body.data.id as string;
+    };
+    const netdeck = code('germany', 'italy', 90);
+    const holding = () => [...made.values()].filter((m) => m.deck?.visibility === 'public' && m.deck.deck_code === netdeck).length;
+    const held = holding();
+    const copies: string[] = [];
+    await atMost(
+      4,
+      Array.from({ length: 11 }, () => netdeck),
+      async (c) => void copies.push(await create(c)),
+    );
+    // One copy made private (11 → 10: the distinct figures do not move), and a code of its own made and taken out (1 → 0).
+    const alone = await create(code('germany', 'italy', 91));
+    for (const id of [copies[0] as string, alone]) {
+      const r = await call('PATCH', `${netdecker.decks}/${id}`, { key: netdecker.key, body: { visibility: 'private' } });
+      expect(r.status, r.text).toBe(200);
+      made.set(id, { owner: netdecker, deck: r.body.data });
+    }
+    // Tallied here from the public decks as they end: one deck a code (decks of one code differ only in tags).
+    const byCode = new Map<string, Contribution>();
+    for (const m of made.values()) {
+      const c = contributionOf(m.deck);
+      if (c)
+        byCode.set(
+          urlCodeOf({ main: c.main, ally: c.ally, cards: Object.entries(c.cards).map(([card_id, count]) => ({ card_id, count })) }),
+          c,
+        );
+    }
+    const distinct = [...byCode.values()];
+    expect(holding()).toBe(held + 10);
+    const tally = (decks: Contribution[]) => {
+      const cards = new Map<string, { decks: number; copies: number }>();
+      for (const d of decks)
+        for (const [id, n] of Object.entries(d.cards)) {
+          const c = cards.get(id) ?? { decks: 0, copies: 0 };
+          cards.set(id, { decks: c.decks + 1, copies: c.copies + n });
+        }
+      return { decks: decks.length, cards };
+    };
+    for (const [query, decks] of [
+      ['main_faction=germany&distinct=code', distinct.filter((d) => d.main === 'germany')],
+      ['main_faction=germany&ally_faction=italy&distinct=code', distinct.filter((d) => d.main === 'germany' && d.ally === 'italy')],
+      ['ally_faction=italy&distinct=code', distinct.filter((d) => d.ally === 'italy')],
+      ['distinct=code', distinct],
+    ] as const) {
+      const want = tally(decks);
+      const got = await settled(
+        () => walk(query, 50),
+        (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want, demo, 'en')),
+        60_000,
+      );
+      expect(got.rows, query).toEqual(cardFigures(want, demo, 'en'));
+      expect(got.meta.decks, query).toBe(want.decks);
+    }
+    // Every public deck still counts without it: the netdeck's ten copies are ten decks of Germany there.
+    const all = expected().scopes.get('germany');
+    const germany = await settled(
+      () => walk('main_faction=germany', 50),
+      (g) => g.meta.decks === all?.decks,
+    );
+    expect(germany.meta.decks).toBe(all?.decks);
+    expect(germany.meta.decks).toBeGreaterThan(((await walk('main_faction=germany&distinct=code', 50)).meta.decks as number) + 8);
+    const bad = await call('GET', '/api/v1/meta/cards?distinct=deck');
+    expect([bad.status, bad.body.error.message]).toEqual([400, 'distinct must be one of code']);
+  }, 120_000);
+
   it('deckctl meta recount: no drift at rest; a figure changed behind the worker is found and corrected', async () => {
     const env = { DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint };
     const quiet = await deckctl(['meta', 'recount', '--json'], env);

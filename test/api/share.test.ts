@@ -16,7 +16,7 @@ import { LIMITS } from '#rules/limits.ts';
 import { drawable, renders } from '#share/png.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { baseUrl, call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { baseUrl, call, code, createDeck, DEMO_VERSION, demo, newOwner, type Reply } from '../support/api.ts';
 import { inFunction } from '../support/in-function.ts';
 import { settled } from '../support/settle.ts';
 
@@ -87,7 +87,8 @@ describe('GET /d/:share_slug', () => {
     // The head, as an unfurler reads it.
     const { result } = await ogs({ html: r.text });
     const page = `${baseUrl()}/d/${deck.share_slug}`;
-    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png`;
+    // Of today's catalogue (contract §11.5): a new one is a new URL.
+    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}`;
     expect(result.ogTitle).toBe('Soviet Union / United States by Page Author');
     // What a player wants before clicking, not the title again: the curve (copies at each cost, lowest to
     // highest) and the cards the deck is built around (its key components), counted here from the catalogue.

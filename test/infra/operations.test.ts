@@ -15,7 +15,7 @@ import { demoCatalogue } from '#catalogue/load.ts';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { DAY_OPENER, VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { DAILY_WORKERS, WORKERS } from '#workers';
 import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
@@ -302,7 +302,7 @@ describe('functions', () => {
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
     }
     // What a reservation multiplies, as the runbook says: one function per route and one per worker.
-    expect(functionsOf(plain).length).toBe(ROUTES.length + WORKERS.length + [VIEW_SUBSCRIPTION, DAY_OPENER].length);
+    expect(functionsOf(plain).length).toBe(ROUTES.length + WORKERS.length + 1 + DAILY_WORKERS.length);
     for (const [id, fn] of functionsOf(tuned)) {
       expect(fn.Properties.ReservedConcurrentExecutions, id).toBe(3);
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });

@@ -14,7 +14,18 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { CORS, type Grantee, grantsOf, methodsOf, ROUTES, type Route, routeByName, routeKey, type SubsetFont } from '#routes';
+import {
+  CATALOGUE_GRANT,
+  CORS,
+  type Grantee,
+  grantsOf,
+  methodsOf,
+  ROUTES,
+  type Route,
+  routeByName,
+  routeKey,
+  type SubsetFont,
+} from '#routes';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { FACTIONS, factionName } from '#rules/factions.ts';
@@ -23,11 +34,12 @@ import { labelTexts } from '#rules/labels.ts';
 import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
+import { CATALOGUE } from '#store/items/catalogue.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import { DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { CATALOGUE_REFRESH, DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
@@ -118,10 +130,10 @@ describe('API and functions', () => {
     for (const route of routes) expect(functionId(route), route.name).toBeDefined();
     // And one function per worker (lib/workers/), which no route calls.
     for (const worker of workers) expect(functionId(worker), worker.name).toBeDefined();
-    // And the access log's subscriber (views), and the daily opener of the views' week.
+    // And the access log's subscriber (views), and the daily functions (the views' week, the catalogue's refresh).
     expect(functionId(VIEW_SUBSCRIPTION), VIEW_SUBSCRIPTION.name).toBeDefined();
-    expect(functionId(DAY_OPENER), DAY_OPENER.name).toBeDefined();
-    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 2);
+    for (const worker of DAILY_WORKERS) expect(functionId(worker), worker.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 1 + DAILY_WORKERS.length);
   });
 
   it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {
@@ -135,10 +147,11 @@ describe('API and functions', () => {
 
   it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention, 10 s (a worker its own timeout); source maps read only when asked (settings)', () => {
     const ownTimeout = new Map(
-      [...workers, DAY_OPENER].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
+      [...workers, ...DAILY_WORKERS].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
     );
-    // The erasure worker's steps wait; the daily opener walks every deck with a week (15 minutes, Lambda's most).
-    expect([...ownTimeout.values()]).toEqual([60, 900]);
+    // The erasure worker's steps wait; the daily opener walks every deck with a week, the catalogue's refresh every
+    // page of the endpoint in every language (15 minutes, Lambda's most).
+    expect([...ownTimeout.values()]).toEqual([60, 900, 900]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
         Runtime: `nodejs${NODE_MAJOR}.x`,
@@ -252,12 +265,14 @@ describe('deploying for the first time', () => {
     const [accessLogs] = byType('AWS::Logs::LogGroup').find(([id]) => id.startsWith('AccessLogs')) as [string, unknown];
     expect(JSON.stringify(logs[0]?.[1].Properties.SourceArn)).toContain(`"${accessLogs}"`);
     expect(JSON.stringify(logs[0]?.[1].Properties.FunctionName)).toContain(functionId(VIEW_SUBSCRIPTION));
-    // And one: EventBridge may invoke the daily opener, for its schedule's rule only.
+    // And one a daily function: EventBridge may invoke it, for its schedule's rule only.
     const events = all.filter(([, p]) => p.Properties.Principal === 'events.amazonaws.com');
-    expect(events).toHaveLength(1);
-    const [rule] = byType('AWS::Events::Rule')[0] as [string, unknown];
-    expect(events[0]?.[1].Properties.SourceArn).toEqual({ 'Fn::GetAtt': [rule, 'Arn'] });
-    expect(JSON.stringify(events[0]?.[1].Properties.FunctionName)).toContain(functionId(DAY_OPENER));
+    expect(events).toHaveLength(DAILY_WORKERS.length);
+    for (const worker of DAILY_WORKERS) {
+      const [rule] = byType('AWS::Events::Rule').find(([id]) => id.startsWith(`${pascal(worker.name)}Schedule`)) as [string, unknown];
+      const [, permission] = events.find(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(functionId(worker))) ?? [];
+      expect(permission?.Properties.SourceArn, worker.name).toEqual({ 'Fn::GetAtt': [rule, 'Arn'] });
+    }
     const permissions = all.filter(([, p]) => !['logs.amazonaws.com', 'events.amazonaws.com'].includes(p.Properties.Principal));
     // One for each route of the API (a HEAD twin has its own: its route key is its own ARN).
     expect(permissions.length).toBe(routes.flatMap((r) => (r.path === '$default' ? ['$default'] : methodsOf(r))).length);
@@ -371,8 +386,8 @@ describe('workers', () => {
     // day-of-week year; scheduled rules run in UTC: EventBridge user guide, "Using cron and rate expressions
     // to schedule rules in Amazon EventBridge") targets the function.
     const rules = byType('AWS::Events::Rule');
-    expect(rules).toHaveLength(1);
-    const rule = rules[0]?.[1];
+    expect(rules).toHaveLength(DAILY_WORKERS.length);
+    const rule = rules.find(([id]) => id.startsWith('OpenViewDaySchedule'))?.[1];
     expect(rule.Properties.ScheduleExpression).toBe('cron(0 0 * * ? *)');
     expect(rule.Properties.Targets).toHaveLength(1);
     expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(DAY_OPENER), 'Arn'] });
@@ -388,6 +403,36 @@ describe('workers', () => {
     expect(update.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual([VIEW_COUNT.grant]);
     const query = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:Query'));
     expect(JSON.stringify(query.Resource)).toContain(`index/${SORT_INDEX.trending.index}`);
+  });
+
+  it("the catalogue kept current (contract §11.5): a daily schedule invokes the refresh, which may write only the catalogue's items; every function of the catalogue reads the published one (its env says so, its role may read those items and no more of them)", () => {
+    const rule = byType('AWS::Events::Rule').find(([id]) => id.startsWith(`${pascal(CATALOGUE_REFRESH.name)}Schedule`))?.[1];
+    expect(rule.Properties.ScheduleExpression).toBe(`cron(${CATALOGUE_REFRESH.at.minute} ${CATALOGUE_REFRESH.at.hour} * * ? *)`);
+    expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(CATALOGUE_REFRESH), 'Arn'] });
+    expect(invokeConfigOf(CATALOGUE_REFRESH).Properties).toMatchObject({ MaximumRetryAttempts: 2 });
+    expect(resources[functionId(CATALOGUE_REFRESH)].Properties.Timeout).toBe(900);
+    const writes = dynamo(CATALOGUE_REFRESH).filter((st: { Action: string | string[] }) => [st.Action].flat().includes('dynamodb:PutItem'));
+    expect(
+      writes.map(
+        (st: { Condition: Record<string, Record<string, unknown>> }) => st.Condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
+      ),
+    ).toEqual([[CATALOGUE.grant]]);
+    const readers = [...routes, CATALOGUE_REFRESH].filter((r) => r.catalogue);
+    expect(readers.length).toBeGreaterThan(20);
+    for (const reader of readers) {
+      expect(resources[functionId(reader)].Properties.Environment.Variables.CATALOGUE_PUBLISHED, reader.name).toBe('on');
+      const reads = dynamo(reader).filter((st: { Condition?: Record<string, Record<string, unknown>> }) =>
+        JSON.stringify(st.Condition ?? {}).includes(CATALOGUE.grant),
+      );
+      expect(reads.flatMap((st: { Action: string | string[] }) => [st.Action].flat()).sort(), reader.name).toEqual(
+        reader === CATALOGUE_REFRESH ? ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'] : ['dynamodb:GetItem', 'dynamodb:Query'],
+      );
+    }
+    // A function without the catalogue reads none of it.
+    for (const route of routes.filter((r) => !r.catalogue)) {
+      expect(resources[functionId(route)].Properties.Environment?.Variables?.CATALOGUE_PUBLISHED, route.name).toBeUndefined();
+      expect(JSON.stringify(statements(route)), route.name).not.toContain(CATALOGUE.grant);
+    }
   });
 
   it("each worker's role: exactly its grants, and reading its table's stream (nothing else of it)", () => {
@@ -470,7 +515,10 @@ describe('least privilege', () => {
     const shared = routes.find((r) => r.name === 'readSharedDeck') as Route;
     expect(dynamo(shared).some((s: { Resource: unknown }) => onTable(s, ACCOUNTS))).toBe(false);
     // Of the decks table, search reads only its indexes (of accounts, only the cursor keys: the test above).
-    const search = dynamo(routes.find((r) => r.name === 'searchDecks') as Route).filter((s: { Resource: unknown }) => onTable(s, DECKS));
+    // (Besides the published catalogue's items, which every function of the catalogue reads: its own test.)
+    const search = dynamo(routes.find((r) => r.name === 'searchDecks') as Route).filter(
+      (s: { Resource: unknown; Condition?: unknown }) => onTable(s, DECKS) && !JSON.stringify(s.Condition ?? {}).includes(CATALOGUE.grant),
+    );
     expect(search).toHaveLength(1);
     expect(search[0].Action).toBe('dynamodb:Query');
     expect(JSON.stringify(search[0].Resource)).toMatch(
@@ -520,9 +568,13 @@ describe('bundles', () => {
   // Discord's interactions function reads any paste (the text reader) and answers in Discord's shapes beside the facts.
   // A page, an image and Discord's answers carry every label in the 12 served languages (rules/labels.ts: 41 KB
   // minified, most of it Japanese, Korean and Chinese in UTF-8): any request may ask for any of them.
-  const BUDGET = { store: 372_000, plain: 82_000, drawn: 138_000, openApi: 136_000, discord: 126_000 };
+  // A function of the catalogue reads the published one (contract §11.5) with two signed requests of its own
+  // (store/catalogue-read.ts: aws4fetch, 7 KB minified, and the reader, 2 KB) rather than the SDK (200 KB).
+  const BUDGET = { store: 372_000, plain: 95_000, drawn: 151_000, openApi: 136_000, discord: 137_000 };
+  /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
+  const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
-    grantsOf(route).length > 0 || route.cursors === true
+    sdkStore(route)
       ? BUDGET.store
       : route.name === 'openApi'
         ? BUDGET.openApi
@@ -541,7 +593,7 @@ describe('bundles', () => {
       const bundle = join(dir, 'index.mjs');
       const size = statSync(bundle).size;
       const code = readFileSync(bundle, 'utf8');
-      const usesStore = grantsOf(route).length > 0 || route.cursors === true;
+      const usesStore = sdkStore(route);
       const ms = Number(
         execFileSync(
           process.execPath,
@@ -850,8 +902,12 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
   });
 
   it("a cached behaviour's key is its routes' declared query, the language, host and catalogue — nothing else; no Authorization, cookie or Host reaches its origin", () => {
-    for (const b of config().CacheBehaviors) {
-      const sharing = routes.filter((r) => r.edge === 'cached' && matchesPattern(b.PathPattern, pathOf(r)));
+    const behaviours = config().CacheBehaviors;
+    for (const b of behaviours) {
+      // The routes whose requests take it: CloudFront takes the first behaviour a path matches (most specific first).
+      const sharing = routes.filter(
+        (r) => r.edge === 'cached' && behaviours.find((x: { PathPattern: string }) => matchesPattern(x.PathPattern, pathOf(r))) === b,
+      );
       const key = policyOf(b.CachePolicyId).CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin;
       const declared = [...new Set(sharing.flatMap(declaredQuery))].sort();
       expect([b.PathPattern, key.QueryStringsConfig.QueryStrings ?? []]).toEqual([b.PathPattern, declared]);

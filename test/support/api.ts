@@ -2,7 +2,7 @@
 import { expect, inject } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES, type Scope } from '#auth/keys.ts';
-import { demoCatalogue } from '#catalogue/load.ts';
+import { catalogueTag, DEMO_CATALOGUE_FILE, demoCatalogue } from '#catalogue/load.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { checkAgainstDocument } from './contract.ts';
 import { deckableCards, legalCode } from './decks.ts';
@@ -68,6 +68,8 @@ export async function newOwner(scopes: readonly Scope[] = SCOPES, name = `Player
 }
 
 export const demo = demoCatalogue();
+/** The demo catalogue's version, as the links to an image carry it (`catalogue=`: lib/public/language.ts imageQuery). */
+export const DEMO_VERSION = catalogueTag(DEMO_CATALOGUE_FILE);
 /** A legal demo-catalogue code; `offset` varies the cards. */
 export const code = (main: FactionId = 'soviet', ally: FactionId = 'usa', offset = 0, allyCopies = 12) =>
   legalCode(demo, main, ally, allyCopies, offset);

@@ -8,12 +8,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
+import { CATALOGUE } from '#store/items/catalogue.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { META, META_OF, META_TAG } from '#store/items/meta.ts';
+import { META, META_CODE, META_OF, META_TAG } from '#store/items/meta.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
@@ -25,6 +26,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const KINDS = [
   ACCOUNT,
   API_KEY,
+  CATALOGUE,
   COUNTER,
   CURSOR_KEYS,
   DECK,
@@ -33,6 +35,7 @@ const KINDS = [
   LIKE,
   LIKED,
   META,
+  META_CODE,
   META_OF,
   META_TAG,
   SEARCH_ENTRY,

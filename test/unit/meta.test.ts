@@ -9,9 +9,11 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import {
   addChange,
+  addDistinct,
   byCodePoints,
   type Contribution,
   cardFigures,
+  codeOf,
   contributionOf,
   copyDelta,
   type Delta,
@@ -41,11 +43,24 @@ const deck = fc
   )
   .map(([p, offset, tags, visibility]) => {
     const [main, ally] = PAIRS[p] as [FactionId, FactionId];
-    return contributionOf({ visibility, main_faction: main, ally_faction: ally, tags, deck_code: legalCode(demo, main, ally, 12, offset) });
+    return seen(
+      contributionOf({ visibility, main_faction: main, ally_faction: ally, tags, deck_code: legalCode(demo, main, ally, 12, offset) }),
+    );
   });
 
-/** Figures plus a summed delta, as the store's ADDs make them. */
-function apply(figures: Delta, d: Delta): Delta {
+/** Every contribution a test made, by code (what the store finds among a batch's decks). */
+const byCode = new Map<string, Contribution>();
+const seen = (c: Contribution | null) => {
+  if (c) byCode.set(codeOf(c), c);
+  return c;
+};
+
+/**
+ * Figures plus a summed delta, as the store writes them: the distinct scopes moved by the codes whose count leaves
+ * or reaches 0 against the counts stored (lib/store/meta.ts writeChunk), then every figure ADDed.
+ */
+function apply(figures: Delta, summed: Delta): Delta {
+  const d = nonZero(addDistinct(copyDelta(summed), figures.codes, (code) => byCode.get(code)));
   const out = copyDelta(figures);
   out.decks += d.decks;
   for (const [scope, s] of d.scopes) {
@@ -61,11 +76,12 @@ function apply(figures: Delta, d: Delta): Delta {
   }
   for (const [k, n] of d.pairs) out.pairs.set(k, (out.pairs.get(k) ?? 0) + n);
   for (const [k, n] of d.tags) out.tags.set(k, (out.tags.get(k) ?? 0) + n);
+  for (const [k, n] of d.codes) out.codes.set(k, (out.codes.get(k) ?? 0) + n);
   return nonZero(out);
 }
 
 describe('figures kept from changes', () => {
-  it('any changes of any decks, summed in batches of any size, equal a recount of the decks as they end', () => {
+  it('any changes of any decks, summed in batches of any size, equal a recount of the decks as they end (the distinct scopes and codes too)', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.nat(9), deck), { minLength: 1, maxLength: 60 }),
@@ -87,6 +103,11 @@ describe('figures kept from changes', () => {
           }
           figures = apply(figures, nonZero(batch));
           expect(figures).toEqual(recount(now.values()));
+          // Counted apart: a main faction's distinct figures are over its public decks' distinct codes.
+          for (const main of ['soviet', 'germany', 'japan']) {
+            const codes = new Set([...now.values()].filter((c) => c?.main === main).map((c) => codeOf(c as Contribution)));
+            expect(figures.scopes.get(`=${main}`)?.decks ?? 0).toBe(codes.size);
+          }
         },
       ),
     );
@@ -104,7 +125,8 @@ describe('figures kept from changes', () => {
       deck_code: code,
     });
     const d = recount([c]);
-    expect([...d.scopes.keys()].sort()).toEqual(['soviet', 'soviet:usa']);
+    expect([...d.scopes.keys()].sort()).toEqual(['=soviet', '=soviet:usa', 'soviet', 'soviet:usa']);
+    expect(d.codes).toEqual(new Map([[codeOf(c as Contribution), 1]]));
     expect([d.decks, d.pairs, d.tags]).toEqual([
       1,
       new Map([['soviet:usa', 1]]),

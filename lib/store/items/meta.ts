@@ -9,6 +9,10 @@
  * or repeats of its stream record (the worker writes the figures and this in one transaction, on the
  * condition that this is still what it read):
  *   pk METAOF#<deck_id>  sk META  { main, ally, tags, cards: { <card_id>: copies }, rev }
+ * and, for `distinct=code` (contract §11.5), each canonical code's count of public decks (deleted at 0), and the
+ * card scopes again over distinct codes (sk `=<main>`, `=<main>:<ally>`), moved only when a code's count leaves or
+ * reaches 0:
+ *   pk METACODE#<url code>  sk CODE  { decks }
  * Bounds (contract §11.1): a card scope's item holds at most every card a faction pair can play (the
  * catalogue's size, not the library's); the factions' item at most every pair (45); a tag's item one tag
  * (≤ 32 characters), and a tag no public deck holds any more has none (its item is deleted at 0), so no
@@ -26,6 +30,7 @@ import { itemKind } from './kind.ts';
 export const META = itemKind('META#');
 export const META_OF = itemKind('METAOF#');
 export const META_TAG = itemKind('METATAG#');
+export const META_CODE = itemKind('METACODE#');
 
 export const cardsKey = (scope: string) => ({ pk: META.pk('cards'), sk: scope });
 export const factionsKey = () => ({ pk: META.pk('factions'), sk: 'ALL' });
@@ -46,6 +51,8 @@ export const tagItem = (tag: string, decks: number) => ({
 /** A tag's item (or the index's projection of one) as its figure. */
 export const tagFigureOf = (item: Record<string, unknown>): [string, number] => [String(item.tag), Number(item.decks ?? 0)];
 export const contributionKey = (deckId: string) => ({ pk: META_OF.pk(deckId), sk: 'META' });
+/** A canonical code's count of public decks (its URL form). */
+export const codeKey = (code: string) => ({ pk: META_CODE.pk(code), sk: 'CODE' });
 
 /** The attribute names of a figure. */
 export const ATTR = {

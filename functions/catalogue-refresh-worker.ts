@@ -1,0 +1,3 @@
+import { refreshOnSchedule } from '#workers/catalogue-refresh.ts';
+
+export const handler = refreshOnSchedule;

@@ -1,0 +1,58 @@
+/**
+ * A catalogue published (contract §11.5; its items: items/catalogue.ts): a version's parts first, then the pointer,
+ * on the condition that it still names the version the refresh compared with — two refreshes at once publish
+ * once, and a function never reads a pointer whose parts are not all written. A part written again is the same
+ * bytes (its version is the hash of the text), so a refresh that fails half way and runs again is harmless.
+ */
+import { gzipSync } from 'node:zlib';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { versionOf } from './catalogue-read.ts';
+import { documentClient, unlessConditionFailed } from './client.ts';
+import { type CatalogueNow, catalogueNowKey, cataloguePartKey, PART_BYTES } from './items/catalogue.ts';
+import { DECKS, tableName } from './tables.ts';
+
+/**
+ * The published version's facts, read strongly consistent (the refresh compares with the newest), through the SDK:
+ * the refresh runs in a function with the SDK, or in `deckctl` with the AWS credential chain (catalogue-read.ts
+ * signs with the environment's credentials only, as Lambda gives them).
+ */
+export async function publishedCatalogue(): Promise<CatalogueNow | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey, ConsistentRead: true }));
+  return Item as CatalogueNow | undefined;
+}
+
+/** Publishes `text` (a compiled catalogue) over `previous`; none when another version was published since. */
+export async function publishCatalogue(
+  text: string,
+  facts: { cards: number; languages: readonly string[] },
+  previous: string | undefined,
+  at = new Date(),
+): Promise<CatalogueNow | undefined> {
+  const version = versionOf(text);
+  const gzipped = gzipSync(text, { level: 9 });
+  const parts: Buffer[] = [];
+  for (let at = 0; at < gzipped.length; at += PART_BYTES) parts.push(gzipped.subarray(at, at + PART_BYTES));
+  const TableName = tableName(DECKS);
+  for (const [n, data] of parts.entries())
+    await documentClient().send(new PutCommand({ TableName, Item: { ...cataloguePartKey(version, n), data } }));
+  const now: CatalogueNow = {
+    version,
+    parts: parts.length,
+    bytes: gzipped.length,
+    cards: facts.cards,
+    languages: [...facts.languages],
+    published_at: at.toISOString(),
+  };
+  const written = await unlessConditionFailed(
+    documentClient().send(
+      new PutCommand({
+        TableName,
+        Item: { ...catalogueNowKey, ...now },
+        ...(previous === undefined
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous } }),
+      }),
+    ),
+  );
+  return written ? now : undefined;
+}

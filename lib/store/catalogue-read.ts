@@ -1,0 +1,104 @@
+/**
+ * The published catalogue, read (contract §11.5; its items: items/catalogue.ts) by every function that uses the
+ * catalogue — most of which read nothing else of the store. So not through the SDK (about 200 KB of bundle and
+ * tens of milliseconds of a cold start: docs/operations.md) but as two signed requests of DynamoDB's JSON
+ * protocol (the API reference's GetItem and Query, target `DynamoDB_20120810.<Action>`), signed by aws4fetch
+ * (SigV4) with the function's credentials from its environment, as Lambda sets them (AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION); DYNAMODB_ENDPOINT points them at DynamoDB Local.
+ * The pointer is one small GetItem, eventually consistent; a new version's parts, written before the pointer, are
+ * read strongly consistent, and their text is checked against the version (a hash of it) before it is used.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { AwsClient } from 'aws4fetch';
+import { CATALOGUE, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
+import { DECKS, tableName } from './tables.ts';
+
+type Action = 'GetItem' | 'Query';
+type AttributeValue = { S?: string; N?: string; B?: string; L?: AttributeValue[] };
+type Item = Record<string, AttributeValue>;
+export interface SignedInput {
+  TableName: string;
+  Key?: { pk: string; sk: string };
+  KeyConditionExpression?: string;
+  ExpressionAttributeValues?: Record<string, string>;
+}
+
+/**
+ * What sees each request before it is sent (the local runtime's grants guard, infra/local/grants-guard.ts, as it
+ * sees the SDK's): it may refuse one by throwing.
+ */
+export const signedRequests: { check?: (action: Action, input: SignedInput) => void } = {};
+
+/** How long one request may take: a slow store leaves the catalogue at hand in use, it does not hold up the answer. */
+const REQUEST_MS = 1_000;
+
+/** The version of a catalogue's text (what its ETags and image URLs carry): a hash of it. */
+export const versionOf = (text: string): string => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+async function send(action: Action, input: SignedInput, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  signedRequests.check?.(action, input);
+  const env = process.env;
+  const local = env.DYNAMODB_ENDPOINT;
+  const region = local ? LOCAL_REGION : env.AWS_REGION;
+  if (!region) throw new Error('no AWS_REGION to read the published catalogue in');
+  const client = local
+    ? new AwsClient({ ...LOCAL_CREDENTIALS, region, service: 'dynamodb', retries: 0 })
+    : new AwsClient({
+        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+        sessionToken: env.AWS_SESSION_TOKEN,
+        region,
+        service: 'dynamodb',
+        retries: 0,
+      });
+  const res = await client.fetch(local ?? `https://dynamodb.${region}.amazonaws.com/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `DynamoDB_20120810.${action}` },
+    body: JSON.stringify({ ...input, ...body }),
+    signal: AbortSignal.timeout(REQUEST_MS),
+  });
+  const answer = (await res.json()) as Record<string, unknown>;
+  if (!res.ok)
+    throw new Error(`DynamoDB ${action} answered ${res.status}: ${String(answer.__type ?? '')} ${String(answer.message ?? '')}`.trim());
+  return answer;
+}
+
+const typed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, s]) => [k, { S: s }]));
+
+/** The published version's facts, or none (nothing published yet). */
+export async function readCatalogueNow(): Promise<CatalogueNow | undefined> {
+  const input = { TableName: tableName(DECKS), Key: catalogueNowKey };
+  const { Item: item } = (await send('GetItem', input, { Key: typed(catalogueNowKey) })) as { Item?: Item };
+  if (!item) return undefined;
+  return {
+    version: item.version?.S ?? '',
+    parts: Number(item.parts?.N),
+    bytes: Number(item.bytes?.N),
+    cards: Number(item.cards?.N),
+    languages: (item.languages?.L ?? []).map((l) => l.S ?? ''),
+    published_at: item.published_at?.S ?? '',
+  };
+}
+
+/** A version's text: its parts, joined, gunzipped and checked against the version. */
+export async function readCatalogueText(now: CatalogueNow): Promise<string> {
+  const values = { ':pk': CATALOGUE.pk(now.version) };
+  const input = { TableName: tableName(DECKS), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: values };
+  const parts: Buffer[] = [];
+  let start: unknown;
+  do {
+    const page = (await send('Query', input, {
+      ExpressionAttributeValues: typed(values),
+      ConsistentRead: true,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    })) as { Items?: Item[]; LastEvaluatedKey?: unknown };
+    for (const item of page.Items ?? []) parts.push(Buffer.from(item.data?.B ?? '', 'base64'));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  if (parts.length !== now.parts) throw new Error(`catalogue ${now.version}: ${parts.length} parts of ${now.parts}`);
+  const text = gunzipSync(Buffer.concat(parts)).toString('utf8');
+  if (versionOf(text) !== now.version) throw new Error(`catalogue ${now.version}: its parts are another text (${versionOf(text)})`);
+  return text;
+}

@@ -1,0 +1,28 @@
+/**
+ * The published catalogue (decks table; contract §11.5): what the scheduled refresh fetched from the game's
+ * endpoint and validated (lib/workers/catalogue-refresh.ts), the functions' catalogue once they see it
+ * (lib/catalogue/current.ts). The compiled catalogue (lib/rules/catalogue.ts compileCatalogue) gzipped, in
+ * parts under DynamoDB's 400 KB item limit, and the pointer the functions read (small: half a read unit):
+ *   pk CATALOGUE#            sk NOW     { version, parts, bytes, cards, languages, published_at }
+ *   pk CATALOGUE#<version>   sk <nnn>   { data: B }   part nnn of the gzipped text (000, 001, …)
+ * Bounds (contract §11.1): an item holds at most PART_BYTES of the catalogue, whatever the library's size; a
+ * version's parts are as many as the catalogue's size needs (the real one, 12 languages: one part).
+ */
+import { itemKind } from './kind.ts';
+
+export const CATALOGUE = itemKind('CATALOGUE#');
+/** The pointer to the version the functions use. */
+export const catalogueNowKey = { pk: CATALOGUE.pk(''), sk: 'NOW' } as const;
+/** A part of a version's gzipped text. */
+export const cataloguePartKey = (version: string, part: number) => ({ pk: CATALOGUE.pk(version), sk: String(part).padStart(3, '0') });
+/** Most bytes of gzipped text an item holds (under the 400 KB item limit with its keys and names). */
+export const PART_BYTES = 350_000;
+
+export interface CatalogueNow {
+  version: string;
+  parts: number;
+  bytes: number;
+  cards: number;
+  languages: string[];
+  published_at: string;
+}
