@@ -13,7 +13,7 @@ import type { DeckSheet } from '#share/sheet.ts';
 import { languageHeaders } from './language.ts';
 
 /** Changed when the renderer or its fonts change in a way the SVG does not show. */
-export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC, TC, JP, KR 2, a face a language / 6';
+export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC, TC, JP, KR 2, a face a language / 7';
 
 /** The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names. */
 export function drawableSheet(sheetIn: (language: string) => DeckSheet, language: string): DeckSheet {

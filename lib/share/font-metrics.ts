@@ -11,6 +11,8 @@ export interface FontMetrics {
   advance(codePoint: number): number;
   /** Whether the font has a glyph for the character. */
   has(codePoint: number): boolean;
+  /** The height of its capital letters, in ems (OS/2 sCapHeight; none in a font without it). */
+  capHeight?: number;
 }
 
 class Reader {
@@ -72,7 +74,7 @@ export function fontMetrics(bytes: Uint8Array): FontMetrics {
   const r = new Reader(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const tables = new Map<string, number>();
   for (let i = 0; i < r.u16(4); i++) tables.set(r.tag(12 + i * 16), r.u32(12 + i * 16 + 8));
-  const [head, hhea, hmtx, cmap] = ['head', 'hhea', 'hmtx', 'cmap'].map((t) => tables.get(t));
+  const [head, hhea, hmtx, cmap, os2] = ['head', 'hhea', 'hmtx', 'cmap', 'OS/2'].map((t) => tables.get(t));
   if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined)
     throw new Error('not a font with head, hhea, hmtx and cmap tables');
   const unitsPerEm = r.u16(head + 18);
@@ -81,7 +83,10 @@ export function fontMetrics(bytes: Uint8Array): FontMetrics {
   if (!glyphOf) throw new Error('the font has no Unicode cmap of format 4 or 12');
   const advances = new Map<number, number>();
   const advanceOfGlyph = (glyph: number) => r.u16(hmtx + Math.min(glyph, longMetrics - 1) * 4) / unitsPerEm;
+  // OS/2 version 2 and later hold sCapHeight at byte 88 (OpenType spec, "OS/2 — OS/2 and Windows Metrics Table").
+  const capHeight = os2 !== undefined && r.u16(os2) >= 2 ? r.i16(os2 + 88) / unitsPerEm : undefined;
   return {
+    ...(capHeight === undefined ? {} : { capHeight }),
     advance(cp) {
       let a = advances.get(cp);
       if (a === undefined) {

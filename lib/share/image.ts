@@ -28,8 +28,17 @@ export interface PlacedText {
   box: number;
 }
 
-const LIST = { left: 48, top: 196, right: 800, bottom: 598, row: 25 } as const;
-const ROWS = Math.floor((LIST.bottom - LIST.top) / LIST.row);
+/**
+ * Text sizes (px at 1200 wide), chosen for Discord's embed, which shows the image 400 px wide (a third): a card's
+ * name at 25 px is 8.3 px there, and no text is under 20 px (Inter's cap height, 0.727 em: 14.5 px here, 4.8 px
+ * there). The list takes the whole width below the header; the curve sits in the header, right of the title.
+ */
+export const TEXT_SIZE = { title: 44, byline: 24, line: 22, name: 25, heading: 21, small: 20 } as const;
+/** The list's box: as many columns as it needs (at most 4), each as wide as its names need where the width allows. */
+export const LIST = { left: 48, top: 212, right: 1152, bottom: 594, row: 30 } as const;
+const ROWS = Math.floor((LIST.bottom - LIST.top) / LIST.row) + 1;
+/** The header's text box (the curve is right of it). */
+const HEADER_RIGHT = 700;
 /** Space kept between a column's longest text and the next column. */
 const GUTTER = 14;
 const ELLIPSIS = '…';
@@ -145,14 +154,15 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
     for (const c of g.cards)
       rows.push({ kind: 'card', count: c.count, name: c.name, ally: c.ally, flagged: c.flagged, reserved: c.reserved });
   }
-  const columns = arrangeColumns(rows, ROWS, 3, labels.continued, labels.moreRows);
-  // What a row needs, whole: a heading in bold 17; "2× " in bold 19, the name, and a Reserve-pool mark.
+  const columns = arrangeColumns(rows, ROWS, 4, labels.continued, labels.moreRows);
+  const { name: N, heading: H, small: S } = TEXT_SIZE;
+  // What a row needs, whole: a heading in bold; "2× " in bold, the name, and a Reserve-pool mark.
   const need = (r: Row) =>
     r.kind === 'group'
-      ? measure(xmlChars(r.text), 17, true)
-      : measure(`${r.count}× `, 19, true) +
-        measure(xmlChars(r.name), 19, false) +
-        (r.reserved ? measure(` ${labels.reserveMark}`, 19, true) : 0);
+      ? measure(xmlChars(r.text), H, true)
+      : measure(`${r.count}× `, N, true) +
+        measure(xmlChars(r.name), N, false) +
+        (r.reserved ? measure(` ${labels.reserveMark}`, N, true) : 0);
   const needs = columns.map((column) => Math.max(0, ...column.map(need)) + GUTTER);
   const widths = columnWidths(needs, LIST.right - LIST.left);
   const list = columns
@@ -162,63 +172,64 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
       return column.map((r, i) => {
         const y = LIST.top + i * LIST.row;
         if (r.kind === 'group')
-          return `<text x="${x}" y="${y}" font-size="17" font-weight="700" fill="#e0705f">${e(place(r.text, x, box, 17, true))}</text>`;
+          return `<text x="${x}" y="${y}" font-size="${H}" font-weight="700" fill="#e0705f">${e(place(r.text, x, box, H, true))}</text>`;
         // "2×" in bold and a space, then the name in what is left of the box; an ally card's name in the ally's
         // colour, one a deck rule fails on in red (the line under the title says why).
         // A card of the Reserve pool: its mark, in bold, after the name (the name fitted to what the mark leaves).
-        const count = place(`${r.count}×`, x, box, 19, true);
-        const lead = measure(`${count} `, 19, true);
-        const markWidth = r.reserved ? measure(` ${labels.reserveMark}`, 19, true) : 0;
-        const name = place(r.name, x + lead, box - lead - markWidth, 19, false);
-        const mark = r.reserved ? place(labels.reserveMark, x + lead + measure(`${name} `, 19, false), markWidth, 19, true) : '';
+        const count = place(`${r.count}×`, x, box, N, true);
+        const lead = measure(`${count} `, N, true);
+        const markWidth = r.reserved ? measure(` ${labels.reserveMark}`, N, true) : 0;
+        const name = place(r.name, x + lead, box - lead - markWidth, N, false);
+        const mark = r.reserved ? place(labels.reserveMark, x + lead + measure(`${name} `, N, false), markWidth, N, true) : '';
         const fill = r.flagged ? FLAGGED_FILL : r.ally ? ALLY_FILL : undefined;
-        return `<text x="${x}" y="${y}" font-size="19" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${fill ? ` fill="${fill}"` : ''}>${e(name)}</tspan>${mark ? ` <tspan font-weight="700" fill="${RESERVED_FILL}">${e(mark)}</tspan>` : ''}</text>`;
+        return `<text x="${x}" y="${y}" font-size="${N}" fill="#eceae6"><tspan font-weight="700">${e(count)}</tspan> <tspan${fill ? ` fill="${fill}"` : ''}>${e(name)}</tspan>${mark ? ` <tspan font-weight="700" fill="${RESERVED_FILL}">${e(mark)}</tspan>` : ''}</text>`;
       });
     })
     .join('');
-  // The kredit curve, right of the list.
-  const chart = { left: 850, right: 1152, top: 250, bottom: 540 };
+  // The kredit curve, in the header right of the title: a bar a cost, its cards above it, its cost under it.
+  const chart = { left: 760, right: 1152, top: 46, bottom: 128 };
   const most = Math.max(1, ...sheet.curve.map((c) => c.count));
   const step = (chart.right - chart.left) / Math.max(1, sheet.curve.length);
+  // A cost under its bar as "3K" where every cost fits so, else as the number alone.
+  const unit = sheet.curve.every(({ kredits }) => measure(`${kredits}K`, S, false) <= step - 4) ? 'K' : '';
   const bars = sheet.curve
     .map(({ kredits, count }, i) => {
-      const h = Math.round((count / most) * (chart.bottom - chart.top - 30));
+      const h = Math.max(2, Math.round((count / most) * (chart.bottom - chart.top)));
       const x = Math.round(chart.left + i * step + step * 0.15);
       const cx = Math.round(chart.left + i * step + step / 2);
-      const above = place(String(count), cx, step, 18, false, 'middle');
-      const below = place(String(kredits), cx, step, 18, false, 'middle');
-      return `<rect x="${x}" y="${chart.bottom - h}" width="${Math.max(4, Math.round(step * 0.7))}" height="${h}" rx="4" fill="#e0705f"/><text x="${cx}" y="${chart.bottom - h - 8}" text-anchor="middle" font-size="18" fill="#eceae6">${e(above)}</text><text x="${cx}" y="${chart.bottom + 26}" text-anchor="middle" font-size="18" fill="#a3a8ad">${e(below)}</text>`;
+      const above = place(String(count), cx, step, S, false, 'middle');
+      const below = place(`${kredits}${unit}`, cx, step, S, false, 'middle');
+      return `<rect x="${x}" y="${chart.bottom - h}" width="${Math.max(4, Math.round(step * 0.7))}" height="${h}" rx="3" fill="#e0705f"/><text x="${cx}" y="${chart.bottom - h - 6}" text-anchor="middle" font-size="${S}" fill="#eceae6">${e(above)}</text><text x="${cx}" y="${chart.bottom + 26}" text-anchor="middle" font-size="${S}" fill="#a3a8ad">${e(below)}</text>`;
     })
     .join('');
-  const width = IMAGE_WIDTH - 2 * 48;
+  const width = HEADER_RIGHT - 48;
   const byline = [sheet.author === null ? '' : labels.by(sheet.author), sheet.system, labels.cards(sheet.cardCount)]
     .filter(Boolean)
     .join(' · ');
-  const title = place(sheet.name, 48, width, 46, true);
-  // An illegal deck says so after the byline (kept to under half the width then), in the colour its failing cards
-  // are drawn in; a legal one ranked play refuses says that, in its marks' colour.
+  const title = place(sheet.name, 48, width, TEXT_SIZE.title, true);
+  // An illegal deck says so under the byline, in the colour its failing cards are drawn in; a legal one ranked
+  // play refuses says that, in its marks' colour.
   const line = sheet.issues.length
     ? { text: labels.notLegalLine(sheet.issues[0] as string, sheet.issues.length - 1), fill: FLAGGED_FILL }
     : sheet.reserved.length
       ? { text: labels.notRankedLine(sheet.reserved.length), fill: RESERVED_FILL }
       : undefined;
-  const by = place(byline, 48, line ? Math.round(width * 0.45) : width, 24, false);
-  const issueX = Math.ceil(48 + measure(by, 24, false) + 20);
-  const issue = line ? place(line.text, issueX, 48 + width - issueX, 24, false) : '';
-  const curveTitle = place(labels.kreditCurve, chart.left, chart.right - chart.left, 22, true);
-  const footer = place(`Deck Library · ${sheet.slug ?? labels.aDeckCode}`, 1152, 1152 - chart.left, 16, false, 'end');
-  // A saved deck's tags, under the list.
-  const tags = sheet.tags.length ? place(sheet.tags.map((t) => `#${t}`).join('  '), 48, chart.left - 48 - 24, 16, false) : '';
+  const by = place(byline, 48, width, TEXT_SIZE.byline, false);
+  const issue = line ? place(line.text, 48, width, TEXT_SIZE.line, false) : '';
+  const footerText = `Deck Library · ${sheet.slug ?? labels.aDeckCode}`;
+  const footer = place(footerText, 1152, 1152 - 700, S, false, 'end');
+  // A saved deck's tags, under the list (left of the footer).
+  const tagsRight = 1152 - measure(footer, S, false) - 32;
+  const tags = sheet.tags.length ? place(sheet.tags.map((t) => `#${t}`).join('  '), 48, tagsRight - 48, S, false) : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" viewBox="0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}" font-family="${familiesFor(sheet.language)}">
 <rect width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}" fill="#16181b"/>
 <rect width="${IMAGE_WIDTH}" height="10" fill="#e0705f"/>
-<text x="48" y="86" font-size="46" font-weight="700" fill="#ffffff">${e(title)}</text>
-<text x="48" y="130" font-size="24" fill="#a3a8ad">${e(by)}</text>
-${issue ? `<text x="${issueX}" y="130" font-size="24" fill="${line?.fill}">${e(issue)}</text>\n` : ''}<line x1="48" x2="1152" y1="158" y2="158" stroke="#343a40" stroke-width="2"/>
+<text x="48" y="74" font-size="${TEXT_SIZE.title}" font-weight="700" fill="#ffffff">${e(title)}</text>
+<text x="48" y="114" font-size="${TEXT_SIZE.byline}" fill="#a3a8ad">${e(by)}</text>
+${issue ? `<text x="48" y="148" font-size="${TEXT_SIZE.line}" fill="${line?.fill}">${e(issue)}</text>\n` : ''}${bars}
+<line x1="48" x2="1152" y1="170" y2="170" stroke="#343a40" stroke-width="2"/>
 ${list}
-<text x="${chart.left}" y="200" font-size="22" font-weight="700" fill="#eceae6">${e(curveTitle)}</text>
-${bars}
-${tags ? `<text x="48" y="612" font-size="16" fill="#a3a8ad">${e(tags)}</text>\n` : ''}<text x="1152" y="612" text-anchor="end" font-size="16" fill="#5b6168">${e(footer)}</text>
+${tags ? `<text x="48" y="618" font-size="${S}" fill="#a3a8ad">${e(tags)}</text>\n` : ''}<text x="1152" y="618" text-anchor="end" font-size="${S}" fill="#5b6168">${e(footer)}</text>
 </svg>`;
   return { svg, texts, needs };
 }

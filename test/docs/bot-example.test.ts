@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { baseUrl, code } from '../support/api.ts';
+import { baseUrl, code, DEMO_VERSION } from '../support/api.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
 
 const blockIn = (file: string) => /```js\n([\s\S]*?)```/.exec(readFileSync(join(PROJECT_ROOT, file), 'utf8'))?.[1] ?? '';
@@ -45,7 +45,7 @@ describe('the bot example (docs/api.md, README)', () => {
       title: 'Soviet Union / United States',
       url: `${baseUrl()}/c/${canonical}`,
       description: '39 cards',
-      image: { url: `${baseUrl()}/api/v1/codes/${canonical}/image.png` },
+      image: { url: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}` },
     });
     const image = await fetch(embed?.image.url as string);
     const png = PNG.sync.read(Buffer.from(await image.arrayBuffer()));
@@ -54,7 +54,7 @@ describe('the bot example (docs/api.md, README)', () => {
     const german = await deckEmbed(pasted, 'de');
     expect([german?.title, german?.image.url]).toEqual([
       'Sowjetunion / Vereinigte Staaten',
-      `${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de`,
+      `${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`,
     ]);
   });
 

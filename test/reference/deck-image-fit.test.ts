@@ -7,7 +7,7 @@
  * names (the real catalogue's are), and hostile deck strings. A name that would run into the next column
  * is shortened with an ellipsis — and only then.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
@@ -21,7 +21,9 @@ import { checkDeck } from '#rules/deck-rules.ts';
 import { deckName } from '#rules/factions.ts';
 import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { labelsFor, labelTexts } from '#rules/labels.ts';
-import { deckImageLayout, type PlacedText } from '#share/image.ts';
+import { fontMetrics } from '#share/font-metrics.ts';
+import { LATIN_FACE } from '#share/fonts.ts';
+import { deckImageLayout, LIST, type PlacedText, TEXT_SIZE } from '#share/image.ts';
 import { drawable, measurerFor, renderPng } from '#share/png.ts';
 import { codeSheet, deckSheet } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -136,16 +138,26 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     }
   });
 
-  it('two real decks drawn (the README shows them: UPDATE_SCREENSHOT=1 writes docs/deck-image-<key>.png)', async () => {
-    for (const key of ['jp-usa', 'bri-fin']) {
+  it('three real decks drawn (the README shows them: UPDATE_SCREENSHOT=1 writes docs/deck-image-<key>.png, and -400.png as Discord shows it)', async () => {
+    for (const key of ['jp-usa', 'bri-fin', 'bri-usa-2']) {
       const real = share.find((c) => c.key === key);
-      const { layout } = realDeck(real?.code as string, {
-        author_name: 'A real deck',
-        share_slug: `real${key.replace('-', '')}`.padEnd(12, '0').slice(0, 12),
-      });
+      const { layout } = realDeck(
+        real?.code as string,
+        {
+          author_name: 'A real deck',
+          share_slug: `real${key.replaceAll('-', '')}`.padEnd(12, '0').slice(0, 12),
+          tags: ['tempo', 'ranked'],
+          guide: { system: 'Tempo' },
+        } as Partial<StoredDeck>,
+      );
       const png = await renderPng(layout.svg);
       expect(png.subarray(1, 4).toString()).toBe('PNG');
-      if (process.env.UPDATE_SCREENSHOT) writeFileSync(join(import.meta.dirname, `../../docs/deck-image-${key}.png`), png);
+      if (process.env.UPDATE_SCREENSHOT) {
+        writeFileSync(join(import.meta.dirname, `../../docs/deck-image-${key}.png`), png);
+        // And as Discord's embed shows it, 400 px wide (scaled down by the same renderer), to look at.
+        const small = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="210"><image width="400" height="210" xlink:href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
+        writeFileSync(join(import.meta.dirname, `../../docs/deck-image-${key}-400.png`), await renderPng(small));
+      }
     }
   });
 
@@ -161,7 +173,7 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
         );
         const shortened = layout.texts.filter((t) => t.text.endsWith('…') && [...names].some((n) => n.startsWith(t.text.slice(0, -1))));
         cut += shortened.length;
-        if (layout.needs.reduce((a, b) => a + b, 0) <= 800 - 48) {
+        if (layout.needs.reduce((a, b) => a + b, 0) <= LIST.right - LIST.left) {
           roomy++;
           expect(
             shortened.map((t) => t.text),
@@ -176,6 +188,26 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       rows.push(`${language}: ${roomy} of ${share.length} decks fit their columns whole; ${cut} names shortened in all`);
     }
     console.log(`real decks' images:\n${rows.join('\n')}`);
+  });
+
+  it("legible at Discord's 400 px (issue 46): every text drawn at 20 px or more (cap height ≥ 14 px at 1200, ≥ 4.7 at 400), every card name at 25 (cap height ≥ 18 px, 6 at 400)", () => {
+    // The cap height of the face Latin text is drawn in, read from its file (OS/2 sCapHeight: Inter's is 0.727 em).
+    const inter = fontMetrics(readFileSync(join(PROJECT_ROOT, LATIN_FACE.files[0] as string)));
+    expect(inter.capHeight).toBeGreaterThan(0.7);
+    const cap = (size: number) => size * (inter.capHeight as number);
+    for (const real of share)
+      for (const language of ['en', 'ja']) {
+        const { layout } = realDeck(real.code, { tags: ['tempo'], author_name: 'A real deck' } as Partial<StoredDeck>, language);
+        const sizes = [...layout.svg.matchAll(/font-size="(\d+)"/g)].map((m) => Number(m[1]));
+        expect(cap(Math.min(...sizes)), `${real.key} ${language}`).toBeGreaterThanOrEqual(14);
+        // Each card's row: its count and name at the name's size.
+        const rows = [...layout.svg.matchAll(/<text [^>]*font-size="(\d+)"[^>]*><tspan font-weight="700">\d×<\/tspan>/g)].map((m) =>
+          Number(m[1]),
+        );
+        expect(rows.length > 0, real.key).toBe(parseDeckCode(real.code).cards.length > 0);
+        if (rows.length > 0) expect(cap(Math.min(...rows)), `${real.key} ${language}`).toBeGreaterThanOrEqual(18);
+      }
+    expect(cap(TEXT_SIZE.small)).toBeGreaterThanOrEqual(14);
   });
 
   it('the reported overflow: "COMMIT THE RESERVES" in a two-column Japan / United States deck ends inside its column', () => {
