@@ -13,7 +13,7 @@
  * request is answered, the failure logged, and the next check is the next interval's.
  */
 import { readFileSync } from 'node:fs';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { type Catalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { readCatalogueNow, readCatalogueText, versionOf } from '#store/catalogue-read.ts';
 

@@ -7,10 +7,10 @@
 
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint, type OwnerRequest } from '#http/types.ts';
-import { sharedDeck } from '#public/shared-deck.ts';
 import * as R from '#routes/likes.ts';
 import { getCounts } from '#store/counters.ts';
 import { setLike } from '#store/likes.ts';
+import { sharedDeck } from './shared-deck.ts';
 
 async function like(req: OwnerRequest<typeof R.likeDeck | typeof R.unlikeDeck>, liked: boolean) {
   const deck = await sharedDeck(req.params.share_slug);

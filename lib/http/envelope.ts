@@ -4,11 +4,11 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { loggedPath, logger } from '#logger';
 import { count } from '#metrics';
 import { API_VERSION } from '#shapes/envelope-constants.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { ApiError, MAX_DETAILS, unavailable } from './errors.ts';
-import { loggedPath, logger } from './logger.ts';
 import type { ApiResult } from './types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

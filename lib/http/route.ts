@@ -13,13 +13,13 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
+import { logger } from '#logger';
 import type { PathParam } from '#routes/params.ts';
 import { type PageStatus, type Route, refusesBody } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody, rawBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
 import { ApiError, invalidParameter } from './errors.ts';
-import { logger } from './logger.ts';
 import { withTimeGuard } from './time-guard.ts';
 import type { Endpoint } from './types.ts';
 

@@ -6,10 +6,10 @@
  * answer within REQUEST_BUDGET_MS (and always before the function's own timeout).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { loggedPath, logger } from '#logger';
 import { withDeadline } from '#store/deadline.ts';
 import { failure, requestIdOf } from './envelope.ts';
 import { unavailable } from './errors.ts';
-import { loggedPath, logger } from './logger.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 

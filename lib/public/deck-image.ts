@@ -5,6 +5,7 @@
  * renamed in a new catalogue changes it); a matching If-None-Match is 304 with no render. Counts no view.
  */
 import { catalogue } from '#catalogue/load.ts';
+import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
 import { deckImageSvg } from '#share/image.ts';
@@ -13,7 +14,6 @@ import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
 import { drawableSheet, imageAnswer } from './image-answer.ts';
 import { languageOf } from './language.ts';
-import { sharedDeck } from './shared-deck.ts';
 
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);

@@ -4,6 +4,7 @@
  * the catalogue the service runs with now. Counts no view (it is not a shared read).
  */
 import { catalogue } from '#catalogue/load.ts';
+import { sharedDeck, shareSlug } from '#decks/shared-deck.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/history.ts';
@@ -13,7 +14,6 @@ import { deckName } from '#rules/factions.ts';
 import { deckStats } from '#rules/insight.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { documentClient } from '#store/client.ts';
-import { sharedDeck, shareSlug } from './shared-deck.ts';
 
 /** A deck a query names: a code (it starts with %%), else a share slug. */
 async function named(name: string, ref: string): Promise<{ deck: Deck; deck_code: string }> {

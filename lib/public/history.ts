@@ -3,11 +3,11 @@
  * the versions made while the public could see the deck, in the shape the public may see. Counts no view.
  */
 import { historyPage, publicVersionItem } from '#decks/history.ts';
+import { sharedDeck } from '#decks/shared-deck.ts';
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/history.ts';
 import { documentClient } from '#store/client.ts';
-import { sharedDeck } from './shared-deck.ts';
 
 export const listSharedVersions = endpoint(R.listSharedVersions, { init: [cursorKeyAtInit, documentClient] }, async (req) => {
   const slug = req.params.share_slug;

@@ -1,12 +1,13 @@
 /**
- * GET /api/v1/openapi.json — the OpenAPI 3.1 document (lib/shapes/openapi.ts), generated once per
+ * GET /api/v1/openapi.json — the OpenAPI 3.1 document (lib/docs/openapi.ts), generated once per
  * process from the route table and the declared shapes. The document itself is the body (no
  * envelope): OpenAPI tools read it as it is.
  */
+
+import { openApiDocument } from '#docs/openapi.ts';
 import { cacheable } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/reference.ts';
-import { openApiDocument } from '#shapes/openapi.ts';
 
 let document: ReturnType<typeof openApiDocument> | undefined;
 

@@ -4,6 +4,7 @@
  * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
  */
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
+import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
@@ -14,7 +15,6 @@ import { documentClient } from '#store/client.ts';
 import { readScope } from '#store/meta.ts';
 import { htmlPage } from './html.ts';
 import { imageQuery, languageHeaders, languageOf } from './language.ts';
-import { sharedDeck } from './shared-deck.ts';
 
 /** A slug no one may see (private, unknown or malformed): the same 404 page. */
 const page = () => htmlPage(404, NOT_FOUND_PAGE);

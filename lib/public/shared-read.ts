@@ -4,12 +4,12 @@
  */
 
 import { catalogue } from '#catalogue/load.ts';
+import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/public.ts';
 import { publicDeck } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
 import { storedCounts } from '#store/view-counts.ts';
-import { sharedDeck } from './shared-deck.ts';
 
 export const readSharedDeck = endpoint(R.readSharedDeck, { init: [catalogue, documentClient] }, async (req) => {
   const slug = req.params.share_slug;

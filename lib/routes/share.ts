@@ -1,20 +1,12 @@
 /** Share pages and deck images (contract §9.3): what people open and link previews show. */
 
 import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
-import { CUT_FACES, LATIN_FACE } from '#share/fonts.ts';
+import { IMAGE_FILES, IMAGE_SUBSET_FONTS } from '#share/fonts.ts';
 import { META } from '#store/items/meta.ts';
 import { ShareSlug } from './params.ts';
-import { type ApiRoute, decks, query, type SubsetFont, type Success } from './route.ts';
+import { type ApiRoute, decks, query, type Success } from './route.ts';
 
-/** What a deck image's function ships beside its bundle: the renderer's wasm, and Inter (Latin, Cyrillic, Greek) regular and bold. */
-export const IMAGE_FILES = ['node_modules/@resvg/resvg-wasm/index_bg.wasm', ...LATIN_FACE.files] as const;
-/**
- * Card names in CJK and Hangul (contract §10.1, §11.3): a Noto Sans face a language (Simplified and
- * Traditional Chinese, Japanese, Korean), regular and bold, each cut to its own languages' names at synth.
- */
-export const IMAGE_SUBSET_FONTS: readonly SubsetFont[] = CUT_FACES.flatMap((face) =>
-  face.files.map((file) => ({ file, languages: face.languages })),
-);
+export { IMAGE_FILES, IMAGE_SUBSET_FONTS };
 
 /** What a deck image answers: a PNG, its validators (304 on a match) and its language. */
 export const IMAGE_SUCCESS = {

@@ -1,6 +1,6 @@
 /**
  * Every response shape of the API, declared once (valibot): the response builders are typed by
- * them (deck-bodies.ts) and the OpenAPI document is generated from them (lib/shapes/openapi.ts).
+ * them (deck-bodies.ts) and the OpenAPI document is generated from them (lib/docs/openapi.ts).
  * Strict objects: a field that is not declared here is a field the document does not promise.
  */
 import * as v from 'valibot';

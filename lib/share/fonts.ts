@@ -75,3 +75,13 @@ export const familiesFor = (language: string): string =>
   facesFor(language)
     .map((f) => f.family)
     .join(', ');
+
+/** What a deck image's function ships beside its bundle: the renderer's wasm, and Inter (Latin, Cyrillic, Greek) regular and bold. */
+export const IMAGE_FILES = ['node_modules/@resvg/resvg-wasm/index_bg.wasm', ...LATIN_FACE.files] as const;
+/**
+ * Card names in CJK and Hangul (contract §10.1, §11.3): a Noto Sans face a language (Simplified and
+ * Traditional Chinese, Japanese, Korean), regular and bold, each cut to its own languages' names at synth.
+ */
+export const IMAGE_SUBSET_FONTS: readonly { file: string; languages: readonly string[] }[] = CUT_FACES.flatMap((face) =>
+  face.files.map((file) => ({ file, languages: face.languages })),
+);

@@ -8,14 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import { readDeckImage } from '#routes/share.ts';
 import { shippedPath } from '#shipped';
 import { type FontMetrics, fontMetrics, fontStack, textWidth } from './font-metrics.ts';
-import { FACES, type Face, facesFor, LATIN_FACE } from './fonts.ts';
+import { FACES, type Face, facesFor, IMAGE_FILES, LATIN_FACE } from './fonts.ts';
 import type { Measure } from './image.ts';
 
 /** The route's shipped renderer (its first file); each face's files are beside it (whole, or cut at synth), or in the project. */
-const [WASM] = readDeckImage.files;
+const [WASM] = IMAGE_FILES;
 
 /** The WebAssembly API Node has (its types here declare only the namespace). */
 const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;

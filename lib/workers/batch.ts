@@ -13,7 +13,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { atMost } from '#store/at-most.ts';
 import { isPermanent } from '#store/faults.ts';
 import { discard } from './discard.ts';

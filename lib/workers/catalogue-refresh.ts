@@ -9,7 +9,7 @@
  */
 import { fetchNodes, officialEndpoint } from '#catalogue/fetch.ts';
 import { catalogueTag } from '#catalogue/load.ts';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { catalogueOf } from '#rules/kards-graphql.ts';
 import { publishCatalogue, publishedCatalogue } from '#store/catalogue-publish.ts';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent, CloudWatchLogsLogEvent } from 'aws-lambda';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { count } from '#metrics';
 import { pathMatcher } from '#routes/route.ts';
 import { isShareSlug } from '#rules/ids.ts';

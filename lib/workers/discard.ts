@@ -7,7 +7,7 @@
  * for a deck's search entries (docs/operations.md, "Discarded changes").
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { sdkClientConfig } from '#store/sdk-config.ts';
 

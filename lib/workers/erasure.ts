@@ -18,7 +18,7 @@
  * writes (a deck, a like) outlives the erasure.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { FUNCTION_TIMEOUT_SECONDS } from '#routes/route.ts';
 import { nextErasureMove } from '#rules/erasure.ts';
 import { closeKeys, removeAccount } from '#store/accounts.ts';

@@ -7,7 +7,7 @@
  * opened already is left as it is, so a retry writes nothing.
  */
 import type { ScheduledEvent } from 'aws-lambda';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { decksWithAWeek, openDay } from '#store/view-counts.ts';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 import { dynamoClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { ensureTables, startDynamoLocal } from '../../infra/local/dynamodb.ts';

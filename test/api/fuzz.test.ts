@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { errorsOf } from '#docs/openapi.ts';
 import { type ApiRoute, ROUTES, type Route } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { ERROR_CODES } from '#shapes/errors.ts';
-import { errorsOf } from '#shapes/openapi.ts';
 import { baseUrl, code, createDeck, demo, newOwner } from '../support/api.ts';
 
 const CASES_PER_ROUTE = Number(process.env.FUZZ_CASES ?? 250);
@@ -212,7 +212,7 @@ const CODES: Record<number, readonly string[]> = { ...ERROR_CODES, 431: ['header
 function allowed(route: Route): Set<number> {
   // Any route may be missed (a path parameter holding a '/') and land on not found; any body may be over the
   // limit; any request line may be over the gateway's header limit. Beyond those, what its declaration says it
-  // answers (the document's statuses: lib/shapes/openapi.ts errorsOf).
+  // answers (the document's statuses: lib/docs/openapi.ts errorsOf).
   const statuses = new Set([200, 404, 413, 431]);
   if (!route.success) return statuses;
   statuses.add(route.success.status);

@@ -289,11 +289,11 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect((await deckctl(args)).status, args.join(' ')).toBe(2);
   }, 60_000);
 
-  it("the README's operator path, line by line (fetch, check a real code, diff against the one deployed), but the deploy", async () => {
+  it("the operator's path of docs/deploy.md, line by line (fetch, check a real code, diff against the one deployed), but the deploy", async () => {
     const standIn = await startKardsStandIn();
     closing.push(standIn.close);
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### A real catalogue'), readme.indexOf('## Operations'));
+    const deploy = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
+    const section = deploy.slice(deploy.indexOf('### A real catalogue'));
     const lines = section
       .split('\n')
       .filter((l) => l.startsWith('    ') && l.includes('npx '))

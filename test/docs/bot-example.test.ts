@@ -1,5 +1,5 @@
 /**
- * The bot example of docs/api.md and the README ("Any deck code"), run as printed against the run's local
+ * The bot example of docs/api.md and docs/sharing.md ("Any deck code"), run as printed against the run's local
  * runtime: the same block in both; a pasted message with a code (in another order than canonical, as a
  * player may have it) becomes an embed whose page and image answer; an illegal deck says why; a message
  * without a code gives nothing; a broken code gives its error.
@@ -25,10 +25,10 @@ async function deckEmbed(message: string, lang?: string): Promise<Embed> {
   return module.deckEmbed(message, lang);
 }
 
-describe('the bot example (docs/api.md, README)', () => {
+describe('the bot example (docs/api.md, docs/sharing.md)', () => {
   it('is the same block in both', () => {
     expect(blockIn('docs/api.md')).toContain('async function deckEmbed');
-    expect(blockIn('README.md')).toBe(blockIn('docs/api.md'));
+    expect(blockIn('docs/sharing.md')).toBe(blockIn('docs/api.md'));
   });
 
   it('turns a pasted code into an embed whose page and image answer; in German when asked', async () => {

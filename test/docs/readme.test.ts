@@ -22,14 +22,14 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 describe("the README's walkthrough", () => {
-  it('is found where the README has it: owner calls, insight, search, the delete; the share page, keys, export, the erasure', () => {
+  it("is found where the README's map says: owner calls, insight, search, the delete; the share page, keys, export, the erasure", () => {
     const commands = walkthroughCommands().map((c) => c.text);
     expect(commands.length).toBeGreaterThan(40);
     expect(commands.find((c) => c.includes('-X DELETE'))).toMatch(/\$API\/\$D$/);
     expect(commands.at(-3)).toMatch(/"confirm":"'\$U'"/);
   });
 
-  it('runs every curl line of the README: none is left for a reader to find broken', () => {
+  it('runs every curl line of the README and the docs: none is left for a reader to find broken', () => {
     const run = new Set(walkthroughCommands().map((c) => c.text.split('\n')[0]));
     expect(readmeCurlLines().filter((line) => !run.has(line))).toEqual([]);
   });

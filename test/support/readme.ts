@@ -1,7 +1,7 @@
 /**
- * The README's curl walkthrough, run as a reader would: every curl line of the README in its order (from
- * "Try the owner API with curl" to "The API reference", then from "Share pages and deck images" to
- * "Layout": the share page and image, keys, export and the erasure), by bash and curl, against a
+ * The docs' curl walkthrough (the README's "Where to go next": docs/owner-api.md, docs/public-api.md to "The API
+ * reference", docs/sharing.md, docs/accounts.md), run as a reader would: every curl line in its order, by bash
+ * and curl, against a
  * runtime, with the placeholders a reader fills in taken from the answers before them (the printed demo
  * account, the create answer's id and share slug, a page's next cursor, the image's ETag, a made key's
  * id). Each command's expected answer is read from the README too: an answer shown as an error envelope
@@ -9,7 +9,7 @@
  * its `meta` answers that `meta`; a page piped to grep shows the lines the README shows.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from './shared.ts';
@@ -34,28 +34,46 @@ export interface Answer {
   lines?: string[];
 }
 
-/** The README's parts the walkthrough runs, in order: [from heading, to heading). */
+/**
+ * The walkthrough's documents, in order (the README's "Where to go next"), and the part of each it runs:
+ * [file, from heading (or the start), to heading (or the end)).
+ */
 export const WALKTHROUGH = [
-  ['## Try the owner API with curl', '## The API reference'],
-  ['## Share pages and deck images', '## Layout'],
+  ['docs/owner-api.md', undefined, undefined],
+  ['docs/public-api.md', undefined, '## The API reference'],
+  ['docs/sharing.md', undefined, undefined],
+  ['docs/accounts.md', undefined, undefined],
 ] as const;
 
+const read = (file: string) => readFileSync(join(PROJECT_ROOT, file), 'utf8');
+
 /** The walkthrough's commands: assignments and curl calls, in order. */
-export function walkthroughCommands(readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')): Command[] {
-  return WALKTHROUGH.flatMap(([from, to]) => {
-    const start = readme.indexOf(from);
-    const end = readme.indexOf(to);
-    if (start < 0 || end < start) throw new Error(`the README has no "${from}" before "${to}"`);
-    return commandsIn(readme.slice(start, end));
+export function walkthroughCommands(): Command[] {
+  return WALKTHROUGH.flatMap(([file, from, to]) => {
+    const text = read(file);
+    const start = from ? text.indexOf(from) : 0;
+    const end = to ? text.indexOf(to) : text.length;
+    if (start < 0 || end < start) throw new Error(`${file} has no "${from}" before "${to}"`);
+    return commandsIn(text.slice(start, end));
   });
 }
 
-/** Every curl line of the README, and those the walkthrough runs: the same (a test holds them equal). */
-export const readmeCurlLines = (readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')): string[] =>
-  readme
-    .split('\n')
-    .filter((l) => /^ {4}curl /.test(l))
-    .map((l) => l.slice(4));
+/** The documents a reader runs lines of: the README and every document under docs/. */
+export const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** Every curl line of the README and the docs, and those the walkthrough runs: the same (a test holds them equal). */
+export const readmeCurlLines = (): string[] =>
+  DOCUMENTS.flatMap((file) =>
+    read(file)
+      .split('\n')
+      .filter((l) => /^ {4}curl /.test(l))
+      .map((l) => l.slice(4)),
+  );
 
 function commandsIn(part: string): Command[] {
   const commands: Command[] = [];

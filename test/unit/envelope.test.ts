@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonMediaTypeProblem } from '#http/body.ts';
 import { failure, toApiError } from '#http/envelope.ts';
 import { ApiError } from '#http/errors.ts';
-import { logger } from '#http/logger.ts';
+import { logger } from '#logger';
 
 describe('error mapping', () => {
   logger.setLogLevel('SILENT');

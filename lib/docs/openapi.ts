@@ -13,9 +13,18 @@ import type { PathParam } from '#routes/params.ts';
 import type { ApiRoute, PageStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
 import { paramNames, refusesBody } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
-import { Detail, Details, ERROR_CODES, type ErrorCode, ErrorEnvelope, ErrorMeta, type ErrorStatus, ThrottledByGateway } from './errors.ts';
-import { SHAPES } from './named.ts';
-import * as S from './responses.ts';
+import {
+  Detail,
+  Details,
+  ERROR_CODES,
+  type ErrorCode,
+  ErrorEnvelope,
+  ErrorMeta,
+  type ErrorStatus,
+  ThrottledByGateway,
+} from '#shapes/errors.ts';
+import { SHAPES } from '#shapes/named.ts';
+import * as S from '#shapes/responses.ts';
 
 /** Named shapes, referenced from operations as #/components/schemas/<name>. */
 const DEFS = {

@@ -1,0 +1,126 @@
+/**
+ * The house's one-way rule (README, "The house"; issue 47): every import of lib/ points down the layers below,
+ * or stays in its own folder — read from the source of every module (static imports and re-exports, `import type`
+ * included, and dynamic imports), through the `#` aliases of package.json and relative paths alike. A planted
+ * upward import is found (the check is run on the tree with one added). And the README stays a map: at most 150
+ * lines, every folder of lib/ named in it.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/**
+ * Each part of lib/ and its layer, highest first: a module may import its own part, and any part of a higher
+ * number. Endpoints (what a function runs) on top; the stack; the declarations; what they are made of; the store
+ * and what reads it; the pure rules and the process's own utilities (logger, metrics, shipped files) at the bottom.
+ */
+const LAYERS: Readonly<Record<string, number>> = {
+  cli: 0,
+  discord: 1,
+  public: 2,
+  account: 2,
+  docs: 3,
+  decks: 4,
+  http: 5,
+  workers: 6,
+  routes: 7,
+  shapes: 8,
+  share: 8,
+  catalogue: 9,
+  auth: 9,
+  store: 10,
+  rules: 11,
+  'logger.ts': 12,
+  'metrics.ts': 12,
+  'shipped.ts': 12,
+};
+
+const ALIASES = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>;
+
+/** The part of lib/ a specifier imported from `file` names, or none (a package, node:, or outside lib/). */
+function partOf(file: string, specifier: string): string | undefined {
+  let target: string | undefined;
+  if (specifier.startsWith('#')) {
+    const exact = ALIASES[specifier];
+    const wild = Object.entries(ALIASES).find(([k]) => k.endsWith('/*') && specifier.startsWith(k.slice(0, -1)));
+    target = exact ?? (wild ? wild[1].replace('*', specifier.slice(wild[0].length - 1)) : undefined);
+    if (target === undefined) throw new Error(`${file}: ${specifier} is no alias of package.json`);
+    target = normalize(target);
+  } else if (specifier.startsWith('.')) target = normalize(join(dirname(file), specifier));
+  if (!target?.startsWith('lib/')) return undefined;
+  return target.split('/')[1];
+}
+
+/** Every import of a module's source: static (values and types), re-exports and dynamic ones. */
+const importsOf = (source: string): string[] =>
+  [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => (m[1] ?? m[2]) as string,
+  );
+
+/** The imports that break the rule: `file → specifier (from part → to part)`. */
+function upward(sources: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, source] of sources) {
+    const from = file.split('/')[1] as string;
+    const rank = LAYERS[from];
+    if (rank === undefined) {
+      found.push(`${file}: lib/${from} has no layer (LAYERS)`);
+      continue;
+    }
+    for (const specifier of importsOf(source)) {
+      const to = partOf(file, specifier);
+      if (to === undefined || to === from) continue;
+      const toRank = LAYERS[to];
+      if (toRank === undefined || toRank <= rank) found.push(`${file} → ${specifier} (${from} → ${to})`);
+    }
+  }
+  return found;
+}
+
+function modules(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return modules(path);
+    return /\.(ts|mts|js|mjs)$/.test(name) ? [path] : [];
+  });
+}
+const tree = new Map(modules('lib').map((file) => [relative(ROOT, join(ROOT, file)), readFileSync(join(ROOT, file), 'utf8')]));
+
+describe('layers', () => {
+  it('every import of lib/ points down the layers, or stays in its folder', () => {
+    expect(tree.size).toBeGreaterThan(150);
+    expect(upward(tree)).toEqual([]);
+    // Every part of lib/ has a layer, and every layer names a part that exists.
+    const parts = new Set([...tree.keys()].map((f) => f.split('/')[1]));
+    expect([...parts].sort()).toEqual(Object.keys(LAYERS).sort());
+  });
+
+  it('finds a planted upward import, of any form', () => {
+    for (const planted of [
+      "import { logger } from '#logger';\nimport { invalidParameter } from '#http/errors.ts';",
+      "import type { Route } from '#routes/route.ts';",
+      "export { deckBySlug } from '../store/decks.ts';",
+      "const m = await import('#public/codes.ts');",
+    ]) {
+      const found = upward(new Map([...tree, ['lib/rules/planted.ts', planted]]));
+      expect(found, planted).toHaveLength(1);
+      expect(found[0]).toMatch(/^lib\/rules\/planted\.ts → /);
+    }
+    // A same-layer import between two parts is upward too (decks and public must not need each other).
+    expect(upward(new Map([['lib/account/planted.ts', "import { x } from '#public/codes.ts';"]]))).toHaveLength(1);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('fits on a screen or two: at most 150 lines', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(150);
+  });
+  it('its map names every folder of lib/ (and the layers it states are those of this test)', () => {
+    const map = readme.slice(readme.indexOf('## The house'));
+    const folders = readdirSync(join(ROOT, 'lib')).filter((name) => statSync(join(ROOT, 'lib', name)).isDirectory());
+    for (const folder of [...folders, 'store/items']) expect(map, folder).toContain(`lib/${folder}/`);
+  });
+});
