@@ -75,7 +75,8 @@ export class Edge extends Construct {
       let policy = policies.get(name);
       if (!policy) {
         policy = new CachePolicy(this, `Cached${policies.size}`, {
-          comment: `Deck Library: path, ${query.length ? `query ${name}, ` : ''}language, host, catalogue; as Cache-Control says`,
+          // Its query parameters counted, not named: a comment holds at most 128 characters (CDK checks it at synth).
+          comment: `Deck Library: path, ${query.length ? `${query.length} query parameters, ` : ''}language, host, catalogue; as Cache-Control says`,
           queryStringBehavior: query.length ? CacheQueryStringBehavior.allowList(...query) : CacheQueryStringBehavior.none(),
           headerBehavior: CacheHeaderBehavior.allowList(EDGE_LANGUAGE_HEADER, EDGE_HOST_HEADER, EDGE_CATALOGUE_HEADER),
           cookieBehavior: CacheCookieBehavior.none(),

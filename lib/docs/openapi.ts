@@ -11,7 +11,7 @@ import { MAX_BODY_BYTES } from '#http/body.ts';
 import { ROUTES } from '#routes';
 import type { PathParam } from '#routes/params.ts';
 import type { ApiRoute, PageStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
-import { paramNames, refusesBody } from '#routes/route.ts';
+import { paramNames, refusesBody, TAGS } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
 import {
   Detail,
@@ -337,25 +337,7 @@ export function openApiDocument() {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This API (the host that serves this document)' }],
-    tags: [
-      { name: 'Owner decks', description: "A key's own decks: list, read, create, update, validate, replace cards, delete." },
-      { name: 'Likes', description: 'One like per account per public or unlisted deck.' },
-      { name: 'Public decks', description: 'No key: search public decks, read a public or unlisted deck by its share slug.' },
-      {
-        name: 'Deck codes',
-        description:
-          "No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews, the game's text export out and in.",
-      },
-      {
-        name: 'Discord',
-        description:
-          "Discord's interactions endpoint of the Deck Library application: /deck and /card answered in Discord, signed by Discord.",
-      },
-      { name: 'Meta', description: 'No key: what the public decks play — cards by faction, faction pairs, tags.' },
-      { name: 'Keys and account', description: "A key's account: its keys, made and revoked by their owner." },
-      { name: 'Cards', description: 'The card catalogue: where card_id values come from.' },
-      { name: 'Reference', description: 'This document.' },
-    ],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes: {

@@ -74,6 +74,7 @@ export const diffDecks = {
   path: '/api/v1/decks/diff',
   handler: 'functions/diff-decks.ts',
   query: DiffQuery,
+  exampleQuery: 'from={share_slug}&to={share_slug}',
   // Both decks' stats against the catalogue the service runs with now (contract §8.6); decks by share slug.
   catalogue: true,
   grants: [query('by_share_slug')],

@@ -44,7 +44,20 @@ export type ResponseHeader =
   | 'Vary'
   | 'Content-Language';
 export type RequestHeader = 'If-Match' | 'If-None-Match' | 'Idempotency-Key';
-export type Tag = 'Owner decks' | 'Likes' | 'Public decks' | 'Deck codes' | 'Discord' | 'Meta' | 'Keys and account' | 'Cards' | 'Reference';
+/** The document's tags, in its order, each with its description: a route's `tag` is one of them (the compiler checks). */
+export const TAGS = {
+  'Owner decks': "A key's own decks: list, read, create, update, validate, replace cards, delete.",
+  Likes: 'One like per account per public or unlisted deck.',
+  'Public decks': 'No key: search public decks, read a public or unlisted deck by its share slug.',
+  'Deck codes':
+    "No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews, the game's text export out and in.",
+  Discord: "Discord's interactions endpoint of the Deck Library application: /deck and /card answered in Discord, signed by Discord.",
+  Meta: 'No key: what the public decks play — cards by faction, ally or the whole library, faction pairs, tags.',
+  'Keys and account': "A key's account: its keys, made and revoked by their owner.",
+  Cards: 'The card catalogue: where card_id values come from, and the languages it names them in.',
+  Reference: 'This document.',
+} as const;
+export type Tag = keyof typeof TAGS;
 export type QuerySchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
 export interface Success {
@@ -131,6 +144,12 @@ export interface Route extends Grantee {
    */
   redirects?: true;
   /**
+   * The query of a request it answers with its success, where it needs one (a parameter it requires): each
+   * `{name}` in it filled as the path's parameters are (exampleRequest). The HEAD, faults and bench requests are
+   * built from it, so that a route with a new parameter or a required query needs nothing added there.
+   */
+  exampleQuery?: string;
+  /**
    * Burns CPU on input anyone can vary (an image of any deck code): its function's concurrency is reserved
    * as a cap and its route has the capped throttle (infra/settings.ts; docs/operations.md: a flood's cost).
    */
@@ -181,6 +200,24 @@ export const routeKey = (route: Pick<Route, 'method' | 'path'>, method: Method =
 const PARAM = /\{(\w+)\}/g;
 /** The names in a route path's `{…}` segments, in order. */
 export const paramNames = (routePath: string): string[] => [...routePath.matchAll(PARAM)].map((m) => m[1] as string);
+
+/**
+ * A request the route answers with its success: its path and example query, each `{name}` filled from `values`
+ * (what a test or the bench has made: a deck's id, its share slug), else from the path parameter's declared example.
+ */
+export function exampleRequest(
+  route: Pick<Route, 'name' | 'path' | 'params' | 'exampleQuery'>,
+  values: Readonly<Record<string, string>> = {},
+): string {
+  const fill = (text: string, encode: (s: string) => string) =>
+    text.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = values[name] ?? route.params?.[name]?.example;
+      if (value === undefined) throw new Error(`${route.name}: no value for {${name}} (give one, or declare the parameter's example)`);
+      return encode(value);
+    });
+  const query = route.exampleQuery ? `?${fill(route.exampleQuery, encodeURIComponent)}` : '';
+  return `${fill(route.path, (s) => s)}${query}`;
+}
 
 /** A route path's parameters, and how to read them from a request path as API Gateway does (a segment each, URL-decoded). */
 export function pathMatcher(routePath: string): { names: string[]; match: (path: string) => Record<string, string> | undefined } {

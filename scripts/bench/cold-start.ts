@@ -12,7 +12,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { ROUTES, type Route } from '#routes';
+import { exampleRequest, ROUTES, type Route } from '#routes';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { writeDeckText } from '#rules/deck-text.ts';
@@ -267,22 +267,15 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
           : shared.share_slug;
     // owned[1] (part 1's PATCHed and restored deck) is at version 2's fields: version 1 differs.
     const version = route.name === 'restoreDeckVersion' ? (recording ? 1 : 1 + (restores++ % 2)) : 2;
-    const url = route.path
-      .replace('{version}', String(version))
-      .replace('{user_id}', caller.user_id)
-      .replace('{key_id}', doomedKeys[k] as string)
-      .replace('{deck_id}', deckId as string)
-      .replace('{share_slug}', slug)
-      .replace('{card_id}', '2B')
-      .replace('{asset}', 'scalar.js')
-      .replace('{code}', urlCodeOf(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0))));
-    // The diff compares the shared deck with a code (its route has no path parameter: its query names them).
-    const query =
-      route.name === 'diffDecks'
-        ? `?from=${shared.share_slug}&to=${encodeURIComponent(legalCode(demo, 'soviet', 'usa', 8, 0))}`
-        : route.name === 'readMetaCards'
-          ? '?main_faction=soviet'
-          : '';
+    // Its declared example request (lib/routes/route.ts exampleRequest) on the bench's decks and keys.
+    const url = exampleRequest(route, {
+      version: String(version),
+      user_id: caller.user_id,
+      key_id: doomedKeys[k] as string,
+      deck_id: deckId as string,
+      share_slug: slug,
+      code: urlCodeOf(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0))),
+    });
     // A pasted text export; a /deck command, signed as Discord signs it (the key the bench's functions are given).
     if (route.name === 'readPastedCode' || route.name === 'discordInteractions') {
       const raw = Buffer.from(
@@ -306,7 +299,7 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
     return toEvent(
       {
         method,
-        url: `${url}${query}`,
+        url,
         headers: { authorization: `Bearer ${caller.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: Buffer.from(body ? JSON.stringify(body) : ''),
       },

@@ -5,7 +5,7 @@
  * path with a trailing slash is 308 to the path without it, query kept — never the JSON 404.
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type Route } from '#routes';
+import { exampleRequest, ROUTES, type Route } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-counts.ts';
@@ -30,13 +30,8 @@ describe('HEAD and trailing slashes', async () => {
     asset: 'scalar.js',
     code: urlCodeOf(parseDeckCode(deck.deck_code)),
   };
-  /** The query a route needs to answer its success. */
-  const QUERIES: Record<string, string> = {
-    diffDecks: `?from=${deck.share_slug}&to=${deck.share_slug}`,
-    readMetaCards: '?main_faction=soviet',
-  };
-  const urlOf = (route: Route) =>
-    `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string)}${QUERIES[route.name] ?? ''}`;
+  /** A request the route answers with its success: its declared example (lib/routes/route.ts exampleRequest) on this test's decks. */
+  const urlOf = (route: Route) => exampleRequest(route, subject);
 
   it.each(GETS.map((r) => [r.name, r] as const))('HEAD %s: the GET’s status and headers, no body', async (_name, route) => {
     const url = `${baseUrl()}${urlOf(route)}`;

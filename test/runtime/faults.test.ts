@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '#auth/accounts.ts';
-import { ROUTES, type Route, type RouteName } from '#routes';
+import { exampleRequest, ROUTES, type Route, type RouteName } from '#routes';
 import { matchRoute } from '../../infra/local/events.ts';
 import { code, deckable, newOwner, type Owner } from '../support/api.ts';
 import { type FaultProxy, THROTTLING } from '../support/fault-proxy.ts';
@@ -71,12 +71,11 @@ function requestOf(route: Route): Request {
     key_id: revocable,
     card_id: '2B',
   };
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => subject[name] as string);
+  // Its declared example request (lib/routes/route.ts exampleRequest) on this test's decks and keys.
+  const path = exampleRequest(route, subject);
   if (route.name === 'eraseAccount')
     return ['DELETE', path.replace(owner.userId, leaving.userId), { confirm: leaving.userId }, leaving.key];
-  if (route.name === 'diffDecks') return ['GET', `${path}?from=${deck.share_slug}&to=${deck.share_slug}`];
   if (route.name === 'searchDecks') return ['GET', `${path}?limit=5`];
-  if (route.name === 'readMetaCards') return ['GET', `${path}?main_faction=soviet`];
   return [route.method, path, route.body ? BODIES[route.body] : undefined];
 }
 
