@@ -56,14 +56,19 @@ export async function historyPage<T>(
   };
 }
 
-/** An item of the owner's history. */
-export const ownerVersionItem = (v: VersionSummary): Out<typeof S.VersionListItem> => ({
+/** What every item of a history shows of a version, the owner's and the public's alike. */
+const versionFields = (v: VersionSummary) => ({
   version: v.version,
   updated_at: v.updated_at,
   deck_code: v.deck_code,
   name: v.name,
   main_faction: v.main_faction,
   ally_faction: v.ally_faction,
+});
+
+/** An item of the owner's history. */
+export const ownerVersionItem = (v: VersionSummary): Out<typeof S.VersionListItem> => ({
+  ...versionFields(v),
   visibility: v.visibility,
   changed: v.changed,
   cards: v.cards,
@@ -78,12 +83,7 @@ const shownChange = (f: string): f is PublicChange => (PUBLIC_CHANGES as readonl
 export function publicVersionItem(v: VersionSummary): Out<typeof S.PublicVersionListItem> {
   const afterPrivate = v.prior_visibility === 'private';
   return {
-    version: v.version,
-    updated_at: v.updated_at,
-    deck_code: v.deck_code,
-    name: v.name,
-    main_faction: v.main_faction,
-    ally_faction: v.ally_faction,
+    ...versionFields(v),
     changed: afterPrivate ? [] : v.changed.filter(shownChange),
     cards: afterPrivate ? { added: [], removed: [] } : v.cards,
   };

@@ -1,5 +1,5 @@
 /** Deleting many items at once (purges of a deleted deck's likes and versions, an erased account's items). */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
 import { backoff } from './retry.ts';
 import { DECKS, type TableDef, tableName } from './tables.ts';
@@ -21,4 +21,31 @@ export async function deleteItems(keys: Record<string, string>[], def: TableDef 
       requests = UnprocessedItems?.[table()] ?? [];
     }
   }
+}
+
+/**
+ * Deletes what the items of one partition of the decks table name, a page of 100 at a time (a deleted deck's likes,
+ * its versions): `keysOf` gives the keys each item read (its `projection`) stands for. Answers the items read.
+ */
+export async function purgePartition(
+  pk: string,
+  projection: string,
+  keysOf: (item: Record<string, unknown>) => Record<string, string>[],
+): Promise<number> {
+  let purged = 0;
+  const pages = paginateQuery(
+    { client: documentClient(), pageSize: 100 },
+    {
+      TableName: tableName(DECKS),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: projection,
+    },
+  );
+  for await (const page of pages) {
+    const items = page.Items ?? [];
+    await deleteItems(items.flatMap(keysOf));
+    purged += items.length;
+  }
+  return purged;
 }

@@ -5,7 +5,7 @@
  * items: items/like.ts, items/counter.ts.
  */
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteItems } from './batch.ts';
+import { deleteItems, purgePartition } from './batch.ts';
 import { documentClient, type TransactItem, transact } from './client.ts';
 import { getDeck } from './decks.ts';
 import { counterKey } from './items/counter.ts';
@@ -80,24 +80,8 @@ export async function setLike(deck: StoredDeck, userId: string, liked: boolean):
  * Forgets every like of a deleted deck, both of its items (a page of likers at a time): the deck and its
  * counter are gone already, and no like can be added any more (setLike checks the deck).
  */
-export async function purgeLikes(slug: string): Promise<number> {
-  let purged = 0;
-  const pages = paginateQuery(
-    { client: documentClient(), pageSize: 100 },
-    {
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': likeKey(slug, '').pk },
-      ProjectionExpression: 'sk',
-    },
-  );
-  for await (const page of pages) {
-    const likers = (page.Items ?? []).map((i) => i.sk as string);
-    await deleteItems(likers.flatMap((userId) => [likeKey(slug, userId), likedKey(userId, slug)]));
-    purged += likers.length;
-  }
-  return purged;
-}
+export const purgeLikes = (slug: string): Promise<number> =>
+  purgePartition(likeKey(slug, '').pk, 'sk', (i) => [likeKey(slug, i.sk as string), likedKey(i.sk as string, slug)]);
 
 /** Up to `limit` of the share slugs an account likes, in slug order (a page of its liked items, read consistently). */
 export async function likedPage(userId: string, limit: number): Promise<string[]> {

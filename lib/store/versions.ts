@@ -5,9 +5,9 @@
  * older version its unchanged texts are held by (at most two). Dropping versions past the last 100 and
  * purging a deleted deck's versions is the store-change worker's (lib/workers/store-changes.ts).
  */
-import { GetCommand, paginateQuery, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Archive } from '#rules/deck-model.ts';
-import { deleteItems } from './batch.ts';
+import { deleteItems, purgePartition } from './batch.ts';
 import { documentClient, type TransactItem, unlessConditionFailed } from './client.ts';
 import {
   fromVersionItem,
@@ -157,20 +157,5 @@ async function oldestAbove(userId: string, deckId: string, version: number): Pro
 }
 
 /** Every version of a deleted deck, a page at a time. */
-export async function purgeVersions(userId: string, deckId: string): Promise<number> {
-  let purged = 0;
-  const pages = paginateQuery(
-    { client: documentClient(), pageSize: 100 },
-    {
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': versionsPk(userId, deckId) },
-      ProjectionExpression: 'pk, sk',
-    },
-  );
-  for await (const page of pages) {
-    await deleteItems((page.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
-    purged += page.Items?.length ?? 0;
-  }
-  return purged;
-}
+export const purgeVersions = (userId: string, deckId: string): Promise<number> =>
+  purgePartition(versionsPk(userId, deckId), 'pk, sk', (i) => [{ pk: i.pk as string, sk: i.sk as string }]);
