@@ -1,4 +1,4 @@
 import { discordInteractions } from '#discord/endpoint.ts';
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 
 export const handler = route(discordInteractions);

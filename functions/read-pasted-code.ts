@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readPastedCode } from '#public/pasted-code.ts';
 
 export const handler = route(readPastedCode);

@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readSharedDeck } from '#public/shared-read.ts';
 
 export const handler = route(readSharedDeck);

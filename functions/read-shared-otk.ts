@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readSharedOtk } from '#public/shared-otk.ts';
 
 export const handler = route(readSharedOtk);

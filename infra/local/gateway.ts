@@ -154,7 +154,7 @@ export async function serve(req: IncomingMessage, res: ServerResponse): Promise<
     const matched = matchRoute(raw.method, path);
     const result = await invoke(raw, matched);
     const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
-    // A HEAD's Content-Length is the GET's, as its handler says it (lib/http/route.ts); Node sends no body to a HEAD.
+    // A HEAD's Content-Length is the GET's, as its handler says it (lib/http/stack.ts); Node sends no body to a HEAD.
     const declared = raw.method === 'HEAD' ? result.headers?.['content-length'] : undefined;
     const length = declared === undefined ? Buffer.byteLength(payload) : String(declared);
     res.writeHead(result.statusCode ?? 200, {

@@ -5,7 +5,7 @@
  * it. Loaded once per process; a bad file fails loudly.
  * Kept current (contract §11.5): with CATALOGUE_PUBLISHED=on (the CDK stack sets it on every function that uses
  * the catalogue; `npm start` leaves it off and keeps CATALOGUE_FILE), before a request (`catalogue.current`, run by
- * the shared stack for an endpoint that prepares the catalogue: lib/http/route.ts) the function asks the store
+ * the shared stack for an endpoint that prepares the catalogue: lib/http/stack.ts) the function asks the store
  * which version the daily refresh published (lib/workers/catalogue-refresh.ts) — at most once every
  * CATALOGUE_CHECK_SECONDS (60: "within minutes"), one GetItem of a small item, half a read unit — and, when it
  * is another than the one at hand, reads it once: from then on it is `catalogue()`, and its version

@@ -186,7 +186,7 @@ export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   if (route.rawBody) codes.add('payload_too_large');
   if (route.rawBody === 'text/plain') codes.add('unsupported_media_type');
   if (refusesBody(route)) codes.add('unsupported_media_type');
-  // Every route refuses a query that is not text (lib/http/route.ts checkQueryText), whether it declares one or not.
+  // Every route refuses a query that is not text (lib/http/stack.ts checkQueryText), whether it declares one or not.
   codes.add('invalid_parameter');
   if (route.scope || route.grants.length > 0) codes.add('service_unavailable');
   for (const c of route.errors ?? []) codes.add(c);

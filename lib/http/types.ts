@@ -103,7 +103,7 @@ export interface Declared {
   page?: (error: ApiError) => ApiResult;
 }
 
-/** An endpoint of route R, as the shared stack (route.ts) runs it. */
+/** An endpoint of route R, as the shared stack (stack.ts) runs it. */
 export interface Endpoint<R extends Route> extends Declared {
   route: R;
   run: (request: RequestOf<R>) => Promise<ApiResult<DataOf<R>>>;

@@ -13,7 +13,7 @@ export const readCodeText = {
   edge: 'cached',
   method: 'GET',
   path: '/api/v1/codes/{code}/deck.txt',
-  handler: 'functions/code-text.ts',
+  handler: 'functions/read-code-text.ts',
   params: { code: Code },
   query: CardLanguageQuery,
   catalogue: true,

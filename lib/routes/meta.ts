@@ -15,7 +15,7 @@ export const readMetaCards = {
   edge: 'cached',
   method: 'GET',
   path: '/api/v1/meta/cards',
-  handler: 'functions/meta-cards.ts',
+  handler: 'functions/read-meta-cards.ts',
   query: MetaCardsQuery,
   catalogue: true,
   cursors: true,
@@ -32,7 +32,7 @@ export const readMetaFactions = {
   edge: 'cached',
   method: 'GET',
   path: '/api/v1/meta/factions',
-  handler: 'functions/meta-factions.ts',
+  handler: 'functions/read-meta-factions.ts',
   grants: [decks(['GetItem'], [META.grant]), query(TAGS_INDEX)],
   summary: 'The faction pairs and tags played',
   description:

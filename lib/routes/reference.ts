@@ -7,7 +7,7 @@ export const openApi = {
   edge: 'cached',
   method: 'GET',
   path: '/api/v1/openapi.json',
-  handler: 'functions/openapi.ts',
+  handler: 'functions/open-api.ts',
   grants: [],
   summary: 'This document',
   description: 'The OpenAPI 3.1 document itself, not wrapped in the envelope.',

@@ -131,7 +131,7 @@ export const WORKERS = [
     // the discarded-changes queue's alarm shows it (no alarm of its own: the free tier's ten are in use),
     // and its erasure item, still there, resumes it when changed (docs/operations.md).
     name: 'accountErasure',
-    handler: 'functions/erasure-worker.ts',
+    handler: 'functions/account-erasure-worker.ts',
     table: 'accounts',
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(ERASURE) }],
     batchSize: 10,
@@ -210,7 +210,7 @@ export const DAY_OPENER: DailyWorker = {
  */
 export const CATALOGUE_REFRESH: DailyWorker = {
   name: 'refreshCatalogue',
-  handler: 'functions/catalogue-refresh-worker.ts',
+  handler: 'functions/refresh-catalogue-worker.ts',
   serves: 'the catalogue kept current',
   at: { hour: 4, minute: 30 },
   timeoutSeconds: 900,

@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readOpenApi } from '#public/openapi.ts';
 
 export const handler = route(readOpenApi);

@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readMetaCards } from '#public/meta-cards.ts';
 
 export const handler = route(readMetaCards);

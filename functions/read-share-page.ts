@@ -1,4 +1,4 @@
-import { route } from '#http/route.ts';
+import { route } from '#http/stack.ts';
 import { readSharePage } from '#public/share-page.ts';
 
 export const handler = route(readSharePage);
