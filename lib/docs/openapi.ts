@@ -13,59 +13,12 @@ import type { PathParam } from '#routes/params.ts';
 import type { ApiRoute, PageStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
 import { paramNames, refusesBody, TAGS } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
-import {
-  Detail,
-  Details,
-  ERROR_CODES,
-  type ErrorCode,
-  ErrorEnvelope,
-  ErrorMeta,
-  type ErrorStatus,
-  ThrottledByGateway,
-} from '#shapes/errors.ts';
-import { SHAPES } from '#shapes/named.ts';
+import { ERROR_CODES, type ErrorCode, ErrorEnvelope, type ErrorStatus, ThrottledByGateway } from '#shapes/errors.ts';
+import { COMPONENTS, SHAPES } from '#shapes/named.ts';
 import * as S from '#shapes/responses.ts';
 
-/** Named shapes, referenced from operations as #/components/schemas/<name>. */
-const DEFS = {
-  OwnerDeck: S.OwnerDeck,
-  OwnerListItem: S.OwnerListItem,
-  PublicDeck: S.PublicDeck,
-  SearchItem: S.SearchItem,
-  VersionListItem: S.VersionListItem,
-  PublicVersionListItem: S.PublicVersionListItem,
-  DeckVersion: S.DeckVersion,
-  KeyItem: S.KeyItem,
-  AccountExport: S.AccountExport,
-  ExportMeta: S.ExportMeta,
-  CreatedKey: S.CreatedKey,
-  RevokedKey: S.RevokedKey,
-  ErasedAccount: S.ErasedAccount,
-  DeckContent: S.DeckContent,
-  ValidateResult: S.ValidateResult,
-  ReplaceResult: S.ReplaceResult,
-  DeleteResult: S.DeleteResult,
-  LikeResult: S.LikeResult,
-  Card: S.Card,
-  Language: S.Language,
-  Guide: S.Guide,
-  GuideSummary: S.GuideSummary,
-  Archive: S.Archive,
-  KeyComponents: S.KeyComponents,
-  Alternatives: S.Alternatives,
-  ChartSettings: S.ChartSettings,
-  Display: S.Display,
-  CardCount: S.CardCount,
-  Stats: S.Stats,
-  Legality: S.Legality,
-  OtkChart: S.OtkChart,
-  Meta: S.Meta,
-  ListMeta: S.ListMeta,
-  CardListMeta: S.CardListMeta,
-  ErrorDetail: Detail,
-  ErrorDetails: Details,
-  ErrorMeta,
-} satisfies Record<string, v.GenericSchema>;
+/** Named shapes, referenced from operations as #/components/schemas/<name> (lib/shapes/named.ts: one registry). */
+const DEFS = COMPONENTS;
 
 const components = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'));
 

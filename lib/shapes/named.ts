@@ -5,47 +5,78 @@
  * (lib/http/types.ts), the OpenAPI document into its schema (openapi.ts).
  */
 import * as v from 'valibot';
+import { Detail, Details, ErrorMeta } from './errors.ts';
 import { CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
 /** The OpenAPI document itself (its operation answers the bare document). */
 export const OpenApiDocument = v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({}), paths: v.looseObject({}) });
 
-export const SHAPES = {
-  // Answers
+/**
+ * The shapes the OpenAPI document names as components (#/components/schemas/<name>, lib/docs/openapi.ts): the
+ * answers' objects and the parts they share. The one registry of named shapes: what routes name (SHAPES) is these,
+ * lists of them, and the request bodies.
+ */
+export const COMPONENTS = {
   OwnerDeck: S.OwnerDeck,
-  'OwnerListItem[]': v.array(S.OwnerListItem),
+  OwnerListItem: S.OwnerListItem,
   PublicDeck: S.PublicDeck,
-  'SearchItem[]': v.array(S.SearchItem),
-  'VersionListItem[]': v.array(S.VersionListItem),
-  'PublicVersionListItem[]': v.array(S.PublicVersionListItem),
+  SearchItem: S.SearchItem,
+  VersionListItem: S.VersionListItem,
+  PublicVersionListItem: S.PublicVersionListItem,
   DeckVersion: S.DeckVersion,
-  DeckDiff: S.DeckDiff,
+  KeyItem: S.KeyItem,
+  AccountExport: S.AccountExport,
+  ExportMeta: S.ExportMeta,
+  CreatedKey: S.CreatedKey,
+  RevokedKey: S.RevokedKey,
+  ErasedAccount: S.ErasedAccount,
+  DeckContent: S.DeckContent,
   ValidateResult: S.ValidateResult,
   ReplaceResult: S.ReplaceResult,
   DeleteResult: S.DeleteResult,
   LikeResult: S.LikeResult,
+  Card: S.Card,
+  Language: S.Language,
+  Guide: S.Guide,
+  GuideSummary: S.GuideSummary,
+  Archive: S.Archive,
+  KeyComponents: S.KeyComponents,
+  Alternatives: S.Alternatives,
+  ChartSettings: S.ChartSettings,
+  Display: S.Display,
+  CardCount: S.CardCount,
+  Stats: S.Stats,
+  Legality: S.Legality,
   OtkChart: S.OtkChart,
+  Meta: S.Meta,
+  ListMeta: S.ListMeta,
+  CardListMeta: S.CardListMeta,
+  ErrorDetail: Detail,
+  ErrorDetails: Details,
+  ErrorMeta,
+} satisfies Record<string, v.GenericSchema>;
+
+export const SHAPES = {
+  ...COMPONENTS,
+  // Answers: lists, and those the document inlines
+  'OwnerListItem[]': v.array(COMPONENTS.OwnerListItem),
+  'SearchItem[]': v.array(COMPONENTS.SearchItem),
+  'VersionListItem[]': v.array(COMPONENTS.VersionListItem),
+  'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),
+  DeckDiff: S.DeckDiff,
   CodeFacts: S.CodeFacts,
   'MetaCard[]': v.array(S.MetaCard),
   MetaFactions: S.MetaFactions,
-  Card: S.Card,
-  'Card[]': v.array(S.Card),
-  'Language[]': v.array(S.Language),
-  'KeyItem[]': v.array(S.KeyItem),
-  CreatedKey: S.CreatedKey,
-  RevokedKey: S.RevokedKey,
-  AccountExport: S.AccountExport,
-  ErasedAccount: S.ErasedAccount,
+  'Card[]': v.array(COMPONENTS.Card),
+  'Language[]': v.array(COMPONENTS.Language),
+  'KeyItem[]': v.array(COMPONENTS.KeyItem),
   OpenApiDocument,
   /** Discord's interaction response (Discord: Interactions, "Interaction Response Object"): a type, and its data. */
   DiscordResponse: v.object({ type: v.picklist([1, 4, 8]), data: v.optional(v.unknown()) }),
   /** A page, a script or an image: not JSON (the route's contentType says which). */
   Text: v.string(),
   // Meta
-  ListMeta: S.ListMeta,
-  CardListMeta: S.CardListMeta,
-  ExportMeta: S.ExportMeta,
   MetaCardsMeta: S.MetaCardsMeta,
   MetaFactionsMeta: S.MetaFactionsMeta,
   // Request bodies
