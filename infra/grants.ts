@@ -18,7 +18,7 @@ export function grantStatements(grants: readonly Grant[], tableArn: (table: Gran
           effect: Effect.ALLOW,
           actions: g.actions.map((a) => `dynamodb:${a}`),
           resources: [tableArn(g.table)],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': g.keys ?? [] } },
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': g.leadingKeys ?? [] } },
         }),
   );
 }

@@ -23,7 +23,7 @@ const SHARED: [string, Grant][] = [
   ['(every catalogue route)', CATALOGUE_GRANT],
 ];
 const sharedOf = (u: GrantUse) =>
-  SHARED.find(([, g]) => g.table === u.table && (g.actions as string[]).includes(u.action) && (g.keys ?? []).includes(u.on))?.[0];
+  SHARED.find(([, g]) => g.table === u.table && (g.actions as string[]).includes(u.action) && (g.leadingKeys ?? []).includes(u.on))?.[0];
 
 const used = new Set<string>();
 for (const file of readdirSync(dir))

@@ -89,7 +89,7 @@ export function usesOf(who: Grantee, a: Access): GrantUse[] {
         ? (g.indexes ?? []).filter((index) => index === a.index)
         : g.indexes !== undefined
           ? []
-          : (g.keys ?? []).filter((k) => a.pk?.startsWith(k.replace(/\*$/, '')));
+          : (g.leadingKeys ?? []).filter((k) => a.pk?.startsWith(k.replace(/\*$/, '')));
     return on.map((part) => use(who, g.table, a.action, part));
   });
 }
@@ -108,7 +108,7 @@ const use = (who: Grantee, table: string, action: string, on: string): GrantUse 
 /** Every part of a function's grants, as usesOf names them. */
 export const grantParts = (who: Grantee): GrantUse[] =>
   grantsOf(who).flatMap((g) =>
-    g.actions.flatMap((action) => [...(g.indexes ?? []), ...(g.keys ?? [])].map((on) => use(who, g.table, action, on))),
+    g.actions.flatMap((action) => [...(g.indexes ?? []), ...(g.leadingKeys ?? [])].map((on) => use(who, g.table, action, on))),
   );
 
 /**

@@ -30,7 +30,7 @@ export interface Grant {
   /** Query of an index: the indexes it may read (and nothing else). */
   indexes?: IndexName[];
   /** Item actions, and queries of the table itself: the leading keys (pk prefixes) of the items it may touch. */
-  keys?: string[];
+  leadingKeys?: string[];
 }
 
 export type ResponseHeader =
@@ -181,9 +181,9 @@ export const refusesBody = (r: Pick<Route, 'method' | 'body' | 'rawBody'>): bool
   !r.body && !r.rawBody && ['PUT', 'POST', 'PATCH', 'DELETE'].includes(r.method);
 
 /** A grant on the decks table: actions on the item kinds given (their modules' grant keys). */
-export const decks = (actions: TableAction[], keys: string[]): Grant => ({ table: 'decks', actions, keys });
+export const decks = (actions: TableAction[], leadingKeys: string[]): Grant => ({ table: 'decks', actions, leadingKeys });
 /** A grant on the accounts table. */
-export const accounts = (actions: TableAction[], keys: string[]): Grant => ({ table: 'accounts', actions, keys });
+export const accounts = (actions: TableAction[], leadingKeys: string[]): Grant => ({ table: 'accounts', actions, leadingKeys });
 /** A Query of the decks table's indexes named. */
 export const query = (...indexes: DecksIndex[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
 
@@ -243,15 +243,15 @@ export function pathMatcher(routePath: string): { names: string[]; match: (path:
 }
 
 /** The grant every owner route has: reading API keys (auth). */
-export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], keys: [API_KEY.grant] };
+export const AUTH_GRANT: Grant = { table: 'accounts', actions: ['GetItem'], leadingKeys: [API_KEY.grant] };
 /** The grant every cursor route has: reading the cursor keys, and making them when there are none yet (lib/store/cursor-keys.ts). */
-export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem', 'PutItem'], keys: [CURSOR_KEYS.grant] };
+export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem', 'PutItem'], leadingKeys: [CURSOR_KEYS.grant] };
 
 /**
  * The grant every function of the catalogue has: reading the published catalogue (lib/store/catalogue-read.ts: its
  * pointer, a GetItem, and a new version's parts, a Query of the table).
  */
-export const CATALOGUE_GRANT: Grant = { table: 'decks', actions: ['GetItem', 'Query'], keys: [CATALOGUE.grant] };
+export const CATALOGUE_GRANT: Grant = { table: 'decks', actions: ['GetItem', 'Query'], leadingKeys: [CATALOGUE.grant] };
 
 export const grantsOf = (who: Grantee): Grant[] => [
   ...(who.scope ? [AUTH_GRANT] : []),

@@ -1,6 +1,6 @@
 /**
  * An item kind's leading key, declared once in its item module: the prefix its partition keys start with,
- * and the same as a grant's key pattern (lib/routes/route.ts Grant.keys), a stream filter's `prefix`
+ * and the same as a grant's key pattern (lib/routes/route.ts Grant.leadingKeys, IAM's dynamodb:LeadingKeys), a stream filter's `prefix`
  * (lib/workers/) and a worker's dispatch. No key prefix is spelled outside lib/store/items/ (a test checks).
  */
 export interface ItemKind {
