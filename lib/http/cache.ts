@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Fresh, Headed, NotModified } from './types.ts';
 
-const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
+export const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
 
 /**
  * The validators of content that changes only with a deployment: a strong ETag of `content`, its

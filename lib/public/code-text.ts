@@ -1,10 +1,11 @@
 /**
  * GET /api/v1/codes/:code/deck.txt — a deck code as the game's text export (contract §11.3), its cards named
- * in the language asked; cached a day as the code's image (it changes only with a deployment), its ETag
+ * in the language asked; cached minutes, as a code's facts (its names follow the catalogue, which the daily refresh
+ * changes with no deploy), its ETag
  * that of its text.
  */
 import { catalogue } from '#catalogue/load.ts';
-import { validators } from '#http/cache.ts';
+import { CACHE, validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/code-text.ts';
 import { writeDeckText } from '#rules/deck-text.ts';
@@ -16,7 +17,7 @@ export const readCodeText = endpoint(R.readCodeText, { init: [catalogue] }, asyn
   if (at.moved) return at.moved;
   const language = languageOf(req, catalogue());
   const text = writeDeckText(at.deck, catalogue(), language);
-  const { headers, notModified } = validators(req, text, 'public, max-age=86400');
+  const { headers, notModified } = validators(req, text, CACHE);
   const all = { ...headers, ...languageHeaders(language) };
   if (notModified) return { status: 304, data: undefined, headers: all };
   return { data: undefined, headers: all, raw: { contentType: R.readCodeText.success.contentType, body: text } };
