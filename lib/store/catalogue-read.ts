@@ -1,10 +1,13 @@
 /**
  * The published catalogue, read (contract §11.5; its items: items/catalogue.ts) by every function that uses the
  * catalogue — most of which read nothing else of the store. So not through the SDK (about 200 KB of bundle and
- * tens of milliseconds of a cold start: docs/operations.md) but as two signed requests of DynamoDB's JSON
- * protocol (the API reference's GetItem and Query, target `DynamoDB_20120810.<Action>`), signed by aws4fetch
- * (SigV4) with the function's credentials from its environment, as Lambda sets them (AWS_ACCESS_KEY_ID,
- * AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION); DYNAMODB_ENDPOINT points them at DynamoDB Local.
+ * tens of milliseconds of a cold start: the bench) but as two signed requests of DynamoDB's JSON protocol
+ * (DynamoDB developer guide, "DynamoDB low-level API": a POST to /, Content-Type application/x-amz-json-1.0,
+ * X-Amz-Target DynamoDB_20120810.GetItem, signed with Signature Version 4), signed by aws4fetch with the
+ * function's credentials from its environment, as Lambda sets them (Lambda developer guide, "Defined runtime
+ * environment variables": AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN — the access keys
+ * obtained from the function's execution role — and AWS_REGION); DYNAMODB_ENDPOINT points them at DynamoDB
+ * Local, which tests them.
  * The pointer is one small GetItem, eventually consistent; a new version's parts, written before the pointer, are
  * read strongly consistent, and their text is checked against the version (a hash of it) before it is used.
  */
