@@ -217,7 +217,7 @@ export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: stri
   const by = place(byline, 48, width, TEXT_SIZE.byline, false);
   const issue = line ? place(line.text, 48, width, TEXT_SIZE.line, false) : '';
   const footerText = `Deck Library · ${sheet.slug ?? labels.aDeckCode}`;
-  const footer = place(footerText, 1152, 1152 - 700, S, false, 'end');
+  const footer = place(footerText, 1152, 1152 - HEADER_RIGHT, S, false, 'end');
   // A saved deck's tags, under the list (left of the footer).
   const tagsRight = 1152 - measure(footer, S, false) - 32;
   const tags = sheet.tags.length ? place(sheet.tags.map((t) => `#${t}`).join('  '), 48, tagsRight - 48, S, false) : '';

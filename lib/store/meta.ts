@@ -107,28 +107,17 @@ function adds(key: Record<string, string>, figures: Map<string, number>, now: st
 }
 
 /**
- * A tag's item brought from the decks it had (read) to those it has now, on the condition that it still has what
- * was read: written with its new rank, or deleted at 0 (no item is kept for a tag no public deck holds).
+ * A count's item (a tag's, a code's) brought from the decks it had (read) to those it has now, on the condition
+ * that it still has what was read: written as `item`, or deleted at 0 (no item is kept for what no public deck holds).
  */
-function tagWrite(tag: string, had: number, now: number): TransactItem {
+function countWrite(key: Record<string, string>, item: Record<string, unknown>, had: number, now: number): TransactItem {
   const condition =
     had === 0
       ? { ConditionExpression: 'attribute_not_exists(pk)' }
       : { ConditionExpression: 'decks = :had', ExpressionAttributeValues: { ':had': had } };
   return now > 0
-    ? { Put: { TableName: table(), Item: tagItem(tag, now), ...condition } }
-    : { Delete: { TableName: table(), Key: tagKey(tag), ...condition } };
-}
-
-/** A code's count brought from the decks it had (read) to those it has now, on the same condition (deleted at 0). */
-function codeWrite(code: string, had: number, now: number): TransactItem {
-  const condition =
-    had === 0
-      ? { ConditionExpression: 'attribute_not_exists(pk)' }
-      : { ConditionExpression: 'decks = :had', ExpressionAttributeValues: { ':had': had } };
-  return now > 0
-    ? { Put: { TableName: table(), Item: { ...codeKey(code), decks: now }, ...condition } }
-    : { Delete: { TableName: table(), Key: codeKey(code), ...condition } };
+    ? { Put: { TableName: table(), Item: { ...key, ...item }, ...condition } }
+    : { Delete: { TableName: table(), Key: key, ...condition } };
 }
 
 /** The decks of each key's item as stored (read consistently: what its write is conditional on). */
@@ -166,11 +155,13 @@ export function figureWrites(
     );
   for (const [tag, n] of delta.tags) {
     const had = tagDecks.get(tag) ?? 0;
-    writes.push(tagWrite(tag, had, Math.max(0, had + n)));
+    const decks = Math.max(0, had + n);
+    writes.push(countWrite(tagKey(tag), tagItem(tag, decks), had, decks));
   }
   for (const [code, n] of delta.codes) {
     const had = codeDecks.get(code) ?? 0;
-    writes.push(codeWrite(code, had, Math.max(0, had + n)));
+    const decks = Math.max(0, had + n);
+    writes.push(countWrite(codeKey(code), { decks }, had, decks));
   }
   return writes;
 }

@@ -111,6 +111,17 @@ async function walk(query: string, limit = 7) {
   return { rows, meta: first as Record<string, unknown> };
 }
 
+/** Decks' figures tallied here, apart from the scopes the service keeps: each card's decks and copies. */
+function tally(decks: readonly Contribution[]) {
+  const cards = new Map<string, { decks: number; copies: number }>();
+  for (const d of decks)
+    for (const [id, copies] of Object.entries(d.cards)) {
+      const c = cards.get(id) ?? { decks: 0, copies: 0 };
+      cards.set(id, { decks: c.decks + 1, copies: c.copies + copies });
+    }
+  return { decks: decks.length, cards };
+}
+
 describe('what the library plays', () => {
   it('at rest: every card of three nations and a pair, of an ally alone and of the whole library, the pairs and the tags equal a recount of the public decks', async () => {
     const want = expected();
@@ -134,15 +145,6 @@ describe('what the library plays', () => {
     // An ally alone (one that is also a main faction, and one that is not), and the whole library (contract
     // §11.5): tallied here from the decks themselves, apart from the scopes the service sums.
     const publicDecks = [...made.values()].map((m) => contributionOf(m.deck)).filter((c): c is Contribution => c !== null);
-    const tally = (decks: Contribution[]) => {
-      const cards = new Map<string, { decks: number; copies: number }>();
-      for (const d of decks)
-        for (const [id, copies] of Object.entries(d.cards)) {
-          const c = cards.get(id) ?? { decks: 0, copies: 0 };
-          cards.set(id, { decks: c.decks + 1, copies: c.copies + copies });
-        }
-      return { decks: decks.length, cards };
-    };
     for (const [query, decks] of [
       ['ally_faction=usa', publicDecks.filter((d) => d.ally === 'usa')],
       ['ally_faction=italy', publicDecks.filter((d) => d.ally === 'italy')],
@@ -271,15 +273,6 @@ describe('what the library plays', () => {
     }
     const distinct = [...byCode.values()];
     expect(holding()).toBe(held + 10);
-    const tally = (decks: Contribution[]) => {
-      const cards = new Map<string, { decks: number; copies: number }>();
-      for (const d of decks)
-        for (const [id, n] of Object.entries(d.cards)) {
-          const c = cards.get(id) ?? { decks: 0, copies: 0 };
-          cards.set(id, { decks: c.decks + 1, copies: c.copies + n });
-        }
-      return { decks: decks.length, cards };
-    };
     for (const [query, decks] of [
       ['main_faction=germany&distinct=code', distinct.filter((d) => d.main === 'germany')],
       ['main_faction=germany&ally_faction=italy&distinct=code', distinct.filter((d) => d.main === 'germany' && d.ally === 'italy')],
