@@ -5,13 +5,13 @@
  * to check. Run it while the library is quiet: a deck changed during it is the worker's to apply after.
  */
 import { parseArgs } from 'node:util';
-import { recountMeta } from '#store/meta.ts';
+import { recountPlays } from '#store/plays.ts';
 import { useStore } from './accounts.ts';
 
 export async function metaRecount(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
   useStore(values.aws);
-  const { decks, drift, unreadable } = await recountMeta(true);
+  const { decks, drift, unreadable } = await recountPlays(true);
   if (values.json) console.log(JSON.stringify({ decks, drift, ...(unreadable.length ? { unreadable } : {}) }));
   else {
     console.log(`${decks} public decks counted: ${drift.length === 0 ? 'no drift' : `${drift.length} figures corrected`}`);

@@ -84,7 +84,7 @@ export async function openCursor(cursor: string): Promise<unknown> {
 
 /**
  * The position a page cursor of this query holds (a list paged by position: the card list's page number, a
- * meta scope's offset), signed with the query's digest; 400 invalid_parameter for a cursor of another query.
+ * plays pool's offset), signed with the query's digest; 400 invalid_parameter for a cursor of another query.
  */
 export async function cursorPosition(cursor: string, digest: string): Promise<number> {
   const c = (await openCursor(cursor)) as { d?: string; p?: number } | null;

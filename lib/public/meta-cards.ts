@@ -1,18 +1,18 @@
 /**
  * GET /api/v1/meta/cards — what a faction's (or a pair's) public decks play (contract §10.3), or an ally's,
- * or the whole library's (§11.5), from the figures the store-change worker keeps (lib/store/meta.ts): one
- * item read (an ally's or the library's: the 4–5 scopes they are the sum of), paged in the function (a scope
- * holds at most the cards a pair can play, whatever the library's size); with `distinct=code`, the same scopes
+ * or the whole library's (§11.5), from the figures the store-change worker keeps (lib/store/plays.ts): one
+ * item read (an ally's or the library's: the 4–5 pools they are the sum of), paged in the function (a pool
+ * holds at most the cards a pair can play, whatever the library's size); with `distinct=code`, the same pools
  * over distinct codes (a code many decks hold counted once).
  */
 import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/meta.ts';
-import { cardFigures, scopesAsked } from '#rules/meta.ts';
+import * as R from '#routes/plays.ts';
+import { cardFigures, poolsAsked } from '#rules/plays.ts';
 import { documentClient } from '#store/client.ts';
-import { readScopes } from '#store/meta.ts';
+import { readPools } from '#store/plays.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
@@ -21,17 +21,17 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
   const language = languageOf(req, catalogue());
   const digest = queryDigest([main, ally, type, distinct, String(limit), language]);
   const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
-  const scope = await readScopes(scopesAsked(main, ally, distinct === 'code'));
-  const figures = cardFigures(scope, catalogue(), language, type);
+  const pool = await readPools(poolsAsked(main, ally, distinct === 'code'));
+  const figures = cardFigures(pool, catalogue(), language, type);
   const more = from + limit < figures.length;
   return {
     data: figures.slice(from, from + limit),
     meta: {
-      decks: scope.decks,
-      as_of: scope.as_of,
+      decks: pool.decks,
+      as_of: pool.as_of,
       has_more: more,
       next_cursor: more ? await positionCursor(digest, from + limit) : null,
     },
-    headers: { ...languageHeaders(language), 'cache-control': R.META_CACHE },
+    headers: { ...languageHeaders(language), 'cache-control': R.PLAYS_CACHE },
   };
 });

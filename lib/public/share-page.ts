@@ -8,11 +8,11 @@ import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
-import { mainScope } from '#rules/meta.ts';
+import { mainPool } from '#rules/plays.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
-import { readScope } from '#store/meta.ts';
+import { readPool } from '#store/plays.ts';
 import { htmlPage } from './html.ts';
 import { imageQuery, languageHeaders, languageOf } from './language.ts';
 
@@ -22,7 +22,7 @@ const page = () => htmlPage(404, NOT_FOUND_PAGE);
 export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], page }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   // What the library's public decks of its main nation play, for each card's "in N%": one GetItem.
-  const played = await readScope(mainScope(deck.main_faction));
+  const played = await readPool(mainPool(deck.main_faction));
   const origin = originOf(req);
   const slug = deck.share_slug;
   const language = languageOf(req, catalogue());

@@ -11,8 +11,8 @@ import { DISCORD_ROUTES } from './discord.ts';
 import { notFound } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
-import { META_ROUTES } from './meta.ts';
 import { OWNER_DECK_ROUTES } from './owner-decks.ts';
+import { PLAYS_ROUTES } from './plays.ts';
 import { PUBLIC_ROUTES } from './public.ts';
 import { REFERENCE_ROUTES } from './reference.ts';
 import type { Route } from './route.ts';
@@ -31,7 +31,7 @@ export const ROUTES = [
   ...CODE_ROUTES,
   ...CODE_TEXT_ROUTES,
   ...DISCORD_ROUTES,
-  ...META_ROUTES,
+  ...PLAYS_ROUTES,
   ...ACCOUNT_ROUTES,
   ...CARD_ROUTES,
   ...REFERENCE_ROUTES,

@@ -2,7 +2,7 @@
 
 import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
 import { IMAGE_FILES, IMAGE_SUBSET_FONTS } from '#share/fonts.ts';
-import { META } from '#store/items/meta.ts';
+import { PLAYS } from '#store/items/plays.ts';
 import { ShareSlug } from './params.ts';
 import { type ApiRoute, decks, query, type Success } from './route.ts';
 
@@ -36,7 +36,7 @@ export const readSharePage = {
   query: CardLanguageQuery,
   catalogue: true,
   // The deck, and what the library's public decks of its main nation play (each card's "in N%").
-  grants: [query('by_share_slug'), decks(['GetItem'], [META.grant])],
+  grants: [query('by_share_slug'), decks(['GetItem'], [PLAYS.grant])],
   summary: 'The share page of a public or unlisted deck',
   description:
     "An HTML page for people (not JSON): the deck's cards by kredit cost (each with the share of the library's public decks of its main nation that play it), its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",

@@ -66,8 +66,8 @@ export const SHAPES = {
   'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),
   DeckDiff: S.DeckDiff,
   CodeFacts: S.CodeFacts,
-  'MetaCard[]': v.array(S.MetaCard),
-  MetaFactions: S.MetaFactions,
+  'PlayedCard[]': v.array(S.PlayedCard),
+  PlayedFactions: S.PlayedFactions,
   'Card[]': v.array(COMPONENTS.Card),
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
@@ -77,8 +77,8 @@ export const SHAPES = {
   /** A page, a script or an image: not JSON (the route's contentType says which). */
   Text: v.string(),
   // Meta
-  MetaCardsMeta: S.MetaCardsMeta,
-  MetaFactionsMeta: S.MetaFactionsMeta,
+  PlayedCardsMeta: S.PlayedCardsMeta,
+  PlayedFactionsMeta: S.PlayedFactionsMeta,
   // Request bodies
   CreateBody,
   PatchBody,

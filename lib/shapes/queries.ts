@@ -139,7 +139,7 @@ export const CardQuery = v.object({
 });
 
 /** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
-export const MetaCardsQuery = v.object({
+export const PlayedCardsQuery = v.object({
   lang,
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
   ally_faction: oneOf('ally_faction', FACTION_IDS),

@@ -261,7 +261,7 @@ export const CodeFacts = v.strictObject({
 });
 
 /** A card of what a faction's public decks play (contract §10.3). */
-export const MetaCard = v.strictObject({
+export const PlayedCard = v.strictObject({
   card_id: cardId,
   name: v.string(),
   decks: count,
@@ -269,7 +269,7 @@ export const MetaCard = v.strictObject({
   average_copies: v.pipe(v.number(), v.minValue(0), v.maxValue(4)),
 });
 /** Its meta: a page's, the decks the figures are over and when they last changed. */
-export const MetaCardsMeta = v.strictObject({
+export const PlayedCardsMeta = v.strictObject({
   api_version: v.literal(API_VERSION),
   decks: count,
   as_of: v.nullable(timestamp),
@@ -277,13 +277,13 @@ export const MetaCardsMeta = v.strictObject({
   next_cursor: v.nullable(v.string()),
 });
 /** The main/ally pairs of public decks and their most used tags (contract §10.3). */
-export const MetaFactions = v.strictObject({
+export const PlayedFactions = v.strictObject({
   pairs: v.array(
     v.strictObject({ main_faction: faction, ally_faction: faction, decks: count, share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) }),
   ),
   tags: v.array(v.strictObject({ tag: v.string(), decks: count })),
 });
-export const MetaFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
+export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
 
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };

@@ -34,7 +34,7 @@ export interface SheetCard {
   /** The share of the library's public decks of the deck's main nation that play it (0–1); null when not asked or none. */
   played: number | null;
 }
-/** What the library's public decks of a main nation play (lib/store/meta.ts `readScope`): the share page's "in N%". */
+/** What the library's public decks of a main nation play (lib/store/plays.ts `readPool`): the share page's "in N%". */
 export interface Played {
   decks: number;
   cards: ReadonlyMap<string, { decks: number }>;

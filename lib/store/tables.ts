@@ -3,7 +3,7 @@
  * the CDK stack read. Key design and access patterns: docs/data-model.md.
  */
 import { OWNER_LIST_ATTRIBUTES } from './items/deck.ts';
-import { TAGS_INDEX } from './items/meta.ts';
+import { TAGS_INDEX } from './items/plays.ts';
 export type KeyAttr = { name: string; type: 'S' | 'N' };
 
 /**
@@ -75,7 +75,7 @@ export const DECKS: TableDef = {
     { indexName: 'search_by_likes', partitionKey: S('facet'), sortKey: S('by_likes'), projection: { type: 'ALL' } },
     // Views of the week (contract §10.3): an entry written before they were kept is in it once reindexed.
     { indexName: 'search_by_trending', partitionKey: S('facet'), sortKey: S('by_trending'), projection: { type: 'ALL' } },
-    // The most used tags of the public decks (contract §10.3): each tag's item by its rank (lib/store/items/meta.ts).
+    // The most used tags of the public decks (contract §10.3): each tag's item by its rank (lib/store/items/plays.ts).
     {
       indexName: TAGS_INDEX,
       partitionKey: S('tag_board'),

@@ -19,7 +19,7 @@ import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { META, META_CODE, META_OF, META_TAG } from '#store/items/meta.ts';
+import { PLAYS, PLAYS_CODE, PLAYS_OF, PLAYS_TAG } from '#store/items/plays.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -82,7 +82,7 @@ export const WORKERS = [
       // A deck's view count changed: fold its views when due, forget a gone deck's (views.ts).
       itemsOf(VIEW_COUNT),
       // A deck was made, changed or deleted: what it adds to the figures of what the library plays
-      // (lib/store/meta.ts); deleted, purge its likes and its versions.
+      // (lib/store/plays.ts); deleted, purge its likes and its versions.
       keyPrefix('sk', DECK.sk),
       // A version past the last 100 was kept: drop the oldest (lib/store/versions.ts).
       { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
@@ -102,10 +102,10 @@ export const WORKERS = [
       // Versions: a deleted deck's, and those past the last 100 (read to keep the texts kept ones read; retired).
       decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], [VERSION.grant]),
       // What the library plays: each changed deck's contribution, read and written, and the figures it moves.
-      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_OF.grant]),
-      decks(['UpdateItem'], [META.grant]),
+      decks(['GetItem', 'PutItem', 'DeleteItem'], [PLAYS_OF.grant]),
+      decks(['UpdateItem'], [PLAYS.grant]),
       // Each tag's figure, and each code's count of public decks, read and brought to its decks (deleted at none).
-      decks(['GetItem', 'PutItem', 'DeleteItem'], [META_TAG.grant, META_CODE.grant]),
+      decks(['GetItem', 'PutItem', 'DeleteItem'], [PLAYS_TAG.grant, PLAYS_CODE.grant]),
     ],
   },
   {

@@ -7,24 +7,24 @@
  *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
  *   - a deck changed what it adds to what the library plays (made public or not, its factions, tags or
- *     code, deleted) → bring the figures up to the batch's changed decks, summed (lib/store/meta.ts)
+ *     code, deleted) → bring the figures up to the batch's changed decks, summed (lib/store/plays.ts)
  * Every step is idempotent: a record seen twice changes nothing more.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { contributionOf, sameContribution } from '#rules/meta.ts';
+import { contributionOf, sameContribution } from '#rules/plays.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { VERSION } from '#store/items/version.ts';
 import { slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
 import { purgeLikes } from '#store/likes.ts';
-import { applyMeta } from '#store/meta.ts';
+import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
 import { batchHandler, changesOf, earliestOf, image, itemName, type Work, workOfRuns } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCount, viewsMoved } from './views.ts';
 
 /** A deck of the batch whose change moves the figures of what the library plays, and its first record. */
-interface MetaChange {
+interface PlaysChange {
   userId: string;
   deckId: string;
   first: string;
@@ -33,7 +33,7 @@ interface MetaChange {
 
 /** The work a batch of records asks for, in record order, the records of one item together. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
-  const meta: MetaChange[] = [];
+  const plays: PlaysChange[] = [];
   const trims = new Map<string, { first: string; what: string; userId: string; deckId: string; versions: number[] }>();
   const work = workOfRuns(records, ({ keys, sequence, run }): Work[] => {
     const last = run.at(-1) as DynamoDBRecord;
@@ -71,7 +71,7 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     const changed = changesOf(run).some(
       ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
     );
-    if (changed) meta.push({ userId: pk.slice(DECK.prefix.length), deckId: String(keys.sk).slice(DECK.sk.length), first: sequence, what });
+    if (changed) plays.push({ userId: pk.slice(DECK.prefix.length), deckId: String(keys.sk).slice(DECK.sk.length), first: sequence, what });
     const removed = run.find((r) => r.eventName === 'REMOVE');
     const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
     if (!removed || !deck) return [];
@@ -95,13 +95,13 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     });
   // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a
   // chunk); should it fail for good, each deck's alone, so that only a deck whose change cannot be applied is given up on.
-  if (meta.length > 0) {
-    const first = earliestOf(meta.map((m) => m.first)) as string;
+  if (plays.length > 0) {
+    const first = earliestOf(plays.map((m) => m.first)) as string;
     work.push({
       first,
-      what: `the figures of ${meta.length} decks`,
-      run: () => applyMeta(meta),
-      parts: () => meta.map((m) => ({ first: m.first, what: m.what, run: () => applyMeta([m]) })),
+      what: `the figures of ${plays.length} decks`,
+      run: () => applyPlays(plays),
+      parts: () => plays.map((m) => ({ first: m.first, what: m.what, run: () => applyPlays([m]) })),
     });
   }
   return work;

@@ -13,7 +13,7 @@ import { getCounts } from '#store/counters.ts';
 import { counterKey } from '#store/items/counter.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
-import { applyMeta } from '#store/meta.ts';
+import { applyPlays } from '#store/plays.ts';
 import { DECKS } from '#store/tables.ts';
 import { eraseStep } from '#workers/erasure.ts';
 import { openViewDay } from '#workers/open-day.ts';
@@ -227,7 +227,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     // The figures of what the library plays follow a public create: the worker's work for it (the deck read again).
     if (name === 'create (public, 2 tags)') {
       const deckId = (JSON.parse(r.body as string) as { data: { id: string } }).data.id;
-      costs.push(row('  its figures (the worker)', '—', (await measured(() => applyMeta([{ userId: account.user_id, deckId }])))[1]));
+      costs.push(row('  its figures (the worker)', '—', (await measured(() => applyPlays([{ userId: account.user_id, deckId }])))[1]));
     }
   }
   // A burst: 20 public creates of one pair, handed to the worker as one batch would (their figures summed).
@@ -241,7 +241,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     });
     burst.push({ userId: account.user_id, deckId: (JSON.parse(made.body as string) as { data: { id: string } }).data.id });
   }
-  costs.push(row('figures of a burst of 20 public creates, one batch (the worker)', '—', (await measured(() => applyMeta(burst)))[1]));
+  costs.push(row('figures of a burst of 20 public creates, one batch (the worker)', '—', (await measured(() => applyPlays(burst)))[1]));
   // The views' week: the daily opener's run (a day no count has opened yet: each public deck with a week in
   // search written), and a retry of it.
   const tomorrow = { time: new Date(Date.now() + 86_400_000).toISOString() };

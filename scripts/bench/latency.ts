@@ -7,12 +7,12 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import { App } from 'aws-cdk-lib';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { mainScope } from '#rules/meta.ts';
+import { mainPool } from '#rules/plays.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { createDeck } from '#store/decks.ts';
 import { apiKeyKey } from '#store/items/api-key.ts';
 import { deckKey, deckPk, type StoredDeck } from '#store/items/deck.ts';
-import { cardsKey } from '#store/items/meta.ts';
+import { cardsKey } from '#store/items/plays.ts';
 import { SEARCH_PROJECTION } from '#store/items/search-entry.ts';
 import { VERSION, versionKey, versionsPk } from '#store/items/version.ts';
 import { viewCountKey } from '#store/items/view-count.ts';
@@ -126,7 +126,7 @@ export async function latency({ account, apiKey, decksPath, shared, history }: B
     // The deck, then its main nation's figures (each card's "in N%"): the page's two reads, one after the other.
     'share page': async () => {
       const { Items } = await slugQuery(shared.share_slug);
-      return plain.send(new GetCommand({ TableName: tableName(DECKS), Key: cardsKey(mainScope(String(Items?.[0]?.main_faction))) }));
+      return plain.send(new GetCommand({ TableName: tableName(DECKS), Key: cardsKey(mainPool(String(Items?.[0]?.main_faction))) }));
     },
     'deck image (rendered)': () => slugQuery(shared.share_slug),
     'deck image (If-None-Match: 304)': () => slugQuery(shared.share_slug),

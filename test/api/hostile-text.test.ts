@@ -22,13 +22,13 @@ import { issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { contributionOf, factionFigures, recount } from '#rules/meta.ts';
+import { contributionOf, factionFigures, recount } from '#rules/plays.ts';
 import { normalizeTag } from '#rules/schemas.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { putAccount } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
 import { deckKey } from '#store/items/deck.ts';
-import { META, META_TAG } from '#store/items/meta.ts';
+import { PLAYS, PLAYS_TAG } from '#store/items/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import type { Discarded } from '#workers/discard.ts';
 import { queued } from '../../infra/local/queue.ts';
@@ -249,10 +249,10 @@ describe("one owner's churn of tags grows no item", () => {
     const items: Record<string, unknown>[] = [];
     for await (const page of paginateScan({ client: documentClient() }, { TableName: tableName(DECKS), ConsistentRead: true }))
       items.push(...(page.Items ?? []));
-    const tagItems = items.filter((i) => META_TAG.owns(String(i.pk)));
+    const tagItems = items.filter((i) => PLAYS_TAG.owns(String(i.pk)));
     expect(new Set(tagItems.map((i) => i.tag))).toEqual(new Set(expected().tags.keys()));
     expect(tagItems.length).toBeLessThanOrEqual(200);
-    const sizes = items.filter((i) => META.owns(String(i.pk)) || META_TAG.owns(String(i.pk))).map((i) => JSON.stringify(i).length);
+    const sizes = items.filter((i) => PLAYS.owns(String(i.pk)) || PLAYS_TAG.owns(String(i.pk))).map((i) => JSON.stringify(i).length);
     expect(Math.max(...sizes)).toBeLessThan(20_000);
   }, 180_000);
 });

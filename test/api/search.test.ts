@@ -118,7 +118,7 @@ const queries: Record<string, string>[] = [
   { main_faction: 'usa' },
   { ally_faction: 'usa' },
   { tag: 'aggro' },
-  { tag: ' META ' },
+  { tag: ' PLAYS ' },
   { q: 'tempo' },
   { q: 'UNION' },
   { main_faction: 'soviet', ally_faction: 'usa' },

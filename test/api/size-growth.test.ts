@@ -13,9 +13,9 @@ import { SCOPES } from '#auth/keys.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { dayOf, slotOf } from '#rules/week.ts';
 import { documentClient } from '#store/client.ts';
-import { tagItem } from '#store/items/meta.ts';
+import { tagItem } from '#store/items/plays.ts';
 import { dayAttr, viewCountKey, viewsAttr } from '#store/items/view-count.ts';
-import { applyMeta } from '#store/meta.ts';
+import { applyPlays } from '#store/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { recordViewBatch } from '#store/view-log.ts';
 import { viewLogMoved } from '#workers/view-log.ts';
@@ -98,7 +98,7 @@ async function costs(round: number) {
   );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const deck = created.body.data as { id: string; share_slug: string };
-  const figures = await measuredUnits(() => applyMeta([{ userId: owner.userId, deckId: deck.id }]));
+  const figures = await measuredUnits(() => applyPlays([{ userId: owner.userId, deckId: deck.id }]));
   const read = await request('GET', `/api/v1/decks/${deck.share_slug}`);
   expect(read.status).toBe(200);
   // A window: views of the new deck and of 39 seeded ones, recorded as a batch and moved into their counts.

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeck as storeDeck } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
-import { applyMeta } from '#store/meta.ts';
+import { applyPlays } from '#store/plays.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
 import type { Environment, FunctionConfig } from '../../infra/local/lambda/environment.ts';
@@ -311,7 +311,7 @@ describe('views over a long tail, under the lifecycle (one window)', () => {
     // What the new public decks add to the figures of what the library plays, applied now (the worker's
     // work for their creation, which the hour-long window would otherwise hold to the stop): views change
     // nothing there, and the count below is of what views cost.
-    await applyMeta(decks.map((d) => ({ userId: d.user_id, deckId: d.id })));
+    await applyPlays(decks.map((d) => ({ userId: d.user_id, deckId: d.id })));
   }, 240_000);
   afterAll(() => close?.());
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '#auth/keys.ts';
-import { tagKey } from '#store/items/meta.ts';
+import { tagKey } from '#store/items/plays.ts';
 import { queued } from '../../infra/local/queue.ts';
 import type { OnFailureMessage } from '../../infra/local/streams.ts';
 import { call, code, newOwner } from '../support/api.ts';

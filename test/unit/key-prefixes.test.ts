@@ -14,7 +14,7 @@ import { CURSOR_KEYS } from '#store/items/cursor-keys.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { META, META_CODE, META_OF, META_TAG } from '#store/items/meta.ts';
+import { PLAYS, PLAYS_CODE, PLAYS_OF, PLAYS_TAG } from '#store/items/plays.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
@@ -34,10 +34,10 @@ const KINDS = [
   REMEMBERED_ANSWER,
   LIKE,
   LIKED,
-  META,
-  META_CODE,
-  META_OF,
-  META_TAG,
+  PLAYS,
+  PLAYS_CODE,
+  PLAYS_OF,
+  PLAYS_TAG,
   SEARCH_ENTRY,
   VERSION,
   VIEW_BUCKET,

@@ -12,11 +12,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { cardFigures, contributionOf, emptyScope, factionFigures, recount } from '#rules/meta.ts';
+import { cardFigures, contributionOf, emptyPool, factionFigures, recount } from '#rules/plays.ts';
 import { documentClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
-import { tagItem } from '#store/items/meta.ts';
+import { tagItem } from '#store/items/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
@@ -98,7 +98,7 @@ async function walk(main: string) {
   return rows;
 }
 
-/** The reads, and the scope items each sums (an ally's: its 4 or 5 pairs; the library's: the 5 main factions). */
+/** The reads, and the pool items each sums (an ally's: its 4 or 5 pairs; the library's: the 5 main factions). */
 const READS = [
   ['meta/cards', '/api/v1/meta/cards?main_faction=soviet&limit=50', 1],
   ['meta/cards (a pair)', '/api/v1/meta/cards?main_faction=germany&ally_faction=italy&limit=50', 1],
@@ -134,7 +134,7 @@ describe(`what the library plays over ${DECK_COUNT} public decks`, () => {
   const want = recount(decks.map((d) => contributionOf(d)));
 
   it.each(['soviet', 'germany', 'japan'])('meta/cards of %s equals a recount to the deck, every page', async (main) => {
-    expect(await walk(main)).toEqual(cardFigures(want.scopes.get(main) ?? emptyScope(), demo, 'en'));
+    expect(await walk(main)).toEqual(cardFigures(want.pools.get(main) ?? emptyPool(), demo, 'en'));
   });
 
   it('meta/factions equals a recount: every pair, the 50 most used tags', async () => {
@@ -143,18 +143,18 @@ describe(`what the library plays over ${DECK_COUNT} public decks`, () => {
     expect(r.body.meta.decks).toBe(DECK_COUNT);
   });
 
-  it(`a meta read costs the same items and capacity (± a unit a scope item) at ${FIRST} decks and at ${DECK_COUNT}`, () => {
+  it(`a meta read costs the same items and capacity (± a unit a pool item) at ${FIRST} decks and at ${DECK_COUNT}`, () => {
     console.log(
       `meta reads, ${FIRST} → ${DECK_COUNT} decks:\n${Object.entries(costs)
         .map(([name, [a, b]]) => `${name.padEnd(20)} items ${a?.items} → ${b?.items}  read units ${a?.units} → ${b?.units}`)
         .join('\n')}`,
     );
-    // The same items; the units within one a scope item read (a scope's item grows by a card's two figures when a
+    // The same items; the units within one a pool item read (a pool's item grows by a card's two figures when a
     // deck first plays the card).
-    for (const [name, , scopes] of READS) {
+    for (const [name, , pools] of READS) {
       const [small, large] = costs[name] ?? [];
       expect(large?.items, name).toBe(small?.items);
-      expect(Math.abs((large?.units ?? 0) - (small?.units ?? 0)), name).toBeLessThanOrEqual(scopes);
+      expect(Math.abs((large?.units ?? 0) - (small?.units ?? 0)), name).toBeLessThanOrEqual(pools);
     }
   });
 });

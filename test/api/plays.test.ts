@@ -10,12 +10,12 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
-import { type Contribution, cardFigures, contributionOf, emptyScope, factionFigures, mainScope, pairScope, recount } from '#rules/meta.ts';
+import { type Contribution, cardFigures, contributionOf, emptyPool, factionFigures, mainPool, pairPool, recount } from '#rules/plays.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
-import { cardsKey, LEGACY_TAG_SHARDS } from '#store/items/meta.ts';
+import { cardsKey, LEGACY_TAG_SHARDS } from '#store/items/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { call, code, demo, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
@@ -96,7 +96,7 @@ afterAll(() => runtime?.close());
 /** The figures a recount of the decks as they end makes. */
 const expected = () => recount([...made.values()].map((m): Contribution | null => contributionOf(m.deck)));
 
-/** Every card of a scope, by cursor, and the meta of its first page. */
+/** Every card of a pool, by cursor, and the meta of its first page. */
 async function walk(query: string, limit = 7) {
   const rows: unknown[] = [];
   let cursor: string | null = null;
@@ -111,7 +111,7 @@ async function walk(query: string, limit = 7) {
   return { rows, meta: first as Record<string, unknown> };
 }
 
-/** Decks' figures tallied here, apart from the scopes the service keeps: each card's decks and copies. */
+/** Decks' figures tallied here, apart from the pools the service keeps: each card's decks and copies. */
 function tally(decks: readonly Contribution[]) {
   const cards = new Map<string, { decks: number; copies: number }>();
   for (const d of decks)
@@ -126,24 +126,24 @@ describe('what the library plays', () => {
   it('at rest: every card of three nations and a pair, of an ally alone and of the whole library, the pairs and the tags equal a recount of the public decks', async () => {
     const want = expected();
     expect(want.decks).toBe(200 - 100 - 5 + 3);
-    const scopes = [mainScope('soviet'), mainScope('germany'), mainScope('japan'), pairScope('soviet', 'usa')];
-    const wanted = (scope: string) => cardFigures(want.scopes.get(scope) ?? emptyScope(), demo, 'en');
-    const query = (scope: string) => {
-      const [main, ally] = scope.split(':');
+    const pools = [mainPool('soviet'), mainPool('germany'), mainPool('japan'), pairPool('soviet', 'usa')];
+    const wanted = (pool: string) => cardFigures(want.pools.get(pool) ?? emptyPool(), demo, 'en');
+    const query = (pool: string) => {
+      const [main, ally] = pool.split(':');
       return `main_faction=${main}${ally ? `&ally_faction=${ally}` : ''}`;
     };
     // The worker's folds land after the writes: read until the figures are the recount's (its bound), then assert.
-    for (const scope of scopes) {
+    for (const pool of pools) {
       const got = await settled(
-        () => walk(query(scope)),
-        (g) => JSON.stringify(g.rows) === JSON.stringify(wanted(scope)),
+        () => walk(query(pool)),
+        (g) => JSON.stringify(g.rows) === JSON.stringify(wanted(pool)),
       );
-      expect(got.rows, scope).toEqual(wanted(scope));
-      expect(got.meta.decks, scope).toBe(want.scopes.get(scope)?.decks ?? 0);
+      expect(got.rows, pool).toEqual(wanted(pool));
+      expect(got.meta.decks, pool).toBe(want.pools.get(pool)?.decks ?? 0);
       expect(typeof got.meta.as_of).toBe('string');
     }
     // An ally alone (one that is also a main faction, and one that is not), and the whole library (contract
-    // §11.5): tallied here from the decks themselves, apart from the scopes the service sums.
+    // §11.5): tallied here from the decks themselves, apart from the pools the service sums.
     const publicDecks = [...made.values()].map((m) => contributionOf(m.deck)).filter((c): c is Contribution => c !== null);
     for (const [query, decks] of [
       ['ally_faction=usa', publicDecks.filter((d) => d.ally === 'usa')],
@@ -164,7 +164,7 @@ describe('what the library plays', () => {
 
   it('the share page of a public deck: each card "in N%" of its main nation\'s public decks, as a recount says', async () => {
     const want = expected();
-    const soviet = want.scopes.get(mainScope('soviet')) as { decks: number; cards: Map<string, { decks: number }> };
+    const soviet = want.pools.get(mainPool('soviet')) as { decks: number; cards: Map<string, { decks: number }> };
     const deck = [...made.values()].find((m) => m.deck?.visibility === 'public' && m.deck.main_faction === 'soviet')?.deck as unknown as {
       share_slug: string;
       deck_code: string;
@@ -227,10 +227,10 @@ describe('what the library plays', () => {
     const want = expected();
     const japan = await settled(
       () => walk('main_faction=japan'),
-      (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want.scopes.get('japan') ?? emptyScope(), demo, 'en')),
+      (g) => JSON.stringify(g.rows) === JSON.stringify(cardFigures(want.pools.get('japan') ?? emptyPool(), demo, 'en')),
       60_000,
     );
-    expect(japan.rows).toEqual(cardFigures(want.scopes.get('japan') ?? emptyScope(), demo, 'en'));
+    expect(japan.rows).toEqual(cardFigures(want.pools.get('japan') ?? emptyPool(), demo, 'en'));
     expect((await call('GET', '/api/v1/meta/factions')).body.meta.decks).toBe(want.decks);
   }, 120_000);
 
@@ -289,7 +289,7 @@ describe('what the library plays', () => {
       expect(got.meta.decks, query).toBe(want.decks);
     }
     // Every public deck still counts without it: the netdeck's ten copies are ten decks of Germany there.
-    const all = expected().scopes.get('germany');
+    const all = expected().pools.get('germany');
     const germany = await settled(
       () => walk('main_faction=germany', 50),
       (g) => g.meta.decks === all?.decks,
@@ -327,6 +327,6 @@ describe('what the library plays', () => {
     const shard = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: { pk: LEGACY_TAG_SHARDS, sk: '00' } }));
     expect(shard.Item).toBeUndefined();
     expect(JSON.parse((await deckctl(['meta', 'recount', '--json'], env)).stdout).drift).toEqual([]);
-    expect((await call('GET', '/api/v1/meta/cards?main_faction=soviet')).body.meta.decks).toBe(expected().scopes.get('soviet')?.decks);
+    expect((await call('GET', '/api/v1/meta/cards?main_faction=soviet')).body.meta.decks).toBe(expected().pools.get('soviet')?.decks);
   });
 });

@@ -23,7 +23,7 @@ import {
   recount,
   TOP_TAGS,
   tagRank,
-} from '#rules/meta.ts';
+} from '#rules/plays.ts';
 import { legalCode } from '../support/decks.ts';
 
 const demo = demoCatalogue();
@@ -56,16 +56,16 @@ const seen = (c: Contribution | null) => {
 };
 
 /**
- * Figures plus a summed delta, as the store writes them: the distinct scopes moved by the codes whose count leaves
- * or reaches 0 against the counts stored (lib/store/meta.ts writeChunk), then every figure ADDed.
+ * Figures plus a summed delta, as the store writes them: the distinct pools moved by the codes whose count leaves
+ * or reaches 0 against the counts stored (lib/store/plays.ts writeChunk), then every figure ADDed.
  */
 function apply(figures: Delta, summed: Delta): Delta {
   const d = nonZero(addDistinct(copyDelta(summed), figures.codes, (code) => byCode.get(code)));
   const out = copyDelta(figures);
   out.decks += d.decks;
-  for (const [scope, s] of d.scopes) {
-    const to = out.scopes.get(scope) ?? { decks: 0, cards: new Map() };
-    out.scopes.set(scope, to);
+  for (const [pool, s] of d.pools) {
+    const to = out.pools.get(pool) ?? { decks: 0, cards: new Map() };
+    out.pools.set(pool, to);
     to.decks += s.decks;
     for (const [id, c] of s.cards) {
       const card = to.cards.get(id) ?? { decks: 0, copies: 0 };
@@ -81,7 +81,7 @@ function apply(figures: Delta, summed: Delta): Delta {
 }
 
 describe('figures kept from changes', () => {
-  it('any changes of any decks, summed in batches of any size, equal a recount of the decks as they end (the distinct scopes and codes too)', () => {
+  it('any changes of any decks, summed in batches of any size, equal a recount of the decks as they end (the distinct pools and codes too)', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.nat(9), deck), { minLength: 1, maxLength: 60 }),
@@ -106,7 +106,7 @@ describe('figures kept from changes', () => {
           // Counted apart: a main faction's distinct figures are over its public decks' distinct codes.
           for (const main of ['soviet', 'germany', 'japan']) {
             const codes = new Set([...now.values()].filter((c) => c?.main === main).map((c) => codeOf(c as Contribution)));
-            expect(figures.scopes.get(`=${main}`)?.decks ?? 0).toBe(codes.size);
+            expect(figures.pools.get(`=${main}`)?.decks ?? 0).toBe(codes.size);
           }
         },
       ),
@@ -125,7 +125,7 @@ describe('figures kept from changes', () => {
       deck_code: code,
     });
     const d = recount([c]);
-    expect([...d.scopes.keys()].sort()).toEqual(['=soviet', '=soviet:usa', 'soviet', 'soviet:usa']);
+    expect([...d.pools.keys()].sort()).toEqual(['=soviet', '=soviet:usa', 'soviet', 'soviet:usa']);
     expect(d.codes).toEqual(new Map([[codeOf(c as Contribution), 1]]));
     expect([d.decks, d.pairs, d.tags]).toEqual([
       1,
@@ -135,7 +135,7 @@ describe('figures kept from changes', () => {
         ['meta', 1],
       ]),
     ]);
-    expect(d.scopes.get('soviet')?.cards.size).toBe(parseDeckCode(code).cards.length);
+    expect(d.pools.get('soviet')?.cards.size).toBe(parseDeckCode(code).cards.length);
   });
 });
 
@@ -149,18 +149,18 @@ describe('the figures as the API shows them', () => {
         deck_code: legalCode(demo, 'soviet', 'usa', 12, i % 3),
       }),
     );
-    const scope = recount(decks).scopes.get('soviet') as NonNullable<ReturnType<Delta['scopes']['get']>>;
-    const rows = cardFigures(scope, demo, 'en');
+    const pool = recount(decks).pools.get('soviet') as NonNullable<ReturnType<Delta['pools']['get']>>;
+    const rows = cardFigures(pool, demo, 'en');
     expect(rows.map((r) => [r.decks, r.card_id])).toEqual(
       [...rows].sort((a, b) => b.decks - a.decks || (a.card_id < b.card_id ? -1 : 1)).map((r) => [r.decks, r.card_id]),
     );
     for (const r of rows) {
-      const c = scope.cards.get(r.card_id) as { decks: number; copies: number };
+      const c = pool.cards.get(r.card_id) as { decks: number; copies: number };
       expect(r.share).toBe(Math.round((c.decks / 7) * 10_000) / 10_000);
       expect(r.average_copies).toBe(Math.round((c.copies / c.decks) * 100) / 100);
       expect(r.name).toBe(demo.get(r.card_id)?.name);
     }
-    const tanks = cardFigures(scope, demo, 'de', 'tank');
+    const tanks = cardFigures(pool, demo, 'de', 'tank');
     expect(tanks.length).toBeGreaterThan(0);
     for (const r of tanks) expect([demo.get(r.card_id)?.type, r.name]).toEqual(['tank', demo.get(r.card_id)?.names?.de]);
   });

@@ -46,59 +46,59 @@ const canonical = (c: Contribution | null) =>
   c && JSON.stringify([c.main, c.ally, [...c.tags].sort(), Object.entries(c.cards).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 export const sameContribution = (a: Contribution | null, b: Contribution | null): boolean => canonical(a) === canonical(b);
 
-/** The scopes card figures are kept for: each main faction, and each main/ally pair. */
-export const mainScope = (main: string) => main;
-export const pairScope = (main: string, ally: string) => `${main}:${ally}`;
+/** The pools card figures are kept for: each main faction, and each main/ally pair. */
+export const mainPool = (main: string) => main;
+export const pairPool = (main: string, ally: string) => `${main}:${ally}`;
 
 /**
- * The scopes whose sum is what `meta/cards` is asked for (contract §11.5): a main faction's (with an ally:
+ * The pools whose sum is what `meta/cards` is asked for (contract §11.5): a main faction's (with an ally:
  * that pair's); an ally alone — the pairs of every main faction with it; neither — every main faction's (each
  * public deck has one main: their sum is the whole library). Kept figures are never more than the main and
- * pair scopes: a read sums at most 5 of them, a write touches 2 whatever is asked.
+ * pair pools: a read sums at most 5 of them, a write touches 2 whatever is asked.
  */
-export function scopesAsked(main: FactionId | undefined, ally: FactionId | undefined, distinct = false): string[] {
+export function poolsAsked(main: FactionId | undefined, ally: FactionId | undefined, distinct = false): string[] {
   const asked = main
-    ? [ally ? pairScope(main, ally) : mainScope(main)]
-    : MAIN_FACTION_IDS.filter((m) => m !== ally).map((m) => (ally ? pairScope(m, ally) : mainScope(m)));
-  return distinct ? asked.map(distinctScope) : asked;
+    ? [ally ? pairPool(main, ally) : mainPool(main)]
+    : MAIN_FACTION_IDS.filter((m) => m !== ally).map((m) => (ally ? pairPool(m, ally) : mainPool(m)));
+  return distinct ? asked.map(distinctPool) : asked;
 }
 
 /**
- * A scope's figures over distinct codes (`distinct=code`, contract §11.5): each canonical code counted once,
- * however many public decks hold it (eleven copies of one netdeck are one deck here). Kept beside the scope, in
+ * A pool's figures over distinct codes (`distinct=code`, contract §11.5): each canonical code counted once,
+ * however many public decks hold it (eleven copies of one netdeck are one deck here). Kept beside the pool, in
  * an item of its own, moved only when a code's count of public decks goes from 0 or to 0 (codeCounts).
  */
-export const distinctScope = (scope: string) => `=${scope}`;
+export const distinctPool = (pool: string) => `=${pool}`;
 
 /** A contribution's canonical code (its URL form: what a code's count is keyed by). */
 export const codeOf = (c: Contribution): string =>
   urlCodeOf({ main: c.main, ally: c.ally, cards: Object.entries(c.cards).map(([card_id, count]) => ({ card_id, count })) });
 
-/** A card's figures in a scope: the decks that play it, and their copies of it in all. */
+/** A card's figures in a pool: the decks that play it, and their copies of it in all. */
 export interface CardCount {
   decks: number;
   copies: number;
 }
 /**
- * A scope's change: its decks, and each card's decks and copies. Every collection keyed by text (a tag, a
- * card id, a scope) is a Map: a tag named `constructor` or `__proto__` is a key like any other.
+ * A pool's change: its decks, and each card's decks and copies. Every collection keyed by text (a tag, a
+ * card id, a pool) is a Map: a tag named `constructor` or `__proto__` is a key like any other.
  */
-export interface ScopeDelta {
+export interface PoolDelta {
   decks: number;
   cards: Map<string, CardCount>;
 }
-/** What changes add up to: per card scope (distinct ones too), per pair, per tag, per code, and the public decks in all. */
+/** What changes add up to: per card pool (distinct ones too), per pair, per tag, per code, and the public decks in all. */
 export interface Delta {
   decks: number;
-  scopes: Map<string, ScopeDelta>;
+  pools: Map<string, PoolDelta>;
   pairs: Map<string, number>;
   tags: Map<string, number>;
   /** Public decks by canonical code. */
   codes: Map<string, number>;
 }
 
-export const emptyDelta = (): Delta => ({ decks: 0, scopes: new Map(), pairs: new Map(), tags: new Map(), codes: new Map() });
-export const emptyScope = (): ScopeDelta => ({ decks: 0, cards: new Map() });
+export const emptyDelta = (): Delta => ({ decks: 0, pools: new Map(), pairs: new Map(), tags: new Map(), codes: new Map() });
+export const emptyPool = (): PoolDelta => ({ decks: 0, cards: new Map() });
 
 /** A map's entry, made when missing. */
 const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
@@ -110,10 +110,10 @@ const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
 };
 const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
-/** Adds `sign` × a contribution's cards into its scopes (or their distinct twins). */
-function addToScopes(into: Delta, c: Contribution, sign: 1 | -1, name: (scope: string) => string): void {
-  for (const scope of [mainScope(c.main), pairScope(c.main, c.ally)]) {
-    const s = entry(into.scopes, name(scope), emptyScope);
+/** Adds `sign` × a contribution's cards into its pools (or their distinct twins). */
+function addToPools(into: Delta, c: Contribution, sign: 1 | -1, name: (pool: string) => string): void {
+  for (const pool of [mainPool(c.main), pairPool(c.main, c.ally)]) {
+    const s = entry(into.pools, name(pool), emptyPool);
     s.decks += sign;
     for (const [id, copies] of Object.entries(c.cards)) {
       const card = entry(s.cards, id, () => ({ decks: 0, copies: 0 }));
@@ -127,17 +127,17 @@ function addToScopes(into: Delta, c: Contribution, sign: 1 | -1, name: (scope: s
 function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): void {
   if (!c) return;
   into.decks += sign;
-  addToScopes(into, c, sign, (scope) => scope);
-  add(into.pairs, pairScope(c.main, c.ally), sign);
+  addToPools(into, c, sign, (pool) => pool);
+  add(into.pairs, pairPool(c.main, c.ally), sign);
   for (const tag of c.tags) add(into.tags, tag, sign);
   add(into.codes, codeOf(c), sign);
 }
 
 /**
- * The distinct scopes' change (added into `into`): a code whose public decks go from none to some adds its cards
+ * The distinct pools' change (added into `into`): a code whose public decks go from none to some adds its cards
  * once, one whose decks go to none takes them away; any other change of a code's count moves nothing. `had` is
  * each changed code's count as stored; `contributionOf` gives a code's contribution (any deck's of it: they differ
- * only in tags, which distinct scopes do not hold).
+ * only in tags, which distinct pools do not hold).
  */
 export function addDistinct(
   into: Delta,
@@ -149,7 +149,7 @@ export function addDistinct(
     const after = Math.max(0, before + n);
     if (before > 0 === after > 0) continue;
     const c = contributionOf(code);
-    if (c) addToScopes(into, c, after > 0 ? 1 : -1, distinctScope);
+    if (c) addToPools(into, c, after > 0 ? 1 : -1, distinctPool);
   }
   return into;
 }
@@ -164,7 +164,7 @@ export function addChange(into: Delta, before: Contribution | null, after: Contr
 /** A copy of a delta (what a chunk would add with one more change, tried without touching the chunk's own). */
 export const copyDelta = (d: Delta): Delta => ({
   decks: d.decks,
-  scopes: new Map([...d.scopes].map(([k, s]) => [k, { decks: s.decks, cards: new Map([...s.cards].map(([id, c]) => [id, { ...c }])) }])),
+  pools: new Map([...d.pools].map(([k, s]) => [k, { decks: s.decks, cards: new Map([...s.cards].map(([id, c]) => [id, { ...c }])) }])),
   pairs: new Map(d.pairs),
   tags: new Map(d.tags),
   codes: new Map(d.codes),
@@ -173,22 +173,22 @@ export const copyDelta = (d: Delta): Delta => ({
 /** A delta without its zeros: what must be written. */
 export function nonZero(d: Delta): Delta {
   const keep = <T>(m: Map<string, T>, zero: (v: T) => boolean) => new Map([...m].filter(([, v]) => !zero(v)));
-  const scopes = new Map<string, ScopeDelta>();
-  for (const [scope, s] of d.scopes) {
+  const pools = new Map<string, PoolDelta>();
+  for (const [pool, s] of d.pools) {
     const cards = keep(s.cards, (c) => c.decks === 0 && c.copies === 0);
-    if (s.decks !== 0 || cards.size > 0) scopes.set(scope, { decks: s.decks, cards });
+    if (s.decks !== 0 || cards.size > 0) pools.set(pool, { decks: s.decks, cards });
   }
   return {
     decks: d.decks,
-    scopes,
+    pools,
     pairs: keep(d.pairs, (n) => n === 0),
     tags: keep(d.tags, (n) => n === 0),
     codes: keep(d.codes, (n) => n === 0),
   };
 }
 
-/** Scopes added up: their decks, each card's decks and copies, and the latest of their times. */
-export function sumScopes(scopes: readonly { decks: number; cards: ReadonlyMap<string, CardCount>; as_of: string | null }[]): {
+/** Pools added up: their decks, each card's decks and copies, and the latest of their times. */
+export function sumPools(pools: readonly { decks: number; cards: ReadonlyMap<string, CardCount>; as_of: string | null }[]): {
   decks: number;
   cards: Map<string, CardCount>;
   as_of: string | null;
@@ -196,7 +196,7 @@ export function sumScopes(scopes: readonly { decks: number; cards: ReadonlyMap<s
   const cards = new Map<string, CardCount>();
   let decks = 0;
   let as_of: string | null = null;
-  for (const s of scopes) {
+  for (const s of pools) {
     decks += s.decks;
     if (s.as_of !== null && (as_of === null || s.as_of > as_of)) as_of = s.as_of;
     for (const [id, c] of s.cards) {
@@ -216,7 +216,7 @@ export const recount = (decks: Iterable<Contribution | null>): Delta => {
     addChange(total, null, c);
     if (c) byCode.set(codeOf(c), c);
   }
-  // Every code from none: each counted once in the distinct scopes.
+  // Every code from none: each counted once in the distinct pools.
   return nonZero(addDistinct(total, new Map(), (code) => byCode.get(code)));
 };
 
@@ -232,16 +232,16 @@ export interface CardFigure {
 }
 
 /**
- * A scope's cards (contract §10.3): each card some of its decks play, by decks (most first), then id; `type`
+ * A pool's cards (contract §10.3): each card some of its decks play, by decks (most first), then id; `type`
  * keeps that type's; names in the language. A card the catalogue no longer knows keeps its id as its name.
  */
 export function cardFigures(
-  scope: { decks: number; cards: ReadonlyMap<string, CardCount> },
+  pool: { decks: number; cards: ReadonlyMap<string, CardCount> },
   catalogue: Catalogue,
   language: string,
   type?: CardType,
 ): CardFigure[] {
-  return [...scope.cards]
+  return [...pool.cards]
     .filter(([id, c]) => c.decks > 0 && (!type || catalogue.get(id)?.type === type))
     .map(([id, c]) => {
       const card = catalogue.get(id);
@@ -249,7 +249,7 @@ export function cardFigures(
         card_id: id,
         name: card ? cardName(card, language) : id,
         decks: c.decks,
-        share: scope.decks > 0 ? round(c.decks / scope.decks, 4) : 0,
+        share: pool.decks > 0 ? round(c.decks / pool.decks, 4) : 0,
         average_copies: round(c.copies / c.decks, 2),
       };
     })

@@ -1,15 +1,15 @@
 /**
- * What the library plays (contract §10.3): the figures kept from the decks table's changes (items/meta.ts)
- * and read by the meta routes. The store-change worker hands over the decks a batch changed; each deck's
+ * What the library plays (contract §10.3): the figures kept from the decks table's changes (items/plays.ts)
+ * and read by the meta routes (`/api/v1/meta/…`). The store-change worker hands over the decks a batch changed; each deck's
  * figures are brought from what it adds now (its stored contribution) to what it adds as it is now (read
  * again: the record only says that it changed), the decks of a batch summed before anything is written —
  * a burst of public creates makes one write an item a chunk, not one a deck. Each chunk is one
  * transaction with the decks' contributions, each on the condition that it is still the one read, so a
  * change is applied once however often its record comes back (retries, repeats). At rest, every figure
- * is what a recount of the public decks makes (`deckctl meta recount`: recountMeta).
+ * is what a recount of the public decks makes (`deckctl meta recount`: recountPlays).
  * `distinct=code` (contract §11.5): each code's count of public decks is kept as a tag's is (read, then written on
  * the condition that it is still what was read), and a code whose count leaves or reaches 0 moves its cards in the
- * distinct twins of its two scopes, in the same transaction (rules/meta.ts addDistinct).
+ * distinct twins of its two pools, in the same transaction (rules/plays.ts addDistinct).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
@@ -21,13 +21,13 @@ import {
   copyDelta,
   type Delta,
   emptyDelta,
-  emptyScope,
+  emptyPool,
   nonZero,
   recount,
   sameContribution,
-  sumScopes,
+  sumPools,
   TOP_TAGS,
-} from '#rules/meta.ts';
+} from '#rules/plays.ts';
 import { atMost } from './at-most.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { allPublicDecks } from './decks.ts';
@@ -41,23 +41,23 @@ import {
   factionsKey,
   figuresUnder,
   LEGACY_TAG_SHARDS,
-  META,
-  META_CODE,
-  META_OF,
-  META_TAG,
+  PLAYS,
+  PLAYS_CODE,
+  PLAYS_OF,
+  PLAYS_TAG,
+  poolOf,
   type StoredContribution,
-  scopeOf,
   TAG_BOARD,
   TAGS_INDEX,
   tagFigureOf,
   tagItem,
   tagKey,
-} from './items/meta.ts';
+} from './items/plays.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
 
-/** Most decks a transaction takes, and most distinct cards of one scope it writes (an update expression holds at most 4 KB). */
+/** Most decks a transaction takes, and most distinct cards of one pool it writes (an update expression holds at most 4 KB). */
 const CHUNK_DECKS = 20;
 const CHUNK_CARDS = 100;
 /**
@@ -131,7 +131,7 @@ async function countsNow(keys: Iterable<string>, keyOf: (key: string) => Record<
 }
 
 /**
- * The writes of a summed delta: each card scope (distinct ones too), the pairs and the count of public decks, each
+ * The writes of a summed delta: each card pool (distinct ones too), the pairs and the count of public decks, each
  * tag and each code (from the decks they have now).
  */
 export function figureWrites(
@@ -141,13 +141,13 @@ export function figureWrites(
   codeDecks: ReadonlyMap<string, number> = new Map(),
 ): TransactItem[] {
   const writes: TransactItem[] = [];
-  for (const [scope, s] of delta.scopes) {
+  for (const [pool, s] of delta.pools) {
     const figures = new Map<string, number>([['decks', s.decks]]);
     for (const [id, c] of s.cards) {
       figures.set(ATTR.cardDecks(id), c.decks);
       figures.set(ATTR.cardCopies(id), c.copies);
     }
-    writes.push(adds(cardsKey(scope), figures, now));
+    writes.push(adds(cardsKey(pool), figures, now));
   }
   if (delta.decks !== 0 || delta.pairs.size > 0)
     writes.push(
@@ -178,14 +178,14 @@ function contributionWrite({ deckId, before, after }: Change): TransactItem {
 }
 
 /**
- * The most items a chunk's transaction writes: each deck's contribution, each scope and its distinct twin, the
+ * The most items a chunk's transaction writes: each deck's contribution, each pool and its distinct twin, the
  * factions' item, each tag, each code.
  */
-const itemsWritten = (decks: number, d: Delta) => decks + 2 * d.scopes.size + 1 + d.tags.size + d.codes.size;
+const itemsWritten = (decks: number, d: Delta) => decks + 2 * d.pools.size + 1 + d.tags.size + d.codes.size;
 
 /**
- * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a scope and
- * MAX_TRANSACT_ITEMS items in all (a deck's change alone writes at most 2 scopes, 20 tags and its contribution).
+ * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a pool and
+ * MAX_TRANSACT_ITEMS items in all (a deck's change alone writes at most 2 pools, 20 tags and its contribution).
  */
 function chunked(changes: Change[]): Change[][] {
   const chunks: Change[][] = [];
@@ -194,7 +194,7 @@ function chunked(changes: Change[]): Change[][] {
   for (const change of changes) {
     const next = addChange(copyDelta(delta), change.before.contribution, change.after);
     const wide =
-      [...next.scopes.values()].some((s) => s.cards.size > CHUNK_CARDS) || itemsWritten(chunk.length + 1, next) > MAX_TRANSACT_ITEMS;
+      [...next.pools.values()].some((s) => s.cards.size > CHUNK_CARDS) || itemsWritten(chunk.length + 1, next) > MAX_TRANSACT_ITEMS;
     if (chunk.length > 0 && (chunk.length >= CHUNK_DECKS || wide)) {
       chunks.push(chunk);
       chunk = [];
@@ -215,15 +215,15 @@ async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
   for (const c of chunk) for (const side of [c.before.contribution, c.after]) if (side) byCode.set(codeOf(side), side);
   const delta = nonZero(addDistinct(summed, codes, (code) => byCode.get(code)));
   const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), tags, codes)]);
-  if (outcome === 'conflict') throw new Error('meta figures: the transaction kept conflicting');
+  if (outcome === 'conflict') throw new Error('plays figures: the transaction kept conflicting');
   return outcome === 'ok' ? 'ok' : 'stale';
 }
 
 /** Brings the figures up to these decks as they are now (the store-change worker's work for changed decks). */
-export async function applyMeta(decks: readonly { userId: string; deckId: string }[]): Promise<void> {
+export async function applyPlays(decks: readonly { userId: string; deckId: string }[]): Promise<void> {
   let pending = [...decks];
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > REREADS) throw new Error('meta figures: contributions or tags kept changing under their changes');
+    if (attempt > REREADS) throw new Error('plays figures: contributions or tags kept changing under their changes');
     if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
     const changes: Change[] = [];
     await atMost(4, pending, async ({ userId, deckId }) => {
@@ -238,14 +238,14 @@ export async function applyMeta(decks: readonly { userId: string; deckId: string
 }
 
 // --- reads ------------------------------------------------------------------------------------------------
-/** A card scope's figures (one GetItem, whatever the library's size). */
-export async function readScope(scope: string) {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: cardsKey(scope) }));
-  return scopeOf(Item);
+/** A card pool's figures (one GetItem, whatever the library's size). */
+export async function readPool(pool: string) {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: cardsKey(pool) }));
+  return poolOf(Item);
 }
 
-/** Card scopes' figures summed (rules/meta.ts scopesAsked: 5 at most; their GetItems at once). */
-export const readScopes = async (scopes: readonly string[]) => sumScopes(await Promise.all(scopes.map(readScope)));
+/** Card pools' figures summed (rules/plays.ts poolsAsked: 5 at most; their GetItems at once). */
+export const readPools = async (pools: readonly string[]) => sumPools(await Promise.all(pools.map(readPool)));
 
 /**
  * The pairs, the count of public decks and the TOP_TAGS most used tags, in order (one GetItem, and one Query
@@ -290,23 +290,23 @@ async function storedFigures(): Promise<{
   const figures = emptyDelta();
   const contributions = new Map<string, StoredContribution>();
   const legacy: Record<string, string>[] = [];
-  for await (const item of scanPrefix(META.prefix)) {
+  for await (const item of scanPrefix(PLAYS.prefix)) {
     if (item.pk === cardsKey('').pk) {
-      const s = scopeOf(item);
-      figures.scopes.set(String(item.sk), { decks: s.decks, cards: s.cards });
+      const s = poolOf(item);
+      figures.pools.set(String(item.sk), { decks: s.decks, cards: s.cards });
     } else if (item.pk === factionsKey().pk) {
       figures.decks = Number(item.decks ?? 0);
       for (const [pair, n] of figuresUnder(item, 'p:')) figures.pairs.set(pair, n);
     } else if (item.pk === LEGACY_TAG_SHARDS) legacy.push({ pk: String(item.pk), sk: String(item.sk) });
   }
-  for await (const item of scanPrefix(META_TAG.prefix)) {
+  for await (const item of scanPrefix(PLAYS_TAG.prefix)) {
     const [tag, n] = tagFigureOf(item);
     figures.tags.set(tag, n);
   }
-  for await (const item of scanPrefix(META_CODE.prefix))
-    figures.codes.set(String(item.pk).slice(META_CODE.prefix.length), Number(item.decks ?? 0));
-  for await (const item of scanPrefix(META_OF.prefix))
-    contributions.set(String(item.pk).slice(META_OF.prefix.length), contributionFrom(item));
+  for await (const item of scanPrefix(PLAYS_CODE.prefix))
+    figures.codes.set(String(item.pk).slice(PLAYS_CODE.prefix.length), Number(item.decks ?? 0));
+  for await (const item of scanPrefix(PLAYS_OF.prefix))
+    contributions.set(String(item.pk).slice(PLAYS_OF.prefix.length), contributionFrom(item));
   return { figures: nonZero(figures), contributions, legacy };
 }
 
@@ -319,12 +319,12 @@ export function drift(stored: Delta, counted: Delta): string[] {
   const keys = <K>(a: ReadonlyMap<K, unknown> | undefined, b: ReadonlyMap<K, unknown> | undefined) =>
     new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])]);
   compare('public decks', stored.decks, counted.decks);
-  for (const scope of keys(stored.scopes, counted.scopes)) {
-    const [a, b] = [stored.scopes.get(scope), counted.scopes.get(scope)];
-    compare(`cards ${scope}: decks`, a?.decks, b?.decks);
+  for (const pool of keys(stored.pools, counted.pools)) {
+    const [a, b] = [stored.pools.get(pool), counted.pools.get(pool)];
+    compare(`cards ${pool}: decks`, a?.decks, b?.decks);
     for (const id of keys(a?.cards, b?.cards)) {
-      compare(`cards ${scope}: ${id} decks`, a?.cards.get(id)?.decks, b?.cards.get(id)?.decks);
-      compare(`cards ${scope}: ${id} copies`, a?.cards.get(id)?.copies, b?.cards.get(id)?.copies);
+      compare(`cards ${pool}: ${id} decks`, a?.cards.get(id)?.decks, b?.cards.get(id)?.decks);
+      compare(`cards ${pool}: ${id} copies`, a?.cards.get(id)?.copies, b?.cards.get(id)?.copies);
     }
   }
   for (const pair of keys(stored.pairs, counted.pairs)) compare(`pair ${pair}`, stored.pairs.get(pair), counted.pairs.get(pair));
@@ -339,7 +339,7 @@ export function drift(stored: Delta, counted: Delta): string[] {
  * contribution, and the tag shards of earlier versions deleted. Returns the drift it found (and corrected).
  * Run while the library is quiet: a change landing during it is the worker's to apply after.
  */
-export async function recountMeta(write: boolean): Promise<{ decks: number; drift: string[]; unreadable: string[] }> {
+export async function recountPlays(write: boolean): Promise<{ decks: number; drift: string[]; unreadable: string[] }> {
   const counted = new Map<string, Contribution | null>();
   const unreadable: string[] = [];
   for await (const deck of allPublicDecks()) {
@@ -364,15 +364,15 @@ export async function recountMeta(write: boolean): Promise<{ decks: number; drif
     const put = async (Item: Record<string, unknown>) => void (await documentClient().send(new PutCommand({ TableName: table(), Item })));
     const remove = async (Key: Record<string, string>) =>
       void (await documentClient().send(new DeleteCommand({ TableName: table(), Key })));
-    // Every figure item whole: those of scopes no longer counted are emptied.
-    const scopes = new Set([...stored.scopes.keys(), ...figures.scopes.keys()]);
-    await atMost(8, scopes, async (scope) => {
-      const s = figures.scopes.get(scope) ?? emptyScope();
+    // Every figure item whole: those of pools no longer counted are emptied.
+    const pools = new Set([...stored.pools.keys(), ...figures.pools.keys()]);
+    await atMost(8, pools, async (pool) => {
+      const s = figures.pools.get(pool) ?? emptyPool();
       const cards = [...s.cards].flatMap(([id, c]) => [
         [ATTR.cardDecks(id), c.decks],
         [ATTR.cardCopies(id), c.copies],
       ]);
-      await put({ ...cardsKey(scope), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
+      await put({ ...cardsKey(pool), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
     });
     await put({
       ...factionsKey(),

@@ -1,6 +1,6 @@
 /**
- * What the library plays (contract §10.3; lib/rules/meta.ts), kept from the decks table's changes by the
- * store-change worker (lib/store/meta.ts). Each figure is a number an update ADDs to, so a batch's
+ * What the library plays (contract §10.3; lib/rules/plays.ts), kept from the decks table's changes by the
+ * store-change worker (lib/store/plays.ts). Each figure is a number an update ADDs to, so a batch's
  * changes, summed, are one write an item whatever their count:
  *   pk META#cards     sk <main> | <main>:<ally>  { decks, as_of, "d:<card_id>": decks, "c:<card_id>": copies }
  *   pk META#factions  sk ALL                     { decks, as_of, "p:<main>:<ally>": decks }
@@ -8,12 +8,12 @@
  * and, for each public deck, what it adds now — so that a change is applied once, whatever retries
  * or repeats of its stream record (the worker writes the figures and this in one transaction, on the
  * condition that this is still what it read):
- *   pk METAOF#<deck_id>  sk META  { main, ally, tags, cards: { <card_id>: copies }, rev }
+ *   pk METAOF#<deck_id>  sk PLAYS  { main, ally, tags, cards: { <card_id>: copies }, rev }
  * and, for `distinct=code` (contract §11.5), each canonical code's count of public decks (deleted at 0), and the
- * card scopes again over distinct codes (sk `=<main>`, `=<main>:<ally>`), moved only when a code's count leaves or
+ * card pools again over distinct codes (sk `=<main>`, `=<main>:<ally>`), moved only when a code's count leaves or
  * reaches 0:
  *   pk METACODE#<url code>  sk CODE  { decks }
- * Bounds (contract §11.1): a card scope's item holds at most every card a faction pair can play (the
+ * Bounds (contract §11.1): a card pool's item holds at most every card a faction pair can play (the
  * catalogue's size, not the library's); the factions' item at most every pair (45); a tag's item one tag
  * (≤ 32 characters), and a tag no public deck holds any more has none (its item is deleted at 0), so no
  * item grows with the library or with the tags its owners ever tried. The most used tags are read in order
@@ -23,20 +23,22 @@
  * attribute per tag ever used, never removed. `deckctl meta recount` makes the tags' items from the public
  * decks and deletes those shards (LEGACY_TAG_SHARDS).
  */
-import { type CardCount, type Contribution, tagRank } from '#rules/meta.ts';
+import { type CardCount, type Contribution, tagRank } from '#rules/plays.ts';
 import type { DecksIndex } from '../tables.ts';
 import { itemKind } from './kind.ts';
 
-export const META = itemKind('META#');
-export const META_OF = itemKind('METAOF#');
-export const META_TAG = itemKind('METATAG#');
-export const META_CODE = itemKind('METACODE#');
+// The prefixes are stored names, kept from when the feature was called meta in code (contract: the `/meta/`
+// routes): renaming them would leave every figure unread until a recount.
+export const PLAYS = itemKind('META#');
+export const PLAYS_OF = itemKind('METAOF#');
+export const PLAYS_TAG = itemKind('METATAG#');
+export const PLAYS_CODE = itemKind('METACODE#');
 
-export const cardsKey = (scope: string) => ({ pk: META.pk('cards'), sk: scope });
-export const factionsKey = () => ({ pk: META.pk('factions'), sk: 'ALL' });
+export const cardsKey = (pool: string) => ({ pk: PLAYS.pk('cards'), sk: pool });
+export const factionsKey = () => ({ pk: PLAYS.pk('factions'), sk: 'ALL' });
 /** The partition key of the 16 tag shards of earlier versions (removed by `deckctl meta recount`). */
-export const LEGACY_TAG_SHARDS = META.pk('tags');
-export const tagKey = (tag: string) => ({ pk: META_TAG.pk(tag), sk: 'TAG' });
+export const LEGACY_TAG_SHARDS = PLAYS.pk('tags');
+export const tagKey = (tag: string) => ({ pk: PLAYS_TAG.pk(tag), sk: 'TAG' });
 /** The index of the tags by rank, and the one partition of it every tag's item is in. */
 export const TAGS_INDEX = 'tags_by_decks' satisfies DecksIndex;
 export const TAG_BOARD = 'TAGS';
@@ -50,9 +52,9 @@ export const tagItem = (tag: string, decks: number) => ({
 });
 /** A tag's item (or the index's projection of one) as its figure. */
 export const tagFigureOf = (item: Record<string, unknown>): [string, number] => [String(item.tag), Number(item.decks ?? 0)];
-export const contributionKey = (deckId: string) => ({ pk: META_OF.pk(deckId), sk: 'META' });
+export const contributionKey = (deckId: string) => ({ pk: PLAYS_OF.pk(deckId), sk: 'META' });
 /** A canonical code's count of public decks (its URL form). */
-export const codeKey = (code: string) => ({ pk: META_CODE.pk(code), sk: 'CODE' });
+export const codeKey = (code: string) => ({ pk: PLAYS_CODE.pk(code), sk: 'CODE' });
 
 /** The attribute names of a figure. */
 export const ATTR = {
@@ -61,8 +63,8 @@ export const ATTR = {
   pair: (pair: string) => `p:${pair}`,
 } as const;
 
-/** A card scope's item as its figures. */
-export function scopeOf(item: Record<string, unknown> | undefined): {
+/** A card pool's item as its figures. */
+export function poolOf(item: Record<string, unknown> | undefined): {
   decks: number;
   cards: Map<string, CardCount>;
   as_of: string | null;

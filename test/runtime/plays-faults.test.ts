@@ -15,7 +15,7 @@ import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
-import { recountMeta } from '#store/meta.ts';
+import { recountPlays } from '#store/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { WORKERS, type Worker } from '#workers';
 import { handleStoreChanges } from '#workers/store-changes.ts';
@@ -77,7 +77,7 @@ describe("the figures under the store's faults and the stream's repeats", () => 
     expect((await handle(created.slice(10))).batchItemFailures).toEqual([]);
     // The same records again, twice: nothing more.
     for (let i = 0; i < 2; i++) expect((await handle(created)).batchItemFailures).toEqual([]);
-    expect(await recountMeta(false)).toEqual({ decks: 27, drift: [], unreadable: [] });
+    expect(await recountPlays(false)).toEqual({ decks: 27, drift: [], unreadable: [] });
 
     // Changes: 5 made private, 5 another code, 3 deleted — each delivered twice, the second time beside the first.
     const changed: DynamoDBRecord[] = [];
@@ -103,6 +103,6 @@ describe("the figures under the store's faults and the stream's repeats", () => 
     await Promise.all([handle(changed), handle(changed)]);
     expect((await handle(changed)).batchItemFailures).toEqual([]);
     // 27 public, 5 made private, 3 deleted (deck 9, unlisted, got another code: still nothing).
-    expect(await recountMeta(false)).toEqual({ decks: 19, drift: [], unreadable: [] });
+    expect(await recountPlays(false)).toEqual({ decks: 19, drift: [], unreadable: [] });
   }, 120_000);
 });
