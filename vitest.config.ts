@@ -8,7 +8,7 @@ const OWN_STORE = [
   'test/api/size-growth.test.ts',
   'test/api/edge.test.ts',
   'test/api/search.test.ts',
-  'test/api/meta.test.ts',
+  'test/api/plays.test.ts',
   'test/runtime/catalogue-refresh.test.ts',
   'test/runtime/cursor-keys.test.ts',
   'test/runtime/deletes.test.ts',

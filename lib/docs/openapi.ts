@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import { MAX_BODY_BYTES } from '#http/body.ts';
 import { ROUTES } from '#routes';
 import type { PathParam } from '#routes/params.ts';
-import type { ApiRoute, PageStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
+import type { ApiRoute, HtmlErrorStatus, RawBody, RequestHeader, ResponseHeader } from '#routes/route.ts';
 import { paramNames, refusesBody, TAGS } from '#routes/route.ts';
 import { SCOPES } from '#rules/scopes.ts';
 import { ERROR_CODES, type ErrorCode, ErrorEnvelope, type ErrorStatus, ThrottledByGateway } from '#shapes/errors.ts';
@@ -159,8 +159,8 @@ const RAW_BODIES: Record<RawBody, Record<string, { schema: Record<string, unknow
   'signed-json': { [JSON_TYPE]: { schema: { type: 'object' } } },
 };
 
-/** What a page for people answers as a page (its route's pageErrors), said in the document. */
-const PAGE_ERRORS: Record<PageStatus, string> = {
+/** What a page for people answers as a page (its route's htmlErrors), said in the document. */
+const HTML_ERRORS: Record<HtmlErrorStatus, string> = {
   400: 'The deck code does not parse, or a query parameter is not valid: a page saying what is wrong and where',
   404: 'No public or unlisted deck has this slug (private, unknown or malformed): a page saying so',
 };
@@ -222,9 +222,9 @@ function operation(route: ApiRoute) {
   };
   if (success.conditional)
     responses['304'] = { description: 'Not modified (If-None-Match matched): no body', headers: headers(['ETag', 'Cache-Control']) };
-  for (const status of route.pageErrors ?? [])
+  for (const status of route.htmlErrors ?? [])
     responses[status] = {
-      description: PAGE_ERRORS[status],
+      description: HTML_ERRORS[status],
       headers: headers(['Cache-Control', 'Content-Security-Policy', 'X-Frame-Options']),
       content: { 'text/html': { schema: { type: 'string' } } },
     };
@@ -236,7 +236,7 @@ function operation(route: ApiRoute) {
       content: { 'text/plain': { schema: { type: 'string' } } },
     };
   for (const [status, codes] of errorsOf(route)) {
-    if (route.pageErrors?.includes(status as PageStatus)) continue;
+    if (route.htmlErrors?.includes(status as HtmlErrorStatus)) continue;
     responses[status] = {
       description: `${MESSAGES[status]} (${codes.join(', ')})`,
       headers: headers(status === 503 ? ['Retry-After'] : status === 401 ? ['WWW-Authenticate'] : []),

@@ -51,7 +51,7 @@ const IMPORTS = JSON.stringify({ imports: { [`${ASSETS}chunks/`]: ASSETS } });
 const START = `import { createApiReference } from '${ASSETS}${SCALAR_ASSET}';\ncreateApiReference('#app', ${JSON.stringify(CONFIGURATION)});`;
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-const PAGE = `<!doctype html>
+const HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -96,7 +96,7 @@ function page(req: Headed, contentType: string, body: string, extra: Record<stri
 }
 
 export const readDocsPage = endpoint(R.docsPage, {}, async (req) =>
-  page(req, 'text/html; charset=utf-8', PAGE, { 'content-security-policy': DOCS_CSP, 'x-frame-options': 'DENY' }),
+  page(req, 'text/html; charset=utf-8', HTML, { 'content-security-policy': DOCS_CSP, 'x-frame-options': 'DENY' }),
 );
 
 /** A chunk's name holds a hash of its content: it never changes under that name. */

@@ -15,7 +15,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import * as v from 'valibot';
 import { logger } from '#logger';
 import type { PathParam } from '#routes/params.ts';
-import { type PageStatus, type Route, refusesBody } from '#routes/route.ts';
+import { type HtmlErrorStatus, type Route, refusesBody } from '#routes/route.ts';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody, rawBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
@@ -102,14 +102,16 @@ export function build<R extends Route>(
   if (spec.rawBody) handler.use(rawBody(spec.rawBody === 'text/plain' ? 'text/plain' : 'any'));
   if (refusesBody(spec)) handler.use(noBody());
   // A page for people answers its route's page errors (a slug no one may see, a code that does not parse) as a page.
-  const asPage = (error: unknown) =>
-    endpoint.page && error instanceof ApiError && spec.pageErrors?.includes(error.status as PageStatus) ? endpoint.page(error) : undefined;
+  const asHtml = (error: unknown) =>
+    endpoint.htmlError && error instanceof ApiError && spec.htmlErrors?.includes(error.status as HtmlErrorStatus)
+      ? endpoint.htmlError(error)
+      : undefined;
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
     try {
       return success(await answer(event, context, requestId), requestId);
     } catch (error) {
-      const page = asPage(error);
+      const page = asHtml(error);
       if (page) return success(page, requestId);
       throw error;
     }

@@ -97,10 +97,10 @@ export type ApiResult<D = unknown> = Fresh<D> | NotModified | Raw;
  */
 export type Prepared = readonly ((() => unknown) & { current?: () => Promise<void> })[];
 
-/** What an endpoint declares besides its route: what it prepares at init, and (a page for people) the page an error of its route's `pageErrors` answers. */
+/** What an endpoint declares besides its route: what it prepares at init, and (a page for people) the HTML page (`htmlError`) an error of its route's `htmlErrors` answers. */
 export interface Declared {
   init?: Prepared;
-  page?: (error: ApiError) => ApiResult;
+  htmlError?: (error: ApiError) => ApiResult;
 }
 
 /** An endpoint of route R, as the shared stack (stack.ts) runs it. */

@@ -15,9 +15,9 @@ import { codeAt, codeLinks } from './codes.ts';
 import { htmlPage } from './html.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
-const page = (error: ApiError) => htmlPage(400, badCodePage(error.message));
+const htmlError = (error: ApiError) => htmlPage(400, badCodePage(error.message));
 
-export const readCodePage = endpoint(R.readCodePage, { init: [catalogue], page }, async (req) => {
+export const readCodePage = endpoint(R.readCodePage, { init: [catalogue], htmlError }, async (req) => {
   const at = codeAt(req, R.readCodePage.path);
   if (at.moved) return at.moved;
   const language = languageOf(req, catalogue());

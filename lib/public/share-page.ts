@@ -17,9 +17,9 @@ import { htmlPage } from './html.ts';
 import { imageQuery, languageHeaders, languageOf } from './language.ts';
 
 /** A slug no one may see (private, unknown or malformed): the same 404 page. */
-const page = () => htmlPage(404, NOT_FOUND_PAGE);
+const htmlError = () => htmlPage(404, NOT_FOUND_PAGE);
 
-export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], page }, async (req) => {
+export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], htmlError }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   // What the library's public decks of its main nation play, for each card's "in N%": one GetItem.
   const played = await readPool(mainPool(deck.main_faction));

@@ -92,7 +92,7 @@ export const eraseAccount = {
   grants: [...erasing, ...keysClosing],
   summary: 'Erase the account',
   description:
-    'Body { "confirm": "<user_id>" } (anything else 422). Erases the account and everything it owns or gave: every deck with its search entries, counters, views, versions and likes received; every like it gave (the liked decks\' counts go down); its keys; its idempotency records; the account item. decks is how many decks the account had when its erasure began. From the answer on, every key of the account is 401 and every share slug of its decks 404; the rest is finished in the background within a minute. A request that fails (503) has begun the erasure: a repeat finishes it. Export first (GET /api/v1/users/{user_id}/export) to keep a copy.',
+    'Body { "confirm": "<user_id>" } (anything else 422). Erases the account and everything it owns or gave: every deck with its search entries, counters, views, versions and likes received; every like it gave (the liked decks\' counts go down); its keys; its remembered answers (of Idempotency-Key requests); the account item. decks is how many decks the account had when its erasure began. From the answer on, every key of the account is 401 and every share slug of its decks 404; the rest is finished in the background within a minute. A request that fails (503) has begun the erasure: a repeat finishes it. Export first (GET /api/v1/users/{user_id}/export) to keep a copy.',
   tag: 'Keys and account',
   success: { status: 200, data: 'ErasedAccount' },
 } as const satisfies ApiRoute;

@@ -7,7 +7,7 @@ import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
 import { BY_LANGUAGE, CODE_PATHS } from './code-paths.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
-import { IMAGE_FILES, IMAGE_SUBSET_FONTS, IMAGE_SUCCESS, PAGE_SUCCESS } from './share.ts';
+import { HTML_SUCCESS, IMAGE_FILES, IMAGE_SUBSET_FONTS, IMAGE_SUCCESS } from './share.ts';
 
 export const readCode = {
   name: 'readCode',
@@ -61,8 +61,8 @@ export const readCodePage = {
   summary: 'The page of a deck code',
   description: `An HTML page for people, as a saved deck's share page without author, guide or views: the cards by kredit cost, the kredit curve and types, what breaks the rules today, the code with a copy button, and Open Graph and Twitter tags whose image is the code's image (a pasted link unfurls as a picture). ${BY_LANGUAGE} Kept out of search engines (noindex). A code that does not parse, or a bad lang, answers a 400 page saying what is wrong. Counts no view.`,
   tag: 'Deck codes',
-  success: PAGE_SUCCESS,
-  pageErrors: [400],
+  success: HTML_SUCCESS,
+  htmlErrors: [400],
 } as const satisfies ApiRoute;
 
 export const CODE_ROUTES = [readCode, readCodeImage, readCodePage] as const;

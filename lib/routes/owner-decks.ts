@@ -56,7 +56,7 @@ export const createDeck = {
   params: owner,
   body: 'CreateBody',
   catalogue: true,
-  // The deck, its first version, its search entries and its Idempotency-Key record (one transaction); reading the record back.
+  // The deck, its first version, its search entries and its remembered answer (Idempotency-Key; one transaction); reading the answer back.
   grants: [
     decks(['PutItem'], [DECK.grant, VERSION.grant, SEARCH_ENTRY.grant, REMEMBERED_ANSWER.grant]),
     decks(['GetItem'], [REMEMBERED_ANSWER.grant]),

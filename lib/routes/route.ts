@@ -137,7 +137,7 @@ export interface Route extends Grantee {
    * A page for people: its errors of these statuses answer an HTML page saying what is wrong, not the
    * envelope (a slug no one may see: 404; a code that does not parse, or a bad query: 400).
    */
-  pageErrors?: readonly PageStatus[];
+  htmlErrors?: readonly HtmlErrorStatus[];
   /**
    * Its path parameter has one canonical form (a deck code: lib/rules/url-code.ts): a request by any other
    * answers 308 to the same route with the canonical form, query kept, so that caches hold one copy.
@@ -164,7 +164,7 @@ export interface Route extends Grantee {
 }
 
 /** The statuses a page for people may answer as a page. */
-export type PageStatus = 400 | 404;
+export type HtmlErrorStatus = 400 | 404;
 
 /** A route of the API: documented (every route but the fallback). */
 export interface ApiRoute extends Route {

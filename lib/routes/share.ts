@@ -18,7 +18,7 @@ export const IMAGE_SUCCESS = {
   conditional: true,
 } as const satisfies Success;
 /** What a share page answers: HTML under its policy, in its language. */
-export const PAGE_SUCCESS = {
+export const HTML_SUCCESS = {
   status: 200,
   data: 'Text',
   bare: true,
@@ -41,8 +41,8 @@ export const readSharePage = {
   description:
     "An HTML page for people (not JSON): the deck's cards by kredit cost (each with the share of the library's public decks of its main nation that play it), its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
   tag: 'Public decks',
-  success: PAGE_SUCCESS,
-  pageErrors: [404],
+  success: HTML_SUCCESS,
+  htmlErrors: [404],
 } as const satisfies ApiRoute;
 
 export const readDeckImage = {

@@ -128,9 +128,9 @@ const KardsCardSchema = v.pipe(
   ),
 );
 
-/** One record of the kards.com card API format as a card; a record that does not map throws, naming its field. */
-export function kardsCard(record: unknown): Card {
-  const result = v.safeParse(KardsCardSchema, record);
+/** One card of the kards.com card API format (as it comes, unchecked) as a card; one that does not map throws, naming its field. */
+export function kardsCard(raw: unknown): Card {
+  const result = v.safeParse(KardsCardSchema, raw);
   if (result.success) return result.output;
   const issue = result.issues[0];
   throw new CatalogueFormatError(`${issue.path?.map((p) => String(p.key)).join('.') ?? ''}: ${issue.message}`);
@@ -223,12 +223,12 @@ function compiledCatalogue({ columns: c, ids, at }: Compiled): Catalogue {
 /** Parses a catalogue file's JSON: an array of cards in either format (or `{ cards: [...] }`), or the compiled form. */
 export function parseCatalogue(json: unknown): Catalogue {
   if ((json as { format?: unknown } | null)?.format === COMPILED_FORMAT) return compiledCatalogue(json as Compiled);
-  const records = Array.isArray(json) ? json : (json as { cards?: unknown } | null)?.cards;
-  if (!Array.isArray(records)) throw new CatalogueFormatError('a catalogue is a JSON array of cards');
-  const kards = records.some((r) => typeof r === 'object' && r !== null && 'importId' in r);
+  const raws = Array.isArray(json) ? json : (json as { cards?: unknown } | null)?.cards;
+  if (!Array.isArray(raws)) throw new CatalogueFormatError('a catalogue is a JSON array of cards');
+  const kards = raws.some((r) => typeof r === 'object' && r !== null && 'importId' in r);
   const schema = kards ? KardsCardSchema : ProjectCardSchema;
-  const cards = records.map((record, i) => {
-    const result = v.safeParse(schema, record);
+  const cards = raws.map((raw, i) => {
+    const result = v.safeParse(schema, raw);
     if (!result.success) {
       const issue = result.issues[0];
       const where = issue.path?.map((p) => String(p.key)).join('.') ?? '';

@@ -8,7 +8,7 @@ export type KeyComponents = KeyComponentsOut;
 export type Alternatives = AlternativesOut;
 export type ChartSettings = ChartSettingsOut;
 
-/** Sections may be null in old records (requirement §2 rule 3); the service never writes null. */
+/** Sections may be null in decks stored long ago (requirement §2 rule 3's "old records"); the service never writes null. */
 export interface Archive {
   key_components: KeyComponents | null;
   alternatives: Alternatives | null;

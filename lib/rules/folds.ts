@@ -39,7 +39,7 @@ function* viewSteps(upTo: number): Generator<number> {
 
 /**
  * Whether a deck whose views were last folded at `folded` is folded when its total moves from `before`
- * to `after` over a run of its count's changes: a step was passed, and the total has moved a fold step
+ * to `after` over its count's changes of a batch: a step was passed, and the total has moved a fold step
  * since the last fold (or the deck is at or past it already: a retry of a fold that stopped half-way).
  */
 export const viewsFoldDue = (folded: number, before: number, after: number, items: number): boolean =>

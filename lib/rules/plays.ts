@@ -31,7 +31,7 @@ export interface Contributing {
 
 export function contributionOf(deck: Contributing | undefined): Contribution | null {
   if (deck?.visibility !== 'public') return null;
-  // A stored code (a deck item's, or a record's image of one): parsed once a container, as every stored code is.
+  // A stored code (a deck item's, or a stream record's image of one): parsed once a container, as every stored code is.
   const { cards } = parsedCode(deck.deck_code).deck;
   return {
     main: deck.main_faction as FactionId,

@@ -2,7 +2,7 @@
  * A section's answer shape, derived from its one declaration — the schema the rules check input with
  * (lib/rules/schemas.ts): the same fields and kinds, every field that input may leave out (it has a
  * default) present, and none of input's limits or normalisations, so that an answer accepts what a
- * deck stored under earlier rules holds (contract §3: old records). Its type is the input schema's
+ * deck stored under earlier rules holds (contract §3's "old records"). Its type is the input schema's
  * output, which is what a stored deck holds.
  */
 import * as v from 'valibot';

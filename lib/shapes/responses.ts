@@ -34,7 +34,7 @@ export const GuideSummary = answered(v.omit(R.Guide, ['description']));
 export const KeyComponents = answered(R.KeyComponents);
 export const Alternatives = answered(R.Alternatives);
 export const ChartSettings = answered(R.ChartSettings);
-/** Sections may be null in old records (requirement §2 rule 3): clients accept both. */
+/** Sections may be null in decks stored long ago (requirement §2 rule 3's "old records"): clients accept both. */
 export const Archive = v.strictObject({
   key_components: v.nullable(KeyComponents),
   alternatives: v.nullable(Alternatives),

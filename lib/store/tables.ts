@@ -59,7 +59,7 @@ const S = (name: string): KeyAttr => ({ name, type: 'S' });
 export const DECKS: TableDef = {
   id: 'decks',
   envVar: 'DECKS_TABLE',
-  // Idempotency-Key records (idempotency.ts) expire after 24 hours.
+  // Remembered answers of Idempotency-Key requests (idempotency.ts) expire after 24 hours.
   timeToLiveAttribute: 'expires_at',
   // Folds and purges follow the writes (lib/workers/): new and old images, to see what moved.
   stream: 'NEW_AND_OLD_IMAGES',

@@ -29,8 +29,8 @@ const table = () => tableName(DECKS);
 /** Views of one batch, by share slug, then by the UTC day they were served. */
 export type ViewCounts = ReadonlyMap<string, ReadonlyMap<number, number>>;
 
-/** Records a batch of views (step 1): 'recorded', or 'already' when this batch was recorded before. */
-export async function recordViewBatch(id: string, counts: ViewCounts): Promise<'recorded' | 'already'> {
+/** Logs a batch of views (step 1): 'logged', or 'already' when this batch was logged before. */
+export async function logViewBatch(id: string, counts: ViewCounts): Promise<'logged' | 'already'> {
   const byGroup = new Map<number, Map<string, Record<string, number>>>();
   for (const [slug, days] of counts) {
     const group = groupOf(slug);
@@ -38,7 +38,7 @@ export async function recordViewBatch(id: string, counts: ViewCounts): Promise<'
     of.set(slug, Object.fromEntries(days));
     byGroup.set(group, of);
   }
-  if (byGroup.size === 0) return 'recorded';
+  if (byGroup.size === 0) return 'logged';
   const outcome = await transact([
     {
       Put: {
@@ -59,7 +59,7 @@ export async function recordViewBatch(id: string, counts: ViewCounts): Promise<'
   ]);
   if (outcome === 'failed') return 'already';
   if (outcome === 'conflict') throw new Error('the view batch was not recorded: its items stayed held by other transactions');
-  return 'recorded';
+  return 'logged';
 }
 
 /**

@@ -21,9 +21,9 @@ import { discard } from './discard.ts';
 export type Image = Record<string, unknown>;
 export const image = (raw: Record<string, unknown> | undefined): Image | undefined =>
   raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined;
-/** A run's changes, each its old and new image, in order. */
-export const changesOf = (run: readonly DynamoDBRecord[]): [Image | undefined, Image | undefined][] =>
-  run.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]);
+/** An item's changes (its records of a batch), each its old and new image, in order. */
+export const changesOf = (records: readonly DynamoDBRecord[]): [Image | undefined, Image | undefined][] =>
+  records.map((r) => [image(r.dynamodb?.OldImage as Record<string, unknown>), image(r.dynamodb?.NewImage as Record<string, unknown>)]);
 
 /** One piece of work, and the first record of the batch it came from (where a retry must start). */
 export interface Work {
@@ -39,11 +39,11 @@ export interface Work {
 export const itemName = (keys: Image): string => `${keys.pk} ${keys.sk}`;
 
 /**
- * The work of each item's run of records (`of`); a run whose work cannot even be worked out (its images
+ * The work of each item's records (`of`); an item whose work cannot even be worked out (its images
  * fail the program) is work that fails with that error, given up on by its record like any other.
  */
-export function workOfRuns(records: readonly DynamoDBRecord[], of: (item: ItemRun) => Work[]): Work[] {
-  return itemRunsOf(records).flatMap((item) => {
+export function workByItem(records: readonly DynamoDBRecord[], of: (item: ItemRecords) => Work[]): Work[] {
+  return recordsByItem(records).flatMap((item) => {
     try {
       return of(item);
     } catch (error) {
@@ -60,23 +60,23 @@ export const earliestOf = (sequences: readonly string[]): string | undefined =>
 export const WORK_AT_ONCE = 4;
 
 /** An item's records of a batch: its keys, its first record's sequence number, the records in order. */
-export interface ItemRun {
+export interface ItemRecords {
   keys: Image;
   sequence: string;
-  run: DynamoDBRecord[];
+  records: DynamoDBRecord[];
 }
 
 /** A batch's records by item (its keys), in record order. */
-export function itemRunsOf(records: readonly DynamoDBRecord[]): ItemRun[] {
+export function recordsByItem(records: readonly DynamoDBRecord[]): ItemRecords[] {
   const byItem = new Map<string, DynamoDBRecord[]>();
   for (const r of records) {
     const keys = image(r.dynamodb?.Keys as Record<string, unknown>) ?? {};
     const id = `${keys.pk}\u0000${keys.sk}`;
     byItem.set(id, [...(byItem.get(id) ?? []), r]);
   }
-  return [...byItem.values()].map((run) => {
-    const first = run[0] as DynamoDBRecord;
-    return { keys: image(first.dynamodb?.Keys as Record<string, unknown>) ?? {}, sequence: first.dynamodb?.SequenceNumber ?? '', run };
+  return [...byItem.values()].map((records) => {
+    const first = records[0] as DynamoDBRecord;
+    return { keys: image(first.dynamodb?.Keys as Record<string, unknown>) ?? {}, sequence: first.dynamodb?.SequenceNumber ?? '', records };
   });
 }
 

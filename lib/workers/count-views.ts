@@ -13,7 +13,7 @@ import { count } from '#metrics';
 import { pathMatcher } from '#routes/route.ts';
 import { isShareSlug } from '#rules/ids.ts';
 import { dayOf } from '#rules/week.ts';
-import { recordViewBatch } from '#store/view-log.ts';
+import { logViewBatch } from '#store/view-log.ts';
 import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
 
 /** Each counted route's path parameters, read from a line's path as the gateway read them. */
@@ -71,8 +71,8 @@ export async function countViews(event: CloudWatchLogsEvent): Promise<void> {
   const data = decodeLogs(event);
   if (data.messageType !== 'DATA_MESSAGE') return; // CloudWatch's check that the destination answers
   const { id, views } = viewsOf(data);
-  const outcome = await recordViewBatch(id, views);
+  const outcome = await logViewBatch(id, views);
   const total = [...views.values()].reduce((a, days) => a + [...days.values()].reduce((b, n) => b + n, 0), 0);
-  if (outcome === 'recorded' && total > 0) count('ViewsCounted', {}, total);
+  if (outcome === 'logged' && total > 0) count('ViewsCounted', {}, total);
   else if (outcome === 'already') logger.info('view batch already recorded', { batch: id });
 }

@@ -28,7 +28,7 @@ import { endErasure, getErasure, keysClosed, stepErasure } from '#store/erasures
 import { forgetAnswers } from '#store/idempotency.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { giveBackLike, likedPage } from '#store/likes.ts';
-import { batchHandler, itemName, type Work, workOfRuns } from './batch.ts';
+import { batchHandler, itemName, type Work, workByItem } from './batch.ts';
 
 /** Decks (or likes) deleted at once: an erasure never floods the store. */
 const AT_ONCE = 8;
@@ -99,7 +99,7 @@ export const STEP_MS = SETTLE_MS + 10_000;
 
 /** A step for each account whose erasure item changed in the batch (its records taken together). */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
-  return workOfRuns(records, ({ keys, sequence }) => {
+  return workByItem(records, ({ keys, sequence }) => {
     const pk = String(keys.pk);
     if (!ERASURE.owns(pk)) return [];
     const userId = pk.slice(ERASURE.prefix.length);

@@ -19,7 +19,7 @@ import { slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { batchHandler, changesOf, earliestOf, image, itemName, type Work, workOfRuns } from './batch.ts';
+import { batchHandler, changesOf, earliestOf, image, itemName, type Work, workByItem } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCount, viewsMoved } from './views.ts';
 
@@ -35,8 +35,8 @@ interface PlaysChange {
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   const plays: PlaysChange[] = [];
   const trims = new Map<string, { first: string; what: string; userId: string; deckId: string; versions: number[] }>();
-  const work = workOfRuns(records, ({ keys, sequence, run }): Work[] => {
-    const last = run.at(-1) as DynamoDBRecord;
+  const work = workByItem(records, ({ keys, sequence, records: itemRecords }): Work[] => {
+    const last = itemRecords.at(-1) as DynamoDBRecord;
     const pk = String(keys.pk);
     const what = itemName(keys);
     if (COUNTER.owns(pk)) {
@@ -46,11 +46,11 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       return [{ first: sequence, what, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) }];
     }
     if (VIEW_COUNT.owns(pk)) {
-      const moved = movedCount(changesOf(run));
+      const moved = movedCount(changesOf(itemRecords));
       return moved ? [{ first: sequence, what, run: () => viewsMoved(slugOfCount(pk), moved) }] : [];
     }
     if (VERSION.owns(pk)) {
-      const kept = image(run.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
+      const kept = image(itemRecords.find((r) => r.eventName === 'INSERT')?.dynamodb?.NewImage as Record<string, unknown>);
       if (!kept) return [];
       // A deck's trims in one piece, oldest first: trims of one deck run at once could drop a version
       // a later trim has already taken out of the window, and with it the texts the kept ones read.
@@ -68,11 +68,11 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     }
     if (!String(keys.sk).startsWith(DECK.sk)) return [];
     // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
-    const changed = changesOf(run).some(
+    const changed = changesOf(itemRecords).some(
       ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
     );
     if (changed) plays.push({ userId: pk.slice(DECK.prefix.length), deckId: String(keys.sk).slice(DECK.sk.length), first: sequence, what });
-    const removed = run.find((r) => r.eventName === 'REMOVE');
+    const removed = itemRecords.find((r) => r.eventName === 'REMOVE');
     const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
     if (!removed || !deck) return [];
     const slug = String(deck.share_slug);

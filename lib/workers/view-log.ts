@@ -8,9 +8,9 @@ import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
 import { addBatchesToCount, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
-import { batchHandler, changesOf, type Image, itemName, type Work, workOfRuns } from './batch.ts';
+import { batchHandler, changesOf, type Image, itemName, type Work, workByItem } from './batch.ts';
 
-/** The batches a run of a log's changes added (each change its old and new image, in order), in ordinal order. */
+/** The batches a log's changes of a batch added (each change its old and new image, in order), in ordinal order. */
 export function loggedBatches(changes: readonly [Image | undefined, Image | undefined][]): LoggedBatch[] {
   const batches: LoggedBatch[] = [];
   for (const [before, after] of changes) {
@@ -52,11 +52,11 @@ export async function viewLogMoved(group: number, batches: readonly LoggedBatch[
 
 /** The work a batch of the view logs' changes asks for: each log's new batches, added to their decks' counts. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
-  return workOfRuns(records, ({ keys, sequence, run }) => {
+  return workByItem(records, ({ keys, sequence, records: itemRecords }) => {
     const pk = String(keys.pk);
     if (!VIEW_LOG.owns(pk)) return [];
     const group = Number(pk.slice(VIEW_LOG.prefix.length));
-    const batches = loggedBatches(changesOf(run));
+    const batches = loggedBatches(changesOf(itemRecords));
     return batches.length > 0
       ? [{ first: sequence, what: itemName(keys), run: async () => void (await viewLogMoved(group, batches)) }]
       : [];

@@ -16,7 +16,7 @@ import { forgetViewsNow } from '#store/view-counts.ts';
 
 type Image = Record<string, unknown>;
 
-/** How one deck's count moved over a run of its item's changes. */
+/** How one deck's count moved over its item's changes of a batch. */
 export interface Moved {
   /** Before the first change (undefined: no count). */
   before: number | undefined;
@@ -38,7 +38,7 @@ const weekOf = (image: Image | undefined): number => {
 };
 
 /**
- * How a deck's count moved over a run of its item's changes (each its old and new image, in order); undefined
+ * How a deck's count moved over its item's changes of a batch (each its old and new image, in order); undefined
  * when nothing moved. Each change is looked at, not only the first and the last: a count deleted (a delete)
  * and brought back (a view counted before it) within one run must still be seen to appear.
  */
@@ -58,7 +58,7 @@ export function movedCount(changes: readonly [Image | undefined, Image | undefin
   return moved;
 }
 
-/** What follows one deck's view count moving over a run of its item's changes. */
+/** What follows one deck's view count moving over its item's changes of a batch. */
 export async function viewsMoved(slug: string, { before, after, appeared, weekBefore, weekAfter, rev }: Moved): Promise<void> {
   // Deleted with its deck: nothing of it is left to fold.
   if (after === undefined) return;

@@ -246,7 +246,7 @@ async function check(route: Route, path: string, query: string, headers: Record<
   // The answers that are not JSON (pages, the docs page's script, the deck image: errors keep the envelope,
   // but a page for people answers its 404 as a page), as each route declares them.
   const media = route.success?.contentType;
-  if (media && (res.status === 200 || (route.pageErrors as readonly number[] | undefined)?.includes(res.status)))
+  if (media && (res.status === 200 || (route.htmlErrors as readonly number[] | undefined)?.includes(res.status)))
     return void expect(res.headers.get('content-type'), where).toMatch(new RegExp(`^${media}`));
   // A redirect to the canonical form of the path (a deck code's): the same route, its parameter canonical, the query kept.
   if (res.status === 308) {

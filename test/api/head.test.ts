@@ -58,7 +58,7 @@ describe('HEAD and trailing slashes', async () => {
             route.name,
             bad,
             r.status,
-            // A page for people answers its 400 as a page (its route's pageErrors); the rest in the envelope.
+            // A page for people answers its 400 as a page (its route's htmlErrors); the rest in the envelope.
             r.headers.get('content-type')?.startsWith('text/html')
               ? 'invalid_parameter'
               : ((await r.json()) as { error: { code: string } }).error.code,

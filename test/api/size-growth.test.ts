@@ -17,7 +17,7 @@ import { tagItem } from '#store/items/plays.ts';
 import { dayAttr, viewCountKey, viewsAttr } from '#store/items/view-count.ts';
 import { applyPlays } from '#store/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
-import { recordViewBatch } from '#store/view-log.ts';
+import { logViewBatch } from '#store/view-log.ts';
 import { viewLogMoved } from '#workers/view-log.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
@@ -109,7 +109,7 @@ async function costs(round: number) {
     ]),
   );
   const batch = `size-${round}`;
-  await recordViewBatch(batch, views);
+  await logViewBatch(batch, views);
   const window = await measuredUnits(async () => {
     const batches = [{ id: batch, ordinal: 1 + round, views: Object.fromEntries([...views].map(([s, d]) => [s, Object.fromEntries(d)])) }];
     await viewLogMoved(0, batches, TODAY);

@@ -1,7 +1,7 @@
 /**
  * An account's erasure (contract §9.4), on a store of this file's own behind the fault proxy: an account
  * with public, unlisted and private decks, versions, likes given and received, views, keys and
- * idempotency records is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
+ * remembered answers of Idempotency-Key requests is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
  * then by its repeat. From the repeat's answer every key of it is 401 and every share slug of its decks
  * 404; within a minute a scan of both tables finds nothing of it, and the other accounts' counts and
  * likes are right.
