@@ -1,4 +1,4 @@
 import { createOwnerDeck } from '#decks/create.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(createOwnerDeck);
+export const handler = ownerHandler(createOwnerDeck);

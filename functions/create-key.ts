@@ -1,4 +1,4 @@
 import { createOwnKey } from '#account/keys.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(createOwnKey);
+export const handler = ownerHandler(createOwnKey);

@@ -1,4 +1,4 @@
 import { deleteOwnerDeck } from '#decks/delete.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(deleteOwnerDeck);
+export const handler = ownerHandler(deleteOwnerDeck);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { diffDecks } from '#public/diff.ts';
 
-export const handler = route(diffDecks);
+export const handler = publicHandler(diffDecks);

@@ -1,4 +1,4 @@
 import { discordInteractions } from '#discord/endpoint.ts';
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 
-export const handler = route(discordInteractions);
+export const handler = publicHandler(discordInteractions);

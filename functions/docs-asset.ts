@@ -1,4 +1,4 @@
 import { readDocsAsset } from '#docs/page.ts';
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 
-export const handler = route(readDocsAsset);
+export const handler = publicHandler(readDocsAsset);

@@ -1,4 +1,4 @@
 import { readDocsPage } from '#docs/page.ts';
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 
-export const handler = route(readDocsPage);
+export const handler = publicHandler(readDocsPage);

@@ -1,4 +1,4 @@
 import { eraseOwnAccount } from '#account/erase.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(eraseOwnAccount);
+export const handler = ownerHandler(eraseOwnAccount);

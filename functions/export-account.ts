@@ -1,4 +1,4 @@
 import { exportOwnAccount } from '#account/export.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(exportOwnAccount);
+export const handler = ownerHandler(exportOwnAccount);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { listCards } from '#public/cards.ts';
 
-export const handler = route(listCards);
+export const handler = publicHandler(listCards);

@@ -1,4 +1,4 @@
 import { listOwnerVersions } from '#decks/list-versions.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(listOwnerVersions);
+export const handler = ownerHandler(listOwnerVersions);

@@ -1,4 +1,4 @@
 import { listOwnerDecks } from '#decks/list.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(listOwnerDecks);
+export const handler = ownerHandler(listOwnerDecks);

@@ -1,4 +1,4 @@
 import { listOwnKeys } from '#account/keys.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(listOwnKeys);
+export const handler = ownerHandler(listOwnKeys);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { listLanguages } from '#public/languages.ts';
 
-export const handler = route(listLanguages);
+export const handler = publicHandler(listLanguages);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { listSharedVersions } from '#public/history.ts';
 
-export const handler = route(listSharedVersions);
+export const handler = publicHandler(listSharedVersions);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { notFound } from '#public/not-found.ts';
 
-export const handler = route(notFound);
+export const handler = publicHandler(notFound);

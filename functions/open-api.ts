@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readOpenApi } from '#public/openapi.ts';
 
-export const handler = route(readOpenApi);
+export const handler = publicHandler(readOpenApi);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readCard } from '#public/card.ts';
 
-export const handler = route(readCard);
+export const handler = publicHandler(readCard);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readCodeImage } from '#public/code-image.ts';
 
-export const handler = route(readCodeImage);
+export const handler = publicHandler(readCodeImage);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readCodePage } from '#public/code-page.ts';
 
-export const handler = route(readCodePage);
+export const handler = publicHandler(readCodePage);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readCodeText } from '#public/code-text.ts';
 
-export const handler = route(readCodeText);
+export const handler = publicHandler(readCodeText);

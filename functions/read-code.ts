@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readCode } from '#public/code-facts.ts';
 
-export const handler = route(readCode);
+export const handler = publicHandler(readCode);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readDeckImage } from '#public/deck-image.ts';
 
-export const handler = route(readDeckImage);
+export const handler = publicHandler(readDeckImage);

@@ -1,4 +1,4 @@
 import { readOwnerOtk } from '#decks/otk.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(readOwnerOtk);
+export const handler = ownerHandler(readOwnerOtk);

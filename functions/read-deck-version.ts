@@ -1,4 +1,4 @@
 import { readOwnerVersion } from '#decks/read-version.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(readOwnerVersion);
+export const handler = ownerHandler(readOwnerVersion);

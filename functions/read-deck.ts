@@ -1,4 +1,4 @@
 import { readOwnerDeck } from '#decks/read.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(readOwnerDeck);
+export const handler = ownerHandler(readOwnerDeck);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readMetaCards } from '#public/meta-cards.ts';
 
-export const handler = route(readMetaCards);
+export const handler = publicHandler(readMetaCards);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readMetaFactions } from '#public/meta-factions.ts';
 
-export const handler = route(readMetaFactions);
+export const handler = publicHandler(readMetaFactions);

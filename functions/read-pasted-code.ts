@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readPastedCode } from '#public/pasted-code.ts';
 
-export const handler = route(readPastedCode);
+export const handler = publicHandler(readPastedCode);

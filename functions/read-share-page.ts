@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readSharePage } from '#public/share-page.ts';
 
-export const handler = route(readSharePage);
+export const handler = publicHandler(readSharePage);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readSharedDeck } from '#public/shared-read.ts';
 
-export const handler = route(readSharedDeck);
+export const handler = publicHandler(readSharedDeck);

@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { readSharedOtk } from '#public/shared-otk.ts';
 
-export const handler = route(readSharedOtk);
+export const handler = publicHandler(readSharedOtk);

@@ -1,4 +1,4 @@
 import { replaceDeckCards } from '#decks/replace.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(replaceDeckCards);
+export const handler = ownerHandler(replaceDeckCards);

@@ -1,4 +1,4 @@
 import { restoreOwnerVersion } from '#decks/restore-version.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(restoreOwnerVersion);
+export const handler = ownerHandler(restoreOwnerVersion);

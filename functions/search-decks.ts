@@ -1,4 +1,4 @@
-import { route } from '#http/stack.ts';
+import { publicHandler } from '#http/stack.ts';
 import { searchPublicDecks } from '#public/search.ts';
 
-export const handler = route(searchPublicDecks);
+export const handler = publicHandler(searchPublicDecks);

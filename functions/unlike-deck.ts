@@ -1,4 +1,4 @@
 import { unlikeDeck } from '#decks/likes.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(unlikeDeck);
+export const handler = ownerHandler(unlikeDeck);

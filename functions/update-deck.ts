@@ -1,4 +1,4 @@
 import { updateOwnerDeck } from '#decks/update.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(updateOwnerDeck);
+export const handler = ownerHandler(updateOwnerDeck);

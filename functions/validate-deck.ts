@@ -1,4 +1,4 @@
 import { validateOwnerDeck } from '#decks/validate.ts';
-import { ownerRoute } from '#http/owner-route.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
 
-export const handler = ownerRoute(validateOwnerDeck);
+export const handler = ownerHandler(validateOwnerDeck);

@@ -4,7 +4,7 @@
  * context → header normalisation → body size limit → owner auth → JSON body (or, on a PUT or DELETE that
  * takes none, no body) → the query, parsed by the endpoint's declared schema → the endpoint. Nothing is
  * parsed for a caller without a key.
- * Public routes use `route`; owner routes `ownerRoute` (owner-route.ts), so that only they bundle auth
+ * Public routes' handlers are `publicHandler`; owner routes' `ownerHandler` (owner-handler.ts), so that only they bundle auth
  * and its store; the compiler takes only route names of the matching kind for each.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -149,4 +149,4 @@ const headless =
   };
 
 /** A public route's Lambda handler. */
-export const route = <R extends PublicRoute>(endpoint: Endpoint<R>) => build(endpoint);
+export const publicHandler = <R extends PublicRoute>(endpoint: Endpoint<R>) => build(endpoint);

@@ -5,5 +5,5 @@ import { build, type OwnerRoute } from './stack.ts';
 import type { Endpoint } from './types.ts';
 
 /** An owner route's Lambda handler: its endpoint's request carries the key that auth has checked. */
-export const ownerRoute = <R extends OwnerRoute>(endpoint: Endpoint<R>) =>
+export const ownerHandler = <R extends OwnerRoute>(endpoint: Endpoint<R>) =>
   build(endpoint, ownerAuth, (context: Context) => (context as AuthContext).key);
