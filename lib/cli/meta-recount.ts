@@ -5,7 +5,7 @@
  * to check. Run it while the library is quiet: a deck changed during it is the worker's to apply after.
  */
 import { parseArgs } from 'node:util';
-import { recountPlays } from '#store/plays.ts';
+import { recountPlays } from '#store/plays-recount.ts';
 import { useStore } from './accounts.ts';
 
 export async function metaRecount(args: string[]): Promise<number> {

@@ -10,7 +10,8 @@ import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#h
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/plays.ts';
-import { cardFigures, poolsAsked } from '#rules/plays.ts';
+import { poolsAsked } from '#rules/plays.ts';
+import { cardFigures } from '#rules/plays-shown.ts';
 import { documentClient } from '#store/client.ts';
 import { readPools } from '#store/plays.ts';
 import { languageHeaders, languageOf } from './language.ts';

@@ -5,7 +5,7 @@
  */
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/plays.ts';
-import { factionFigures } from '#rules/plays.ts';
+import { factionFigures } from '#rules/plays-shown.ts';
 import { documentClient } from '#store/client.ts';
 import { readFactions } from '#store/plays.ts';
 

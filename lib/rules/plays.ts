@@ -1,12 +1,3 @@
-/**
- * What the library plays (contract §10.3), pure: what one public deck adds to the figures (its
- * contribution: factions, tags, each card and its copies), what a change of it adds or takes away (a
- * delta, summed over a batch of changes before anything is written), and the figures as the API shows
- * them — a faction's (or a pair's) cards by the share of its decks that play them, and the main/ally pairs
- * and tags by decks. Unlisted and private decks contribute nothing.
- */
-import { type CardType, cardName } from './card.ts';
-import type { Catalogue } from './catalogue.ts';
 import { type FactionId, MAIN_FACTION_IDS } from './factions.ts';
 import { parsedCode } from './parsed-codes.ts';
 import { urlCodeOf } from './url-code.ts';
@@ -220,76 +211,25 @@ export const recount = (decks: Iterable<Contribution | null>): Delta => {
   return nonZero(addDistinct(total, new Map(), (code) => byCode.get(code)));
 };
 
-// --- the figures as the API shows them --------------------------------------------------------------------
-const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
-
-export interface CardFigure {
-  card_id: string;
-  name: string;
-  decks: number;
-  share: number;
-  average_copies: number;
-}
-
-/**
- * A pool's cards (contract §10.3): each card some of its decks play, by decks (most first), then id; `type`
- * keeps that type's; names in the language. A card the catalogue no longer knows keeps its id as its name.
- */
-export function cardFigures(
-  pool: { decks: number; cards: ReadonlyMap<string, CardCount> },
-  catalogue: Catalogue,
-  language: string,
-  type?: CardType,
-): CardFigure[] {
-  return [...pool.cards]
-    .filter(([id, c]) => c.decks > 0 && (!type || catalogue.get(id)?.type === type))
-    .map(([id, c]) => {
-      const card = catalogue.get(id);
-      return {
-        card_id: id,
-        name: card ? cardName(card, language) : id,
-        decks: c.decks,
-        share: pool.decks > 0 ? round(c.decks / pool.decks, 4) : 0,
-        average_copies: round(c.copies / c.decks, 2),
-      };
-    })
-    .sort((a, b) => b.decks - a.decks || (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : 0));
-}
-
-/** The most used tags the factions' figures show (contract §10.3): the top of the tags by decks, kept in order by the store. */
-export const TOP_TAGS = 50;
-
-/** Strings by their code points (as DynamoDB orders a sort key's UTF-8 bytes), not by UTF-16 code units. */
-export function byCodePoints(a: string, b: string): number {
-  const [x, y] = [[...a], [...b]];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = ((x[i] as string).codePointAt(0) as number) - ((y[i] as string).codePointAt(0) as number);
-    if (d !== 0) return d;
+/** What differs between two figure sets, a line each: `<figure>: <stored> → <recounted>`. */
+export function drift(stored: Delta, counted: Delta): string[] {
+  const lines: string[] = [];
+  const compare = (name: string, a: number | undefined, b: number | undefined) => {
+    if ((a ?? 0) !== (b ?? 0)) lines.push(`${name}: ${a ?? 0} → ${b ?? 0}`);
+  };
+  const keys = <K>(a: ReadonlyMap<K, unknown> | undefined, b: ReadonlyMap<K, unknown> | undefined) =>
+    new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])]);
+  compare('public decks', stored.decks, counted.decks);
+  for (const pool of keys(stored.pools, counted.pools)) {
+    const [a, b] = [stored.pools.get(pool), counted.pools.get(pool)];
+    compare(`cards ${pool}: decks`, a?.decks, b?.decks);
+    for (const id of keys(a?.cards, b?.cards)) {
+      compare(`cards ${pool}: ${id} decks`, a?.cards.get(id)?.decks, b?.cards.get(id)?.decks);
+      compare(`cards ${pool}: ${id} copies`, a?.cards.get(id)?.copies, b?.cards.get(id)?.copies);
+    }
   }
-  return x.length - y.length;
-}
-
-/** Most decks a tag's rank can order (well past any library's decks: the rank's fixed width). */
-const RANK_CEILING = 10 ** 12;
-/**
- * A tag's place among the tags, as a string a sort key orders ascending: most decks first, then the tag by its
- * code points — the order factionFigures gives, so that the store's first TOP_TAGS are the answer's.
- */
-export const tagRank = (tag: string, decks: number): string => `${String(RANK_CEILING - decks).padStart(13, '0')}#${tag}`;
-
-/** The pairs by decks (most first, then main, then ally) with their share of all public decks; the most used tags, TOP_TAGS at most. */
-export function factionFigures(decks: number, pairs: ReadonlyMap<string, number>, tags: Iterable<readonly [string, number]>) {
-  const ordered = [...pairs]
-    .filter(([, n]) => n > 0)
-    .map(([pair, n]) => {
-      const [main_faction, ally_faction] = pair.split(':') as [FactionId, FactionId];
-      return { main_faction, ally_faction, decks: n, share: decks > 0 ? round(n / decks, 4) : 0 };
-    })
-    .sort((a, b) => b.decks - a.decks || a.main_faction.localeCompare(b.main_faction) || a.ally_faction.localeCompare(b.ally_faction));
-  const top = [...tags]
-    .filter(([, n]) => n > 0)
-    .sort(([ta, a], [tb, b]) => b - a || byCodePoints(ta, tb))
-    .slice(0, TOP_TAGS)
-    .map(([tag, n]) => ({ tag, decks: n }));
-  return { pairs: ordered, tags: top };
+  for (const pair of keys(stored.pairs, counted.pairs)) compare(`pair ${pair}`, stored.pairs.get(pair), counted.pairs.get(pair));
+  for (const tag of keys(stored.tags, counted.tags)) compare(`tag ${JSON.stringify(tag)}`, stored.tags.get(tag), counted.tags.get(tag));
+  for (const code of keys(stored.codes, counted.codes)) compare(`code ${code}`, stored.codes.get(code), counted.codes.get(code));
+  return lines;
 }

@@ -15,7 +15,7 @@ import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
-import { recountPlays } from '#store/plays.ts';
+import { recountPlays } from '#store/plays-recount.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { WORKERS, type Worker } from '#workers';
 import { handleStoreChanges } from '#workers/store-changes.ts';

@@ -10,20 +10,16 @@ import type { FactionId } from '#rules/factions.ts';
 import {
   addChange,
   addDistinct,
-  byCodePoints,
   type Contribution,
-  cardFigures,
   codeOf,
   contributionOf,
   copyDelta,
   type Delta,
   emptyDelta,
-  factionFigures,
   nonZero,
   recount,
-  TOP_TAGS,
-  tagRank,
 } from '#rules/plays.ts';
+import { byCodePoints, cardFigures, factionFigures, TOP_TAGS, tagRank } from '#rules/plays-shown.ts';
 import { legalCode } from '../support/decks.ts';
 
 const demo = demoCatalogue();

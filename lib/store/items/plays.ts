@@ -23,7 +23,8 @@
  * attribute per tag ever used, never removed. `deckctl meta recount` makes the tags' items from the public
  * decks and deletes those shards (LEGACY_TAG_SHARDS).
  */
-import { type CardCount, type Contribution, tagRank } from '#rules/plays.ts';
+import type { CardCount, Contribution } from '#rules/plays.ts';
+import { tagRank } from '#rules/plays-shown.ts';
 import type { DecksIndex } from '../tables.ts';
 import { itemKind } from './kind.ts';
 
