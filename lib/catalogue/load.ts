@@ -10,12 +10,14 @@
  * CATALOGUE_CHECK_SECONDS (60: "within minutes"), one GetItem of a small item, half a read unit — and, when it
  * is another than the one at hand, reads it once: from then on it is `catalogue()`, and its version
  * `catalogueTag()`, whatever the file. A store that cannot be read leaves the catalogue at hand in use: the
- * request is answered, the failure logged, and the next check is the next interval's.
+ * request is answered, the failure logged, and the next check is the next interval's. A version that is read but
+ * is not a catalogue (its parts another text, or a text the rules refuse) is refused once and not read again while
+ * the pointer names it: only the pointer's GetItem is paid each interval until a good version is published.
  */
 import { readFileSync } from 'node:fs';
 import { logger } from '#logger';
 import { type Catalogue, parseCatalogue } from '#rules/catalogue.ts';
-import { readCatalogueNow, readCatalogueText, versionOf } from '#store/catalogue-read.ts';
+import { BrokenCatalogue, readCatalogueNow, readCatalogueText, versionOf } from '#store/catalogue-read.ts';
 
 export const DEMO_CATALOGUE_FILE = new URL('./demo-cards.json', import.meta.url);
 
@@ -59,14 +61,26 @@ const checkMs = () => {
   return (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_CHECK_SECONDS) * 1000;
 };
 
+/** The published version this container found broken (never read again while the pointer names it). */
+let refused: string | undefined;
+
 async function check(): Promise<void> {
+  let version: string | undefined;
   try {
     const now = await readCatalogueNow();
-    if (!now || now.version === catalogueTag()) return;
-    usePublished(await readCatalogueText(now));
+    if (!now || now.version === catalogueTag() || now.version === refused) return;
+    version = now.version;
+    const text = await readCatalogueText(now);
+    try {
+      usePublished(text);
+    } catch (e) {
+      throw new BrokenCatalogue(`catalogue ${now.version}: ${(e as Error).message}`);
+    }
     logger.info('catalogue: the published version is in use', { version: now.version, cards: now.cards, published_at: now.published_at });
   } catch (e) {
-    logger.warn('catalogue: the published version could not be read; the one at hand stays', { error: (e as Error).message });
+    if (e instanceof BrokenCatalogue) refused = version;
+    const what = e instanceof BrokenCatalogue ? 'is broken; refused until another is published' : 'could not be read';
+    logger.warn(`catalogue: the published version ${what}; the one at hand stays`, { version, error: (e as Error).message });
   }
 }
 

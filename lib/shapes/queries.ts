@@ -35,8 +35,11 @@ const integer = (name: string, min: number, max: number, fallback: number, over 
     String(fallback),
   );
 
+/** One of `values`; given twice, API Gateway joins the values with a comma (none of them holds one): said so. */
 const picklist = <T extends string>(name: string, values: readonly T[], fallback?: T) =>
   v.pipe(
+    v.string(),
+    v.check((s) => !s.includes(','), `${name} is given once: one of ${values.join(', ')}`),
     v.picklist(values as unknown as [T, ...T[]], `${name} must be one of ${values.join(', ')}`),
     described<T>({ type: 'string', enum: [...values], ...(fallback ? { default: fallback } : {}) }),
   );

@@ -85,7 +85,13 @@ export async function readCatalogueNow(): Promise<CatalogueNow | undefined> {
   };
 }
 
-/** A version's text: its parts, joined, gunzipped and checked against the version. */
+/**
+ * A published version that is not the catalogue it names (parts missing, another text, not gzip): a version is
+ * its text's hash and its parts are written before the pointer names it, so reading it again will not mend it.
+ */
+export class BrokenCatalogue extends Error {}
+
+/** A version's text: its parts, joined, gunzipped and checked against the version (else BrokenCatalogue). */
 export async function readCatalogueText(now: CatalogueNow): Promise<string> {
   const values = { ':pk': CATALOGUE.pk(now.version) };
   const input = { TableName: tableName(DECKS), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: values };
@@ -100,8 +106,13 @@ export async function readCatalogueText(now: CatalogueNow): Promise<string> {
     for (const item of page.Items ?? []) parts.push(Buffer.from(item.data?.B ?? '', 'base64'));
     start = page.LastEvaluatedKey;
   } while (start);
-  if (parts.length !== now.parts) throw new Error(`catalogue ${now.version}: ${parts.length} parts of ${now.parts}`);
-  const text = gunzipSync(Buffer.concat(parts)).toString('utf8');
-  if (versionOf(text) !== now.version) throw new Error(`catalogue ${now.version}: its parts are another text (${versionOf(text)})`);
+  if (parts.length !== now.parts) throw new BrokenCatalogue(`catalogue ${now.version}: ${parts.length} parts of ${now.parts}`);
+  let text: string;
+  try {
+    text = gunzipSync(Buffer.concat(parts)).toString('utf8');
+  } catch (e) {
+    throw new BrokenCatalogue(`catalogue ${now.version}: its parts are not gzip (${(e as Error).message})`);
+  }
+  if (versionOf(text) !== now.version) throw new BrokenCatalogue(`catalogue ${now.version}: its parts are another text (${versionOf(text)})`);
   return text;
 }

@@ -201,6 +201,9 @@ describe('what the library plays', () => {
     for (const [qs, message] of [
       ['main_faction=france', 'main_faction must be one of germany, britain, japan, soviet, usa'],
       ['main_faction=soviet&ally_faction=soviet', 'ally_faction must differ from main_faction'],
+      // Given twice: API Gateway (and the local gateway) joins the values with a comma.
+      ['main_faction=soviet&main_faction=soviet', 'main_faction is given once: one of germany, britain, japan, soviet, usa'],
+      ['main_faction=soviet&distinct=code&distinct=code', 'distinct is given once: one of code'],
     ]) {
       const r = await call('GET', `/api/v1/meta/cards?${qs}`);
       expect([r.status, r.body.error.code, r.body.error.message]).toEqual([400, 'invalid_parameter', message]);

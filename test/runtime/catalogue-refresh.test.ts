@@ -6,11 +6,17 @@
  * catalogue, with titles in the 12 languages of its own making; it omits the endpoint's other queries, its
  * rate limits and its own changes of shape). The refresh at start publishes the endpoint's catalogue; a card
  * added there is playable through the API after one refresh (`deckctl catalogue refresh`, the same code the
- * schedule runs), with no restart; a refresh whose catalogue fails validation publishes nothing.
+ * schedule runs), with no restart; a refresh whose catalogue fails validation publishes nothing; a pointer naming
+ * a version that is not its catalogue is refused once by a function, which keeps serving the one at hand.
  */
+import { gzipSync } from 'node:zlib';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { readCatalogueNow } from '#store/catalogue-read.ts';
+import { documentClient } from '#store/client.ts';
+import { type CatalogueNow, catalogueNowKey, cataloguePartKey } from '#store/items/catalogue.ts';
+import { DECKS, tableName } from '#store/tables.ts';
 import { call, newOwner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { type StandIn, type StandInFaults, startKardsStandIn } from '../support/kards-standin.ts';
@@ -133,4 +139,28 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     expect((await readCatalogueNow())?.version).toBe(version);
     expect((await facts(code)).body.data.cards.find((c: { card_id: string }) => c.card_id === importId)?.name).toBe(NEW_NAME);
   }, 120_000);
+
+  it('a published version that is not its catalogue is refused once, never read again while the pointer names it; the catalogue at hand serves', async () => {
+    const good = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey }));
+    const goodNow = good.Item as CatalogueNow;
+    const code = (realCodes()[0] as { code: string }).code;
+    const before = (await facts(code)).body.data;
+    // A pointer naming a version whose one part is another text (as a half-failed hand edit would leave it).
+    const broken = 'f'.repeat(goodNow.version.length);
+    const put = (Item: Record<string, unknown>) => documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item }));
+    await put({ ...cataloguePartKey(broken, 0), data: gzipSync('[]') });
+    await put({ ...goodNow, ...catalogueNowKey, version: broken });
+    const refusals = () =>
+      runtime
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`published version is broken`) && line.includes(broken));
+    const seen = refusals().length;
+    // Every request checks here (CATALOGUE_CHECK_SECONDS=0): the first reads the version and refuses it, the rest only the pointer.
+    for (let i = 0; i < 5; i++) expect((await facts(code)).body.data).toEqual(before);
+    expect(refusals().length - seen).toBe(1);
+    // The good version named again: served as before.
+    await put({ ...good.Item });
+    expect((await facts(code)).body.data).toEqual(before);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The published catalogue (decks table; contract §11.5): what the scheduled refresh fetched from the game's
  * endpoint and validated (lib/workers/catalogue-refresh.ts), the functions' catalogue once they see it
- * (lib/catalogue/current.ts). The compiled catalogue (lib/rules/catalogue.ts compileCatalogue) gzipped, in
+ * (lib/catalogue/load.ts). The compiled catalogue (lib/rules/catalogue.ts compileCatalogue) gzipped, in
  * parts under DynamoDB's 400 KB item limit, and the pointer the functions read (small: half a read unit):
  *   pk CATALOGUE#            sk NOW     { version, parts, bytes, cards, languages, published_at }
  *   pk CATALOGUE#<version>   sk <nnn>   { data: B }   part nnn of the gzipped text (000, 001, …)
