@@ -113,6 +113,7 @@ export async function readCatalogueText(now: CatalogueNow): Promise<string> {
   } catch (e) {
     throw new BrokenCatalogue(`catalogue ${now.version}: its parts are not gzip (${(e as Error).message})`);
   }
-  if (versionOf(text) !== now.version) throw new BrokenCatalogue(`catalogue ${now.version}: its parts are another text (${versionOf(text)})`);
+  if (versionOf(text) !== now.version)
+    throw new BrokenCatalogue(`catalogue ${now.version}: its parts are another text (${versionOf(text)})`);
   return text;
 }

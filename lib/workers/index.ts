@@ -157,8 +157,6 @@ export const WORKERS = [
   },
 ] as const satisfies readonly Worker[];
 
-export type WorkerName = (typeof WORKERS)[number]['name'];
-
 /**
  * A function fed by the API's access log (a CloudWatch Logs subscription filter on the stage's log group;
  * locally infra/local/access-log.ts): the lines of its routes' answers with its status, in batches.

@@ -6,10 +6,9 @@
  * lines, every folder of lib/ named in it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { importsOf, ROOT, resolveImport, sources } from '../support/imports.ts';
 
 /**
  * Each part of lib/ and its layer, highest first: a module may import its own part, and any part of a higher
@@ -37,27 +36,11 @@ const LAYERS: Readonly<Record<string, number>> = {
   'shipped.ts': 12,
 };
 
-const ALIASES = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>;
-
 /** The part of lib/ a specifier imported from `file` names, or none (a package, node:, or outside lib/). */
 function partOf(file: string, specifier: string): string | undefined {
-  let target: string | undefined;
-  if (specifier.startsWith('#')) {
-    const exact = ALIASES[specifier];
-    const wild = Object.entries(ALIASES).find(([k]) => k.endsWith('/*') && specifier.startsWith(k.slice(0, -1)));
-    target = exact ?? (wild ? wild[1].replace('*', specifier.slice(wild[0].length - 1)) : undefined);
-    if (target === undefined) throw new Error(`${file}: ${specifier} is no alias of package.json`);
-    target = normalize(target);
-  } else if (specifier.startsWith('.')) target = normalize(join(dirname(file), specifier));
-  if (!target?.startsWith('lib/')) return undefined;
-  return target.split('/')[1];
+  const target = resolveImport(file, specifier);
+  return target?.startsWith('lib/') ? target.split('/')[1] : undefined;
 }
-
-/** Every import of a module's source: static (values and types), re-exports and dynamic ones. */
-const importsOf = (source: string): string[] =>
-  [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => (m[1] ?? m[2]) as string,
-  );
 
 /** The imports that break the rule: `file → specifier (from part → to part)`. */
 function upward(sources: ReadonlyMap<string, string>): string[] {
@@ -79,14 +62,7 @@ function upward(sources: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
-function modules(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return modules(path);
-    return /\.(ts|mts|js|mjs)$/.test(name) ? [path] : [];
-  });
-}
-const tree = new Map(modules('lib').map((file) => [relative(ROOT, join(ROOT, file)), readFileSync(join(ROOT, file), 'utf8')]));
+const tree = sources('lib');
 
 describe('layers', () => {
   it('every import of lib/ points down the layers, or stays in its folder', () => {
