@@ -45,7 +45,10 @@ type Input = {
   KeyConditionExpression?: string;
   ExpressionAttributeValues?: Record<string, unknown>;
   TransactItems?: Record<string, Input>[];
-  RequestItems?: Record<string, { PutRequest?: { Item?: { pk?: string } }; DeleteRequest?: { Key?: { pk?: string } } }[]>;
+  RequestItems?: Record<
+    string,
+    { PutRequest?: { Item?: { pk?: string } }; DeleteRequest?: { Key?: { pk?: string } } }[] | { Keys?: { pk?: string }[] }
+  >;
 };
 
 /** The partition a query of the table itself reads: the value its key condition gives `pk`. */
@@ -58,7 +61,16 @@ const queriedPartition = (input: Input): string | undefined => {
 function accesses(command: string, input: Input): Access[] {
   if (command === 'BatchWriteItemCommand') {
     return Object.entries(input.RequestItems ?? {}).flatMap(([table, requests]) =>
-      requests.map((r) => ({ action: 'BatchWriteItem', table, pk: r.PutRequest?.Item?.pk ?? r.DeleteRequest?.Key?.pk })),
+      (Array.isArray(requests) ? requests : []).map((r) => ({
+        action: 'BatchWriteItem',
+        table,
+        pk: r.PutRequest?.Item?.pk ?? r.DeleteRequest?.Key?.pk,
+      })),
+    );
+  }
+  if (command === 'BatchGetItemCommand') {
+    return Object.entries(input.RequestItems ?? {}).flatMap(([table, asked]) =>
+      (Array.isArray(asked) ? [] : (asked.Keys ?? [])).map((key) => ({ action: 'BatchGetItem', table, pk: key.pk })),
     );
   }
   if (command === 'QueryCommand' && input.IndexName === undefined) {

@@ -2,7 +2,7 @@
 import { DeleteCommand, GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isExpired } from '#rules/keys.ts';
 import { atMost } from './at-most.ts';
-import { deleteItems } from './bulk-delete.ts';
+import { deleteItems } from './bulk.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';

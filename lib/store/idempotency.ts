@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteItems } from './bulk-delete.ts';
+import { deleteItems } from './bulk.ts';
 import { documentClient, type TransactItem } from './client.ts';
 import { REMEMBERED_SECONDS, type Remembered, rememberedAnswerKey, rememberedAnswersPk } from './items/remembered-answer.ts';
 import { DECKS, tableName } from './tables.ts';

@@ -5,7 +5,7 @@
  * items: items/like.ts, items/counter.ts.
  */
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteItems, purgePartition } from './bulk-delete.ts';
+import { deleteItems, purgePartition } from './bulk.ts';
 import { documentClient, type TransactItem, transact } from './client.ts';
 import { getDeck } from './decks.ts';
 import { counterKey } from './items/counter.ts';

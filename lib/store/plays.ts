@@ -26,7 +26,7 @@ import {
   sumPools,
 } from '#rules/plays.ts';
 import { TOP_TAGS } from '#rules/plays-shown.ts';
-import { atMost } from './at-most.ts';
+import { getItems } from './bulk.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from './client.ts';
 import { deckKey } from './items/deck.ts';
 import {
@@ -65,17 +65,14 @@ interface Change {
   after: Contribution | null;
 }
 
-/** A deck's change: what it adds as stored, and as it is now. */
-async function changeOf(userId: string, deckId: string): Promise<Change> {
-  const [deck, stored] = await Promise.all([
-    documentClient().send(new GetCommand({ TableName: table(), Key: deckKey(userId, deckId), ConsistentRead: true })),
-    documentClient().send(new GetCommand({ TableName: table(), Key: contributionKey(deckId), ConsistentRead: true })),
-  ]);
-  return {
+/** Each deck's change: what it adds as stored, and as it is now (its item and its contribution, read in bulk). */
+async function changesOf(decks: readonly { userId: string; deckId: string }[]): Promise<Change[]> {
+  const items = await getItems(decks.flatMap(({ userId, deckId }) => [deckKey(userId, deckId), contributionKey(deckId)]));
+  return decks.map(({ deckId }, i) => ({
     deckId,
-    before: contributionFrom(stored.Item),
-    after: contributionOf(deck.Item as Parameters<typeof contributionOf>[0] | undefined),
-  };
+    before: contributionFrom(items[2 * i + 1]),
+    after: contributionOf(items[2 * i] as Parameters<typeof contributionOf>[0] | undefined),
+  }));
 }
 
 /** `ADD` of each figure, named and valued by placeholders; and `as_of` set. */
@@ -112,14 +109,11 @@ function countWrite(key: Record<string, string>, item: Record<string, unknown>, 
     : { Delete: { TableName: table(), Key: key, ...condition } };
 }
 
-/** The decks of each key's item as stored (read consistently: what its write is conditional on). */
+/** The decks of each key's item as stored (read consistently, in bulk: what its write is conditional on). */
 async function countsNow(keys: Iterable<string>, keyOf: (key: string) => Record<string, string>): Promise<Map<string, number>> {
-  const now = new Map<string, number>();
-  await atMost(8, keys, async (key) => {
-    const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: keyOf(key), ConsistentRead: true }));
-    now.set(key, Number(Item?.decks ?? 0));
-  });
-  return now;
+  const asked = [...keys];
+  const items = await getItems(asked.map(keyOf));
+  return new Map(asked.map((key, i) => [key, Number(items[i]?.decks ?? 0)]));
 }
 
 /**
@@ -217,11 +211,7 @@ export async function applyPlays(decks: readonly { userId: string; deckId: strin
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > REREADS) throw new Error('plays figures: contributions or tags kept changing under their changes');
     if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
-    const changes: Change[] = [];
-    await atMost(4, pending, async ({ userId, deckId }) => {
-      const change = await changeOf(userId, deckId);
-      if (!sameContribution(change.before.contribution, change.after)) changes.push(change);
-    });
+    const changes = (await changesOf(pending)).filter((c) => !sameContribution(c.before.contribution, c.after));
     const stale: typeof pending = [];
     for (const chunk of chunked(changes))
       if ((await writeChunk(chunk)) === 'stale') stale.push(...pending.filter((d) => chunk.some((c) => c.deckId === d.deckId)));

@@ -7,7 +7,7 @@
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Archive } from '#rules/deck-model.ts';
-import { deleteItems, purgePartition } from './bulk-delete.ts';
+import { deleteItems, purgePartition } from './bulk.ts';
 import { documentClient, type TransactItem, unlessConditionFailed } from './client.ts';
 import {
   fromVersionItem,

@@ -91,8 +91,11 @@ export const WORKERS = [
     ...GIVE_UP,
     grants: [
       query('by_share_slug'),
-      // Folds: the deck item (read again when a fold finds it already past), then its entries.
-      decks(['GetItem', 'UpdateItem'], [DECK.grant]),
+      // Folds: the deck item (read again when a fold finds it already past), then its entries. The decks whose
+      // change moves the figures, read in bulk (lib/store/bulk.ts; dynamodb:LeadingKeys holds BatchGetItem to these
+      // prefixes as it does GetItem: DynamoDB developer guide, "Using IAM policy conditions for fine-grained access
+      // control", whose first example grants GetItem and BatchGetItem under it).
+      decks(['GetItem', 'BatchGetItem', 'UpdateItem'], [DECK.grant]),
       decks(['UpdateItem'], [SEARCH_ENTRY.grant]),
       // A deleted deck's view count, brought back by a later batch, deleted again.
       decks(['DeleteItem'], [VIEW_COUNT.grant]),
@@ -101,11 +104,11 @@ export const WORKERS = [
       decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
       // Versions: a deleted deck's, and those past the last 100 (read to keep the texts kept ones read; retired).
       decks(['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'], [VERSION.grant]),
-      // What the library plays: each changed deck's contribution, read and written, and the figures it moves.
-      decks(['GetItem', 'PutItem', 'DeleteItem'], [PLAYS_OF.grant]),
+      // What the library plays: each changed deck's contribution, read (in bulk) and written, and the figures it moves.
+      decks(['BatchGetItem', 'PutItem', 'DeleteItem'], [PLAYS_OF.grant]),
       decks(['UpdateItem'], [PLAYS.grant]),
-      // Each tag's figure, and each code's count of public decks, read and brought to its decks (deleted at none).
-      decks(['GetItem', 'PutItem', 'DeleteItem'], [PLAYS_TAG.grant, PLAYS_CODE.grant]),
+      // Each tag's figure, and each code's count of public decks, read (in bulk) and brought to its decks (deleted at none).
+      decks(['BatchGetItem', 'PutItem', 'DeleteItem'], [PLAYS_TAG.grant, PLAYS_CODE.grant]),
     ],
   },
   {

@@ -87,7 +87,7 @@ export function tallyOf(calls: readonly Call[]): Tally {
       t.written += 1;
       t.wcu += c.units ?? 0;
     } else {
-      t.read += op === 'GetItem' ? (c.found ? 1 : 0) : (c.scanned ?? 0);
+      t.read += op === 'GetItem' ? (c.found ? 1 : 0) : op === 'BatchGetItem' ? (c.got ?? 0) : (c.scanned ?? 0);
       t.rcu += c.units ?? 0;
     }
   }
