@@ -2,8 +2,9 @@
  * The figures of what the library plays count a change once (contract §10.3, §9.1), whatever the store and
  * the stream do: the store-change worker's batches (handleStoreChanges, in this process, with the worker's
  * grants only, on a DynamoDB Local of this file's own behind a fault proxy) meet a transaction applied but
- * its answer lost, the store failing past the retries (the batch named for a retry, then retried), and the
- * same records delivered again and again — and at rest a recount finds no drift.
+ * its answer lost, the store failing past the retries (the batch named for a retry, then retried), every bulk
+ * read answered in part (half its keys handed back unprocessed, as DynamoDB does under load), and the same
+ * records delivered again and again — and at rest a recount finds no drift.
  */
 
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -66,9 +67,14 @@ describe("the figures under the store's faults and the stream's repeats", () => 
     for (const d of decks) expect(await createDeck(d)).toBe('ok');
     const created = decks.map((d) => recordOf(undefined, d));
 
-    // A transaction applied whose answer is lost: the SDK sends it again with its token (a no-op), once.
+    // A transaction applied whose answer is lost: the SDK sends it again with its token (a no-op), once; and every
+    // bulk read of the decks, their contributions and the tags' counts answered in part (the rest asked again).
     store.proxy.set('TransactWriteItems', { kind: 'dropAnswer', times: 1 });
+    store.proxy.set('BatchGetItem', { kind: 'partial' });
     expect((await handle(created.slice(0, 10))).batchItemFailures).toEqual([]);
+    // 10 decks and their contributions: 20 keys, asked 10, 5, 3, 1, 1 (a key each call at least): 5 calls; then the tags'.
+    expect(store.proxy.seen.get('partial')).toBeGreaterThanOrEqual(6);
+    store.proxy.set('BatchGetItem');
     // The store failing past the retries: the batch names its first record; the retry (the same records) lands.
     store.proxy.set('TransactWriteItems', { ...THROTTLING.internal, times: 50 });
     const failed = await handle(created.slice(10));

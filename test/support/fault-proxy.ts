@@ -3,7 +3,9 @@
  * DYNAMODB_ENDPOINT). Per DynamoDB operation (its X-Amz-Target) or for all ('*'), it can pass the
  * call on, stall it (never answer), delay it (before it reaches the store, or its answer after), reset
  * the connection (before the store sees the call, or after the store applied it: the answer is lost),
- * or answer one of DynamoDB's throttling, conflict or server errors — as the store itself would, over a
+ * answer a batch in part (`partial`: the store gets the first half of a BatchGetItem's keys or a BatchWriteItem's
+ * requests, the rest come back as UnprocessedKeys / UnprocessedItems, as DynamoDB answers under load or past a
+ * batch read's 16 MB), or answer one of DynamoDB's throttling, conflict or server errors — as the store itself would, over a
  * real socket, not a stubbed SDK. A fault may apply only to calls whose body holds a string (`match`),
  * and only a number of times (`times`). A delayed call whose client has gone is dropped, not forwarded
  * late. It also counts what passes: calls per operation, items written by the calls that succeeded, and the
@@ -12,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { crc32 } from 'node:zlib';
 
 export type Fault = (
   | { kind: 'stall' }
@@ -25,6 +28,8 @@ export type Fault = (
   | { kind: 'dropAnswer' }
   /** A 200 whose body stops half-way: the connection drops mid-answer (the request never reaches the store). */
   | { kind: 'cut' }
+  /** A batch answered in part: half its keys (or requests, at least one) reach the store, the rest are handed back unprocessed. */
+  | { kind: 'partial' }
   | { kind: 'error'; status: number; type: string; message?: string; extra?: Record<string, unknown> }
 ) & {
   /** Only calls whose request body contains this. */
@@ -122,6 +127,28 @@ export function itemsWritten(operation: string, body: string): number {
   return (input.TransactItems ?? []).filter((item) => !('ConditionCheck' in item)).length;
 }
 
+/**
+ * A batch call cut to its first half (`sent`), and what the store's answer then says was not processed (the
+ * rest): the shape DynamoDB gives UnprocessedKeys and UnprocessedItems (the same form as RequestItems).
+ */
+function halved(operation: string, body: Buffer): { sent: Buffer; unprocessed: (answer: Buffer) => Buffer } | undefined {
+  if (operation !== 'BatchGetItem' && operation !== 'BatchWriteItem') return undefined;
+  const input = JSON.parse(body.toString()) as { RequestItems: Record<string, unknown> };
+  const rest: Record<string, unknown> = {};
+  for (const [table, asked] of Object.entries(input.RequestItems)) {
+    const list = (operation === 'BatchGetItem' ? (asked as { Keys: unknown[] }).Keys : asked) as unknown[];
+    const kept = list.slice(0, Math.ceil(list.length / 2));
+    const left = list.slice(kept.length);
+    input.RequestItems[table] = operation === 'BatchGetItem' ? { ...(asked as object), Keys: kept } : kept;
+    if (left.length > 0) rest[table] = operation === 'BatchGetItem' ? { ...(asked as object), Keys: left } : left;
+  }
+  const field = operation === 'BatchGetItem' ? 'UnprocessedKeys' : 'UnprocessedItems';
+  return {
+    sent: Buffer.from(JSON.stringify(input)),
+    unprocessed: (answer) => Buffer.from(JSON.stringify({ ...JSON.parse(answer.toString()), [field]: rest })),
+  };
+}
+
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const faults = new Map<string, Fault>();
@@ -132,7 +159,13 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const units = { read: 0, write: 0 };
   const count = (key: string, n = 1, into = seen) => into.set(key, (into.get(key) ?? 0) + n);
 
-  const forward = (req: IncomingMessage, res: ServerResponse, sent: Buffer, answer: (reply: () => void) => void = (reply) => reply()) => {
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    sent: Buffer,
+    answer: (reply: () => void) => void = (reply) => reply(),
+    rewrite?: (answer: Buffer) => Buffer,
+  ) => {
     if (req.socket.destroyed) return count('dropped');
     const operation = operationOf(req);
     const body = askingCapacity(operation, sent);
@@ -146,8 +179,16 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         if (reply.statusCode === 200) count(operation, itemsWritten(operation, body.toString()), written);
         answer(() => {
           if (req.socket.destroyed) return;
-          res.writeHead(reply.statusCode ?? 502, reply.headers);
-          res.end(Buffer.concat(chunks));
+          let text: Buffer = Buffer.concat(chunks);
+          const headers = { ...reply.headers };
+          if (rewrite && reply.statusCode === 200) {
+            text = rewrite(text);
+            // The SDK checks DynamoDB's CRC32 of the body: a rewritten answer carries its own.
+            headers['content-length'] = String(text.length);
+            if (headers['x-amz-crc32'] !== undefined) headers['x-amz-crc32'] = String(crc32(text));
+          }
+          res.writeHead(reply.statusCode ?? 502, headers);
+          res.end(text);
         });
       });
     });
@@ -190,6 +231,12 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       case 'dropAnswer':
         forward(req, res, body, () => req.socket.resetAndDestroy());
         return;
+      case 'partial': {
+        const half = halved(operation, body);
+        if (!half) return forward(req, res, body);
+        forward(req, res, half.sent, undefined, half.unprocessed);
+        return;
+      }
       case 'cut':
         res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': 200 });
         res.write('{"Item":{"pk":{"S":"USER#');
