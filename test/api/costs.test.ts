@@ -1,20 +1,12 @@
-/**
- * What each route costs the store, counted (not timed): DynamoDB operations, items read and items
- * written per request, through the real handler modules in this process with every call recorded.
- * The counts are the design's (docs/data-model.md); a change that adds a call or an item fails here.
- */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { SEARCH_READS } from '#store/items/search-entry.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { call, code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
 import { operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
-
-type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+import { functionFor } from '../support/in-function.ts';
 
 interface Cost {
   status: number;
@@ -34,18 +26,14 @@ async function measured(
   key?: string,
   body?: unknown,
 ): Promise<{ cost: Cost; returned: Set<string> }> {
-  const { route, params } = matchRoute(method, new URL(url, 'http://x').pathname);
-  expect(route.name).toBe(name);
-  const { handler } = (await import(`../../${route.handler}`)) as { handler: Handler };
+  const fn = await functionFor(method, url);
+  expect(fn.route.name).toBe(name);
   const headers: Record<string, string> = {
     ...(key ? { authorization: `Bearer ${key}` } : {}),
     ...(body ? { 'content-type': 'application/json' } : {}),
   };
   const recorder = recordDynamo();
-  const answer = await handler(
-    toEvent({ method, url, headers, body: Buffer.from(body ? JSON.stringify(body) : '') }, route, params),
-    lambdaContext(route),
-  );
+  const answer = await fn.invoke(headers, Buffer.from(body ? JSON.stringify(body) : ''));
   recorder.stop();
   return {
     cost: {

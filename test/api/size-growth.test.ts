@@ -20,9 +20,9 @@ import { DECKS, tableName } from '#store/tables.ts';
 import { logViewBatch } from '#store/view-log.ts';
 import { viewLogMoved } from '#workers/view-log.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { legalCode } from '../support/decks.ts';
 import { recordDynamo } from '../support/dynamo-recorder.ts';
+import { functionFor } from '../support/in-function.ts';
 import { storeOfOwn } from '../support/store.ts';
 
 const demo = demoCatalogue();
@@ -61,16 +61,10 @@ async function seed(from: number, to: number) {
 
 /** A request run in this process by its route's handler, and the capacity each of its store calls consumed. */
 async function request(method: string, path: string, body?: unknown, key?: string) {
-  const { route, params } = matchRoute(method, new URL(path, 'http://x').pathname);
-  const { handler } = (await import(`../../${route.handler}`)) as {
-    handler: (e: unknown, c: unknown) => Promise<{ statusCode?: number; body?: string }>;
-  };
+  const fn = await functionFor(method, path);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const recorder = recordDynamo({ capacity: true });
-  const r = await handler(
-    toEvent({ method, url: path, headers, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)) }, route, params),
-    lambdaContext(route),
-  );
+  const r = await fn.invoke(headers, Buffer.from(body === undefined ? '' : JSON.stringify(body)));
   recorder.stop();
   return { status: r.statusCode, body: JSON.parse(r.body as string), units: recorder.calls.map((c) => c.units ?? 0) };
 }

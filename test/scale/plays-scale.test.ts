@@ -21,9 +21,9 @@ import { tagItem } from '#store/items/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
-import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { recordDynamo } from '../support/dynamo-recorder.ts';
+import { functionFor } from '../support/in-function.ts';
 import { storeOfOwn } from '../support/store.ts';
 
 const DECK_COUNT = Number(process.env.SCALE_DECKS ?? 10_000);
@@ -74,12 +74,9 @@ async function seed(from: number, to: number) {
 }
 
 async function read(path: string) {
-  const { route, params } = matchRoute('GET', new URL(path, 'http://x').pathname);
-  const { handler } = (await import(`../../${route.handler}`)) as {
-    handler: (e: unknown, c: unknown) => Promise<{ statusCode?: number; body?: string }>;
-  };
+  const fn = await functionFor('GET', path);
   const recorder = recordDynamo({ capacity: true });
-  const r = await handler(toEvent({ method: 'GET', url: path, headers: {}, body: Buffer.alloc(0) }, route, params), lambdaContext(route));
+  const r = await fn.invoke();
   recorder.stop();
   const units = recorder.calls.reduce((n, c) => n + (c.units ?? 0), 0);
   const items = recorder.calls.reduce((n, c) => n + (c.scanned ?? (c.found ? 1 : 0)), 0);

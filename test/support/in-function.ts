@@ -9,15 +9,27 @@ import type { Reply } from './api.ts';
 
 type Handler = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/**
+ * The function a request goes to, its module loaded (its init done: what a cold start does, before the request),
+ * and `invoke`, the request run by its handler — so that a test may count the store calls of the request alone.
+ */
+export async function functionFor(method: string, url: string) {
+  const { route, params } = matchRoute(method, new URL(url, 'http://local').pathname);
+  const { handler } = (await import(/* @vite-ignore */ `../../${route.handler}`)) as { handler: Handler };
+  return {
+    route,
+    invoke: (headers: Record<string, string> = {}, body: Buffer = Buffer.alloc(0)) =>
+      handler(toEvent({ method, url, headers, body }, route, params), lambdaContext(route)),
+  };
+}
+
 export async function inFunction(
   method: string,
   url: string,
   headers: Record<string, string> = {},
   body: Buffer = Buffer.alloc(0),
 ): Promise<APIGatewayProxyStructuredResultV2> {
-  const { route, params } = matchRoute(method, new URL(url, 'http://local').pathname);
-  const { handler } = (await import(`../../${route.handler}`)) as { handler: Handler };
-  return handler(toEvent({ method, url, headers, body }, route, params), lambdaContext(route));
+  return (await functionFor(method, url)).invoke(headers, body);
 }
 
 /** The bytes of a function's answer as Lambda receives it (its JSON), the body within it escaped again. */
