@@ -19,9 +19,21 @@ const UNPROCESSED_ATTEMPTS = 8;
 const keyId = (key: Record<string, string>) => JSON.stringify([key.pk, key.sk]);
 
 /**
+ * Sends `requests` until DynamoDB has processed every one: `send` answers those it handed back (under load, or
+ * past a batch read's 16 MB), which are sent again after a backoff; after UNPROCESSED_ATTEMPTS calls it fails.
+ */
+async function untilProcessed<T>(requests: T[], send: (requests: T[]) => Promise<T[]>, what: string): Promise<void> {
+  for (let attempt = 1; requests.length > 0; attempt++) {
+    if (attempt > UNPROCESSED_ATTEMPTS)
+      throw Object.assign(new Error(`the store kept handing ${what} back`), { name: 'ThrottlingException' });
+    if (attempt > 1) await new Promise((r) => setTimeout(r, backoff(attempt)));
+    requests = await send(requests);
+  }
+}
+
+/**
  * Reads items by key, 100 a call, strongly consistent (what a conditional write after it may rely on): each key's
- * item, or undefined, in the order of `keys`. Keys DynamoDB hands back (under load, or past an answer's 16 MB) are
- * asked again; a call that returns nothing new waits first, and after UNPROCESSED_ATTEMPTS of those it fails.
+ * item, or undefined, in the order of `keys`.
  */
 export async function getItems(
   keys: readonly Record<string, string>[],
@@ -30,37 +42,33 @@ export async function getItems(
   const table = tableName(def);
   const found = new Map<string, Record<string, unknown>>();
   const unique = [...new Map(keys.map((k) => [keyId(k), { pk: k.pk, sk: k.sk }])).values()];
-  for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
-    let asked: Record<string, unknown>[] = unique.slice(i, i + BATCH_GET_KEYS);
-    for (let idle = 0; asked.length > 0; ) {
-      if (idle > UNPROCESSED_ATTEMPTS) throw Object.assign(new Error('the store kept handing reads back'), { name: 'ThrottlingException' });
-      if (idle > 0) await new Promise((r) => setTimeout(r, backoff(idle)));
-      const { Responses, UnprocessedKeys } = await documentClient().send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: asked, ConsistentRead: true } } }),
-      );
-      const items = Responses?.[table] ?? [];
-      for (const item of items) found.set(keyId(item as Record<string, string>), item);
-      const left = UnprocessedKeys?.[table]?.Keys ?? [];
-      idle = left.length < asked.length ? 0 : idle + 1;
-      asked = left;
-    }
-  }
+  for (let i = 0; i < unique.length; i += BATCH_GET_KEYS)
+    await untilProcessed<Record<string, unknown>>(
+      unique.slice(i, i + BATCH_GET_KEYS),
+      async (asked) => {
+        const { Responses, UnprocessedKeys } = await documentClient().send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: asked, ConsistentRead: true } } }),
+        );
+        for (const item of Responses?.[table] ?? []) found.set(keyId(item as Record<string, string>), item);
+        return UnprocessedKeys?.[table]?.Keys ?? [];
+      },
+      'reads',
+    );
   return keys.map((k) => found.get(keyId(k)));
 }
 
 /** Deletes items by key, 25 a call, until DynamoDB has processed every one (it may hand some back under load). */
 export async function deleteItems(keys: Record<string, string>[], def: TableDef = DECKS): Promise<void> {
-  const table = () => tableName(def);
-  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS) {
-    let requests: unknown[] = keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 1; requests.length > 0; attempt++) {
-      if (attempt > UNPROCESSED_ATTEMPTS)
-        throw Object.assign(new Error('the store kept handing deletes back'), { name: 'ThrottlingException' });
-      if (attempt > 1) await new Promise((r) => setTimeout(r, backoff(attempt)));
-      const { UnprocessedItems } = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table()]: requests as never } }));
-      requests = UnprocessedItems?.[table()] ?? [];
-    }
-  }
+  const table = tableName(def);
+  for (let i = 0; i < keys.length; i += BATCH_WRITE_ITEMS)
+    await untilProcessed<unknown>(
+      keys.slice(i, i + BATCH_WRITE_ITEMS).map((Key) => ({ DeleteRequest: { Key } })),
+      async (requests) => {
+        const { UnprocessedItems } = await documentClient().send(new BatchWriteCommand({ RequestItems: { [table]: requests as never } }));
+        return UnprocessedItems?.[table] ?? [];
+      },
+      'deletes',
+    );
 }
 
 /**
