@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { logger } from '#logger';
 import { type Catalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { BrokenCatalogue, readCatalogueNow, readCatalogueText, versionOf } from '#store/catalogue-read.ts';
+import type { CatalogueNow } from '#store/items/catalogue.ts';
 
 export const DEMO_CATALOGUE_FILE = new URL('./demo-cards.json', import.meta.url);
 
@@ -65,11 +66,10 @@ const checkMs = () => {
 let refused: string | undefined;
 
 async function check(): Promise<void> {
-  let version: string | undefined;
+  let now: CatalogueNow | undefined;
   try {
-    const now = await readCatalogueNow();
+    now = await readCatalogueNow();
     if (!now || now.version === catalogueTag() || now.version === refused) return;
-    version = now.version;
     const text = await readCatalogueText(now);
     try {
       usePublished(text);
@@ -78,9 +78,9 @@ async function check(): Promise<void> {
     }
     logger.info('catalogue: the published version is in use', { version: now.version, cards: now.cards, published_at: now.published_at });
   } catch (e) {
-    if (e instanceof BrokenCatalogue) refused = version;
+    if (e instanceof BrokenCatalogue) refused = now?.version;
     const what = e instanceof BrokenCatalogue ? 'is broken; refused until another is published' : 'could not be read';
-    logger.warn(`catalogue: the published version ${what}; the one at hand stays`, { version, error: (e as Error).message });
+    logger.warn(`catalogue: the published version ${what}; the one at hand stays`, { version: now?.version, error: (e as Error).message });
   }
 }
 
