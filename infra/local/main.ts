@@ -106,6 +106,15 @@ const assertFree = (portNumber: number, name: string) =>
 
 try {
   await assertFree(port, 'PORT');
+  // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse), before anything else
+  // starts: the synthesis holds this process for half a minute (CDK bundles each asset synchronously), and a
+  // connection left idle through it is closed by its server (Node's after 5 s, DynamoDB Local's after about 30 s)
+  // while this process cannot see it — the next call on it answered "socket hang up" and the start ended (issue 53).
+  let outdir: string | undefined;
+  if (lifecycle) {
+    console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
+    outdir = await synthesised(process.env.LAMBDA_ASSETS || undefined);
+  }
   if (!external) {
     mkdirSync(dataDir, { recursive: true });
     // A DynamoDB Local an earlier start left running on this data (killed without its stop) is stopped first.
@@ -136,10 +145,7 @@ try {
   const created = await ensureTables(client).catch((e: Error) => {
     throw new Error(`the store at ${endpoint} does not answer (${e.name}: ${e.message}); start it, or unset DYNAMODB_ENDPOINT`);
   });
-  if (lifecycle) {
-    // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse).
-    console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
-    const outdir = await synthesised(process.env.LAMBDA_ASSETS || undefined);
+  if (outdir) {
     const names = [
       ...ROUTES.map((r) => r.name),
       ...WORKERS.map((w) => w.name),

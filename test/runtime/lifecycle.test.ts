@@ -18,7 +18,6 @@ import { applyPlays } from '#store/plays.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
 import type { Environment, FunctionConfig } from '../../infra/local/lambda/environment.ts';
-import { synthesised } from '../../infra/local/lambda/functions.ts';
 import { FunctionPool } from '../../infra/local/lambda/pool.ts';
 import { call, code, createDeck, newOwner } from '../support/api.ts';
 import { storedDeck } from '../support/decks.ts';
@@ -30,30 +29,42 @@ import { settled } from '../support/settle.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// One synthesis (the bundles as deployed) and one store for the file: each runtime below in turn.
-let assets: string;
+// One synthesis (the bundles as deployed) and one store for the file: each runtime below in turn. The first
+// runtime to start makes the synthesis itself, in `npm start`, as a person's LAMBDA_LIFECYCLE=1 start does (an
+// empty LAMBDA_ASSETS is synthesised into); the others reuse it.
+const assets = mkdtempSync(join(tmpdir(), 'deck-library-lambda-'));
 let dynamo: Awaited<ReturnType<typeof startDynamoLocal>>;
 beforeAll(async () => {
-  assets = await synthesised();
   dynamo = await startDynamoLocal(await freePort());
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 }, 180_000);
 afterAll(async () => {
   await dynamo?.stop();
-  if (assets) rmSync(assets, { recursive: true, force: true });
+  rmSync(assets, { recursive: true, force: true });
 });
 
-/** A runtime in lifecycle mode on the file's synthesis, its store behind a fault proxy of its own; this process's API calls go to it. */
-async function lifecycleRuntime(env: Record<string, string>): Promise<{ proxy: FaultProxy; runtime: Runtime; close(): Promise<void> }> {
+/**
+ * A runtime in lifecycle mode on the file's synthesis (made by the first), its store behind a fault proxy of its own —
+ * a server that closes a connection idle for 5 s, as Node's does (DynamoDB Local's Jetty after about 30 s); this
+ * process's API calls go to it.
+ */
+async function lifecycleRuntime(
+  env: Record<string, string>,
+  options: { npm?: boolean } = {},
+): Promise<{ proxy: FaultProxy; runtime: Runtime; close(): Promise<void> }> {
   const proxy = await startFaultProxy(dynamo.endpoint);
-  const runtime = await startRuntime('/nonexistent-data-dir', {
-    LAMBDA_LIFECYCLE: '1',
-    LAMBDA_ASSETS: assets,
-    DYNAMODB_ENDPOINT: proxy.url,
-    STREAM_POLL_MS: '100',
-    POWERTOOLS_LOG_LEVEL: 'WARN',
-    ...env,
-  });
+  const runtime = await startRuntime(
+    '/nonexistent-data-dir',
+    {
+      LAMBDA_LIFECYCLE: '1',
+      LAMBDA_ASSETS: assets,
+      DYNAMODB_ENDPOINT: proxy.url,
+      STREAM_POLL_MS: '100',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+      ...env,
+    },
+    { ...options, startMs: 240_000 },
+  );
   process.env.API_BASE_URL = runtime.baseUrl;
   return {
     proxy,
@@ -183,6 +194,31 @@ describe.each(['aws-lambda-ric', 'bootstrap'] as const)('execution environments 
   });
 });
 
+// `LAMBDA_LIFECYCLE=1 npm start` as a person runs it: it builds the bundles itself (the file's first runtime), and
+// its store closes idle connections while the synthesis runs — which once left the runtime's store client a dead
+// connection, and it ended "could not start: socket hang up" (issue 53).
+describe("`LAMBDA_LIFECYCLE=1 npm start`, and the README's walkthrough on it", () => {
+  let runtime: Runtime;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    // Tables of its own: the runtime makes them and prints a demo account, as `npm start` does on a first start.
+    ({ runtime, close } = await lifecycleRuntime({ DECKS_TABLE: 'readme-decks', ACCOUNTS_TABLE: 'readme-accounts' }, { npm: true }));
+  }, 300_000);
+  afterAll(() => close?.());
+
+  it('answers as the README says, each route in its own environments of the deployed bundle', async () => {
+    expect(runtime.demo).toBeDefined();
+    expectWalkthrough(await runWalkthrough(runtime.baseUrl, runtime.demo as { userId: string; apiKey: string }));
+    // Served by the bundles' environments, not in the runtime's process.
+    for (const name of ['createDeck', 'updateDeck', 'searchDecks', 'readSharedDeck', 'likeDeck', 'deleteDeck']) {
+      expect([name, new RegExp(`\\[${name}\\] environment \\d+ started`).test(runtime.output())]).toEqual([name, true]);
+    }
+    // The daily opener of the views' week ran at start, as its schedule would, in its bundle's environment: without a failure.
+    expect(runtime.output()).toMatch(/\[openViewDay\] environment \d+ started/);
+    expect(runtime.output()).not.toMatch(/openViewDay failed/);
+  }, 120_000);
+});
+
 describe('the bundles as deployed, under the lifecycle', () => {
   let proxy: FaultProxy;
   let runtime: Runtime;
@@ -266,28 +302,6 @@ describe('the bundles as deployed, under the lifecycle', () => {
     expect(proxy.seen.get('delayAnswer')).toBeGreaterThanOrEqual(2);
     expect(stored).toBe(3);
     expect(await storedViews(deck.share_slug)).toBe(3);
-  }, 120_000);
-});
-
-describe("the README's walkthrough, under LAMBDA_LIFECYCLE=1", () => {
-  let runtime: Runtime;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    // Tables of its own: the runtime makes them and prints a demo account, as `npm start` does on a first start.
-    ({ runtime, close } = await lifecycleRuntime({ DECKS_TABLE: 'readme-decks', ACCOUNTS_TABLE: 'readme-accounts' }));
-  }, 180_000);
-  afterAll(() => close?.());
-
-  it('answers as the README says, each route in its own environments of the deployed bundle', async () => {
-    expect(runtime.demo).toBeDefined();
-    expectWalkthrough(await runWalkthrough(runtime.baseUrl, runtime.demo as { userId: string; apiKey: string }));
-    // Served by the bundles' environments, not in the runtime's process.
-    for (const name of ['createDeck', 'updateDeck', 'searchDecks', 'readSharedDeck', 'likeDeck', 'deleteDeck']) {
-      expect([name, new RegExp(`\\[${name}\\] environment \\d+ started`).test(runtime.output())]).toEqual([name, true]);
-    }
-    // The daily opener of the views' week ran at start, as its schedule would, in its bundle's environment: without a failure.
-    expect(runtime.output()).toMatch(/\[openViewDay\] environment \d+ started/);
-    expect(runtime.output()).not.toMatch(/openViewDay failed/);
   }, 120_000);
 });
 

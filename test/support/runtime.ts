@@ -30,9 +30,14 @@ export const freePort = (): Promise<number> =>
 /**
  * Starts the local runtime on a data directory: `node --import tsx infra/local/main.ts` (its stop: SIGINT to
  * it alone), or with `npm: true` as a person does, `npm start` in a process group of its own (its stop: SIGINT
- * to the whole group, as a terminal's Ctrl-C sends it).
+ * to the whole group, as a terminal's Ctrl-C sends it). It has `startMs` to say it has started (90 s; a start that
+ * builds the bundles, LAMBDA_LIFECYCLE=1, takes longer).
  */
-export async function startRuntime(dataDir: string, extraEnv: Record<string, string> = {}, { npm = false } = {}): Promise<Runtime> {
+export async function startRuntime(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  { npm = false, startMs = 90_000 } = {},
+): Promise<Runtime> {
   // Ports of its own, unless the caller names them (a start again on the same ports).
   const port = Number(extraEnv.PORT ?? (await freePort()));
   const dynamoPort = Number(extraEnv.DYNAMODB_PORT ?? (await freePort()));
@@ -56,7 +61,7 @@ export async function startRuntime(dataDir: string, extraEnv: Record<string, str
   child.stdout?.on('data', (d: Buffer) => (out += d));
   child.stderr?.on('data', (d: Buffer) => (out += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + startMs;
   while (!/Ctrl-C stops it/.test(out)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
