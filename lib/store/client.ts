@@ -15,11 +15,11 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { currentDeadline } from './deadline.ts';
+import { currentDeadline, type Deadline } from './deadline.ts';
 import { cancellationCodes, RETRY_REASONS } from './faults.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
 import { withRetries } from './retry.ts';
-import { sdkClientConfig } from './sdk-config.ts';
+import { STORE_TIMEOUTS, sdkClientConfig } from './sdk-config.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -33,6 +33,16 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts =
     : new DynamoDBClient(config);
 }
 
+/**
+ * How long an attempt made within a request may wait for its answer: what is left of the request's time (at
+ * least an attempt's own bound). A store slow because calls queue at it (a burst) still does the work it was
+ * given; an attempt given up at STORE_TIMEOUTS' 2.5 s and sent again gave it the same work twice, and the queue
+ * grew with the retries — 100 creates at once sent 246–279 transactions and 69–90 of them answered 503 from a
+ * healthy DynamoDB Local (issue 53; with this, 103 transactions and 100 × 201). A stalled store still answers
+ * 503 at the request's deadline; outside a request (workers, start-up) an attempt keeps STORE_TIMEOUTS' bound.
+ */
+const attemptMs = (deadline: Deadline) => Math.max(STORE_TIMEOUTS.requestTimeout, deadline.at - Date.now());
+
 export function documentClient(): DynamoDBDocumentClient {
   if (doc) return doc;
   const client = DynamoDBDocumentClient.from(dynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
@@ -40,13 +50,21 @@ export function documentClient(): DynamoDBDocumentClient {
   // does nothing (about 0.4 ms of CPU for a page of 50 decks). This service logs its own lines.
   client.middlewareStack.remove('loggerMiddleware');
   // Every call carries its request's deadline (when it runs within one) and is retried by the policy.
-  const send = client.send.bind(client) as (command: unknown, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
+  const send = client.send.bind(client) as (
+    command: unknown,
+    options?: { abortSignal?: AbortSignal; requestTimeout?: number },
+  ) => Promise<unknown>;
   client.send = ((command: object, options?: { abortSignal?: AbortSignal }) => {
     const deadline = currentDeadline();
-    const sent = deadline ? { abortSignal: deadline.signal, ...options } : options;
     // Every write of the service is safe to repeat (conditional, SET or REMOVE, or a transaction with a
     // client token): none is an unconditional ADD since views are counted from the access log.
-    return withRetries(() => send(command, sent), { idempotent: true, deadline });
+    return withRetries(
+      () => send(command, deadline ? { abortSignal: deadline.signal, requestTimeout: attemptMs(deadline), ...options } : options),
+      {
+        idempotent: true,
+        deadline,
+      },
+    );
   }) as typeof client.send;
   doc = client;
   return doc;
