@@ -1,8 +1,12 @@
 /**
- * The official catalogue from the KARDS GraphQL endpoint the kards.com deck builder reads (contract §10.1, §11.3):
- * every page, 20 cards each, each retried as HTTP says, checked page by page; then a pass of its own for each
- * language no title of the first pass has. Used by `deckctl catalogue fetch` (a file) and by the scheduled
- * refresh (lib/workers/catalogue-refresh.ts: a published version).
+ * The official catalogue from the KARDS GraphQL endpoint the kards.com deck builder reads (contract §10.1, §11.3,
+ * §12.5): every page, 20 cards each, each retried as HTTP says, checked page by page; then a pass of its own for each
+ * language no title of the first pass has. A listing is taken only once shown consistent: the English one when two
+ * passes list the same cards in the same order, a language's when it lists the English one's — a card removed
+ * upstream between two pages moves every later page one card on, and the card that slid across the boundary was in
+ * no page of that pass (seen: 1,487 of 1,488 cards, every deck holding the lost one turned illegal; issue 53).
+ * Used by `deckctl catalogue fetch` (a file) and by the scheduled refresh (lib/workers/catalogue-refresh.ts: a
+ * published version).
  */
 import { CatalogueFormatError } from '#rules/catalogue.ts';
 import {
@@ -11,6 +15,7 @@ import {
   cardsVariables,
   checkPage,
   KARDS_LANGUAGES,
+  listingOf,
   PAGE_SIZE,
   pageOf,
   untitled,
@@ -22,6 +27,8 @@ export const KARDS_ENDPOINT = 'https://api.kards.com/graphql';
 /** Attempts a page gets when the endpoint answers 429, 5xx or not at all. */
 const ATTEMPTS = 5;
 const RETRY_AFTER_MAX_MS = 30_000;
+/** Passes of one language read before its listing is given up on as one that keeps changing. */
+const MAX_PASSES = 4;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,6 +72,30 @@ async function fetchPass(endpoint: string, backoffMs: number, language: string, 
   }
 }
 
+/**
+ * One language's listing, shown consistent: passes read until one lists the same cards in the same order as the pass
+ * before it (or as `agreeWith`, the English listing, for a language's titles); after MAX_PASSES, an error.
+ */
+async function fetchListing(
+  endpoint: string,
+  backoffMs: number,
+  language: string,
+  progress: (line: string) => void,
+  agreeWith?: string,
+): Promise<{ nodes: unknown[]; listing: string }> {
+  let before = agreeWith;
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const nodes = await fetchPass(endpoint, backoffMs, language, progress);
+    const listing = listingOf(nodes);
+    if (listing === before) return { nodes, listing };
+    if (before !== undefined) progress(`the listing (${language}) changed while it was read: reading it again`);
+    before = listing;
+  }
+  throw new CatalogueFormatError(
+    `the endpoint's listing (${language}) changed while it was read: ${MAX_PASSES} passes and no two in a row alike; nothing taken`,
+  );
+}
+
 /** The endpoint to read: KARDS_GRAPHQL_ENDPOINT (a mirror, or a test's stand-in), else the official one. */
 export const officialEndpoint = (env: NodeJS.ProcessEnv = process.env): string => env.KARDS_GRAPHQL_ENDPOINT || KARDS_ENDPOINT;
 
@@ -80,10 +111,11 @@ export interface FetchOptions {
 /** Every card node of the endpoint, titled in every language asked that it has. */
 export async function fetchNodes({ endpoint, languages, backoffMs, progress = () => undefined }: FetchOptions): Promise<unknown[]> {
   const backoff = backoffMs ?? (Number(process.env.DECKCTL_BACKOFF_MS) || 1_000);
-  let nodes = await fetchPass(endpoint, backoff, 'en', progress);
+  const english = await fetchListing(endpoint, backoff, 'en', progress);
+  let nodes = english.nodes;
   // A language no title of the first pass has is asked for in a pass of its own (an endpoint may title its
   // cards in every locale at once, or in the one asked and English only): its titles joined to the first's.
   for (const language of untitled(nodes, languages ?? KARDS_LANGUAGES))
-    nodes = withTitlesOf(nodes, await fetchPass(endpoint, backoff, language, progress), language);
+    nodes = withTitlesOf(nodes, (await fetchListing(endpoint, backoff, language, progress, english.listing)).nodes, language);
   return nodes;
 }

@@ -47,8 +47,8 @@ const commands = new Map<string, Command>([
   [
     'catalogue refresh',
     {
-      usage: 'catalogue refresh [--endpoint URL] [--json] [--aws]',
-      help: 'Runs the daily catalogue refresh now: fetches the official catalogue as catalogue fetch does (every language), validates it as the service loads one, and publishes it to the store when it differs from the one the functions use (they use it within a minute, with no deploy). A fetch or a validation that fails publishes nothing. Exit 0 published or unchanged, 1 refused.',
+      usage: 'catalogue refresh [--endpoint URL] [--json] [--aws] [--allow-removals]',
+      help: 'Runs the daily catalogue refresh now: fetches the official catalogue as catalogue fetch does (every language), validates it as the service loads one, and publishes it to the store when it differs from the one the functions use (they use it within a minute, with no deploy). A fetch or a validation that fails publishes nothing; a listing is taken only once two passes agree. A version that drops cards the one in use has is held (the cards named) until a second refresh agrees, or at once with --allow-removals. Exit 0 published or unchanged, 1 refused or held.',
       run: catalogueRefresh,
     },
   ],

@@ -138,6 +138,9 @@ const nodeKey = (node: unknown): string | undefined => {
   return typeof key === 'string' && key !== '' ? key : undefined;
 };
 
+/** What a pass lists: its cards' keys in order (two passes that list the same cards in the same order agree). */
+export const listingOf = (nodes: readonly unknown[]): string => nodes.map((n) => nodeKey(n) ?? '?').join(',');
+
 /**
  * Languages asked for that no node of `nodes` has a title in: the passes still to make (`deckctl catalogue
  * fetch` asks the endpoint again, a pass a language, with that `language`).

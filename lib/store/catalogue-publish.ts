@@ -5,10 +5,18 @@
  * bytes (its version is the hash of the text), so a refresh that fails half way and runs again is harmless.
  */
 import { gzipSync } from 'node:zlib';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { versionOf } from './catalogue-read.ts';
+import { GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { textOfParts, versionOf } from './catalogue-read.ts';
 import { documentClient, unlessConditionFailed } from './client.ts';
-import { type CatalogueNow, catalogueNowKey, cataloguePartKey, PART_BYTES } from './items/catalogue.ts';
+import {
+  CATALOGUE,
+  type CatalogueHeld,
+  type CatalogueNow,
+  catalogueHeldKey,
+  catalogueNowKey,
+  cataloguePartKey,
+  PART_BYTES,
+} from './items/catalogue.ts';
 import { DECKS, tableName } from './tables.ts';
 
 /**
@@ -19,6 +27,33 @@ import { DECKS, tableName } from './tables.ts';
 export async function publishedCatalogue(): Promise<CatalogueNow | undefined> {
   const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey, ConsistentRead: true }));
   return Item as CatalogueNow | undefined;
+}
+
+/** The published version's text, read through the SDK (strongly consistent, every page; checked against its version). */
+export async function publishedText(now: CatalogueNow): Promise<string> {
+  const parts: Buffer[] = [];
+  const input = {
+    TableName: tableName(DECKS),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': CATALOGUE.pk(now.version) },
+    ConsistentRead: true,
+  };
+  for await (const page of paginateQuery({ client: documentClient() }, input))
+    for (const item of page.Items ?? []) parts.push(Buffer.from(item.data as Uint8Array));
+  return textOfParts(now, parts);
+}
+
+/** The version a refresh held back, if any. */
+export async function heldCatalogue(): Promise<CatalogueHeld | undefined> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: tableName(DECKS), Key: catalogueHeldKey, ConsistentRead: true }),
+  );
+  return Item as CatalogueHeld | undefined;
+}
+
+/** Records a version held back (over the one a refresh held before). */
+export async function holdCatalogue(held: CatalogueHeld): Promise<void> {
+  await documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item: { ...catalogueHeldKey, ...held } }));
 }
 
 /** Publishes `text` (a compiled catalogue) over `previous`; none when another version was published since. */

@@ -106,6 +106,11 @@ export async function readCatalogueText(now: CatalogueNow): Promise<string> {
     for (const item of page.Items ?? []) parts.push(Buffer.from(item.data?.B ?? '', 'base64'));
     start = page.LastEvaluatedKey;
   } while (start);
+  return textOfParts(now, parts);
+}
+
+/** A version's text from its parts (all of them, in order), checked against the version (else BrokenCatalogue). */
+export function textOfParts(now: CatalogueNow, parts: readonly Buffer[]): string {
   if (parts.length !== now.parts) throw new BrokenCatalogue(`catalogue ${now.version}: ${parts.length} parts of ${now.parts}`);
   let text: string;
   try {

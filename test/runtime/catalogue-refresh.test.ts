@@ -12,8 +12,9 @@
 import { gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCatalogue } from '#rules/catalogue.ts';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
-import { readCatalogueNow } from '#store/catalogue-read.ts';
+import { readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { type CatalogueNow, catalogueNowKey, cataloguePartKey } from '#store/items/catalogue.ts';
 import { DECKS, tableName } from '#store/tables.ts';
@@ -138,6 +139,47 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     expect(failed.stderr).toMatch(/card \[5\]/);
     expect((await readCatalogueNow())?.version).toBe(version);
     expect((await facts(code)).body.data.cards.find((c: { card_id: string }) => c.card_id === importId)?.name).toBe(NEW_NAME);
+  }, 120_000);
+
+  // Issue 53: a card removed upstream between two pages cost the published catalogue the card that slid across the
+  // boundary, and nothing stood between a version that drops cards and every deck holding them.
+  it('a card removed at the endpoint while it is paged: no card lost, the version that drops it held (named) until a second refresh agrees; --allow-removals publishes at once', async () => {
+    delete faults.malformedAt;
+    const idOf = (c: (typeof standIn.cards)[number]) => c.importId || c.id;
+    const publishedIds = async () => {
+      const now = (await readCatalogueNow()) as CatalogueNow;
+      return parseCatalogue(JSON.parse(await readCatalogueText(now))).cards.map((c) => c.card_id);
+    };
+    const before = (await readCatalogueNow())?.version;
+    const gone = standIn.cards[45] as (typeof standIn.cards)[number];
+    const slid = standIn.cards[200] as (typeof standIn.cards)[number];
+    // Removed once the first pass has read 10 pages: the 11th page's first card slides onto the 10th, read already.
+    faults.removeAfter = { requests: standIn.requests + 10, at: 45 };
+    const held = await refresh();
+    expect(held.status, held.stdout).toBe(1);
+    expect(held.stderr).toContain(`${idOf(gone)} ${gone.name}`);
+    expect(held.stderr).toMatch(/held until a second refresh agrees/);
+    expect((await readCatalogueNow())?.version).toBe(before);
+
+    // A second refresh that drops the same card from the same version agrees: published, with every card the endpoint lists.
+    const agreed = await refresh();
+    expect(agreed.status, agreed.stderr).toBe(0);
+    expect(JSON.parse(agreed.stdout)).toMatchObject({ published: true, previous: before, cards: standIn.cards.length });
+    const ids = await publishedIds();
+    expect(ids).toContain(idOf(slid));
+    expect(ids).not.toContain(idOf(gone));
+    expect([...ids].sort()).toEqual(standIn.cards.map(idOf).sort());
+
+    // The operator who knows a removal is real publishes it at once.
+    const next = standIn.cards.splice(100, 1)[0] as (typeof standIn.cards)[number];
+    const allowed = await deckctl(['catalogue', 'refresh', '--json', '--allow-removals'], {
+      DYNAMODB_ENDPOINT: runtime.dynamoEndpoint,
+      KARDS_GRAPHQL_ENDPOINT: standIn.url,
+      DECKCTL_BACKOFF_MS: '5',
+    });
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ published: true, cards: standIn.cards.length });
+    expect(await publishedIds()).not.toContain(idOf(next));
   }, 120_000);
 
   it('a published version that is not its catalogue is refused once, never read again while the pointer names it; the catalogue at hand serves', async () => {

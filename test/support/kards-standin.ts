@@ -5,7 +5,8 @@
  * reserved, imageUrl, thumbUrl; json with its title per locale — 20 a page by `offset`, over the real
  * English catalogue of ../shared (read at test time, never copied). Titles in other languages are the
  * stand-in's own inventions (German, Russian and Chinese scripts), so the names a fetch gives are known.
- * It can fail a page, answer one short, or hold a malformed node, as a test asks.
+ * It can fail a page, answer one short, hold a malformed node, or lose a card between two pages, as a test asks.
+ * It omits the endpoint's other queries, its rate limits and its own changes of shape.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -69,6 +70,12 @@ export interface StandInFaults {
   titles?: 'every' | 'asked';
   /** The locales it has titles in (default: all 12 of standInTitles); a language it lacks is one an endpoint truly lacks. */
   locales?: readonly string[];
+  /**
+   * The card at index `at` removed upstream once this many requests are answered (a card leaving the listing while a
+   * client pages it: every later page starts a card later, and the card at the next page's boundary slides back
+   * onto a page the client has read).
+   */
+  removeAfter?: { requests: number; at: number };
 }
 
 export interface StandIn {
@@ -127,6 +134,10 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (faults.removeAfter && standIn.requests === faults.removeAfter.requests) {
+        cards.splice(faults.removeAfter.at, 1);
+        faults.removeAfter = undefined;
+      }
       standIn.requests++;
       const answer = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });

@@ -5,6 +5,8 @@
  * parts under DynamoDB's 400 KB item limit, and the pointer the functions read (small: half a read unit):
  *   pk CATALOGUE#            sk NOW     { version, parts, bytes, cards, languages, published_at }
  *   pk CATALOGUE#<version>   sk <nnn>   { data: B }   part nnn of the gzipped text (000, 001, …)
+ *   pk CATALOGUE#            sk HELD    { over, version, removed, run, held_at }   a version held for the cards it
+ *                                       drops (lib/workers/catalogue-refresh.ts): what a second refresh must agree on
  * Bounds (contract §11.1): an item holds at most PART_BYTES of the catalogue, whatever the library's size; a
  * version's parts are as many as the catalogue's size needs (the real one, 12 languages: one part).
  */
@@ -13,6 +15,8 @@ import { itemKind } from './kind.ts';
 export const CATALOGUE = itemKind('CATALOGUE#');
 /** The pointer to the version the functions use. */
 export const catalogueNowKey = { pk: CATALOGUE.pk(''), sk: 'NOW' } as const;
+/** The version a refresh held back for the cards it drops. */
+export const catalogueHeldKey = { pk: CATALOGUE.pk(''), sk: 'HELD' } as const;
 /** A part of a version's gzipped text. */
 export const cataloguePartKey = (version: string, part: number) => ({ pk: CATALOGUE.pk(version), sk: String(part).padStart(3, '0') });
 /** Most bytes of gzipped text an item holds (under the 400 KB item limit with its keys and names). */
@@ -25,4 +29,15 @@ export interface CatalogueNow {
   cards: number;
   languages: string[];
   published_at: string;
+}
+
+export interface CatalogueHeld {
+  /** The version in use the fetched one was compared with. */
+  over: string;
+  version: string;
+  /** The card ids `over` has that `version` does not, sorted. */
+  removed: string[];
+  /** The refresh that held it (a schedule's event id: Lambda's retries of one run carry the same). */
+  run: string;
+  held_at: string;
 }
