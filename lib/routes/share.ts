@@ -46,9 +46,11 @@ export const readSharePage = {
 } as const satisfies ApiRoute;
 
 export const readDeckImage = {
-  // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships.
+  // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships. Not
+  // kept at the edge (contract §12.4): a deck turned private, deleted or erased is 404 at once through it, where a
+  // copy kept 5 minutes went on answering 200 (issue 53). Its cost: every read reaches the function (≈ $5.56 a
+  // million at 250 ms a render, docs/operations.md); the images of codes, which nothing makes private, stay cached.
   name: 'readDeckImage',
-  edge: 'cached',
   method: 'GET',
   path: '/api/v1/decks/{share_slug}/image.png',
   handler: 'functions/read-deck-image.ts',

@@ -6,13 +6,14 @@
  *   - a German and an English reader of one image each get their own (and `de-DE,de;q=0.9` is `de`'s copy);
  *   - a shared read 100 times through the edge counts 100 views (never cached);
  *   - an owner read with a key is never answered from the cache, nor is the key's answer kept;
+ *   - a deck's own image is never kept: a deck turned private or deleted is 404 through the edge at once;
  *   - a share page read through the edge points its og:image at the edge's host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { code, createDeck, DEMO_VERSION, newOwner, type Owner } from '../support/api.ts';
+import { call, code, createDeck, DEMO_VERSION, newOwner, type Owner } from '../support/api.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 
@@ -104,6 +105,24 @@ describe('public reads at the edge', () => {
     }
     // Without the key: the owner route's 401, not a kept copy of the owner's answer.
     expect((await get(`${owner.decks}/${deck.id}`)).status).toBe(401);
+  });
+
+  // Issue 53: a deck's image was kept at the edge for its max-age, and answered 200 (Hit) after the deck turned private.
+  it("a deck's own image is never kept at the edge: turned private, then deleted, it is 404 through the edge at once", async () => {
+    const deck = (await createDeck(owner, { visibility: 'public', deck_code: code('soviet', 'britain', 4) })).body.data;
+    const image = `/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}`;
+    for (let i = 0; i < 2; i++) {
+      const res = await get(image);
+      expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'Miss from cloudfront']);
+      await res.arrayBuffer();
+    }
+    const hidden = await call('PATCH', `${owner.decks}/${deck.id}`, { key: owner.key, body: { visibility: 'private' } });
+    expect(hidden.status).toBe(200);
+    expect((await get(image)).status).toBe(404);
+    expect((await call('PATCH', `${owner.decks}/${deck.id}`, { key: owner.key, body: { visibility: 'unlisted' } })).status).toBe(200);
+    expect((await get(image)).status).toBe(200);
+    expect((await call('DELETE', `${owner.decks}/${deck.id}`, { key: owner.key, body: {} })).status).toBe(200);
+    expect((await get(image)).status).toBe(404);
   });
 
   it("a share page read through the edge points its og:image at the edge's host", async () => {
