@@ -12,8 +12,7 @@ import { CODE_PATHS } from '#routes/code-paths.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
-import { LIMITS } from '#rules/limits.ts';
-import { deckOfSegment } from '#rules/url-code.ts';
+import { codeTooLong, deckOfSegment } from '#rules/url-code.ts';
 import { imageQuery, languageQuery } from './language.ts';
 
 export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical: string };
@@ -21,8 +20,8 @@ export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical
 /** The deck of the path's code, or the redirect to the route's URL with the canonical form (query kept). */
 export function codeAt(req: { params: { code: string }; rawQuery: string }, routePath: string): CodeAt {
   const segment = req.params.code;
-  if (segment.length > LIMITS.deckCodeChars)
-    throw invalidParameter(`code: a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${segment.length}`);
+  const tooLong = codeTooLong(segment.length);
+  if (tooLong) throw invalidParameter(`code: ${tooLong}`);
   let read: { deck: Deck; canonical: string };
   try {
     read = deckOfSegment(segment);

@@ -9,7 +9,7 @@ import type { Catalogue } from './catalogue.ts';
 import { type Deck, DeckCodeError, parseDeckCode } from './deck-code.ts';
 import { DeckTextError, readDeckText, unflattenDeckText } from './deck-text.ts';
 import { LIMITS } from './limits.ts';
-import { deckOfSegment } from './url-code.ts';
+import { codeTooLong, deckOfSegment, urlCodeOf } from './url-code.ts';
 
 /** A line that can only be meant as a code's URL form: two characters, a dash, then code characters and dashes. */
 const URL_LIKE = /^[0-9A-Za-z]{2}-[0-9A-Za-z-]*$/;
@@ -52,14 +52,18 @@ export function deckOfPaste(pasted: string, catalogue: Catalogue): Deck {
       if (link && linked === undefined)
         throw new PastedDeckError('the link holds no deck code (a kards.com deck-builder link has one in ?hash=)');
       const code = (linked ?? text).trim();
-      if (code.length > LIMITS.deckCodeChars)
-        throw new PastedDeckError(`a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${code.length}`);
+      const tooLong = codeTooLong(code.length);
+      if (tooLong) throw new PastedDeckError(tooLong);
       // A code in its %% form; else a link's code, or a line shaped as the URL form (its own message says what is wrong with it).
       return code.startsWith('%%') ? parseDeckCode(code) : deckOfSegment(code).deck;
     }
     if (text.length > LIMITS.deckTextChars)
       throw new PastedDeckError(`a deck's text has at most ${LIMITS.deckTextChars} characters; this one has ${text.length}`);
-    return readDeckText(unflattenDeckText(text), catalogue);
+    const deck = readDeckText(unflattenDeckText(text), catalogue);
+    // Its code as the links to its page, image and facts carry it: one the code routes refuse is refused here, as they say it.
+    const tooLong = codeTooLong(urlCodeOf(deck).length);
+    if (tooLong) throw new PastedDeckError(`the text's deck: ${tooLong}`);
+    return deck;
   } catch (error) {
     if (error instanceof DeckCodeError) throw new PastedDeckError(`not a deck code: ${error.message}`);
     if (error instanceof DeckTextError) throw new PastedDeckError(error.message);

@@ -6,11 +6,16 @@
  * canonical one, so that a cache holds one copy per deck. Pure.
  */
 import { type Deck, encodeDeckCode, parseDeckCode } from './deck-code.ts';
+import { LIMITS } from './limits.ts';
 
 export { URL_CODE } from './ids.ts';
 
 /** A deck's canonical code in its URL form. */
 export const urlCodeOf = (deck: Deck): string => encodeDeckCode(deck).slice(2).replace('|', '-').replaceAll(';', '-');
+
+/** What the code routes say of a code longer than they take (LIMITS.deckCodeChars), and a paste whose deck's code would be. */
+export const codeTooLong = (chars: number): string | undefined =>
+  chars > LIMITS.deckCodeChars ? `a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${chars}` : undefined;
 
 /**
  * The deck code a path segment stands for, and where that code's first character stands in the segment:

@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardTotal, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { readDeckText } from '#rules/deck-text.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, demo, details, newOwner } from '../support/api.ts';
 import { inFunction } from '../support/in-function.ts';
@@ -92,6 +94,24 @@ describe('GET /api/v1/codes/{code}/deck.txt and POST /api/v1/codes, over HTTP', 
     });
     expect([latin1.status, (await json(latin1)).error.code]).toEqual([400, 'invalid_parameter']);
     expect((await postText('x'.repeat(129 * 1024))).status).toBe(413);
+  });
+
+  // Issue 53: such a text answered 200 with a code whose page, image and facts links answered 400.
+  it("a text whose deck's code is longer than the code routes take: 422 with their own words, and the routes say the same", async () => {
+    const text = [
+      'Major power: soviet',
+      'Ally: usa',
+      ...demo.cards.filter((c) => !c.derived && c.type !== 'headquarters').map((c) => `1x (${c.kredits}K) ${c.name}`),
+    ].join('\n');
+    const deck = readDeckText(text, demo);
+    const canonical = urlCodeOf(deck);
+    expect(canonical.length).toBeGreaterThan(LIMITS.deckCodeChars);
+    const said = `a deck code has at most ${LIMITS.deckCodeChars} characters; this one has ${canonical.length}`;
+    const r = await postText(text);
+    const body = await json(r);
+    expect([r.status, body.error.code, body.error.details[0].message]).toEqual([422, 'validation_failed', `the text's deck: ${said}`]);
+    const facts = await call('GET', `/api/v1/codes/${canonical}`);
+    expect([facts.status, facts.body.error.message]).toEqual([400, `code: ${said}`]);
   });
 
   it('a create takes deck_text in place of deck_code; both, or a text naming no card, is 422', async () => {
