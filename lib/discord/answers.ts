@@ -67,8 +67,17 @@ export interface AnswerContext {
 /** Discord's markdown, escaped: every character it reads as markup shows as itself (a backslash before ASCII punctuation). */
 export const escapeMarkdown = (text: string): string => text.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&');
 
-/** A text cut to `max` characters (UTF-16 units, as Discord counts), an ellipsis marking the cut. */
-export const cut = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/**
+ * A text cut to `max` characters (UTF-16 units, as Discord counts), an ellipsis marking the cut — at a code point's
+ * boundary: a cut inside a surrogate pair left a lone half (60 emoji in `/card` answered `\ud83d`; issue 53).
+ */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
 
 const NO_MENTIONS = { parse: [] as never[] };
 
@@ -221,7 +230,8 @@ function cardAnswer(value: string, context: AnswerContext, language: string): Me
     card.reserved ? labels.reserveTitle : undefined,
   ].filter(Boolean);
   const embed: APIEmbed = {
-    title: cut(cardName(card, language), DISCORD_LIMITS.title),
+    // Escaped as every text of the catalogue is: a card named `**@everyone** [click](…)` shows as written, not as a link.
+    title: cut(escapeMarkdown(cardName(card, language)), DISCORD_LIMITS.title),
     ...(notes.length > 0 ? { description: notes.join('\n') } : {}),
     fields: [
       { name: labels.kredits, value: String(card.kredits), inline: true },

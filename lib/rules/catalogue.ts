@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE } from './languages.ts';
+import { INVISIBLE } from './schemas.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
 
@@ -51,10 +52,14 @@ const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
  * deck code's 2-character id.
  */
 export const CARD_BOUNDS = { kredits: 30, nameChars: 80 } as const;
+/** Text a reader sees as it is (a catalogue's names and sets reach pages, images, embeds and deck.txt): as display names are. */
+const visible = (what: string) =>
+  v.check<string, string>((s) => !INVISIBLE.test(s), `${what} holds no control, format, separator, private-use or unassigned characters`);
 const cardName = v.pipe(
   v.string(),
   v.nonEmpty(),
   v.check((s) => [...s].length <= CARD_BOUNDS.nameChars, `a card's name is at most ${CARD_BOUNDS.nameChars} characters`),
+  visible("a card's name"),
 );
 const kredits = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(CARD_BOUNDS.kredits, `kredits are 0-${CARD_BOUNDS.kredits}`));
 
@@ -66,7 +71,7 @@ const ProjectCardSchema = v.strictObject({
   type: v.picklist(CARD_TYPES),
   rarity: v.picklist(RARITIES),
   kredits,
-  set: v.string(),
+  set: v.pipe(v.string(), visible("a card's set")),
   derived: v.boolean(),
   exile: v.nullable(FactionIdSchema),
   reserved: v.optional(v.boolean()),
@@ -102,11 +107,11 @@ const KardsCardSchema = v.pipe(
     id: v.string(),
     // A deck code's id, or none (a card no code can hold: its longer id stands in).
     importId: v.pipe(v.string(), v.regex(/^(?:[0-9A-Za-z]{2})?$/, "an import id is a deck code's 2-character id, or empty")),
-    name: v.string(),
+    name: cardName,
     nation,
     type: lower(CARD_TYPES),
     rarity: lower(RARITIES),
-    set: v.string(),
+    set: v.pipe(v.string(), visible("a card's set")),
     kredits: v.optional(kredits, 0),
     exile: v.nullish(nation, null),
     reserved: v.optional(v.boolean(), false),

@@ -306,7 +306,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       const sent = await signed(cardCommand(value, 'de'));
       expectWithinDiscord(sent);
       const [embed] = sent.body.data.embeds;
-      expect(embed.title).toBe(nameIn(card?.name as string, 'de'));
+      expect(shown(embed.title)).toBe(nameIn(card?.name as string, 'de'));
       // The labels in German too (rules/labels.ts).
       expect(embed.fields.find((f: { name: string }) => f.name === labelsFor('de').kredits)?.value).toBe(String(card?.kredits));
       expect(embed.fields.find((f: { name: string }) => f.name === labelsFor('de').typeField)?.value).toBe(labelsFor('de').type[card.type]);

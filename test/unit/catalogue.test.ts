@@ -95,6 +95,18 @@ describe('catalogue formats', () => {
     expect(() => parseCatalogue([kardsRecord, kardsRecord])).toThrow(/twice/);
     expect(() => parseCatalogue([{ card_id: 'a1' }])).toThrow(CatalogueFormatError);
   });
+
+  // Issue 53: NUL, BEL and a right-to-left override passed a refresh's validation and reached embeds and deck.txt.
+  it('refuses a name or set no reader sees as it is (control, format, separator characters), in either format, as display names are', () => {
+    for (const bad of ['A\u0000B', 'BELL\u0007', '\u202eELBAT', 'LINE\u2028BREAK']) {
+      expect(() => parseCatalogue([{ ...kardsRecord, name: bad }])).toThrow(/card \[0\]\.name: a card's name holds no control/);
+      expect(() => parseCatalogue([{ ...kardsRecord, set: bad }])).toThrow(/card \[0\]\.set/);
+      expect(() => parseCatalogue([{ ...card, name: bad }])).toThrow(CatalogueFormatError);
+      expect(() => parseCatalogue([{ ...card, names: { de: bad } }])).toThrow(/card \[0\]\.names/);
+    }
+    // Letters of every script, and spaces, are text.
+    expect(parseCatalogue([{ ...card, names: { ja: 'パンツァー IV', ko: '판처', ar: 'دبابة' } }]).cards).toHaveLength(1);
+  });
 });
 
 describe('the demo catalogue', () => {
