@@ -146,6 +146,16 @@ describe('the signature, checked before anything is read', () => {
     }
   });
 
+  // Issue 53: the local runtime's event dropped a leading BOM, so the bytes checked were not the bytes sent.
+  it('a byte-order mark before a signed PING, under the PING’s own signature: 401 (the signature covers the bytes sent)', async () => {
+    const timestamp = now();
+    const sent = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), ping]), {
+      'x-signature-ed25519': signature(privateKey, timestamp, ping),
+      'x-signature-timestamp': timestamp,
+    });
+    expect(sent.status).toBe(401);
+  });
+
   it('signed but not JSON: 400 in the envelope', async () => {
     const body = Buffer.from('{"type":1');
     const ts = now();
