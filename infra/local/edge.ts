@@ -2,15 +2,17 @@
  * A local stand-in for the CloudFront distribution (contract §11.2; `npm start` with EDGE_PORT): an HTTP
  * server in front of the local gateway that does what the deployed edge does with the same parts — the
  * viewer-request function's own code (infra/edge-function.ts, run in a V8 context of its own), the behaviours
- * derived from the route table (infra/edge-behaviours.ts): a cached path's answer kept by its cache key (the
- * path, its declared query parameters, the language, host and catalogue the function set), for as long as
- * its Cache-Control's `max-age` says (none, `no-store` or `private`: not kept); a matching If-None-Match
+ * derived from the route table (infra/edge-behaviours.ts): a cached path's answer (a 200 or a redirect) kept by its
+ * cache key (the path, its declared query parameters — each value of one given twice —, the language, host and
+ * catalogue the function set), for as long as its Cache-Control's `max-age` says (none, `no-store` or `private`: not
+ * kept); a matching If-None-Match
  * answered 304 from the cache; only the key's values and a preflight's headers forwarded (no Authorization,
  * cookie or Host); the API's CORS headers on cached answers. Every other path goes through, never kept, with
  * every header but Host. Each answer says `x-cache: Hit from cloudfront` or `Miss from cloudfront`, as
  * CloudFront's do. What it does not do: TLS, compression (no Accept-Encoding is forwarded on a cached path),
  * request collapsing (two misses at once both reach the origin), stale-while-revalidate, the TTL bounds of
- * the cache policy beyond max-age (at most a day), eviction (the cache lives as long as the process). A request
+ * the cache policy beyond max-age (at most a day), the error caching of 4xx and 5xx answers, eviction (the cache lives
+ * as long as the process). A request
  * for `/` is sent to the root path, as to the default root object, through the default behaviour (never kept:
  * which behaviour CloudFront applies to it is not documented, and never keeping it cannot serve a stale copy).
  */
@@ -40,6 +42,8 @@ export interface LocalEdge {
 
 /** Headers a cached path forwards beside its cache key: what a CORS preflight needs. */
 const PREFLIGHT = ['origin', 'access-control-request-method', 'access-control-request-headers'];
+/** The answers the stand-in keeps (for as long as their Cache-Control says): a success and the redirects. */
+const KEPT_STATUSES = new Set([200, 301, 302, 307, 308]);
 /** Headers of the hop, not of the answer. */
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
@@ -106,10 +110,10 @@ export async function startLocalEdge(port: number, origin: string, catalogue: st
           const answer = await forward(req, { ...headers, ...fromFunction }, Buffer.concat(chunks), `${url.pathname}${url.search}`);
           return send(answer.status, answer.headers, answer.body, 'Miss');
         }
-        // A cached behaviour: its key, and only its values (and a preflight's) forwarded.
+        // A cached behaviour: its key, and only its values (and a preflight's) forwarded — every value of a parameter
+        // given twice, as CloudFront forwards them (API Gateway joins them, and the API says a parameter is given once).
         const query = behaviour.query
-          .filter((q) => url.searchParams.has(q))
-          .map((q) => `${encodeURIComponent(q)}=${encodeURIComponent(url.searchParams.get(q) as string)}`)
+          .flatMap((q) => url.searchParams.getAll(q).map((value) => `${encodeURIComponent(q)}=${encodeURIComponent(value)}`))
           .join('&');
         const path = `${url.pathname}${query ? `?${query}` : ''}`;
         const key = JSON.stringify([req.method, path, fromFunction]);
@@ -126,7 +130,9 @@ export async function startLocalEdge(port: number, origin: string, catalogue: st
           ...answer.headers,
           'access-control-allow-origin': answer.headers['access-control-allow-origin'] ?? CORS.allowOrigins[0],
         };
-        const keep = answer.status === 200 ? keptFor(String(answer.headers['cache-control'] ?? '')) : 0;
+        // A 200, and a redirect that carries Cache-Control (CloudFront developer guide, "How CloudFront processes HTTP
+        // 3xx status codes from your origin": 307 and 308 kept only then): kept as long as it says.
+        const keep = KEPT_STATUSES.has(answer.status) ? keptFor(String(answer.headers['cache-control'] ?? '')) : 0;
         if (keep > 0) cache.set(key, { status: answer.status, headers, body: answer.body, until: Date.now() + keep });
         send(answer.status, headers, answer.body, 'Miss');
       } catch (e) {

@@ -7,6 +7,7 @@
  *   - a shared read 100 times through the edge counts 100 views (never cached);
  *   - an owner read with a key is never answered from the cache, nor is the key's answer kept;
  *   - a deck's own image is never kept: a deck turned private or deleted is 404 through the edge at once;
+ *   - a parameter given twice reaches the API as given; a code's 308 is kept, as CloudFront keeps one with Cache-Control;
  *   - a share page read through the edge points its og:image at the edge's host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,29 @@ describe('public reads at the edge', () => {
     expect((await get(image)).status).toBe(200);
     expect((await call('DELETE', `${owner.decks}/${deck.id}`, { key: owner.key, body: {} })).status).toBe(200);
     expect((await get(image)).status).toBe(404);
+  });
+
+  // Issue 53: the stand-in kept the first of a repeated parameter (200 German, kept) and never kept a 308.
+  it("a parameter given twice reaches the API as given (the API's own 400), and a code's 308 is kept as CloudFront keeps one with Cache-Control", async () => {
+    const url = urlCodeOf(parseDeckCode(code('usa', 'soviet', 6)));
+    const twice = await get(`/api/v1/codes/${url}?lang=de&lang=fr`);
+    const direct = await call('GET', `/api/v1/codes/${url}?lang=de&lang=fr`);
+    expect(direct.status).toBe(400);
+    expect([twice.status, ((await twice.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      direct.body.error.message,
+    ]);
+    const percent = `/api/v1/codes/${encodeURIComponent(code('usa', 'soviet', 6))}`;
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const moved = await fetch(`${edge}${percent}`, { redirect: 'manual' });
+      seen.push([moved.status, moved.headers.get('x-cache'), moved.headers.get('location')?.endsWith(`/api/v1/codes/${url}`)]);
+    }
+    expect(seen).toEqual([
+      [308, 'Miss from cloudfront', true],
+      [308, 'Hit from cloudfront', true],
+      [308, 'Hit from cloudfront', true],
+    ]);
   });
 
   it("a share page read through the edge points its og:image at the edge's host", async () => {
