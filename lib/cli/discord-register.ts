@@ -26,17 +26,27 @@ export async function discordRegister(args: string[]): Promise<number> {
   const token = process.env[from];
   if (!token) throw new Error(`no bot token: set ${from} to the application's bot token (or name another variable with --token-env)`);
   const url = `${process.env.DISCORD_API_URL || DISCORD_API}/applications/${id}/commands`;
-  const answer = await fetch(url, {
-    method: 'PUT',
-    headers: {
-      authorization: `Bot ${token}`,
-      'content-type': 'application/json',
-      'user-agent': 'DiscordBot (https://github.com/deck-library/deck-library, 1)',
-    },
-    body: JSON.stringify(COMMANDS),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await answer.text();
+  let answer: Response;
+  let text: string;
+  try {
+    answer = await fetch(url, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bot ${token}`,
+        'content-type': 'application/json',
+        'user-agent': 'DiscordBot (https://github.com/deck-library/deck-library, 1)',
+      },
+      body: JSON.stringify(COMMANDS),
+      signal: AbortSignal.timeout(15_000),
+    });
+    text = await answer.text();
+  } catch (e) {
+    // Discord, not the store: said with the URL asked and why (a network failure is not DynamoDB's; issue 53).
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (e as Error).message;
+    console.error(`deckctl: cannot reach Discord's API at ${url} (${why}); check the network, or DISCORD_API_URL`);
+    return 1;
+  }
   if (!answer.ok) {
     console.error(`deckctl: Discord refused the commands: ${answer.status} ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
     return 1;

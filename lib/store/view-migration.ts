@@ -10,7 +10,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from './at-most.ts';
-import { documentClient } from './client.ts';
+import { documentClient, unlessConditionFailed } from './client.ts';
 import { bucketDecks, bucketKeyAt, VIEW_ATTRIBUTE_PREFIX, VIEW_BUCKETS } from './items/view-bucket.ts';
 import { DECKS, tableName } from './tables.ts';
 import { addToCount } from './view-counts.ts';
@@ -52,15 +52,19 @@ export async function migrateViewBuckets(today = dayOf(Date.now())): Promise<Mig
         tally.moved++;
         tally.views += views;
       } else tally.already++;
-      // Out of the bucket (its views of the week go with the bucket, deleted below): a rerun finds it moved.
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: key,
-          UpdateExpression: 'REMOVE #v',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#v': `${VIEW_ATTRIBUTE_PREFIX}${slug}` },
-        }),
+      // Out of the bucket (its views of the week go with the bucket, deleted below): a rerun finds it moved. A bucket
+      // gone already was emptied and deleted by another run at once: nothing is left to take out (issue 53: the second
+      // of two runs ended with the SDK's raw "The conditional request failed").
+      await unlessConditionFailed(
+        documentClient().send(
+          new UpdateCommand({
+            TableName: table(),
+            Key: key,
+            UpdateExpression: 'REMOVE #v',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#v': `${VIEW_ATTRIBUTE_PREFIX}${slug}` },
+          }),
+        ),
       );
     });
     await documentClient().send(new DeleteCommand({ TableName: table(), Key: key }));

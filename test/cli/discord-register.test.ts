@@ -12,6 +12,7 @@ import { Locale } from 'discord-api-types/v10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '#discord/commands.ts';
 import { deckctl } from '../support/deckctl.ts';
+import { freePort } from '../support/runtime.ts';
 
 interface Seen {
   method?: string;
@@ -130,5 +131,16 @@ describe('deckctl discord register', () => {
     } finally {
       refuse = false;
     }
+  });
+
+  // Issue 53: Discord unreachable was said as "cannot reach DynamoDB in the configured region"; a dead URL as "fetch failed".
+  it('Discord unreachable: exit 1 naming the URL asked and why, not the store', async () => {
+    const port = await freePort();
+    const dead = `http://127.0.0.1:${port}/api/v10`;
+    const run = await deckctl(['discord', 'register', '--application-id', APP], { DISCORD_API_URL: dead, DISCORD_BOT_TOKEN: 't' });
+    expect([run.status, run.stderr.trim()]).toEqual([
+      1,
+      `deckctl: cannot reach Discord's API at ${dead}/applications/${APP}/commands (ECONNREFUSED); check the network, or DISCORD_API_URL`,
+    ]);
   });
 });
