@@ -57,6 +57,44 @@ export const COMPONENTS = {
   ErrorMeta,
 } satisfies Record<string, v.GenericSchema>;
 
+/**
+ * Discord's interaction response, as this endpoint answers it (Discord: Interactions, "Interaction Response Object";
+ * "Embed Object", "Embed Limits"; "Allowed Mentions Object"; discord-api-types' APIInteractionResponse): PONG (1), a
+ * message (4: an embed, or a text only its sender sees), or autocomplete's choices (8).
+ */
+const DiscordEmbed = v.strictObject({
+  title: v.pipe(v.string(), v.maxLength(256)),
+  url: v.optional(v.pipe(v.string(), v.url())),
+  description: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+  fields: v.pipe(
+    v.array(
+      v.strictObject({
+        name: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+        value: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+        inline: v.optional(v.boolean()),
+      }),
+    ),
+    v.maxLength(25),
+  ),
+  image: v.optional(v.strictObject({ url: v.pipe(v.string(), v.url()) })),
+});
+const DiscordResponse = v.strictObject({
+  type: v.picklist([1, 4, 8]),
+  data: v.optional(
+    v.strictObject({
+      content: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+      embeds: v.optional(v.pipe(v.array(DiscordEmbed), v.maxLength(10))),
+      /** 64: only the sender sees it (ephemeral). */
+      flags: v.optional(v.picklist([64])),
+      /** Who the message may mention: no one (`parse` empty). */
+      allowed_mentions: v.optional(v.strictObject({ parse: v.pipe(v.array(v.string()), v.maxLength(0)) })),
+      choices: v.optional(
+        v.pipe(v.array(v.strictObject({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)), value: v.string() })), v.maxLength(25)),
+      ),
+    }),
+  ),
+});
+
 export const SHAPES = {
   ...COMPONENTS,
   // Answers: lists, and those the document inlines
@@ -72,8 +110,7 @@ export const SHAPES = {
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
   OpenApiDocument,
-  /** Discord's interaction response (Discord: Interactions, "Interaction Response Object"): a type, and its data. */
-  DiscordResponse: v.object({ type: v.picklist([1, 4, 8]), data: v.optional(v.unknown()) }),
+  DiscordResponse,
   /** A page, a script or an image: not JSON (the route's contentType says which). */
   Text: v.string(),
   // Meta

@@ -9,13 +9,16 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueTag } from '#catalogue/load.ts';
 import { DISCORD_LIMITS } from '#discord/answers.ts';
+import { openApiDocument } from '#docs/openapi.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { foldName, writeDeckText } from '#rules/deck-text.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
+import { SHAPES } from '#shapes/named.ts';
 import { call, type Reply } from '../support/api.ts';
 import { inFunctionReply } from '../support/in-function.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
@@ -63,6 +66,7 @@ const autocomplete = (typed: string, locale?: string) =>
 /** Every bound Discord sets on a message (Discord: Embed Limits), and an answer a client can show. */
 function expectWithinDiscord(sent: Reply) {
   expect(sent.status).toBe(200);
+  expectDeclared(sent);
   expect(sent.body.type).toBe(4);
   const data = sent.body.data;
   expect(data.allowed_mentions).toEqual({ parse: [] });
@@ -89,6 +93,12 @@ function expectWithinDiscord(sent: Reply) {
   expect(total).toBeLessThanOrEqual(6000);
 }
 
+/** An answer as the document declares it (lib/shapes/named.ts DiscordResponse: strict, so a field it does not name fails). */
+function expectDeclared(sent: Reply) {
+  const checked = v.safeParse(SHAPES.DiscordResponse, sent.body);
+  expect(checked.success ? [] : checked.issues.map((i) => `${v.getDotPath(i)}: ${i.message}`)).toEqual([]);
+}
+
 /** Discord's markdown escapes undone: the text a reader sees. */
 const shown = (markdown: string) => markdown.replace(/\\(.)/g, '$1');
 
@@ -109,10 +119,27 @@ afterAll(() => {
 describe('the signature, checked before anything is read', () => {
   const ping = Buffer.from(JSON.stringify({ id: '1', application_id: '2', type: 1, token: 't', version: 1 }));
 
+  // Issue 53: the document declared the 200 answer's data as anything.
+  it("the document declares the interaction response: its type, and data's content, embeds, choices, flags and allowed_mentions", () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the generated document, read by the test
+    const doc = openApiDocument() as any;
+    const schema = doc.paths[PATH].post.responses['200'].content['application/json'].schema;
+    expect(schema.properties.type.enum).toEqual([1, 4, 8]);
+    expect(Object.keys(schema.properties.data.properties).sort()).toEqual(['allowed_mentions', 'choices', 'content', 'embeds', 'flags']);
+    expect(Object.keys(schema.properties.data.properties.embeds.items.properties).sort()).toEqual([
+      'description',
+      'fields',
+      'image',
+      'title',
+      'url',
+    ]);
+  });
+
   it('PING → PONG, bare (not the envelope)', async () => {
     const ts = now();
     const pong = await send(ping, { 'x-signature-ed25519': signature(privateKey, ts, ping), 'x-signature-timestamp': ts });
     expect([pong.status, pong.body]).toEqual([200, { type: 1 }]);
+    expectDeclared(pong);
   });
 
   it('a flipped bit in the body, the signature or the timestamp, a 5-minute-old timestamp, another key, no headers: 401', async () => {
@@ -289,6 +316,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
     ] as const) {
       const sent = await signed(autocomplete(typed, locale));
       expect([typed, sent.status, sent.body.type]).toEqual([typed, 200, 8]);
+      expectDeclared(sent);
       const { choices } = sent.body.data;
       expect(choices.length).toBeLessThanOrEqual(25);
       for (const c of choices) {
