@@ -3,7 +3,7 @@
  * docs/operations.md, and one dashboard. Thresholds come from the settings.
  *
  * Built to cost nothing while the service is idle (docs/operations.md, "What an idle stack costs";
- * infra/idle-cost.ts computes it from the template): at most 9 alarm metrics — within CloudWatch's
+ * infra/idle-cost.ts computes it from the template): at most 10 alarm metrics — within CloudWatch's
  * always-free 10 — by alarming on what AWS already aggregates (the account's Lambda errors and
  * throttles, the API's metrics) and on one metric of the service's own (StoreErrors: every throttling,
  * 5xx or network failure of DynamoDB, whatever the table or function), and a dashboard within the free

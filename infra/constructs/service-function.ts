@@ -109,7 +109,7 @@ export class ServiceFunction extends NodejsFunction {
         // The SDK's endpoints are its defaults for the region: no looking for configured URLs in ~/.aws files.
         AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
         ...environment,
-        // The catalogue it ships, and the newest published one once there is one (lib/catalogue/current.ts).
+        // The catalogue it ships, and the newest published one once there is one (lib/catalogue/load.ts).
         ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}`, CATALOGUE_PUBLISHED: 'on' } : {}),
       },
       bundling: {

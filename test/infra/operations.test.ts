@@ -15,7 +15,7 @@ import { demoCatalogue } from '#catalogue/load.ts';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { DAILY_WORKERS, WORKERS } from '#workers';
+import { DAILY_WORKERS, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
@@ -159,6 +159,15 @@ describe('what an idle stack costs', () => {
     expect(bill.beyondFreeTier).toBeLessThanOrEqual(1);
     const runbook = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
     expect(runbook).toContain(billTable(bill));
+    // Its words of the alarms are the template's: how many, and how many metrics they read (issue 53: "Nine" of 10).
+    const alarms = of(plain, 'AWS::CloudWatch::Alarm').length;
+    const metrics = bill.lines.find((l) => l.item === 'CloudWatch alarm metrics')?.count;
+    expect(runbook).toContain(`The stack has ${alarms} alarms on ${metrics} metrics`);
+    expect(runbook).toContain(`The stack's ${alarms} alarms read ${metrics} metrics, all it has`);
+    // The views' subscription filter as docs/data-model.md shows it: the one the template has (both routes that count).
+    const filter = of(plain, 'AWS::Logs::SubscriptionFilter')[0]?.[1].Properties.FilterPattern as string;
+    expect(filter).toBe(subscriptionPattern(VIEW_SUBSCRIPTION));
+    expect(readFileSync(join(import.meta.dirname, '../../docs/data-model.md'), 'utf8')).toContain(`(\`${filter}\`,`);
     // With the dashboard on, still nothing within the free tier.
     expect(idleBill({ Resources: tuned }).withinFreeTier).toBe(0);
   });

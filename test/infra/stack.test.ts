@@ -585,6 +585,12 @@ describe('bundles', () => {
             : BUDGET.plain;
   const DEMO_CARD_NAME = 'Volga Grey Rifles';
 
+  it("docs/deploy.md states the store's bundles' budget this test holds", () => {
+    expect(readFileSync(join(import.meta.dirname, '../../docs/deploy.md'), 'utf8')).toContain(
+      `A DynamoDB function's bundle stays within ${BUDGET.store.toLocaleString('en-US')} bytes`,
+    );
+  });
+
   it('report: size and cold import time of each bundle (routes and workers); within budget; catalogue only where needed', () => {
     const rows: string[] = [];
     const all: (Grantee & { catalogue?: boolean; cursors?: boolean })[] = [...routes, ...workers];
