@@ -37,3 +37,45 @@ describe('the Node npm ci needs', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`Needs Node.js \`${pkg.engines.node}\``);
   });
 });
+
+/**
+ * npm 12 runs a dependency's install script only when package.json's allowScripts approves it (npm docs, "npm
+ * install-scripts"; issue 54: on a clean clone npm 12 blocked 7, the project's Node among them). Entries are
+ * name-only, as npm writes them here: this machine's npm omits the registry's addresses from the lockfile
+ * (omit-lockfile-registry-resolved), and npm matches a pinned entry only on the version of that address, so a pin
+ * would be refused (@npmcli/arborist lib/script-allowed.js: "Unverifiable version: ... an allow is refused").
+ */
+describe('install scripts under npm 12 (allowScripts)', () => {
+  const policy = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> }).allowScripts;
+  const withScripts = [
+    ...new Set(
+      Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
+        .filter(([path, p]) => path && p.hasInstallScript)
+        .map(([path]) => path.replace(/^.*node_modules\//, '')),
+    ),
+  ].sort();
+
+  it('every locked package with an install script is approved or denied: none is left to npm to block unreviewed', () => {
+    expect(withScripts.length).toBeGreaterThan(0);
+    expect(withScripts.filter((name) => policy[name] === undefined)).toEqual([]);
+    // Nothing named that the lockfile does not hold (a stale entry reads as a review that never happened).
+    expect(Object.keys(policy).filter((name) => !withScripts.includes(name))).toEqual([]);
+  });
+
+  it("what the project needs runs (its Node, esbuild's binary, Lambda's runtime client's native part); telemetry and the rest do not", () => {
+    expect(
+      Object.entries(policy)
+        .filter(([, allowed]) => allowed)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['aws-lambda-ric', 'esbuild', 'node']);
+    expect(policy['@scarf/scarf']).toBe(false);
+  });
+
+  it("CI installs with npm 12 on the project's Node, strict, and checks the Node it left", () => {
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    expect(ci).toMatch(/NPM_FOR_CI=12\./);
+    expect(ci).toContain('npm ci --strict-allow-scripts');
+    expect(ci).toContain('scripts/check-node.ts');
+  });
+});
