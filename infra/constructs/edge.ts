@@ -12,7 +12,7 @@
  * (the function carries its version: what an image or a card shows changes with it). A custom domain is an
  * opt-in setting (infra/settings.ts).
  */
-import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Names, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -54,6 +54,14 @@ export interface EdgeProps {
   domain?: { names: string[]; certificateArn: string };
 }
 
+/**
+ * A name that is the account's, not the region's (CloudFront's policies): the construct's unique id (its stack's name
+ * among it) and the stack's region, so that a second region or stack in one account names none twice (CDK names its
+ * cache policies so by default, not its origin request and response headers policies: aws-cdk issue 34336).
+ */
+export const accountWideName = (scope: Construct, id: string): string =>
+  `${Names.uniqueResourceName(scope, { maxLength: 100 })}${id}-${Stack.of(scope).region}`;
+
 export class Edge extends Construct {
   readonly distribution: Distribution;
 
@@ -94,6 +102,7 @@ export class Edge extends Construct {
     // A cached behaviour forwards the cache key's values (language, host, catalogue, declared query) and what a
     // CORS preflight needs (not in the key): nothing of the viewer's Authorization, cookies or Host.
     const forwarded = new OriginRequestPolicy(this, 'CachedForward', {
+      originRequestPolicyName: accountWideName(this, 'CachedForward'),
       comment: 'Deck Library: a cached answer forwards its cache key and a preflight, nothing else',
       headerBehavior: OriginRequestHeaderBehavior.allowList('origin', 'access-control-request-method', 'access-control-request-headers'),
       queryStringBehavior: OriginRequestQueryStringBehavior.none(),
@@ -102,6 +111,7 @@ export class Edge extends Construct {
     // Its answers hold the API's CORS headers whoever first asked (a reader without an Origin header gets the
     // same copy as a page of another origin).
     const cors = new ResponseHeadersPolicy(this, 'CachedCors', {
+      responseHeadersPolicyName: accountWideName(this, 'CachedCors'),
       comment: 'Deck Library: the API CORS headers on cached answers',
       corsBehavior: {
         accessControlAllowOrigins: [...CORS.allowOrigins],

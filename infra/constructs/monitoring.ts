@@ -192,7 +192,8 @@ export class Monitoring extends Construct {
         statistic: 'Sum',
         period: FIVE_MINUTES,
       });
-    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.stack.stackName}-operations` });
+    // A dashboard's name is the account's (CloudWatch dashboards are global): the stack's name and its region.
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `${api.stack.stackName}-${api.stack.region}-operations` });
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'Requests and 5xx (%)',

@@ -130,7 +130,7 @@ export const WORKERS = [
     // An account's erasure, a bounded step on each change of its erasure item (erasure.ts):
     // on the accounts table's stream, so that its waits hold up no fold of the decks table's changes. A
     // step that fails names its record, retried from there (each step is idempotent); erasures of other
-    // accounts go on beside it (ten batches of a shard at once). One failing for an hour is given up on:
+    // accounts go on beside it (two batches of a shard at once). One failing for an hour is given up on:
     // the discarded-changes queue's alarm shows it (no alarm of its own: the free tier's ten are in use),
     // and its erasure item, still there, resumes it when changed (docs/operations.md).
     name: 'accountErasure',
@@ -141,7 +141,10 @@ export const WORKERS = [
     maxRecordAgeSeconds: 3600,
     // Its steps wait (SETTLE_MS) and are few: the record's age is its bound.
     maxRetries: 10_000,
-    parallelization: 10,
+    // Two batches of a shard at once: another account's erasure goes on while one step waits. With the decks table's
+    // two mappings (one at a time a shard each), 4 executions a shard at most — a new account's quota is 10, and the
+    // API keeps at least half (contract §12.4; at 10 this mapping alone could take all 10: issue 54).
+    parallelization: 2,
     // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
     timeoutSeconds: 60,
     grants: [

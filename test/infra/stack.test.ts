@@ -285,6 +285,90 @@ describe('deploying for the first time', () => {
   });
 });
 
+describe('a new account (contract §12.4)', () => {
+  // Issue 54: CloudFront refuses a new resource on many new accounts until they are verified; docs/deploy.md's way
+  // out is a first deploy with edge=false, then the edge — which must add the distribution and replace nothing.
+  it('edge=false first, then the edge: the second adds the distribution and its policies, and replaces nothing', () => {
+    // The steps as docs/deploy.md writes them: the refusal's words, and the first deploy's context.
+    const deployDoc = readFileSync(join(import.meta.dirname, '../../docs/deploy.md'), 'utf8');
+    expect(deployDoc).toContain('Your account must be verified before\n  you can add new CloudFront resources');
+    expect(deployDoc).toContain('npx cdk deploy -c deck-library:edge=false');
+    const without = synth({}, { 'deck-library:edge': 'false', ...TEMPLATE_ONLY }, false);
+    const withEdge = synth({}, { ...TEMPLATE_ONLY }, false);
+    try {
+      const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+      const before = read(without.dir);
+      const after = read(withEdge.dir);
+      // Every resource stays, of the same type, with the same properties but its code's asset key (an update in place).
+      for (const [id, r] of Object.entries(before) as [string, { Type: string; Properties?: Record<string, unknown> }][]) {
+        expect([id, after[id]?.Type]).toEqual([id, r.Type]);
+        const { Code: _a, ...was } = r.Properties ?? {};
+        const { Code: _b, ...is } = after[id].Properties ?? {};
+        expect([id, is]).toEqual([id, was]);
+      }
+      const added = Object.keys(after).filter((id) => !(id in before));
+      expect([...new Set(added.map((id) => after[id].Type))].sort()).toEqual([
+        'AWS::CloudFront::CachePolicy',
+        'AWS::CloudFront::Distribution',
+        'AWS::CloudFront::Function',
+        'AWS::CloudFront::OriginRequestPolicy',
+        'AWS::CloudFront::ResponseHeadersPolicy',
+      ]);
+    } finally {
+      for (const { dir } of [without, withEdge]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  // Issue 54: the erasure's mapping alone could take ten executions a shard — a new account's whole quota of 10.
+  it("the stream mappings take at most half of a new account's 10 executions a shard: the API keeps the rest", () => {
+    const mappings = byType('AWS::Lambda::EventSourceMapping');
+    expect(mappings.length).toBe(workers.length);
+    // Lambda runs a stream mapping's batches at most ParallelizationFactor at once a shard (default 1).
+    const perShard = mappings.reduce((n, [, m]) => n + (m.Properties.ParallelizationFactor ?? 1), 0);
+    expect(perShard).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('a second region, a second stack, one account (contract §12.4)', () => {
+  /** Resource types whose names are the account's, not a region's: CloudFront's, IAM's, CloudWatch's dashboards, S3's buckets. */
+  const ACCOUNT_WIDE = /^AWS::(CloudFront|IAM|S3)::|^AWS::CloudWatch::Dashboard$/;
+  /** Every name an account-wide resource is given (a property or a config's `Name`), as deployed in `region`. */
+  const namesIn = (all: Record<string, { Type: string; Properties?: Record<string, unknown> }>, region: string) =>
+    Object.entries(all)
+      .filter(([, r]) => ACCOUNT_WIDE.test(r.Type) && r.Type !== 'AWS::IAM::Policy' /* a role's inline policy: the role's */)
+      .flatMap(([id, r]) =>
+        Object.entries(r.Properties ?? {}).flatMap(([key, value]) => {
+          const named = key.endsWith('Name') ? value : (value as { Name?: unknown } | undefined)?.Name;
+          return named === undefined || key === 'FunctionName'
+            ? []
+            : [[id, JSON.stringify(named).replaceAll('{"Ref":"AWS::Region"}', JSON.stringify(region))] as const];
+        }),
+      );
+
+  // Issue 54: the edge's origin request and response headers policies were named without the region; CloudFront's
+  // names are the account's, so a second region failed (aws-cdk issue 34336).
+  it('every account-wide name carries the stack and the region: two regions, and two stacks, name nothing twice', () => {
+    const everyOptIn = { 'deck-library:dashboard': 'true', ...TEMPLATE_ONLY };
+    const one = synth({}, everyOptIn, false);
+    const two = synth({}, { ...everyOptIn, 'deck-library:stackName': 'DeckLibraryStaging' }, false);
+    try {
+      const read = (dir: string, stack: string) => JSON.parse(readFileSync(join(dir, `${stack}.template.json`), 'utf8')).Resources;
+      const a = read(one.dir, 'DeckLibrary');
+      const b = read(two.dir, 'DeckLibraryStaging');
+      const named = namesIn(a, 'eu-west-1');
+      expect(named.length).toBeGreaterThanOrEqual(3);
+      for (const [id, name] of named) {
+        expect([id, name.includes('DeckLibrary')]).toEqual([id, true]);
+        expect([id, name.includes('eu-west-1')]).toEqual([id, true]);
+      }
+      const all = [...named, ...namesIn(a, 'us-east-1'), ...namesIn(b, 'eu-west-1')].map(([, name]) => name);
+      expect(all.filter((name, i) => all.indexOf(name) !== i)).toEqual([]);
+    } finally {
+      for (const { dir } of [one, two]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe("AWS's own rules at synth", () => {
   it('cdk-nag and the Control Tower proactive controls (cfn-guard) pass, but for the exceptions written with their reasons', () => {
     const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {

@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { buildApp } from '../infra/app.ts';
+const dir = mkdtempSync(join(tmpdir(), 'count-'));
+const ctx = JSON.parse(process.argv[2] ?? '{}');
+const { app } = buildApp(new App({ outdir: dir, context: { 'aws:cdk:bundling-stacks': [], ...ctx } }), { guard: false });
+app.synth();
+console.log(dir);
