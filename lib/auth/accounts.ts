@@ -1,7 +1,7 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
+import { INVISIBLE } from '#rules/invisible.ts';
 import { expiryOf } from '#rules/keys.ts';
-import { INVISIBLE } from '#rules/schemas.ts';
 import { addKey, putAccount } from '#store/accounts.ts';
 import type { Account } from '#store/items/account.ts';
 import type { ApiKey } from '#store/items/api-key.ts';

@@ -6,8 +6,8 @@
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
+import { INVISIBLE } from './invisible.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE } from './languages.ts';
-import { INVISIBLE } from './schemas.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
 

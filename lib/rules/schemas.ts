@@ -4,17 +4,12 @@
  */
 import * as v from 'valibot';
 import { CARD_ID } from './card.ts';
+import { INVISIBLE } from './invisible.ts';
 import { coded } from './issues.ts';
 import { LIMITS } from './limits.ts';
 
 export { LIMITS };
 
-/**
- * Characters no visible text holds (contract §9.1): Unicode general categories Cc (control), Cf (format:
- * zero-width and bidirectional marks among them), Zl and Zp (line and paragraph separators), Co (private
- * use) and Cn (unassigned). Tags and guide.system must be text a reader sees as it is.
- */
-export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
 const visible = (what: string) =>
   v.check<string, string>(
     (s) => !INVISIBLE.test(s),

@@ -7,8 +7,9 @@
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
-import { INVISIBLE, normalizeTag } from '#rules/schemas.ts';
+import { normalizeTag } from '#rules/schemas.ts';
 import { SORTS } from '#rules/sorts.ts';
 import { lang } from './language-query.ts';
 
