@@ -1,33 +1,10 @@
-import { globSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { ownStoreFiles } from './test/support/own-store.ts';
 
-/**
- * The service's test files that start a DynamoDB Local of their own, derived from what each calls (a list kept by hand
- * named a renamed file and missed four): ownRuntime, isolatedRuntime, guardedStoreForFile, storeOfOwn or startDynamoLocal, or a
- * startRuntime whose call names no DYNAMODB_ENDPOINT (then the runtime starts Java itself). The stack's and the
- * lifecycle's files run in a group of their own, as do the scale tests.
- */
+/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them); the stack's and
+ * the lifecycle's files run in a group of their own, as do the scale tests. */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
-const OWN_STORE = ownStoreFiles();
-
-function ownStoreFiles(): string[] {
-  const starts = /\b(?:ownRuntime|isolatedRuntime|guardedStoreForFile|storeOfOwn|startDynamoLocal)\(/;
-  /** Each startRuntime call's arguments, to its closing parenthesis. */
-  const runtimeCalls = (code: string): string[] =>
-    [...code.matchAll(/\bstartRuntime\(/g)].map((m) => {
-      let depth = 1;
-      let at = (m.index ?? 0) + m[0].length;
-      for (; at < code.length && depth > 0; at++) depth += code[at] === '(' ? 1 : code[at] === ')' ? -1 : 0;
-      return code.slice((m.index ?? 0) + m[0].length, at);
-    });
-  return globSync('test/**/*.test.ts')
-    .filter((file) => !file.startsWith('test/scale/') && !file.startsWith('test/infra/') && file !== LIFECYCLE)
-    .filter((file) => {
-      const code = readFileSync(file, 'utf8');
-      return starts.test(code) || runtimeCalls(code).some((args) => !args.includes('DYNAMODB_ENDPOINT'));
-    })
-    .sort();
-}
+const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
 
 /** 100 requests at once against the shared runtime: it measures the service, so nothing runs beside it. */
 const LOAD = 'test/api/load.test.ts';

@@ -1,0 +1,38 @@
+/**
+ * The files that start a DynamoDB Local of their own are found by what they call (test/support/own-store.ts): each
+ * helper it looks for exists and starts one, so a renamed helper cannot leave its files running beside others.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as dynamodb from '../../infra/local/dynamodb.ts';
+import * as isolated from '../support/isolated.ts';
+import { ownStoreFiles, STORE_STARTERS, startsOwnStore } from '../support/own-store.ts';
+import * as runtime from '../support/runtime.ts';
+import * as store from '../support/store.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('the test files with a store of their own', () => {
+  it('every helper looked for is an exported function', () => {
+    const exported = { ...dynamodb, ...isolated, ...runtime, ...store } as Record<string, unknown>;
+    for (const name of STORE_STARTERS) expect([name, typeof exported[name]]).toEqual([name, 'function']);
+  });
+
+  it('a runtime started with no store of the caller starts its own; one given DYNAMODB_ENDPOINT does not', () => {
+    // Built, not written out: this file's own text must not read as a call of them.
+    const call = (name: string, args: string) => `await ${name}(${args});`;
+    expect(startsOwnStore(call('startRuntime', 'dir, { CATALOGUE_FILE: out }'))).toBe(true);
+    expect(startsOwnStore(call('startRuntime', "'/x', {\n  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),\n}"))).toBe(false);
+    expect(startsOwnStore(call('guardedStoreForFile', ''))).toBe(true);
+    expect(startsOwnStore(call('fetch', "'/api/v1/decks'"))).toBe(false);
+  });
+
+  it('finds the files that do (those the shared store serves are not among them)', () => {
+    const found = ownStoreFiles(['test/scale', 'test/infra', 'test/runtime/lifecycle.test.ts']);
+    expect(found).toContain('test/api/trending.test.ts');
+    expect(found).toContain('test/runtime/retries.test.ts');
+    expect(found).not.toContain('test/docs/readme.test.ts');
+    for (const file of found) expect([file, startsOwnStore(readFileSync(join(ROOT, file), 'utf8'))]).toEqual([file, true]);
+  });
+});
