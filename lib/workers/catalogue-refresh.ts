@@ -76,8 +76,10 @@ export async function refreshCatalogue({
     if (!allowRemovals && !agreed) {
       await holdCatalogue({ over: previous, version, removed, run, held_at: new Date().toISOString() });
       logger.error('catalogue: held, it drops cards the one in use has', { version, previous, dropped: named, ...facts });
+      // The log line names every one; the error the first 20 (an error message is read whole, in an alarm's e-mail too).
+      const shown = named.length > 20 ? [...named.slice(0, 20), `and ${named.length - 20} more: the log names them`] : named;
       throw new RemovalsHeld(
-        `catalogue ${version} drops ${dropped.length} card(s) that ${previous} has (${named.join('; ')}): held until a second refresh agrees, or deckctl catalogue refresh --allow-removals`,
+        `catalogue ${version} drops ${dropped.length} card(s) that ${previous} has (${shown.join('; ')}): held until a second refresh agrees, or deckctl catalogue refresh --allow-removals`,
       );
     }
     logger.warn(`catalogue: publishing a version that drops cards (${allowRemovals ? 'allowed' : 'a second refresh agrees'})`, {
