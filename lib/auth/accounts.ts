@@ -1,6 +1,6 @@
 /** Issuing accounts and keys (deckctl and the local runtime's demo account). Secrets leave here once. */
 import { randomUUID } from 'node:crypto';
-import { INVISIBLE } from '#rules/invisible.ts';
+import { holdsInvisible, INVISIBLE } from '#rules/invisible.ts';
 import { expiryOf } from '#rules/keys.ts';
 import { addKey, putAccount } from '#store/accounts.ts';
 import type { Account } from '#store/items/account.ts';
@@ -16,7 +16,7 @@ export async function createAccount(displayName: string): Promise<Account> {
   }
   // Shown on pages and drawn in images: text a reader sees as it is, as tags are (contract §9.1).
   if (INVISIBLE.test(name)) {
-    throw new RangeError('a display name holds no control, format, separator, private-use or unassigned characters');
+    throw new RangeError(holdsInvisible('a display name'));
   }
   const account = { user_id: randomUUID(), display_name: name, created_at: new Date().toISOString() };
   await putAccount(account);

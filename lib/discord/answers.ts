@@ -32,20 +32,9 @@ import { cardsNamed, foldName } from '#rules/deck-text.ts';
 import { factionName } from '#rules/factions.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
 import { answerLanguage } from '#rules/languages.ts';
+import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { deckOfPaste, PastedDeckError } from '#rules/pasted-deck.ts';
 import { COMMAND, OPTION } from './names.ts';
-
-/** Discord's bounds on what a message holds (Discord: Embed Limits; autocomplete choices; a choice's name). */
-export const DISCORD_LIMITS = {
-  title: 256,
-  description: 4096,
-  fieldName: 256,
-  fieldValue: 1024,
-  embedTotal: 6000,
-  content: 2000,
-  choices: 25,
-  choiceName: 100,
-} as const;
 
 /** Interaction types and response types this endpoint knows (Discord: Interactions, "Receiving and Responding"). */
 const INTERACTION = { ping: 1, command: 2, autocomplete: 4 } as const;

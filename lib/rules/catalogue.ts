@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, type Card, type CardType, RARITIES, type Rarity } from './card.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_IDS, type FactionId } from './factions.ts';
-import { INVISIBLE } from './invisible.ts';
+import { holdsInvisible, INVISIBLE } from './invisible.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE } from './languages.ts';
 
 export { CARD_TYPES, type Card, type CardType, RARITIES, type Rarity };
@@ -53,8 +53,7 @@ const FactionIdSchema = v.picklist(FACTION_IDS as FactionId[]);
  */
 export const CARD_BOUNDS = { kredits: 30, nameChars: 80 } as const;
 /** Text a reader sees as it is (a catalogue's names and sets reach pages, images, embeds and deck.txt): as display names are. */
-const visible = (what: string) =>
-  v.check<string, string>((s) => !INVISIBLE.test(s), `${what} holds no control, format, separator, private-use or unassigned characters`);
+const visible = (what: string) => v.check<string, string>((s) => !INVISIBLE.test(s), holdsInvisible(what));
 const cardName = v.pipe(
   v.string(),
   v.nonEmpty(),

@@ -5,3 +5,6 @@
  * it is. A module of its own: the catalogue's functions read it without the request schemas.
  */
 export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
+
+/** What a text holding one of them is told (a tag, a display name, a card's name: `what`). */
+export const holdsInvisible = (what: string): string => `${what} holds no control, format, separator, private-use or unassigned characters`;

@@ -21,3 +21,17 @@ export const LIMITS = {
   keyLabelChars: 60,
   keyExpiryDays: 365,
 } as const;
+
+/** Discord's bounds on what a message holds (Discord: Embed Limits; autocomplete choices; a choice's name). */
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4096,
+  fieldName: 256,
+  fieldValue: 1024,
+  fields: 25,
+  embeds: 10,
+  embedTotal: 6000,
+  content: 2000,
+  choices: 25,
+  choiceName: 100,
+} as const;

@@ -4,17 +4,13 @@
  */
 import * as v from 'valibot';
 import { CARD_ID } from './card.ts';
-import { INVISIBLE } from './invisible.ts';
+import { holdsInvisible, INVISIBLE } from './invisible.ts';
 import { coded } from './issues.ts';
 import { LIMITS } from './limits.ts';
 
 export { LIMITS };
 
-const visible = (what: string) =>
-  v.check<string, string>(
-    (s) => !INVISIBLE.test(s),
-    coded('invalid_value', `${what} holds no control, format, separator, private-use or unassigned characters`),
-  );
+const visible = (what: string) => v.check<string, string>((s) => !INVISIBLE.test(s), coded('invalid_value', holdsInvisible(what)));
 
 /** Length in characters (code points), as a client counts them. */
 const chars = (s: string) => [...s].length;

@@ -5,6 +5,7 @@
  * (lib/http/types.ts), the OpenAPI document into its schema (openapi.ts).
  */
 import * as v from 'valibot';
+import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { Detail, Details, ErrorMeta } from './errors.ts';
 import { CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
@@ -57,39 +58,48 @@ export const COMPONENTS = {
   ErrorMeta,
 } satisfies Record<string, v.GenericSchema>;
 
+/** A string of at most `max` characters; `nonEmpty`: at least one. */
+const text = (max: number, nonEmpty = false) =>
+  nonEmpty ? v.pipe(v.string(), v.minLength(1), v.maxLength(max)) : v.pipe(v.string(), v.maxLength(max));
+
 /**
- * Discord's interaction response, as this endpoint answers it (Discord: Interactions, "Interaction Response Object";
- * "Embed Object", "Embed Limits"; "Allowed Mentions Object"; discord-api-types' APIInteractionResponse): PONG (1), a
- * message (4: an embed, or a text only its sender sees), or autocomplete's choices (8).
+ * Discord's interaction response, as the interactions endpoint answers it (Discord: Interactions, "Interaction Response
+ * Object"; "Embed Object", "Embed Limits"; "Allowed Mentions Object"; discord-api-types' APIInteractionResponse): PONG
+ * (1), a message (4: an embed, or a text only its sender sees), or autocomplete's choices (8). Discord's bounds are
+ * lib/rules/limits.ts's DISCORD_LIMITS: the shape the document publishes holds them, lib/discord/answers.ts cuts to them.
  */
 const DiscordEmbed = v.strictObject({
-  title: v.pipe(v.string(), v.maxLength(256)),
+  title: text(DISCORD_LIMITS.title),
   url: v.optional(v.pipe(v.string(), v.url())),
-  description: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+  description: v.optional(text(DISCORD_LIMITS.description)),
   fields: v.pipe(
     v.array(
       v.strictObject({
-        name: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
-        value: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+        name: text(DISCORD_LIMITS.fieldName, true),
+        value: text(DISCORD_LIMITS.fieldValue, true),
         inline: v.optional(v.boolean()),
       }),
     ),
-    v.maxLength(25),
+    v.maxLength(DISCORD_LIMITS.fields),
   ),
   image: v.optional(v.strictObject({ url: v.pipe(v.string(), v.url()) })),
 });
+
 const DiscordResponse = v.strictObject({
   type: v.picklist([1, 4, 8]),
   data: v.optional(
     v.strictObject({
-      content: v.optional(v.pipe(v.string(), v.maxLength(2000))),
-      embeds: v.optional(v.pipe(v.array(DiscordEmbed), v.maxLength(10))),
+      content: v.optional(text(DISCORD_LIMITS.content)),
+      embeds: v.optional(v.pipe(v.array(DiscordEmbed), v.maxLength(DISCORD_LIMITS.embeds))),
       /** 64: only the sender sees it (ephemeral). */
       flags: v.optional(v.picklist([64])),
       /** Who the message may mention: no one (`parse` empty). */
       allowed_mentions: v.optional(v.strictObject({ parse: v.pipe(v.array(v.string()), v.maxLength(0)) })),
       choices: v.optional(
-        v.pipe(v.array(v.strictObject({ name: v.pipe(v.string(), v.minLength(1), v.maxLength(100)), value: v.string() })), v.maxLength(25)),
+        v.pipe(
+          v.array(v.strictObject({ name: text(DISCORD_LIMITS.choiceName, true), value: v.string() })),
+          v.maxLength(DISCORD_LIMITS.choices),
+        ),
       ),
     }),
   ),

@@ -3,8 +3,9 @@
  * surrogate pair, and a catalogue's names escaped in the `/card` embed as every deck text is (issue 53).
  */
 import { describe, expect, it } from 'vitest';
-import { answerInteraction, cut, DISCORD_LIMITS, escapeMarkdown } from '#discord/answers.ts';
+import { answerInteraction, cut, escapeMarkdown } from '#discord/answers.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
+import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { tiny } from '../support/decks.ts';
 
 const HOSTILE = '**@everyone** [click](https://evil.example/x)';
