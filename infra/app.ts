@@ -6,12 +6,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DEMO_CATALOGUE_FILE, loadCatalogueFile } from '#catalogue/load.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
+import { EveryTemplateGuard } from './guard.ts';
 import { opsSettings } from './settings.ts';
 import { DeckLibraryStack } from './stack.ts';
 
@@ -34,7 +34,7 @@ export function buildApp(app = new App(), { guard = true } = {}): { app: App; st
   });
   // cdk-nag's AwsSolutions checks, and AWS's Control Tower proactive controls as cfn-guard rules, on every
   // synth: a finding that is not fixed must be acknowledged, with its reason, on the construct it is about.
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), ...(guard ? [new CfnGuardValidator()] : []));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), ...(guard ? [new EveryTemplateGuard()] : []));
   return { app, stack };
 }
 

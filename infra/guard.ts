@@ -3,14 +3,17 @@
  * does not meet on purpose, each acknowledged on the constructs it is about with its reason — the one
  * place those reasons are written (docs/operations.md lists them).
  */
-import { Validations } from 'aws-cdk-lib';
+import { basename, dirname } from 'node:path';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { type IPolicyValidationContextBeta1, type IPolicyValidationPluginBeta1, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import { readStack } from './template.ts';
 
 export const GUARD_EXCEPTIONS = {
   api_gw_v2_authorization_type_configured_check:
     'Public routes are public by the requirement; owner routes authenticate in their function (API keys hashed in DynamoDB, contract §5), which API Gateway authorizers cannot check.',
   lambda_function_public_access_prohibited_check:
-    "A false positive: each route's permission has the principal apigateway.amazonaws.com and this API's ARN (joined with its stage and route) as SourceArn, which the rule does not read as a local reference (it accepts only a plain string, Ref or GetAtt); countViews' one permission is CloudWatch Logs' for the access log group. The stack test checks every permission.",
+    "A false positive: each route's permission has the principal apigateway.amazonaws.com and this API's ARN (joined with any stage and method and the route's path) as SourceArn, which the rule does not read as a local reference (it accepts only a plain string, Ref or GetAtt); countViews' one permission is CloudWatch Logs' for the access log group. The stack test checks every permission.",
   lambda_inside_vpc_check:
     'Scale to zero: a VPC would need NAT gateways or interface endpoints to reach DynamoDB and CloudWatch, billed by the hour whatever the traffic (about $7 to $32 a month each), beyond the whole idle budget.',
   cloudwatch_log_group_retention_period_check:
@@ -36,3 +39,24 @@ export type GuardRule = keyof typeof GUARD_EXCEPTIONS;
 /** Acknowledges a guard rule on a construct (and those under it), with its written reason. */
 export const guardException = (scope: IConstruct, rule: GuardRule): void =>
   Validations.of(scope).acknowledge({ id: `cdk-validator-cfnguard::${rule}`, reason: GUARD_EXCEPTIONS[rule] });
+
+/**
+ * The Control Tower controls over every template a stack deploys. CDK hands a validation plugin the
+ * templates of its cloud assembly's stacks (`assembly.stacks`, aws-cdk PR 23951) — not their nested
+ * stacks', where the functions are (infra/stack.ts) — so this gives cfn-guard those too.
+ */
+export class EveryTemplateGuard implements IPolicyValidationPluginBeta1 {
+  private readonly guard = new CfnGuardValidator();
+  readonly name = this.guard.name;
+  readonly version = this.guard.version;
+  readonly ruleIds = this.guard.ruleIds;
+
+  validate(context: IPolicyValidationContextBeta1) {
+    const nested = context.templatePaths.flatMap((path) =>
+      readStack(dirname(path), basename(path, '.template.json'))
+        .files.slice(1)
+        .map(({ file }) => `${dirname(path)}/${file}`),
+    );
+    return this.guard.validate({ ...context, templatePaths: [...context.templatePaths, ...nested] });
+  }
+}

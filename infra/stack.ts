@@ -2,10 +2,9 @@
  * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
  * route table, the tables of the shared definition, and each function's own least-privilege role.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -15,12 +14,13 @@ import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CORS, methodsOf, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
+import { CORS, methodsOf, ROUTE_GROUPS, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
 import { discordInteractions } from '#routes/discord.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
 import { Edge } from './constructs/edge.ts';
+import { FunctionIntegration } from './constructs/function-integration.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { tableFrom } from './constructs/tables.ts';
@@ -65,8 +65,16 @@ export class DeckLibraryStack extends Stack {
       reservedConcurrency: props.settings.reservedConcurrency,
     };
     const tableNames = { DECKS_TABLE: decks.tableName, ACCOUNTS_TABLE: accounts.tableName };
-    for (const route of ROUTES as readonly Route[]) {
-      const fn = new ServiceFunction(this, `${pascal(route.name)}Function`, {
+    // The functions (each with its role, policy, log group and invoke permissions: about five resources) in nested
+    // stacks — one a route group, one for the workers — so that no stack nears CloudFormation's 500 resources
+    // (contract §12.4); the API's routes and integrations, the tables and the rest stay in this one.
+    const routeAreas = Object.entries(ROUTE_GROUPS).flatMap(([group, inGroup]) => {
+      const area = new NestedStack(this, `${pascal(group)}Routes`, { description: `Deck Library: the ${group} routes' functions` });
+      return (inGroup as readonly Route[]).map((route) => [route, area] as const);
+    });
+    const workerArea = new NestedStack(this, 'Workers', { description: "Deck Library: the workers' functions" });
+    for (const [route, area] of routeAreas) {
+      const fn = new ServiceFunction(area, `${pascal(route.name)}Function`, {
         ...shared,
         // A capped route's function has its own reservation: the most a flood of it can take or cost.
         ...(route.capped ? { reservedConcurrency: props.settings.cappedConcurrency ?? props.settings.reservedConcurrency } : {}),
@@ -93,7 +101,7 @@ export class DeckLibraryStack extends Stack {
     Validations.of(discarded).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: GUARD_EXCEPTIONS.sqs_dlq_check });
     guardException(discarded, 'sqs_dlq_check');
     for (const worker of WORKERS as readonly Worker[]) {
-      const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
+      const fn = new ServiceFunction(workerArea, `${pascal(worker.name)}Function`, {
         ...shared,
         spec: { ...worker, serves: `changes of the ${worker.table} table` },
         // Work that fails for good is named in the discarded-changes queue, and the batch goes on (lib/workers/discard.ts).
@@ -117,17 +125,19 @@ export class DeckLibraryStack extends Stack {
       this.workers.set(worker.name, fn);
     }
     this.discardedChanges = discarded;
+    // Each route's integration, its function allowed once for its path (constructs/function-integration.ts).
+    const integrationOf = (route: Route) =>
+      new FunctionIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction);
     // What an asynchronously invoked function (countViews, the daily opener) gets on failure: Lambda's two
     // retries within 6 hours, then the event in the queue of discarded work (alarmed).
     const asyncRetries = { retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(discarded) };
 
-    const fallback = this.functions.get('notFound') as ServiceFunction;
     const api = new HttpApi(this, 'Api', {
       apiName: 'deck-library',
       description: 'Deck Library API',
       createDefaultStage: false,
       // What no route matches gets the contract's 404 envelope from the not-found function.
-      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', fallback),
+      defaultIntegration: integrationOf(routeByName('notFound')),
       // API Gateway answers preflights itself; the local runtime answers them from the same definition.
       corsPreflight: {
         allowOrigins: [...CORS.allowOrigins],
@@ -143,7 +153,7 @@ export class DeckLibraryStack extends Stack {
         api.addRoutes({
           path: route.path,
           methods: methodsOf(route).map((m) => HttpMethod[m]),
-          integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, this.functions.get(route.name) as ServiceFunction),
+          integration: integrationOf(route),
         }),
       );
     // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
@@ -152,7 +162,7 @@ export class DeckLibraryStack extends Stack {
     // the countViews function through a subscription filter, in batches, invoked asynchronously: Lambda
     // retries a failed batch twice within 6 hours (the batch's marker makes a retry count nothing twice),
     // then records it in the queue of discarded work (alarmed).
-    const countViews = new ServiceFunction(this, 'CountViewsFunction', {
+    const countViews = new ServiceFunction(workerArea, 'CountViewsFunction', {
       ...shared,
       spec: { ...VIEW_SUBSCRIPTION, serves: 'the views in the access log' },
       environment: tableNames,
@@ -170,7 +180,7 @@ export class DeckLibraryStack extends Stack {
     // discarded work (alarmed); a retry writes nothing twice.
     const daily = Object.fromEntries(
       DAILY_WORKERS.map((worker) => {
-        const fn = new ServiceFunction(this, `${pascal(worker.name)}Function`, {
+        const fn = new ServiceFunction(workerArea, `${pascal(worker.name)}Function`, {
           ...shared,
           spec: worker,
           environment: tableNames,
@@ -222,7 +232,6 @@ export class DeckLibraryStack extends Stack {
       settings: props.settings,
     });
     guardException(api, 'api_gw_v2_authorization_type_configured_check');
-    guardException(api, 'lambda_function_public_access_prohibited_check');
     guardException(accessLogs, 'cloudwatch_log_group_retention_period_check');
     guardException(accessLogs, 'cloudwatch_log_group_encrypted_check');
     Validations.of(api).acknowledge({

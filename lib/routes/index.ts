@@ -21,22 +21,28 @@ import { SHARE_ROUTES } from './share.ts';
 
 export * from './route.ts';
 
-export const ROUTES = [
-  ...OWNER_DECK_ROUTES,
-  ...HISTORY_ROUTES,
-  ...LIKE_ROUTES,
-  ...SEARCH_ROUTES,
-  ...PUBLIC_ROUTES,
-  ...SHARE_ROUTES,
-  ...CODE_ROUTES,
-  ...CODE_TEXT_ROUTES,
-  ...DISCORD_ROUTES,
-  ...PLAYS_ROUTES,
-  ...ACCOUNT_ROUTES,
-  ...CARD_ROUTES,
-  ...REFERENCE_ROUTES,
-  notFound,
-] as const satisfies readonly Route[];
+/**
+ * The route groups, by what their routes are for: the stack deploys each group's functions as a nested
+ * stack of their own (infra/stack.ts), so that no CloudFormation stack nears its 500 resources.
+ */
+export const ROUTE_GROUPS = {
+  ownerDecks: OWNER_DECK_ROUTES,
+  history: HISTORY_ROUTES,
+  likes: LIKE_ROUTES,
+  search: SEARCH_ROUTES,
+  public: PUBLIC_ROUTES,
+  share: SHARE_ROUTES,
+  codes: CODE_ROUTES,
+  codeText: CODE_TEXT_ROUTES,
+  discord: DISCORD_ROUTES,
+  plays: PLAYS_ROUTES,
+  account: ACCOUNT_ROUTES,
+  cards: CARD_ROUTES,
+  reference: REFERENCE_ROUTES,
+  fallback: [notFound],
+} as const satisfies Record<string, readonly Route[]>;
+
+export const ROUTES = Object.values(ROUTE_GROUPS).flat() satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];
 

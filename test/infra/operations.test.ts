@@ -22,6 +22,7 @@ import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
 import { floodCost, floodTable, LOG_BYTES, RENDER_MS } from '../../infra/flood-cost.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
 import { pascal } from '../../infra/stack.ts';
+import { readStack } from '../../infra/template.ts';
 import { legalCode } from '../support/decks.ts';
 import { ACCOUNT, evaluate, REGION, resolve } from '../support/iam.ts';
 import { inFunction } from '../support/in-function.ts';
@@ -38,7 +39,8 @@ function synth(context: Record<string, unknown> = {}): Resources {
   // is not built (CDK's `aws:cdk:bundling-stacks` context: no stack bundles) — the stack test builds it.
   const { app, stack } = buildApp(new App({ outdir: dir, context: { 'aws:cdk:bundling-stacks': [], ...context } }), { guard: false });
   app.synth();
-  return app.synth().getStackByName(stack.stackName).template.Resources;
+  // The stack with its nested stacks (the functions'), as one template.
+  return readStack(dir, stack.stackName).merged.Resources;
 }
 const of = (r: Resources, type: string) => Object.entries(r).filter(([, x]) => x.Type === type);
 const functionsOf = (r: Resources) => of(r, 'AWS::Lambda::Function');

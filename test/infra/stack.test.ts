@@ -20,6 +20,7 @@ import {
   type Grantee,
   grantsOf,
   methodsOf,
+  ROUTE_GROUPS,
   ROUTES,
   type Route,
   routeByName,
@@ -47,6 +48,7 @@ import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
 import { NODE_MAJOR, runningMajor } from '../../infra/node-version.ts';
 import { pascal } from '../../infra/stack.ts';
+import { type CfnResource, readStack } from '../../infra/template.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { startKardsStandIn } from '../support/kards-standin.ts';
@@ -91,6 +93,9 @@ function synth(env: Record<string, string | undefined> = {}, extraContext: Recor
   }
 }
 
+/** The resources of a synthesis, its nested stacks' with them (infra/template.ts). */
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+const resourcesIn = (dir: string, stack = 'DeckLibrary'): Record<string, any> => readStack(dir, stack).merged.Resources;
 const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const functionId = (route: Grantee) =>
   Object.keys(resources).find(
@@ -115,7 +120,7 @@ const onTable = (s: { Resource: unknown }, def: TableDef) => JSON.stringify(s.Re
 
 beforeAll(() => {
   ({ dir: outdir } = synth());
-  template = Template.fromJSON(JSON.parse(readFileSync(join(outdir, 'DeckLibrary.template.json'), 'utf8')));
+  template = Template.fromJSON(readStack(outdir, 'DeckLibrary').merged);
   resources = template.toJSON().Resources;
 }, 300_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
@@ -274,14 +279,90 @@ describe('deploying for the first time', () => {
       expect(permission?.Properties.SourceArn, worker.name).toEqual({ 'Fn::GetAtt': [rule, 'Arn'] });
     }
     const permissions = all.filter(([, p]) => !['logs.amazonaws.com', 'events.amazonaws.com'].includes(p.Properties.Principal));
-    // One for each route of the API (a HEAD twin has its own: its route key is its own ARN).
-    expect(permissions.length).toBe(routes.flatMap((r) => (r.path === '$default' ? ['$default'] : methodsOf(r))).length);
-    for (const [id, p] of permissions) {
+    // One a route's function (its GET and HEAD twin share it: CDK scopes them to one ARN, method-free), in the
+    // function's own stack (infra/constructs/function-integration.ts).
+    expect(permissions.length).toBe(routes.length);
+    for (const route of routes) {
+      const mine = permissions.filter(([, p]) => p.Properties.FunctionName['Fn::GetAtt']?.[0] === functionId(route));
+      expect([route.name, mine.length]).toEqual([route.name, 1]);
+      const [id, p] = mine[0] as [string, { Properties: Record<string, unknown> }];
       expect(p.Properties.Principal, id).toBe('apigateway.amazonaws.com');
       expect(p.Properties.Action, id).toBe('lambda:InvokeFunction');
-      // The API's own ARN (its id joined in), narrowed to its stage and route: no other caller.
-      expect(JSON.stringify(p.Properties.SourceArn), id).toContain(`{"Ref":"${apiId}"}`);
+      // The API's own ARN (its id joined in), any stage and method, narrowed to the route's path (the catch-all: the API).
+      const arn = JSON.stringify(p.Properties.SourceArn);
+      expect(arn, id).toContain(`{"Ref":"${apiId}"}`);
+      expect(arn, id).toContain(`"/*/*${route.path === '$default' ? '' : route.path}"`);
     }
+  });
+});
+
+describe('room to grow (contract §12.4)', () => {
+  /** CloudFormation's hard limit is 500 resources a stack; the contract keeps every stack under 450. */
+  const CEILING = 450;
+  /** The routes this round's issues add (56: none beyond a size of the image's; 57: the bulk-data listing; 58: a collection's GET, PUT, PATCH, what a deck misses, and decks like one, by slug and by code), and 30 more. */
+  const GROWTH = 1 + 6 + 30;
+
+  /** Each template of a synthesis, and what a route costs in the stack and in its group's nested stack. */
+  const measure = (dir: string) => {
+    const { files, merged } = readStack(dir, 'DeckLibrary');
+    const [parent, ...nested] = files as [{ file: string; resources: number }, ...{ file: string; resources: number }[]];
+    // A route in the API's stack: its integration and its route keys (a GET's HEAD twin too).
+    const inParent = Math.max(...routes.map((r) => 1 + methodsOf(r).length));
+    // A function in its nested stack: whatever its template holds a function, the worst of them.
+    const functionsIn = (file: string) =>
+      Object.values(JSON.parse(readFileSync(join(dir, file), 'utf8')).Resources as Record<string, { Type: string }>).filter(
+        (r) => r.Type === 'AWS::Lambda::Function',
+      ).length;
+    const inNested = Math.max(...nested.map((n) => Math.ceil(n.resources / functionsIn(n.file))));
+    return { parent, nested, inParent, inNested, merged };
+  };
+
+  it.each([
+    ['default settings', {}],
+    [
+      'every opt-in on',
+      {
+        'deck-library:dashboard': 'true',
+        'deck-library:tracing': 'true',
+        'deck-library:sourceMaps': 'true',
+        'deck-library:alarmEmail': 'oncall@example.com',
+        'deck-library:reservedConcurrency': 3,
+        'deck-library:cappedConcurrency': 2,
+        'deck-library:discordPublicKey': 'ab'.repeat(32),
+        'deck-library:domainNames': 'decks.example.org',
+        'deck-library:certificateArn': 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
+      },
+    ],
+  ])(
+    "with %s, every stack is under 450 resources with room for this round's routes and 30 more, each in the API's stack and all in one nested stack",
+    (_, context) => {
+      const { dir } = synth({}, { ...context, ...TEMPLATE_ONLY }, false);
+      try {
+        const { parent, nested, inParent, inNested, merged } = measure(dir);
+        console.log(
+          `resources: ${parent.resources} in the stack (${inParent} a route), ${nested.length} nested stacks of ${nested.map((n) => n.resources).join(', ')} (${inNested} a function); ${Object.keys(merged.Resources).length} in all`,
+        );
+        // The functions are in nested stacks, one a route group and one for the workers.
+        expect(nested.length).toBe(Object.keys(ROUTE_GROUPS).length + 1);
+        for (const { file, resources: count } of [parent, ...nested]) expect([file, count < CEILING]).toEqual([file, true]);
+        expect(parent.resources + GROWTH * inParent).toBeLessThan(CEILING);
+        expect(Math.max(...nested.map((n) => n.resources)) + GROWTH * inNested).toBeLessThan(CEILING);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+
+  // A deployed stack moves to nested stacks by an update: CloudFormation creates the nested stacks' functions, points
+  // the integrations, schedules and subscription at them, then deletes the old ones. The tables stay in the stack under
+  // the logical ids they were deployed with (an id changed is a table replaced: a new, empty table) and are retained.
+  it('the tables keep the logical ids deployed before the functions moved to nested stacks, in the stack itself, retained', () => {
+    const parent = JSON.parse(readFileSync(join(outdir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, CfnResource>;
+    const tables = Object.entries(parent).filter(([, r]) => r.Type === 'AWS::DynamoDB::GlobalTable');
+    // As deployed by main before nested stacks (c7f5fdb's template, and every release before it).
+    expect(tables.map(([id]) => id).sort()).toEqual(['AccountsTable81C15AE5', 'DecksTable1391E269']);
+    for (const [id, t] of tables) expect([id, t.DeletionPolicy, t.UpdateReplacePolicy]).toEqual([id, 'Retain', 'Retain']);
   });
 });
 
@@ -296,7 +377,7 @@ describe('a new account (contract §12.4)', () => {
     const without = synth({}, { 'deck-library:edge': 'false', ...TEMPLATE_ONLY }, false);
     const withEdge = synth({}, { ...TEMPLATE_ONLY }, false);
     try {
-      const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+      const read = (dir: string) => resourcesIn(dir);
       const before = read(without.dir);
       const after = read(withEdge.dir);
       // Every resource stays, of the same type, with the same properties but its code's asset key (an update in place).
@@ -352,7 +433,7 @@ describe('a second region, a second stack, one account (contract §12.4)', () =>
     const one = synth({}, everyOptIn, false);
     const two = synth({}, { ...everyOptIn, 'deck-library:stackName': 'DeckLibraryStaging' }, false);
     try {
-      const read = (dir: string, stack: string) => JSON.parse(readFileSync(join(dir, `${stack}.template.json`), 'utf8')).Resources;
+      const read = (dir: string, stack: string) => resourcesIn(dir, stack);
       const a = read(one.dir, 'DeckLibrary');
       const b = read(two.dir, 'DeckLibraryStaging');
       const named = namesIn(a, 'eu-west-1');
@@ -379,6 +460,8 @@ describe("AWS's own rules at synth", () => {
       expect(byPlugin[plugin]?.conclusion, plugin).toBe('success');
       expect(byPlugin[plugin]?.violations, plugin).toEqual([]);
     }
+    // Every exception in use — lambda_inside_vpc_check's functions are all in nested stacks, which CDK does not hand a
+    // plugin (infra/guard.ts EveryTemplateGuard does).
     const suppressed = new Set((byPlugin['cdk-validator-cfnguard']?.suppressedViolations ?? []).map((v) => v.ruleName));
     expect([...suppressed].sort()).toEqual(Object.keys(GUARD_EXCEPTIONS).sort());
     for (const reason of Object.values(GUARD_EXCEPTIONS)) expect(reason.length).toBeGreaterThan(60);
@@ -903,7 +986,7 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
     }
     const { dir } = synth({ CATALOGUE_FILE: fetched }, {}, false);
     try {
-      const tpl = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+      const tpl = resourcesIn(dir);
       // Shipped compiled: checked at synth, so a function loads it with no schema validation.
       const chosen = loadCatalogueFile(fetched);
       expect([...chosen.languages].sort()).toEqual([...KARDS_LANGUAGES].sort());
@@ -968,7 +1051,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     }
     expect(d.Origins[0].CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
     const { dir } = synth({}, { 'deck-library:edge': 'false', ...TEMPLATE_ONLY }, false);
-    const without = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, { Type: string }>;
+    const without = resourcesIn(dir) as Record<string, { Type: string }>;
     expect(Object.values(without).filter((r) => r.Type.startsWith('AWS::CloudFront::'))).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
@@ -1022,7 +1105,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     );
     try {
       // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
-      const custom = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources as Record<string, any>;
+      const custom = resourcesIn(dir) as Record<string, any>;
       const d = Object.values(custom).find((r) => r.Type === 'AWS::CloudFront::Distribution')?.Properties.DistributionConfig;
       expect(d.Aliases).toEqual(['decks.example.org']);
       expect(d.ViewerCertificate).toEqual({
@@ -1058,7 +1141,7 @@ describe('Discord (contract §11.3): the interactions function and its public ke
   it('without the setting the function has no key (it answers 404); with one, it alone has it; a malformed one stops the synth', () => {
     expect(envOf(resources, 'discordInteractions').DISCORD_PUBLIC_KEY).toBeUndefined();
     const { dir } = synth({}, { 'deck-library:discordPublicKey': KEY.toUpperCase(), ...TEMPLATE_ONLY }, false);
-    const keyed = JSON.parse(readFileSync(join(dir, 'DeckLibrary.template.json'), 'utf8')).Resources;
+    const keyed = resourcesIn(dir);
     rmSync(dir, { recursive: true, force: true });
     expect(envOf(keyed, 'discordInteractions').DISCORD_PUBLIC_KEY).toBe(KEY);
     const others = routes.filter((r) => r.name !== 'discordInteractions' && r.path !== '$default');

@@ -1,17 +1,19 @@
 /**
  * The functions as `cdk deploy` ships them: the app synthesised (infra/app.ts, the same bundling), and
- * each function's configuration read back from the template — its bundle directory (Lambda's /var/task),
+ * each function's configuration read back from the template (its nested stacks' with it: infra/template.ts) — its bundle directory (Lambda's /var/task),
  * handler, memory, timeout, environment (table references resolved to this machine's tables, the queue's
  * to the local queue's URL, /var/task to the bundle directory) and whether it has layers (an extension registered).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TableDef, tableName } from '#store/tables.ts';
+import { readStack } from '../../template.ts';
 import type { FunctionConfig } from './environment.ts';
 
 const pascal = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
-const TEMPLATE = 'DeckLibrary.template.json';
+const STACK = 'DeckLibrary';
+const TEMPLATE = `${STACK}.template.json`;
 
 /** Synthesises the app into a new directory (about 25 s: every function bundled), unless `dir` holds a synthesis already. */
 export async function synthesised(dir?: string): Promise<string> {
@@ -42,7 +44,8 @@ export function functionConfigs(
   tables: readonly TableDef[],
   queueUrl = '',
 ): Map<string, FunctionConfig> {
-  const resources = (JSON.parse(readFileSync(join(outdir, TEMPLATE), 'utf8')) as { Resources: Record<string, Resource> }).Resources;
+  // The stack and its nested stacks as one template: a function's references resolved to the parent's tables and queue.
+  const resources = readStack(outdir, STACK).merged.Resources as Record<string, Resource>;
   const tableRefs = new Map(
     Object.keys(resources).flatMap((id) => {
       const def = tables.find((t) => resources[id]?.Type === 'AWS::DynamoDB::GlobalTable' && id.startsWith(`${pascal(t.id)}Table`));
