@@ -13,7 +13,7 @@ import { discordRegister } from './discord-register.ts';
 import { metaRecount } from './meta-recount.ts';
 import { searchReindex } from './search-reindex.ts';
 import { UsageError } from './usage.ts';
-import { viewsCheck, viewsMigrate } from './views.ts';
+import { boardsBuild, viewsCheck, viewsMigrate } from './views.ts';
 
 type Command = { usage: string; help: string; run: (args: string[]) => Promise<number> | number };
 
@@ -90,6 +90,14 @@ const commands = new Map<string, Command>([
       usage: 'views check [--repair] [--json] [--aws]',
       help: "Holds every public deck's folded views and views of the week to its count, and counts the batches waiting in the view logs; --repair folds the decks found outside their bounds. Exit 1 when one is (without --repair).",
       run: viewsCheck,
+    },
+  ],
+  [
+    'boards build',
+    {
+      usage: 'boards build [--json] [--aws]',
+      help: "Builds the boards of the browsed orders (views and trending, of all decks and of each faction) from every public deck's exact counts, marking each deck's count with its factions. Run once after the deploy that brings them, in a library of more than 2,000 public decks (a smaller one is built by the first views window); search reads the index alone till then. Safe while the API serves.",
+      run: boardsBuild,
     },
   ],
   [

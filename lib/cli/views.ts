@@ -2,9 +2,11 @@
  * `deckctl views migrate [--json] [--aws]`: moves the view counts of the legacy buckets into each deck's own
  * count (lib/store/view-migration.ts), once, resumably. `deckctl views check [--repair] [--json] [--aws]`: every
  * public deck's folded views against its count, and the view logs' waiting batches (lib/store/view-check.ts);
- * exit 1 when a deck is outside its bounds (and `--repair` was not given).
+ * exit 1 when a deck is outside its bounds (and `--repair` was not given). `deckctl boards build [--json] [--aws]`:
+ * builds every leaderboard from every public deck's exact counts (lib/store/boards.ts).
  */
 import { parseArgs } from 'node:util';
+import { buildBoards } from '#store/boards.ts';
 import { checkViews } from '#store/view-check.ts';
 import { migrateViewBuckets } from '#store/view-migration.ts';
 import { useStore } from './accounts.ts';
@@ -33,4 +35,12 @@ export async function viewsCheck(args: string[]): Promise<number> {
     for (const line of checked.drift) console.log(`  ${line}`);
   }
   return checked.drift.length > 0 && !values.repair ? 1 : 0;
+}
+
+export async function boardsBuild(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
+  useStore(values.aws);
+  const built = await buildBoards();
+  console.log(values.json ? JSON.stringify(built) : `${built.decks} public decks: the boards of views and trending built`);
+  return 0;
 }

@@ -3,7 +3,9 @@
  * (a card, then tag, then ally, then main, else all public decks); other filters (further cards,
  * excluded cards, q) are applied on a read budget of
  * max(200, 4 × limit) index items per request, numbered pages reach page × limit ≤ 1,000, and a page
- * that runs out of budget comes back short with a cursor (contract §8.1).
+ * that runs out of budget comes back short with a cursor (contract §8.1). The browsed orders — views and
+ * trending, of all decks or of one faction alone — read their board's exact part first (contract §12.1:
+ * exact at rest), then the index past it; the board and each deck read from it count in the budget.
  */
 
 import { catalogue } from '#catalogue/load.ts';
@@ -11,11 +13,15 @@ import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/curs
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/search.ts';
+import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
+import { readBoard } from '#store/boards.ts';
+import { getItems } from '#store/bulk.ts';
 import { documentClient } from '#store/client.ts';
-import { cardFacet, SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { cardFacet, entryKey, SEARCH_ENTRY, type SearchEntry } from '#store/items/search-entry.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
+import { DECKS } from '#store/tables.ts';
 
 /** Index items one search request may read, whatever its filters (§8.1). */
 export const searchBudget = (limit: number) => Math.max(200, 4 * limit);
@@ -24,8 +30,10 @@ interface SearchCursor {
   d: string;
   /** The page number the next answer reports. */
   p: number;
-  /** Where to go on from: the sort key, pk and sk of the last index item passed. */
-  k: [string, string, string];
+  /** Where to go on from in the index: the sort key, pk and sk of the last index item passed. */
+  k?: [string, string, string];
+  /** Where to go on from in the board's exact part (its length: the index from its start). */
+  b?: number;
   /** Matches still to pass over before the page begins (a numbered page not reached within one budget). */
   s: number;
 }
@@ -48,6 +56,14 @@ function knownCards(name: string, ids: string[] | undefined): string[] {
 
 const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor => {
   const x = c as Partial<SearchCursor> | null;
+  const inIndex =
+    Array.isArray(x?.k) &&
+    x.k.length === 3 &&
+    x.k.every((part) => typeof part === 'string') &&
+    SEARCH_ENTRY.owns(x.k[1] ?? '') &&
+    x.k[2] === facet &&
+    x.b === undefined;
+  const inBoard = x?.k === undefined && Number.isInteger(x?.b) && (x?.b as number) >= 0 && (x?.b as number) <= BOARD_SIZE;
   return (
     typeof x === 'object' &&
     x !== null &&
@@ -56,13 +72,22 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
     Number.isInteger(x.s) &&
     (x.s as number) >= 0 &&
     (x.s as number) < MAX_PAGE_DEPTH &&
-    Array.isArray(x.k) &&
-    x.k.length === 3 &&
-    x.k.every((part) => typeof part === 'string') &&
-    SEARCH_ENTRY.owns(x.k[1] ?? '') &&
-    x.k[2] === facet
+    (inIndex || inBoard)
   );
 };
+
+/** The board a search reads first: a browsed order (views, trending) of all decks or of one faction, with no other filter. */
+const boardSort = (sort: string, facet: string, rest: Filters): BoardSort | undefined =>
+  (BOARD_SORTS as readonly string[]).includes(sort) &&
+  BOARD_FACETS.includes(facet) &&
+  Object.values(rest).every((v) => v === undefined || (Array.isArray(v) && v.length === 0))
+    ? (sort as BoardSort)
+    : undefined;
+
+/** A search item with the count its order is by set to `n` (the board's exact count, or the index's folded one held to the last exact). */
+const withCount = (item: ReturnType<typeof searchItem>, sort: BoardSort, n: number) =>
+  sort === 'views' ? { ...item, views: n } : { ...item, views_7d: n };
+const countOf = (item: ReturnType<typeof searchItem>, sort: BoardSort) => (sort === 'views' ? item.views : item.views_7d);
 
 export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { sort, limit } = req.query;
@@ -90,27 +115,80 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
   let page = req.query.page;
   let skip = (page - 1) * limit;
   let start: Record<string, string> | undefined;
+  // The board of a browsed order, its exact part first (lib/rules/boards.ts; none built: the index alone).
+  const sorted = boardSort(sort, facet, rest);
+  const exact = sorted ? exactPart((await readBoard(sorted, facet)) ?? EMPTY_BOARD) : [];
+  let at: number | undefined;
   if (req.query.cursor !== undefined) {
     const c = await openCursor(req.query.cursor);
     if (!isCursor(c, digest, facet)) throw invalidParameter('cursor belongs to another query');
-    start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
+    if (c.k) start = { facet, [`by_${sort}`]: c.k[0], pk: c.k[1], sk: c.k[2] };
+    else at = c.b;
     page = c.p;
     skip = c.s;
   } else if (page * limit > MAX_PAGE_DEPTH) {
     throw invalidParameter(`page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`);
+  } else if (sorted) {
+    // A numbered page: within the exact part, or past it in the index (the exact part's decks passed over there).
+    at = Math.min(skip, exact.length);
+    skip -= at;
   }
 
-  const result = await searchEntries({ facet, sort, filters: rest, limit, skip, start, budget: searchBudget(limit) });
+  const data: ReturnType<typeof searchItem>[] = [];
+  let budget = searchBudget(limit) - (sorted ? 1 : 0);
+  if (sorted && at !== undefined && at < exact.length) {
+    const slice = exact.slice(at, at + limit);
+    // Each deck's entry of this facet (eventually consistent, in one BatchGetItem): a deck made private or deleted
+    // since the board was written has none, and is left out.
+    const entries = await getItems(
+      slice.map((m) => entryKey(m.id, facet)),
+      DECKS,
+      false,
+    );
+    budget -= slice.length;
+    entries.forEach((e, i) => {
+      if (e) data.push(withCount(searchItem(e as unknown as SearchEntry), sorted, (slice[i] as Member).n));
+    });
+    at += slice.length;
+    if (at < exact.length) {
+      const next: SearchCursor = { d: digest, p: page + 1, b: at, s: 0 };
+      return { data, meta: { page, limit, has_more: true, next_cursor: await signCursor(next) } };
+    }
+  }
+  // The index: past the exact part, its decks passed over; each count held to the last exact one (a folded count
+  // may lag behind, the week's ahead: a deck shown below another never shows more).
+  const wanted = limit - data.length;
+  const seam = exact.at(-1)?.n;
+  const result = await searchEntries({
+    facet,
+    sort,
+    filters: sorted ? { ...rest, listed: exact.map((m) => m.id) } : rest,
+    // A page that ended with the exact part only asks whether the index has more.
+    limit: Math.max(wanted, 1),
+    skip,
+    start,
+    budget,
+  });
+  const more = wanted === 0 ? [] : result.items;
+  for (const e of more) {
+    const item = searchItem(e);
+    data.push(sorted && seam !== undefined ? withCount(item, sorted, Math.min(countOf(item, sorted), seam)) : item);
+  }
+  if (wanted === 0) {
+    const next: SearchCursor | undefined =
+      result.items.length > 0 || result.next ? { d: digest, p: page + 1, b: exact.length, s: 0 } : undefined;
+    return { data, meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null } };
+  }
   // A page that ran out of budget comes back short (possibly empty) with a cursor that goes on from there.
   const left = skip - result.skipped;
-  const next = result.next && {
+  const next: SearchCursor | undefined = result.next && {
     d: digest,
     p: left > 0 ? page : page + 1,
     k: [result.next[`by_${sort}`], result.next.pk, result.next.sk] as [string, string, string],
     s: left,
   };
   return {
-    data: result.items.map(searchItem),
+    data,
     meta: { page, limit, has_more: next !== undefined, next_cursor: next ? await signCursor(next) : null },
   };
 });

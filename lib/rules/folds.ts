@@ -4,8 +4,9 @@
  * items and the views/likes sort orders show are folded copies, rewritten only when they have moved enough:
  *   likes: exact up to 10, within 10% beyond;
  *   views: checked each time the total passes a step (25, then +max(25, 25%)), folded when it has moved by at
- *   least max(25, 25%, 3 per item the fold rewrites) — a view is common, so folds must be rare, and a public
- *   deck has one entry per distinct card: a fold costs at most a third of an item per view it folds;
+ *   least max(25, 25%, 4 views a write unit the fold costs) — a view is common, so folds must be rare, and a
+ *   public deck has one entry per distinct card: a fold costs at most a quarter of a write unit per view it
+ *   folds (contract §12.1: the browsed orders are exact from the boards, lib/rules/boards.ts, not from folds);
  *   views of the week: folded with the views; checked each time the week passes a step either way (it falls as
  *   days leave it), folded when it has moved a fold step from the folded value, and when it falls to 0 from a
  *   folded value (a deck gone cold leaves trending).
@@ -14,14 +15,20 @@
 export const LIKES_FOLD_RATIO = 0.1;
 export const VIEWS_FOLD_RATIO = 0.25;
 export const VIEWS_FOLD_MIN = 25;
-/** Views a fold must carry per item it rewrites (the deck item and each search entry). */
-export const VIEWS_PER_FOLDED_ITEM = 3;
+/**
+ * Write units a fold costs an item it rewrites: the item, and in each sort index that holds it the key it moves
+ * (a delete and a put) or the counts it copies — 7 an entry, measured with DynamoDB Local's
+ * ReturnConsumedCapacity (issue 55: a deck of 16 entries, 115 units a fold).
+ */
+export const FOLD_UNITS_PER_ITEM = 7;
+/** Views a fold must carry a write unit it costs (contract §12.1: a fold's cost a small part of a view's). */
+export const VIEWS_PER_FOLD_UNIT = 4;
 /** Likes: exact up to 10, within 10% beyond. */
 export const likesFoldDue = (count: number, folded: number): boolean =>
   Math.abs(count - folded) >= Math.max(1, Math.ceil(folded * LIKES_FOLD_RATIO));
-/** How far a deck's views move before they are folded: max(25, 25%, 3 per item rewritten). */
+/** How far a deck's views move before they are folded: max(25, 25%, 4 views a write unit of the fold's items). */
 export const viewsFoldStep = (folded: number, items: number): number =>
-  Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO), VIEWS_PER_FOLDED_ITEM * items);
+  Math.max(VIEWS_FOLD_MIN, Math.ceil(folded * VIEWS_FOLD_RATIO), VIEWS_PER_FOLD_UNIT * FOLD_UNITS_PER_ITEM * items);
 
 /**
  * Whether a view total that went from `before` to `after` passed one of the steps at which a fold is

@@ -32,12 +32,13 @@ async function untilProcessed<T>(requests: T[], send: (requests: T[]) => Promise
 }
 
 /**
- * Reads items by key, 100 a call, strongly consistent (what a conditional write after it may rely on): each key's
- * item, or undefined, in the order of `keys`.
+ * Reads items by key, 100 a call, strongly consistent (what a conditional write after it may rely on) unless
+ * `consistent` is false (half the read units: a search's page): each key's item, or undefined, in the order of `keys`.
  */
 export async function getItems(
   keys: readonly Record<string, string>[],
   def: TableDef = DECKS,
+  consistent = true,
 ): Promise<(Record<string, unknown> | undefined)[]> {
   const table = tableName(def);
   const found = new Map<string, Record<string, unknown>>();
@@ -47,7 +48,7 @@ export async function getItems(
       unique.slice(i, i + BATCH_GET_KEYS),
       async (asked) => {
         const { Responses, UnprocessedKeys } = await documentClient().send(
-          new BatchGetCommand({ RequestItems: { [table]: { Keys: asked, ConsistentRead: true } } }),
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: asked, ConsistentRead: consistent } } }),
         );
         for (const item of Responses?.[table] ?? []) found.set(keyId(item as Record<string, string>), item);
         return UnprocessedKeys?.[table]?.Keys ?? [];

@@ -18,6 +18,8 @@ export interface Filters {
   cards?: string[];
   /** Card ids the deck holds none of. */
   excluded?: string[];
+  /** Decks listed already, from a board (at most 100: DynamoDB's IN takes 100 operands). */
+  listed?: string[];
 }
 
 export interface SearchQuery {
@@ -63,6 +65,12 @@ function filterExpression(f: Filters): { expression?: string; values: Record<str
   for (const [i, id] of (f.excluded ?? []).entries()) {
     conditions.push(`NOT contains(cards, :excluded${i})`);
     values[`:excluded${i}`] = id;
+  }
+  if (f.listed?.length) {
+    conditions.push(`NOT (deck_id IN (${f.listed.map((_, i) => `:listed${i}`).join(', ')}))`);
+    f.listed.forEach((id, i) => {
+      values[`:listed${i}`] = id;
+    });
   }
   return { expression: conditions.length ? conditions.join(' AND ') : undefined, values };
 }

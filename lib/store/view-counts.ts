@@ -90,7 +90,8 @@ function addition(held: StoredCount, add: CountAdd, today: number, extra: Record
  * Adds views to a deck's count once: `pending(held)` says, of the count as read consistently, what is still
  * to add and what the write must find (`condition`, with its names and values) and set beside (`extra`); the
  * write is conditional on that and on the slots it touches, and a count that moved under it is read again.
- * Answers the items written (0: nothing left to add).
+ * Answers the items written (0: nothing left to add) and the count as written (or as read, when nothing was):
+ * what the boards are offered (boards.ts).
  */
 export async function addToCount(
   slug: string,
@@ -100,11 +101,11 @@ export async function addToCount(
     | { add: CountAdd; condition: string; names?: Record<string, string>; values?: Record<string, unknown>; extra: Record<string, unknown> }
     | undefined,
   today: number,
-): Promise<number> {
+): Promise<{ written: number; count: StoredCount }> {
   for (let tries = 0; tries < 5; tries++) {
     const held = await readCount(slug);
     const todo = pending(held);
-    if (!todo) return 0;
+    if (!todo) return { written: 0, count: held };
     const update = addition(held, todo.add, today, todo.extra);
     const done = await unlessConditionFailed(
       documentClient().send(
@@ -115,10 +116,11 @@ export async function addToCount(
           ConditionExpression: [`(${todo.condition})`, ...update.conditions].join(' AND '),
           ExpressionAttributeNames: { ...update.names, ...todo.names },
           ExpressionAttributeValues: { ...update.values, ...todo.values },
+          ReturnValues: 'ALL_NEW',
         }),
       ),
     );
-    if (done) return 1;
+    if (done) return { written: 1, count: countOf(done.Attributes) };
   }
   throw new Error(`views not added to the count of ${slug}: it kept moving`);
 }

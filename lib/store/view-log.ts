@@ -18,6 +18,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact } from './client.ts';
+import type { StoredCount } from './items/view-count.ts';
 import { BATCH_PREFIX, groupOf, viewBatchKey, viewLogKey } from './items/view-log.ts';
 import { DECKS, tableName } from './tables.ts';
 import { addToCount } from './view-counts.ts';
@@ -75,9 +76,13 @@ export interface LoggedBatch {
 /**
  * Adds a log's batches (one group's, in ordinal order) to one deck's count: once, whatever part of them the
  * count already holds; each view of a day of the week ending `today` in that day's slot too. Answers the items
- * written (0 or 1).
+ * written (0 or 1) and the count as it stands.
  */
-export function addBatchesToCount(slug: string, batches: readonly LoggedBatch[], today: number): Promise<number> {
+export function addBatchesToCount(
+  slug: string,
+  batches: readonly LoggedBatch[],
+  today: number,
+): Promise<{ written: number; count: StoredCount }> {
   return addToCount(
     slug,
     (held) => {

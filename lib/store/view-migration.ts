@@ -35,7 +35,7 @@ export async function migrateViewBuckets(today = dayOf(Date.now())): Promise<Mig
     tally.buckets++;
     const rev = Number(Item.rev ?? 0);
     await atMost(8, bucketDecks(Item), async ([slug, { views, byDay }]) => {
-      const written = await addToCount(
+      const { written } = await addToCount(
         slug,
         (held) =>
           held.migrated

@@ -33,6 +33,8 @@ export interface Work {
   run: () => Promise<void>;
   /** Its parts, each its own work: tried one by one when the whole fails for good, so that only what cannot be applied is given up on. */
   parts?: () => Work[];
+  /** It closes the batch: run once every other piece has (what they did is its input). */
+  closing?: boolean;
 }
 
 /** An item's keys as work names them. */
@@ -111,14 +113,21 @@ export const batchHandler =
           });
       }
     };
-    await atMost(WORK_AT_ONCE, workOf(event.Records ?? []), async (work) => {
+    const run = async (work: Work) => {
       if (context && context.getRemainingTimeInMillis() < workMs) {
         left++;
         failed.push(work.first);
         return;
       }
       await attempt(work);
-    });
+    };
+    const works = workOf(event.Records ?? []);
+    await atMost(
+      WORK_AT_ONCE,
+      works.filter((w) => !w.closing),
+      run,
+    );
+    for (const work of works.filter((w) => w.closing)) await run(work);
     if (left > 0) logger.info(`${name}: work left for the retry, near the timeout`, { left });
     const earliest = earliestOf(failed);
     return { batchItemFailures: earliest ? [{ itemIdentifier: earliest }] : [] };

@@ -13,6 +13,7 @@ import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey 
 import { readSharePage } from '#routes/share.ts';
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
+import { BOARD } from '#store/items/board.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
@@ -97,8 +98,11 @@ export const WORKERS = [
       // control", whose first example grants GetItem and BatchGetItem under it).
       decks(['GetItem', 'BatchGetItem', 'UpdateItem'], [DECK.grant]),
       decks(['UpdateItem'], [SEARCH_ENTRY.grant]),
-      // A deleted deck's view count, brought back by a later batch, deleted again.
-      decks(['DeleteItem'], [VIEW_COUNT.grant]),
+      // A deleted deck's view count, brought back by a later batch, deleted again; a count marked with its public
+      // deck's id and factions, or its marks taken off (lib/store/boards.ts).
+      decks(['DeleteItem', 'UpdateItem', 'BatchGetItem'], [VIEW_COUNT.grant]),
+      // The boards a deck made public, private, moved or deleted is offered to or taken off.
+      decks(['GetItem', 'BatchGetItem', 'PutItem'], [BOARD.grant]),
       // A deleted deck's likes, under the deck and under each account.
       decks(['Query'], [LIKE.grant]),
       decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
@@ -124,7 +128,17 @@ export const WORKERS = [
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
     batchingWindowSeconds: 30,
     ...GIVE_UP,
-    grants: [decks(['GetItem', 'UpdateItem'], [VIEW_COUNT.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
+    grants: [
+      // Each count read and written; those offered to the boards read again in bulk (lib/store/boards.ts).
+      decks(['GetItem', 'BatchGetItem', 'UpdateItem'], [VIEW_COUNT.grant]),
+      decks(['UpdateItem'], [VIEW_LOG.grant]),
+      // The boards its window's decks are offered to (lib/store/boards.ts), read in bulk and written; built where
+      // none are yet in a small library: every public deck's `all` entry by date and its count marked.
+      decks(['GetItem', 'BatchGetItem', 'PutItem'], [BOARD.grant]),
+      query(SORT_INDEX.date.index),
+      // A count marked only while its deck's `all` entry stands (a transaction's condition check).
+      decks(['ConditionCheckItem'], [SEARCH_ENTRY.grant]),
+    ],
   },
   {
     // An account's erasure, a bounded step on each change of its erasure item (erasure.ts):
@@ -203,7 +217,12 @@ export const DAY_OPENER: DailyWorker = {
   serves: 'the day slots of the views of the week',
   at: { hour: 0, minute: 0 },
   timeoutSeconds: 900,
-  grants: [query(SORT_INDEX.trending.index), decks(['UpdateItem'], [VIEW_COUNT.grant])],
+  grants: [
+    query(SORT_INDEX.trending.index),
+    // The counts it opens; those of the decks on the trending boards read in bulk, and the boards rewritten.
+    decks(['UpdateItem', 'BatchGetItem'], [VIEW_COUNT.grant]),
+    decks(['GetItem', 'BatchGetItem', 'PutItem'], [BOARD.grant]),
+  ],
 };
 
 /**

@@ -3,13 +3,15 @@
  * timer: lib/workers/ DAY_OPENER) on the count of every public deck whose folded views of the week are above 0
  * (search's `all` facet by trending): one conditional write a deck, so that the day 8 before leaves its week and
  * the store-change worker folds what it lost into search (`views_7d`, `by_trending`: views.ts) — a deck gone
- * cold leaves trending with no view. A count whose deck gets a view first is opened by that view's write; one
+ * cold leaves trending with no view; and each deck on a trending board offered again with its new week
+ * (lib/store/boards.ts), so that the exact part of trending follows the day. A count whose deck gets a view first is opened by that view's write; one
  * opened already is left as it is, so a retry writes nothing.
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import { logger } from '#logger';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
+import { openDayOnBoards } from '#store/boards.ts';
 import { decksWithAWeek, openDay } from '#store/view-counts.ts';
 
 /** Count writes in flight at once. */
@@ -24,6 +26,8 @@ export async function openViewDay(event: Pick<ScheduledEvent, 'time'>): Promise<
     const written = await openDay(slug, day);
     opened += written;
   });
-  logger.info('day of the views week opened', { day, opened });
+  // The trending boards: each deck on one offered again with its week ending the new day (boards.ts).
+  const boards = await openDayOnBoards(day);
+  logger.info('day of the views week opened', { day, opened, boards });
   return { day, opened };
 }

@@ -6,20 +6,26 @@
  *   - a deck's view count changed    → fold its views when due, forget a gone deck's (views.ts)
  *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
+ *   - a deck made public or not, moved to other factions or deleted → its count's marks and the boards
+ *     (lib/store/boards.ts)
  *   - a deck changed what it adds to what the library plays (made public or not, its factions, tags or
  *     code, deleted) → bring the figures up to the batch's changed decks, summed (lib/store/plays.ts)
  * Every step is idempotent: a record seen twice changes nothing more.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
+import { boardFacets } from '#rules/boards.ts';
 import { contributionOf, sameContribution } from '#rules/plays.ts';
+import { dayOf } from '#rules/week.ts';
+import { atMost } from '#store/at-most.ts';
+import { markListed, type Offered, offeredOf, offerToBoards, unmarkListed } from '#store/boards.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { VERSION } from '#store/items/version.ts';
-import { slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
+import { type Listed, slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
 import { purgeLikes } from '#store/likes.ts';
 import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { batchHandler, changesOf, earliestOf, image, itemName, type Work, workByItem } from './batch.ts';
+import { batchHandler, changesOf, earliestOf, type Image, image, itemName, type Work, workByItem } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCount, viewsMoved } from './views.ts';
 
@@ -31,9 +37,48 @@ interface PlaysChange {
   what: string;
 }
 
+/** A deck's listing as a stream image of it shows it: its id and factions while public. */
+const listedOf = (deck: Image | undefined): Listed | undefined =>
+  deck?.visibility === 'public'
+    ? { deck: String(deck.deck_id), main: String(deck.main_faction), ally: String(deck.ally_faction) }
+    : undefined;
+const sameListing = (a: Listed | undefined, b: Listed | undefined) => a?.deck === b?.deck && a?.main === b?.main && a?.ally === b?.ally;
+
+/** Counts marked at once. */
+const MARKS_AT_ONCE = 8;
+
+/** A deck of the batch made public or not, moved to other factions or deleted: before its changes and after. */
+interface ListingChange {
+  slug: string;
+  was: Listed | undefined;
+  is: Listed | undefined;
+  deleted: boolean;
+  first: string;
+  what: string;
+}
+
+/**
+ * Decks whose listing moved: each count marked with its public deck's id and factions (or the marks taken off),
+ * the deck offered to its boards with its counts as they stand, and taken off the boards of the facets it left.
+ */
+async function listingsMoved(listings: readonly ListingChange[], today = dayOf(Date.now())): Promise<void> {
+  const offers: Offered[] = [];
+  const leaving: { deck: string; facets: string[] }[] = [];
+  await atMost(MARKS_AT_ONCE, listings, async ({ slug, was, is, deleted }) => {
+    if (is) offers.push(offeredOf(slug, { ...(await markListed(slug, is)), listed: is }, today));
+    else if (!deleted) await unmarkListed(slug);
+    if (was) {
+      const kept = is ? boardFacets(is.main, is.ally) : [];
+      leaving.push({ deck: was.deck, facets: boardFacets(was.main, was.ally).filter((f) => !kept.includes(f)) });
+    }
+  });
+  await offerToBoards(offers, leaving, { today });
+}
+
 /** The work a batch of records asks for, in record order, the records of one item together. */
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   const plays: PlaysChange[] = [];
+  const listings: ListingChange[] = [];
   const trims = new Map<string, { first: string; what: string; userId: string; deckId: string; versions: number[] }>();
   const work = workByItem(records, ({ keys, sequence, records: itemRecords }): Work[] => {
     const last = itemRecords.at(-1) as DynamoDBRecord;
@@ -72,6 +117,12 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       ([before, after]) => !sameContribution(contributionOf(before as never), contributionOf(after as never)),
     );
     if (changed) plays.push({ userId: pk.slice(DECK.prefix.length), deckId: String(keys.sk).slice(DECK.sk.length), first: sequence, what });
+    // Made public or not, moved to other factions, deleted: the boards and its count's marks follow (boards.ts).
+    const images = changesOf(itemRecords);
+    const [was, is] = [listedOf(images[0]?.[0]), listedOf(images.at(-1)?.[1])];
+    const listedSlug = String((images.at(-1)?.[1] ?? images[0]?.[0])?.share_slug ?? '');
+    if (listedSlug && !sameListing(was, is))
+      listings.push({ slug: listedSlug, was, is, deleted: images.at(-1)?.[1] === undefined, first: sequence, what });
     const removed = itemRecords.find((r) => r.eventName === 'REMOVE');
     const deck = image(removed?.dynamodb?.OldImage as Record<string, unknown>);
     if (!removed || !deck) return [];
@@ -92,6 +143,12 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       run: async () => {
         for (const newest of versions.sort((a, b) => a - b)) await trimVersions(userId, deckId, newest);
       },
+    });
+  if (listings.length > 0)
+    work.push({
+      first: earliestOf(listings.map((l) => l.first)) as string,
+      what: `the listings of ${listings.length} decks`,
+      run: () => listingsMoved(listings),
     });
   // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a
   // chunk); should it fail for good, each deck's alone, so that only a deck whose change cannot be applied is given up on.

@@ -35,9 +35,10 @@ import { labelTexts } from '#rules/labels.ts';
 import { fontMetrics } from '#share/font-metrics.ts';
 import { shippedFiles } from '#shipped';
 import { documentClient } from '#store/client.ts';
+import { BOARD } from '#store/items/board.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
-import { SORT_INDEX } from '#store/items/search-entry.ts';
+import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { CATALOGUE_REFRESH, DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
@@ -548,7 +549,7 @@ describe('workers', () => {
     ).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
   });
 
-  it("the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role reads the trending index and opens decks' view counts only", () => {
+  it("the views of the week: a schedule invokes the daily opener at midnight, UTC, asynchronously (2 retries, then the queue of discarded work); its role reads the trending index, opens decks' view counts (read in bulk) and rewrites the boards only", () => {
     // AWS::Events::Rule with a cron ScheduleExpression (six fields: minutes hours day-of-month month
     // day-of-week year; scheduled rules run in UTC: EventBridge user guide, "Using cron and rate expressions
     // to schedule rules in Amazon EventBridge") targets the function.
@@ -563,11 +564,18 @@ describe('workers', () => {
     expect(invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]).toMatch(/^DiscardedChanges/);
     const statements = dynamo(DAY_OPENER);
     expect(statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
     const update = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:UpdateItem'));
     expect(update.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual([VIEW_COUNT.grant]);
+    // Its writes but the counts' are the boards' (lib/store/boards.ts), and nothing else.
+    const put = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:PutItem'));
+    expect(put.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual([BOARD.grant]);
     const query = statements.find((s: { Action: string | string[] }) => [s.Action].flat().includes('dynamodb:Query'));
     expect(JSON.stringify(query.Resource)).toContain(`index/${SORT_INDEX.trending.index}`);
   });
@@ -678,19 +686,33 @@ describe('least privilege', () => {
     }
   });
 
-  it('the public read cannot touch accounts; search reads only its indexes', () => {
+  it('the public read cannot touch accounts; search reads only its indexes, the boards and search entries', () => {
     const shared = routes.find((r) => r.name === 'readSharedDeck') as Route;
     expect(dynamo(shared).some((s: { Resource: unknown }) => onTable(s, ACCOUNTS))).toBe(false);
-    // Of the decks table, search reads only its indexes (of accounts, only the cursor keys: the test above).
-    // (Besides the published catalogue's items, which every function of the catalogue reads: its own test.)
+    // Of the decks table, search reads only its indexes, a board and a page's entries (of accounts, only the
+    // cursor keys: the test above). (Besides the published catalogue's items, which every function of the
+    // catalogue reads: its own test.) It writes nothing.
     const search = dynamo(routes.find((r) => r.name === 'searchDecks') as Route).filter(
       (s: { Resource: unknown; Condition?: unknown }) => onTable(s, DECKS) && !JSON.stringify(s.Condition ?? {}).includes(CATALOGUE.grant),
     );
-    expect(search).toHaveLength(1);
-    expect(search[0].Action).toBe('dynamodb:Query');
-    expect(JSON.stringify(search[0].Resource)).toMatch(
+    expect(search).toHaveLength(3);
+    const [indexes, boards, entries] = search as {
+      Action: string;
+      Resource: unknown;
+      Condition?: Record<string, Record<string, unknown>>;
+    }[];
+    expect(indexes?.Action).toBe('dynamodb:Query');
+    expect(JSON.stringify(indexes?.Resource)).toMatch(
       /index\/search_by_date.*index\/search_by_views.*index\/search_by_likes.*index\/search_by_trending/,
     );
+    expect([boards?.Action, boards?.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']]).toEqual([
+      'dynamodb:GetItem',
+      [BOARD.grant],
+    ]);
+    expect([entries?.Action, entries?.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']]).toEqual([
+      'dynamodb:BatchGetItem',
+      [SEARCH_ENTRY.grant],
+    ]);
   });
 
   it('only delete and erasure may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {

@@ -11,9 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getItems } from '#store/bulk.ts';
 import { createDeck as storeDeck } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
-import { VIEW_COUNT } from '#store/items/view-count.ts';
+import { VIEW_COUNT, viewCountKey } from '#store/items/view-count.ts';
 import { applyPlays } from '#store/plays.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
@@ -326,6 +327,14 @@ describe('views over a long tail, under the lifecycle (one window)', () => {
     // work for their creation, which the hour-long window would otherwise hold to the stop): views change
     // nothing there, and the count below is of what views cost.
     await applyPlays(decks.map((d) => ({ userId: d.user_id, deckId: d.id })));
+    // And each count marked with its public deck's factions (the store-change worker's work for their creation:
+    // lib/store/boards.ts), done before the views are read: the count below is of what views cost.
+    const marked = await settled(
+      async () => (await getItems(decks.map((d) => viewCountKey(d.share_slug)))).filter((c) => c?.deck !== undefined).length,
+      (n) => n === DECKS,
+      120_000,
+    );
+    expect(marked).toBe(DECKS);
   }, 240_000);
   afterAll(() => close?.());
 

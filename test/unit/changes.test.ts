@@ -58,12 +58,15 @@ describe('views folded at rest', () => {
   });
 
   it('the bound is not empty: a deck never folded at 120 views, or folded past its total, is outside it', () => {
-    expect(viewsFoldWithinBound(0, 120, 13)).toBe(false);
-    expect(viewsFoldWithinBound(121, 120, 13)).toBe(false);
-    // 120 views of a 13-item deck: the last step passed is 100, a fold step is 39 there.
-    expect(viewsFoldWithinBound(61, 120, 13)).toBe(false);
-    expect(viewsFoldWithinBound(62, 120, 13)).toBe(true);
-    expect(viewsFoldWithinBound(0, 24, 13)).toBe(true);
+    expect(viewsFoldWithinBound(0, 120, 1)).toBe(false);
+    expect(viewsFoldWithinBound(121, 120, 1)).toBe(false);
+    // 120 views of a 1-item deck: the last step passed is 100, a fold step is 28 there (4 views a unit, 7 units an item).
+    expect(viewsFoldWithinBound(72, 120, 1)).toBe(false);
+    expect(viewsFoldWithinBound(73, 120, 1)).toBe(true);
+    expect(viewsFoldWithinBound(0, 24, 1)).toBe(true);
+    // 1,000 views of a 13-item deck: the last step passed is 921, a fold step 364 (13 × 7 units, 4 views each).
+    expect(viewsFoldWithinBound(557, 1000, 13)).toBe(false);
+    expect(viewsFoldWithinBound(558, 1000, 13)).toBe(true);
   });
 });
 
@@ -88,16 +91,16 @@ describe('views of the week folded at rest', () => {
   });
 
   it('the bound is not empty: a deck gone cold is 0; one folded far from its week is outside it', () => {
-    expect(weekFoldWithinBound(60, 0, 13)).toBe(false);
-    expect(weekFoldWithinBound(0, 0, 13)).toBe(true);
-    // A week of 120 on a 13-item deck: a fold step of 39 from 0, steps 25 apart around 120.
-    expect(weekFoldWithinBound(0, 120, 13)).toBe(false);
-    expect(weekFoldWithinBound(100, 120, 13)).toBe(true);
+    expect(weekFoldWithinBound(60, 0, 1)).toBe(false);
+    expect(weekFoldWithinBound(0, 0, 1)).toBe(true);
+    // A week of 120 on a 1-item deck: a fold step of 28 from 0, steps 25 apart around 120.
+    expect(weekFoldWithinBound(0, 120, 1)).toBe(false);
+    expect(weekFoldWithinBound(100, 120, 1)).toBe(true);
     // Falling: 200 folded, the week now 60 (fold step at 200: 50; steps around 60: 25 apart).
-    expect(weekFoldWithinBound(200, 60, 13)).toBe(false);
-    expect(weekFoldDue(200, 200, 60, 13)).toBe(true);
-    expect(weekFoldDue(30, 30, 0, 13)).toBe(true);
-    expect(weekFoldDue(0, 10, 0, 13)).toBe(false);
+    expect(weekFoldWithinBound(200, 60, 1)).toBe(false);
+    expect(weekFoldDue(200, 200, 60, 1)).toBe(true);
+    expect(weekFoldDue(30, 30, 0, 1)).toBe(true);
+    expect(weekFoldDue(0, 10, 0, 1)).toBe(false);
   });
 });
 

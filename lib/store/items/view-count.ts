@@ -7,7 +7,10 @@
  *                                          fold: counters.ts), d0 … d7: the UTC day slot S holds
  *                                          (lib/rules/week.ts), n0 … n7: its views of that day, opened: the
  *                                          last day the daily opener opened (open-day.ts), migrated: the legacy
- *                                          bucket whose count it took, once (view-migration.ts) }
+ *                                          bucket whose count it took, once (view-migration.ts),
+ *                                          deck, main, ally: while its deck is public, its id and factions —
+ *                                          the boards a view offers it to (boards.ts; set by the store-change
+ *                                          worker, and by `deckctl boards build`) }
  * Its repository is view-counts.ts. Up to this version a deck's count was an attribute of one of 64 shared
  * bucket items (view-bucket.ts: legacy), which grew with the library; `deckctl views migrate` moves them here.
  */
@@ -36,7 +39,18 @@ export interface StoredCount {
   day: number | undefined;
   /** It holds the count of a legacy view bucket (moved by `deckctl views migrate`: view-migration.ts). */
   migrated: boolean;
+  /** While its deck is public: the deck's id and factions (the boards its views are offered to). */
+  listed?: Listed;
 }
+
+/** A public deck as its count knows it. */
+export interface Listed {
+  deck: string;
+  main: string;
+  ally: string;
+}
+/** The attributes of a count that say its deck is public, and where. */
+export const LISTED_ATTRS = ['deck', 'main', 'ally'] as const satisfies readonly (keyof Listed)[];
 
 export function countOf(item: Record<string, unknown> | undefined): StoredCount {
   const days = SLOTS.map((slot) => (item?.[dayAttr(slot)] === undefined ? undefined : Number(item[dayAttr(slot)])));
@@ -53,5 +67,8 @@ export function countOf(item: Record<string, unknown> | undefined): StoredCount 
     slots,
     day: known.length ? Math.max(...known) : undefined,
     migrated: item?.migrated !== undefined,
+    ...(item?.deck === undefined
+      ? {}
+      : { listed: { deck: String(item.deck), main: String(item.main ?? ''), ally: String(item.ally ?? '') } }),
   };
 }
