@@ -102,7 +102,7 @@ export const WORKERS = [
       // deck's id and factions, or its marks taken off (lib/store/boards.ts).
       decks(['DeleteItem', 'UpdateItem', 'BatchGetItem'], [VIEW_COUNT.grant]),
       // The boards a deck made public, private, moved or deleted is offered to or taken off.
-      decks(['GetItem', 'BatchGetItem', 'PutItem'], [BOARD.grant]),
+      decks(['BatchGetItem', 'PutItem'], [BOARD.grant]),
       // A deleted deck's likes, under the deck and under each account.
       decks(['Query'], [LIKE.grant]),
       decks(['BatchWriteItem'], [LIKE.grant, LIKED.grant]),
@@ -221,7 +221,7 @@ export const DAY_OPENER: DailyWorker = {
     query(SORT_INDEX.trending.index),
     // The counts it opens; those of the decks on the trending boards read in bulk, and the boards rewritten.
     decks(['UpdateItem', 'BatchGetItem'], [VIEW_COUNT.grant]),
-    decks(['GetItem', 'BatchGetItem', 'PutItem'], [BOARD.grant]),
+    decks(['BatchGetItem', 'PutItem'], [BOARD.grant]),
   ],
 };
 

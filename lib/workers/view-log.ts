@@ -68,9 +68,8 @@ let tooLargeToBuild = false;
  * in a larger one `deckctl boards build` builds them (docs/operations.md), and search reads the index alone till then.
  */
 export async function boardRound(offers: ReadonlyMap<string, Offered>, today = dayOf(Date.now())): Promise<void> {
-  if (offers.size === 0) return;
   if (await boardsBuilt()) {
-    await offerToBoards([...offers.values()]);
+    if (offers.size > 0) await offerToBoards([...offers.values()], [], { today });
     return;
   }
   if (tooLargeToBuild) return;

@@ -8,13 +8,14 @@
  * four turns private it leaves, and the next comes up. Walking an order past its board's exact part lists every
  * public deck once, counts never rising down the list. Boards lost are built again by `deckctl boards build`.
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_FACETS, BOARD_SORTS } from '#rules/boards.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { DAY_MS, dayOf } from '#rules/week.ts';
 import { documentClient } from '#store/client.ts';
 import { boardKey } from '#store/items/board.ts';
+import { viewCountKey } from '#store/items/view-count.ts';
 import { DECKS as DECKS_TABLE, tableName } from '#store/tables.ts';
 import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
@@ -80,6 +81,12 @@ const head = (main?: FactionId) =>
 
 const QUERIES = ['sort=views', 'sort=trending', `sort=views&main_faction=${MAIN}`, `sort=trending&main_faction=${MAIN}`];
 const countIn = (query: string, item: Item) => (query.includes('trending') ? item.views_7d : item.views);
+
+/** Every board deleted, as if lost (or never built). */
+async function loseBoards() {
+  const keys = BOARD_SORTS.flatMap((sort) => BOARD_FACETS.map((facet) => boardKey(sort, facet)));
+  for (const Key of keys) await documentClient().send(new DeleteCommand({ TableName: tableName(DECKS_TABLE), Key }));
+}
 
 async function expectHeads() {
   for (const query of QUERIES) {
@@ -155,9 +162,27 @@ describe('the browsed orders, exact at rest (contract §12.1)', () => {
     await expectHeads();
   }, 120_000);
 
+  it('boards lost in a small library: search reads the index alone, and the next views window builds them again (a count not yet marked marked while its deck is public)', async () => {
+    await loseBoards();
+    expect((await page('sort=views&limit=10')).map((i) => i.views)).toEqual(Array(10).fill(0));
+    // The deck read 9 times: its count's marks taken off, as before the store-change worker marks a new deck's.
+    const nine = made.find((d) => d.views === 9) as Made;
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(DECKS_TABLE),
+        Key: viewCountKey(nine.slug),
+        UpdateExpression: 'REMOVE #d, #m, #a',
+        ExpressionAttributeNames: { '#d': 'deck', '#m': 'main', '#a': 'ally' },
+      }),
+    );
+    // One more view of it: the window builds the boards from every public deck, marking its count again.
+    await viewed(new Map([[nine.slug, 1]]));
+    nine.views = 10;
+    await expectHeads();
+  }, 120_000);
+
   it('boards lost (or never built, in a library past what the view-log worker builds): search reads the index alone; `deckctl boards build` builds them exact again', async () => {
-    const keys = BOARD_SORTS.flatMap((sort) => BOARD_FACETS.map((facet) => boardKey(sort, facet)));
-    for (const Key of keys) await documentClient().send(new DeleteCommand({ TableName: tableName(DECKS_TABLE), Key }));
+    await loseBoards();
     // The index alone: folded counts (none of these decks has views enough for a fold), so every deck shows 0.
     expect((await page('sort=views&limit=10')).map((i) => i.views)).toEqual(Array(10).fill(0));
     const run = await deckctl(['boards', 'build', '--json']);
@@ -166,7 +191,7 @@ describe('the browsed orders, exact at rest (contract §12.1)', () => {
     await expectHeads();
   }, 120_000);
 
-  it('a deck of the four made private leaves every order, and the next comes up', async () => {
+  it('a deck of the four made private leaves every order, and the next comes up; made public again, it comes back', async () => {
     const gone = made[1] as Made;
     const r = await call('PATCH', `${owner.decks}/${gone.id}`, { key: owner.key, body: { visibility: 'private' } });
     expect(r.status, r.text).toBe(200);
@@ -175,5 +200,9 @@ describe('the browsed orders, exact at rest (contract §12.1)', () => {
     const { slugs } = await walkSearch('sort=trending', 50);
     expect(slugs).not.toContain(gone.slug);
     expect(slugs).toHaveLength(DECKS - 1);
+    const back = await call('PATCH', `${owner.decks}/${gone.id}`, { key: owner.key, body: { visibility: 'public' } });
+    expect(back.status, back.text).toBe(200);
+    made.splice(1, 0, gone);
+    await expectHeads();
   }, 120_000);
 });

@@ -566,7 +566,6 @@ describe('workers', () => {
     expect(statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort()).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:BatchGetItem',
-      'dynamodb:GetItem',
       'dynamodb:PutItem',
       'dynamodb:Query',
       'dynamodb:UpdateItem',
