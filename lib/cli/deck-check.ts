@@ -1,8 +1,9 @@
-/** `deckctl deck check CODE`: the deck rules applied to one code (contract §7). */
+/** `deckctl deck check CODE`: the deck rules applied to one code (contract §7), in either form or in a link (issue 56). */
 import type { Catalogue } from '#rules/catalogue.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { derivedWithCards, readDeckCode } from '#rules/deck-write.ts';
 import type { Detail } from '#rules/details.ts';
+import { codeOfLink, codeOfSegment, isLink, URL_LIKE } from '#rules/url-code.ts';
 
 export interface DeckCheck {
   valid: boolean;
@@ -14,7 +15,10 @@ export interface DeckCheck {
   errors: Detail[];
 }
 
-export function deckCheck(code: string, catalogue: Catalogue): DeckCheck {
+export function deckCheck(given: string, catalogue: Catalogue): DeckCheck {
+  // A link holding a code (a kards.com deck-builder link) is read as its code; a code's URL form as its %% form.
+  const linked = isLink(given) ? (codeOfLink(given) ?? given) : given.trim();
+  const code = URL_LIKE.test(linked) ? codeOfSegment(linked).code : linked;
   const deck = readDeckCode(code);
   if ('path' in deck) {
     return {

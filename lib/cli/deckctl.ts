@@ -120,7 +120,7 @@ const commands = new Map<string, Command>([
     'deck check',
     {
       usage: 'deck check CODE [--json]',
-      help: 'Applies the deck rules to a deck code against the catalogue. Exit 0 valid, 1 invalid.',
+      help: 'Applies the deck rules to a deck code (its %% form, its URL form, or a kards.com deck-builder link holding it) against the catalogue. Exit 0 valid, 1 invalid.',
       run: (args) => {
         const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true });
         if (positionals.length !== 1) throw new UsageError('deck check takes exactly one deck code');

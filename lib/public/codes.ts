@@ -1,5 +1,6 @@
 /**
- * A deck code in a route's path (contract §10.2): read in either form, sent on (308) to its canonical URL
+ * A deck code in a route's path (contract §10.2): read in either form or from a link holding it (a kards.com
+ * deck-builder link's ?hash=, URL-encoded in the path: issue 56), sent on (308) to its canonical URL
  * form when it is not in it, refused (400 invalid_parameter, saying what is wrong and at which offset)
  * when it does not parse; too long a code is refused before it is read. And the URLs of a code's page and
  * image, in the language asked; and a code's answer (its facts and those two links).
@@ -12,7 +13,7 @@ import { CODE_PATHS } from '#routes/code-paths.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
-import { codeTooLong, deckOfSegment } from '#rules/url-code.ts';
+import { codeOfLink, codeTooLong, deckOfSegment, isLink, linkTooLong } from '#rules/url-code.ts';
 import { imageQuery, languageQuery } from './language.ts';
 
 export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical: string };
@@ -20,7 +21,9 @@ export type CodeAt = { moved: Raw } | { moved?: undefined; deck: Deck; canonical
 /** The deck of the path's code, or the redirect to the route's URL with the canonical form (query kept). */
 export function codeAt(req: { params: { code: string }; rawQuery: string }, routePath: string): CodeAt {
   const segment = req.params.code;
-  const tooLong = codeTooLong(segment.length);
+  // A link in a code's place (a kards.com deck-builder link): its length bounded, then its code's as any code's.
+  const linked = isLink(segment) ? codeOfLink(segment) : undefined;
+  const tooLong = isLink(segment) ? (linkTooLong(segment.length) ?? codeTooLong(linked?.length ?? 0)) : codeTooLong(segment.length);
   if (tooLong) throw invalidParameter(`code: ${tooLong}`);
   let read: { deck: Deck; canonical: string };
   try {

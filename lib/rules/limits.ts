@@ -1,6 +1,8 @@
 /** The limits of requirement §8 and contract §3, in one place. */
 export const LIMITS = {
   deckCodeChars: 400,
+  /** A link in a code's place (a kards.com deck-builder link: its code in ?hash=, the rest about 60 characters). */
+  deckLinkChars: 600,
   /** A deck's text export (contract §11.3): a 39-card deck's is about 1,600 characters in any language. */
   deckTextChars: 16_000,
   systemChars: 40,

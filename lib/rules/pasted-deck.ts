@@ -9,36 +9,11 @@ import type { Catalogue } from './catalogue.ts';
 import { type Deck, DeckCodeError, parseDeckCode } from './deck-code.ts';
 import { DeckTextError, readDeckText, unflattenDeckText } from './deck-text.ts';
 import { LIMITS } from './limits.ts';
-import { codeTooLong, deckOfSegment, urlCodeOf } from './url-code.ts';
-
-/** A line that can only be meant as a code's URL form: two characters, a dash, then code characters and dashes. */
-const URL_LIKE = /^[0-9A-Za-z]{2}-[0-9A-Za-z-]*$/;
+import { codeOfLink, codeTooLong, deckOfSegment, URL_LIKE, urlCodeOf } from './url-code.ts';
 
 export class PastedDeckError extends Error {
   override readonly name = 'PastedDeckError';
 }
-
-/** A link's code: its `hash` parameter, else its last path segment that reads as a code. */
-function codeOfLink(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  const hash = url.searchParams.get('hash');
-  if (hash !== null) return hash;
-  const last = url.pathname.split('/').filter(Boolean).at(-1);
-  return last === undefined ? undefined : decodeURIComponentOr(last);
-}
-
-const decodeURIComponentOr = (s: string): string => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 /** The deck a pasted text stands for. */
 export function deckOfPaste(pasted: string, catalogue: Catalogue): Deck {

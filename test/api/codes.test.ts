@@ -108,6 +108,33 @@ describe('GET /api/v1/codes/{code}', () => {
     expect((await call('GET', `/api/v1/codes/${encodeURIComponent(legal)}`)).body.data.url_code).toBe(canonical);
   });
 
+  it('a kards.com deck-builder link in a code’s place (URL-encoded, the code in either form) answers 308 to the canonical URL on every code route, and the same facts as the code (issue 56)', async () => {
+    const links = [legal, canonical].flatMap((c) => [
+      `https://www.kards.com/decks/deck-builder?hash=${encodeURIComponent(c)}`,
+      `https://www.kards.com/de/decks/deck-builder?hash=${encodeURIComponent(c)}`,
+    ]);
+    for (const link of links)
+      for (const [path, to] of [
+        [`/api/v1/codes/${encodeURIComponent(link)}?lang=de`, `/api/v1/codes/${canonical}?lang=de`],
+        [`/api/v1/codes/${encodeURIComponent(link)}/image.png`, `/api/v1/codes/${canonical}/image.png`],
+        [`/api/v1/codes/${encodeURIComponent(link)}/deck.txt`, `/api/v1/codes/${canonical}/deck.txt`],
+        [`/c/${encodeURIComponent(link)}`, `/c/${canonical}`],
+      ]) {
+        const r = await call('GET', path as string, { redirect: 'manual' });
+        expect([link, r.status, r.headers.get('location')]).toEqual([link, 308, to]);
+      }
+    const facts = (await call('GET', `/api/v1/codes/${canonical}`)).body.data;
+    const followed = await call('GET', `/api/v1/codes/${encodeURIComponent(links[0] as string)}`);
+    expect([followed.status, followed.body.data]).toEqual([200, facts]);
+    // A link with no code in it is the code routes' 400, saying where a code goes.
+    const none = await call('GET', `/api/v1/codes/${encodeURIComponent('https://www.kards.com/decks/deck-builder')}`);
+    expect([none.status, none.body.error.code]).toEqual([400, 'invalid_parameter']);
+    expect(none.body.error.message).toContain('?hash=');
+    // Too long a link is refused before it is read.
+    const long = await call('GET', `/api/v1/codes/${encodeURIComponent(`https://www.kards.com/?x=${'a'.repeat(700)}`)}`);
+    expect([long.status, long.body.error.message]).toEqual([400, expect.stringContaining('at most 600 characters')]);
+  });
+
   it('a code that does not parse: 400 invalid_parameter saying what is wrong and at which offset of the code as sent', async () => {
     for (const [segment, offset] of [
       [`${canonical.slice(0, 10)}!${canonical.slice(11)}`, 10],

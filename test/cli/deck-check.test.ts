@@ -22,6 +22,18 @@ describe('deckctl deck check', () => {
     });
   });
 
+  it('a kards.com deck-builder link and the URL form: the same answer as the code (issue 56)', async () => {
+    const code = legalCode(demoCatalogue(), 'soviet', 'usa');
+    const direct = await deckctl(['deck', 'check', code, '--json']);
+    expect(direct.status, direct.stderr).toBe(0);
+    const url = code.slice(2).replace('|', '-').replaceAll(';', '-');
+    for (const form of [`https://www.kards.com/decks/deck-builder?hash=${encodeURIComponent(code)}`, url]) {
+      const r = await deckctl(['deck', 'check', form, '--json']);
+      expect([form, r.status]).toEqual([form, 0]);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(direct.stdout));
+    }
+  });
+
   it('an invalid code: exit 1 with the located error', async () => {
     const r = await deckctl(['deck', 'check', '%%45|zz', '--json']);
     expect(r.status).toBe(1);

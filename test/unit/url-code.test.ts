@@ -50,6 +50,21 @@ describe('the URL form of a deck code', () => {
       expect(deckOfSegment(urlCodeOf(parseDeckCode(real.code))).deck, real.key).toEqual(parseDeckCode(real.code));
   });
 
+  it('every real code of ../shared reads from a kards.com deck-builder link (any locale, the code in either form) as in its own (issue 56)', () => {
+    for (const real of realCodes().filter((c) => c.format === 'share')) {
+      const deck = parseDeckCode(real.code);
+      for (const code of [real.code, urlCodeOf(deck)])
+        for (const locale of ['', 'de/', 'zh-Hant/'])
+          expect(
+            deckOfSegment(`https://www.kards.com/${locale}decks/deck-builder?hash=${encodeURIComponent(code)}`).deck,
+            real.key,
+          ).toEqual(deck);
+    }
+    // A link with no code in it fails as a deck code does, saying where codes are.
+    expect(() => deckOfSegment('https://www.kards.com/')).toThrow(/holds no deck code/);
+    expect(() => deckOfSegment('https://www.kards.com/decks/deck-builder?hash=nope')).toThrow(DeckCodeError);
+  });
+
   it('white space around a URL-form code is trimmed as around a %% code (U+FEFF and U+3000 among it)', () => {
     const canonical = urlCodeOf(parseDeckCode('%%45|;;2H;2B2C2D2E2F2G38393a'));
     for (const pad of [' ', '\uFEFF', '\u3000', '\t\u00A0'])
