@@ -758,7 +758,9 @@ describe('bundles', () => {
   // minified, most of it Japanese, Korean and Chinese in UTF-8): any request may ask for any of them.
   // A function of the catalogue reads the published one (contract §11.5) with two signed requests of its own
   // (store/catalogue-read.ts: aws4fetch, 7 KB minified, and the reader, 2 KB) rather than the SDK (200 KB).
-  const BUDGET = { store: 372_000, plain: 95_000, drawn: 151_000, openApi: 136_000, discord: 137_000 };
+  // A code's image and page read a link in a code's place too (issue 56: readCodeImage went from under 151,000 bytes
+  // to 151,649 with it).
+  const BUDGET = { store: 372_000, plain: 95_000, drawn: 153_000, openApi: 136_000, discord: 137_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
