@@ -13,7 +13,7 @@ import { storedViews } from '#store/view-counts.ts';
 import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
 import { openViewDay } from '#workers/open-day.ts';
-import { asRoute } from '../../infra/local/grants-guard.ts';
+import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { scheduledEvent, untilNext } from '../../infra/local/schedule.ts';
 import { call, code, newOwner, type Owner } from '../support/api.ts';
 import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
@@ -61,6 +61,8 @@ beforeAll(async () => {
   const toMidnight = untilNext(DAY_OPENER.at, Date.now());
   if (toMidnight < 120_000) await new Promise((r) => setTimeout(r, toMidnight + 1_000));
   runtime = await ownRuntime('trending', { STREAM_BATCH_WINDOW_MS: '0', ACCESS_LOG_DELIVERY_MS: '300' });
+  // This process's calls as a worker (asRoute: the daily opener, countViews) held to its grants, and recorded as used.
+  installGrantsGuard();
   owner = await newOwner();
   for (const [i, name] of (['cold', 'late', 'warm', 'hot'] as const).entries()) {
     const r = await call('POST', owner.decks, {
