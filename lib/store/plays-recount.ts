@@ -50,6 +50,41 @@ const scanPrefix = (prefix: string): AsyncGenerator<Record<string, unknown>> =>
     ConsistentRead: true,
   });
 
+const put = async (Item: Record<string, unknown>) => void (await documentClient().send(new PutCommand({ TableName: table(), Item })));
+const remove = async (Key: Record<string, string>) => void (await documentClient().send(new DeleteCommand({ TableName: table(), Key })));
+
+/**
+ * Replaces the stored figures (`stored`, as storedFigures read them) by `figures`: every pool's item whole (a pool
+ * no longer counted emptied), the factions' item, each tag's and each code's item that differs (one no public deck
+ * holds any more: deleted). The contributions are the caller's.
+ */
+export async function writeFigures(figures: Delta, stored: Delta): Promise<void> {
+  const now = new Date().toISOString();
+  const pools = new Set([...stored.pools.keys(), ...figures.pools.keys()]);
+  await atMost(8, pools, async (pool) => {
+    const s = figures.pools.get(pool) ?? emptyPool();
+    const cards = [...s.cards].flatMap(([id, c]) => [
+      [ATTR.cardDecks(id), c.decks],
+      [ATTR.cardCopies(id), c.copies],
+    ]);
+    await put({ ...cardsKey(pool), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
+  });
+  await put({
+    ...factionsKey(),
+    decks: figures.decks,
+    as_of: now,
+    ...Object.fromEntries([...figures.pairs].map(([p, n]) => [ATTR.pair(p), n])),
+  });
+  await atMost(8, new Set([...stored.tags.keys(), ...figures.tags.keys()]), async (tag) => {
+    const n = figures.tags.get(tag) ?? 0;
+    if (n !== stored.tags.get(tag)) await (n > 0 ? put(tagItem(tag, n)) : remove(tagKey(tag)));
+  });
+  await atMost(8, new Set([...stored.codes.keys(), ...figures.codes.keys()]), async (code) => {
+    const n = figures.codes.get(code) ?? 0;
+    if (n !== stored.codes.get(code)) await (n > 0 ? put({ ...codeKey(code), decks: n }) : remove(codeKey(code)));
+  });
+}
+
 /** Every figure as stored, in a delta's shape (zeros left out), the stored contributions by deck, and the keys of the earlier tag shards. */
 async function storedFigures(): Promise<{
   figures: Delta;
@@ -106,36 +141,7 @@ export async function recountPlays(write: boolean): Promise<{ decks: number; dri
     if (!contributions.has(deckId) && contribution) lines.push(`contribution of deck ${deckId} (missing)`);
   if (legacy.length > 0) lines.push(`the ${legacy.length} tag shards of an earlier version (${LEGACY_TAG_SHARDS}): removed`);
   if (write && lines.length > 0) {
-    const now = new Date().toISOString();
-    const put = async (Item: Record<string, unknown>) => void (await documentClient().send(new PutCommand({ TableName: table(), Item })));
-    const remove = async (Key: Record<string, string>) =>
-      void (await documentClient().send(new DeleteCommand({ TableName: table(), Key })));
-    // Every figure item whole: those of pools no longer counted are emptied.
-    const pools = new Set([...stored.pools.keys(), ...figures.pools.keys()]);
-    await atMost(8, pools, async (pool) => {
-      const s = figures.pools.get(pool) ?? emptyPool();
-      const cards = [...s.cards].flatMap(([id, c]) => [
-        [ATTR.cardDecks(id), c.decks],
-        [ATTR.cardCopies(id), c.copies],
-      ]);
-      await put({ ...cardsKey(pool), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
-    });
-    await put({
-      ...factionsKey(),
-      decks: figures.decks,
-      as_of: now,
-      ...Object.fromEntries([...figures.pairs].map(([p, n]) => [ATTR.pair(p), n])),
-    });
-    // Each tag's item as counted; a tag stored but no longer held, deleted.
-    await atMost(8, new Set([...stored.tags.keys(), ...figures.tags.keys()]), async (tag) => {
-      const n = figures.tags.get(tag) ?? 0;
-      if (n !== stored.tags.get(tag)) await (n > 0 ? put(tagItem(tag, n)) : remove(tagKey(tag)));
-    });
-    // Each code's count as counted; a code no public deck holds any more, deleted.
-    await atMost(8, new Set([...stored.codes.keys(), ...figures.codes.keys()]), async (code) => {
-      const n = figures.codes.get(code) ?? 0;
-      if (n !== stored.codes.get(code)) await (n > 0 ? put({ ...codeKey(code), decks: n }) : remove(codeKey(code)));
-    });
+    await writeFigures(figures, stored);
     await atMost(8, legacy, remove);
     await atMost(8, new Set([...contributions.keys(), ...counted.keys()]), async (deckId) => {
       const contribution = counted.get(deckId) ?? null;

@@ -36,7 +36,7 @@ export interface Tally {
 }
 
 /** An item's size as DynamoDB counts it (attribute names and values, in bytes). */
-function itemSize(value: unknown): number {
+export function itemSize(value: unknown): number {
   if (typeof value === 'string') return Buffer.byteLength(value);
   if (typeof value === 'number') return Math.ceil(String(value).replace(/^-|\./g, '').length / 2) + 1;
   if (typeof value === 'boolean' || value === null) return 1;

@@ -11,6 +11,8 @@
  *      first invoke against a GetItem-only bundle, a hello-world, and the route's own calls replayed alone;
  *   4. views.ts — 10,000 shared reads over 1,000 public decks (Zipf), items written per view and views
  *      counted against views served.
+ * `npm run bench -- --scale [--sizes 1000,100000,1000000]` runs scale.ts instead: the store at each size of
+ * library and contract §11.1's budgets (docs/data-model.md keeps its tables).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ import { coldStarts } from './cold-start.ts';
 import { type Bench, invoke, ONLY_ROUTES, publicDeck, QUICK } from './common.ts';
 import { costs } from './costs.ts';
 import { latency } from './latency.ts';
+import { runScale } from './scale.ts';
 import { views } from './views.ts';
 
 async function main() {
@@ -82,4 +85,5 @@ async function main() {
   }
 }
 
-await main();
+if (process.argv.includes('--scale')) await runScale(process.argv);
+else await main();

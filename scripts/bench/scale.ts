@@ -1,0 +1,704 @@
+/**
+ * `npm run bench -- --scale [--sizes 1000,100000,1000000]`: the store at each size of library, one child process
+ * and one DynamoDB Local (in memory) a size, and contract §11.1's budgets held to
+ * what it measures (issue 55). Each size:
+ *   1. seeds that many public decks (scale-library.ts) straight into the decks table: each deck's item, its
+ *      search entries and its contribution to the figures as a create and the store-change worker write
+ *      them (no version item: no request of the bench reads a seeded deck's versions), in BatchWriteItem
+ *      calls, with progress and its time, then the library's figures as `deckctl meta recount` writes them
+ *      (lib/store/plays-recount.ts writeFigures); then builds the boards as `deckctl boards build` does
+ *      (every deck's count made and marked), timed;
+ *   2. measures, through the route handlers in this process (each warmed once first): a shared read, a public
+ *      create, a PATCH, a like, every sort of search unfiltered, by main faction, by one card, by tag and
+ *      `q`, a `q` that matches nothing, meta/cards and meta/factions — items read and written, units as
+ *      DynamoDB Local reports them (ReturnConsumedCapacity: it bills whole items as AWS does) beside units
+ *      computed by AWS's rules from the sizes of the items the request touched (its reads replayed whole
+ *      at once; its writes by the items' sizes after it, each in the table and each index that holds it);
+ *   3. runs 10 simulated minutes of views (100 a second, Zipf(1.0) over the library, in a random order of
+ *      ranks): the access log's lines of them handed to the views' counter (count-views) 500 at a time, six
+ *      deliveries a 30-second window (the view-log worker's batching window 10 s here, so that a window's
+ *      deliveries land in one; a window ends when its invocation has and no call was made for 3 s), the view-log and store-change workers following the table's stream
+ *      (infra/local/streams.ts) — the window's views land in the view log before the view-log worker's
+ *      window closes, so that one window is one invocation as on AWS; every unit written or read while they
+ *      run is the views' cost;
+ *   4. checks every view served was counted once and `deckctl views check` finds no drift, and finds the
+ *      largest item of each key prefix (a Scan of both tables).
+ * The parent prints each size's table and the budgets of contract §11.1/§12.1, with the 1,000-deck run as
+ * the base of the "within 10%" checks.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CreateTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createAccount, issueKey } from '#auth/accounts.ts';
+import { SCOPES } from '#auth/keys.ts';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { logger } from '#logger';
+import type { Route } from '#routes';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { type Contribution, contributionOf, emptyDelta, recount } from '#rules/plays.ts';
+import { SORTS } from '#rules/sorts.ts';
+import { atMost } from '#store/at-most.ts';
+import { buildBoards } from '#store/boards.ts';
+import { dynamoClient } from '#store/client.ts';
+import { deckItems } from '#store/decks.ts';
+import { contributionKey } from '#store/items/plays.ts';
+import { BATCH_PREFIX, VIEW_GROUPS, viewLogKey } from '#store/items/view-log.ts';
+import { writeFigures } from '#store/plays-recount.ts';
+import { DECKS, TABLES, type TableDef, tableName } from '#store/tables.ts';
+import { checkViews } from '#store/view-check.ts';
+import { storedViews } from '#store/view-counts.ts';
+import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { handleStoreChanges } from '#workers/store-changes.ts';
+import { handleViewLog } from '#workers/view-log.ts';
+import { accessLine } from '../../infra/access-log-fields.ts';
+import { createTableInput, startDynamoLocal } from '../../infra/local/dynamodb.ts';
+import { startStreamPoller } from '../../infra/local/streams.ts';
+import { type Call, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
+import { freePort } from '../../test/support/runtime.ts';
+import { invoke, table } from './common.ts';
+import { itemSize, type Tally, tallyOf } from './costs.ts';
+import { libraryOf, random, zipf } from './scale-library.ts';
+
+/** A request's row: what it did and cost, reported and computed. */
+interface Row {
+  name: string;
+  status: number | string;
+  read: number;
+  written: number;
+  rcu: number;
+  wcu: number;
+  /** Units by AWS's rules from the sizes of the items touched. */
+  awsRcu: number;
+  awsWcu: number;
+  /** For a search: its item bound (contract §8.1). */
+  bound?: number;
+}
+
+export interface SizeResult {
+  decks: number;
+  items: number;
+  seedSeconds: number;
+  boardsSeconds: number;
+  rows: Row[];
+  views: {
+    served: number;
+    counted: number;
+    windows: number;
+    viewLogInvocations: number;
+    distinctPerWindow: number;
+    wcu: number;
+    rcu: number;
+    written: number;
+    read: number;
+    drift: number;
+    waiting: number;
+    seconds: number;
+  };
+  /** The deck item's own read units (eventually consistent) of the shared read's deck. */
+  sharedDeckOwn: number;
+  largest: { prefix: string; bytes: number; readUnits: number }[];
+  when: string;
+  machine: string;
+}
+
+const VIEWS_PER_SECOND = 100;
+const SIMULATED_SECONDS = 600;
+const WINDOW_SECONDS = 30;
+const DELIVERIES_PER_WINDOW = 6;
+
+const replay = () => DynamoDBDocumentClient.from(dynamoClient());
+const defOf = (name: unknown): TableDef | undefined => TABLES.find((t) => tableName(t) === name);
+/** The indexes of a table that hold an item: those whose key attributes it has. */
+const indexesHolding = (def: TableDef | undefined, item: Record<string, unknown> | undefined) =>
+  !def || !item
+    ? 0
+    : [...def.globalIndexes, ...def.localIndexes].filter((ix) =>
+        [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined),
+      ).length;
+
+/** The names and values an expression uses, of those given. */
+function usedBy(expression: string, names?: Record<string, string>, values?: Record<string, unknown>) {
+  const pick = <T>(all: Record<string, T> | undefined) =>
+    all && Object.keys(all).some((k) => expression.includes(k))
+      ? Object.fromEntries(
+          Object.entries(all).filter(([k]) => new RegExp(`${k.replace(/[#:]/g, '\\$&')}(?![A-Za-z0-9_])`).test(expression)),
+        )
+      : undefined;
+  return { ExpressionAttributeNames: pick(names), ExpressionAttributeValues: pick(values) };
+}
+
+/**
+ * The read units AWS's rules give a read call, by the sizes of the items it read: a GetItem (and each key of a
+ * BatchGetItem) its item's size in 4 KB units, at least one; a Query or Scan the sum of the sizes of the items it
+ * evaluated (its filter and projection taken off: DynamoDB bills before both), in 4 KB units, at least one; an
+ * eventually consistent read half. Replayed right after the request, before anything moves.
+ */
+async function awsReadUnits(c: Call, client: DynamoDBDocumentClient): Promise<number> {
+  const input = c.input as Record<string, unknown>;
+  const half = (consistent: unknown) => (consistent ? 1 : 0.5);
+  const ofItem = (item: Record<string, unknown> | undefined) => Math.max(1, Math.ceil(itemSize(item ?? {}) / 4096));
+  switch (operationOf(c)) {
+    case 'GetItem': {
+      const get = input as { TableName: string; Key: Record<string, unknown>; ConsistentRead?: boolean };
+      const { Item } = await client.send(new GetCommand({ TableName: get.TableName, Key: get.Key, ConsistentRead: get.ConsistentRead }));
+      return ofItem(Item) * half(get.ConsistentRead);
+    }
+    case 'BatchGetItem': {
+      let units = 0;
+      for (const [TableName, asked] of Object.entries(
+        input.RequestItems as Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }>,
+      ))
+        for (const Key of asked.Keys) {
+          const { Item } = await client.send(new GetCommand({ TableName, Key, ConsistentRead: asked.ConsistentRead }));
+          units += ofItem(Item) * half(asked.ConsistentRead);
+        }
+      return units;
+    }
+    case 'Query':
+    case 'Scan': {
+      const {
+        ProjectionExpression,
+        FilterExpression,
+        Select,
+        ReturnConsumedCapacity,
+        ExpressionAttributeNames,
+        ExpressionAttributeValues,
+        ...rest
+      } = input as Record<string, unknown>;
+      void [ProjectionExpression, FilterExpression, Select, ReturnConsumedCapacity];
+      const kept = usedBy(
+        String((rest as { KeyConditionExpression?: string }).KeyConditionExpression ?? ''),
+        ExpressionAttributeNames as Record<string, string> | undefined,
+        ExpressionAttributeValues as Record<string, unknown> | undefined,
+      );
+      const command = operationOf(c) === 'Query' ? QueryCommand : ScanCommand;
+      // biome-ignore lint/suspicious/noExplicitAny: the recorded input, replayed as it was sent
+      const out = await client.send(new command({ ...(rest as any), ...kept }));
+      const bytes = (out.Items ?? []).reduce((n, item) => n + itemSize(item), 0);
+      return Math.max(1, Math.ceil(bytes / 4096)) * half(input.ConsistentRead);
+    }
+    default:
+      return 0;
+  }
+}
+
+/** The write units AWS's rules give a request's writes, by the sizes of the items after it (a delete as 1 KB): each write in its table and every index holding the item, a transaction's twice. */
+async function awsWriteUnits(calls: readonly Call[], client: DynamoDBDocumentClient): Promise<number> {
+  const one = async (TableName: unknown, Key: unknown, deleted: boolean) => {
+    if (deleted) return 1;
+    const { Item } = await client.send(
+      new GetCommand({ TableName: String(TableName), Key: Key as Record<string, unknown>, ConsistentRead: true }),
+    );
+    return Math.max(1, Math.ceil(itemSize(Item ?? {}) / 1024)) * (1 + indexesHolding(defOf(TableName), Item));
+  };
+  let units = 0;
+  for (const c of calls) {
+    if (c.failed) continue;
+    const input = c.input as Record<string, unknown>;
+    const op = operationOf(c);
+    if (op === 'PutItem') {
+      const item = input.Item as Record<string, unknown>;
+      const def = defOf(input.TableName);
+      const key = Object.fromEntries([def?.partitionKey, def?.sortKey].filter((k) => k).map((k) => [k?.name, item[k?.name as string]]));
+      units += await one(input.TableName, key, false);
+    } else if (op === 'UpdateItem' || op === 'DeleteItem') units += await one(input.TableName, input.Key, op === 'DeleteItem');
+    else if (op === 'TransactWriteItems')
+      for (const t of input.TransactItems as Record<string, Record<string, unknown>>[]) {
+        if (t.ConditionCheck) continue;
+        const w = (t.Put ?? t.Update ?? t.Delete) as Record<string, unknown>;
+        const def = defOf(w.TableName);
+        const key =
+          w.Key ??
+          Object.fromEntries(
+            [def?.partitionKey, def?.sortKey]
+              .filter((k) => k)
+              .map((k) => [k?.name, (w.Item as Record<string, unknown>)[k?.name as string]]),
+          );
+        units += 2 * (await one(w.TableName, key, Boolean(t.Delete)));
+      }
+  }
+  return units;
+}
+
+const elapsed = (since: number) => Math.round((performance.now() - since) / 100) / 10;
+
+/**
+ * Writes the library's decks, their entries and their contributions to the figures straight into the decks table,
+ * 4 BatchWriteItem calls at a time, then the figures of them all (as `deckctl meta recount` writes them); answers
+ * the items written.
+ */
+async function seed(decks: number): Promise<number> {
+  const contributions: (Contribution | null)[] = [];
+  const make = libraryOf(demoCatalogue());
+  const client = replay();
+  const TableName = tableName(DECKS);
+  let nextDeck = 0;
+  let items = 0;
+  let reported = 0;
+  const started = performance.now();
+  const worker = async () => {
+    const pending: Record<string, unknown>[] = [];
+    const flush = async (all: boolean) => {
+      while (pending.length >= 25 || (all && pending.length > 0)) {
+        let batch = pending.splice(0, 25).map((Item) => ({ PutRequest: { Item } }));
+        while (batch.length) {
+          const out = await client.send(new BatchWriteCommand({ RequestItems: { [TableName]: batch } }));
+          batch = (out.UnprocessedItems?.[TableName] ?? []) as typeof batch;
+        }
+      }
+    };
+    while (nextDeck < decks) {
+      const made = make(nextDeck++);
+      const { deck, entries } = deckItems(made);
+      const contribution = contributionOf(made);
+      contributions.push(contribution);
+      pending.push(deck, ...entries, { ...contributionKey(made.id), ...contribution, rev: 1 });
+      items += 2 + entries.length;
+      await flush(false);
+      if (nextDeck - reported >= decks / 10) {
+        reported = nextDeck;
+        console.log(`  seeded ${nextDeck} of ${decks} decks (${items} items) in ${elapsed(started)} s`);
+      }
+    }
+    await flush(true);
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  await writeFigures(recount(contributions), emptyDelta());
+  return items;
+}
+
+/** Runs one size in this process (the child of `runScale`). */
+async function runSize(decks: number, out: string) {
+  const dynamo = await startDynamoLocal(await freePort());
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  logger.setLogLevel('ERROR');
+  const setup = dynamoClient();
+  // The decks table's stream turned on for the views (3.): DynamoDB Local keeps a stream record a write (a fifth of
+  // the seeding's time, measured), no worker follows the seeding or the requests measured, and the workers then
+  // follow a stream from its first record (a poller started at its latest record misses what is written before
+  // it takes its first iterator).
+  for (const def of TABLES) {
+    const { StreamSpecification, ...input } = createTableInput(def, tableName(def));
+    await setup.send(new CreateTableCommand(def === DECKS ? input : { ...input, StreamSpecification }));
+  }
+  const client = replay();
+  try {
+    console.log(`\n== ${decks} public decks ==`);
+    let t = performance.now();
+    const items = await seed(decks);
+    const seedSeconds = elapsed(t);
+    console.log(`  seeded ${decks} decks, ${items} items, in ${seedSeconds} s`);
+    t = performance.now();
+    await buildBoards();
+    const boardsSeconds = elapsed(t);
+    console.log(`  boards built (every deck's count marked) in ${boardsSeconds} s`);
+
+    const make = libraryOf(demoCatalogue());
+    const account = await createAccount('Scale Owner');
+    const { apiKey } = await issueKey(account.user_id, [...SCOPES]);
+    const decksPath = `/api/v1/users/${account.user_id}/decks`;
+    const made: { id: string; share_slug: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const d = make(decks + i);
+      const r = await invoke('POST', decksPath, apiKey, {
+        deck_code: d.deck_code,
+        guide: { system: 'Scale' },
+        visibility: 'public',
+        tags: d.tags,
+      });
+      made.push(JSON.parse(r.body as string).data);
+    }
+    const first = make(0);
+    const card = parseDeckCode(first.deck_code).cards[0]?.card_id as string;
+    const rows: Row[] = [];
+    const recorder = recordDynamo({ capacity: true });
+    /** A request warmed once first (`urls`, `bodies`: the warm-up's and the measured one's where they must differ). */
+    const measure = async (
+      name: string,
+      method: string,
+      urls: string | [string, string],
+      bodies?: unknown,
+      key?: string,
+      bound?: number,
+    ) => {
+      const [warm, url] = typeof urls === 'string' ? [urls, urls] : urls;
+      const [warmBody, body] = Array.isArray(bodies) ? bodies : [bodies, bodies];
+      await invoke(method, warm, key, warmBody);
+      recorder.reset();
+      const r = await invoke(method, url, key, body);
+      const calls = [...recorder.calls];
+      const tally: Tally = tallyOf(calls);
+      let awsRcu = 0;
+      for (const c of calls) awsRcu += await awsReadUnits(c, client);
+      const awsWcu = await awsWriteUnits(calls, client);
+      rows.push({
+        name,
+        status: r.statusCode ?? 0,
+        read: tally.read,
+        written: tally.written,
+        rcu: tally.rcu,
+        wcu: tally.wcu,
+        awsRcu,
+        awsWcu,
+        bound,
+      });
+    };
+    await measure('shared read', 'GET', `/api/v1/decks/${first.share_slug}`);
+    await measure(
+      'public create',
+      'POST',
+      decksPath,
+      [make(decks + 3), make(decks + 4)].map((d) => ({
+        deck_code: d.deck_code,
+        guide: { system: 'Scale' },
+        visibility: 'public',
+        tags: d.tags,
+      })),
+      apiKey,
+    );
+    await measure(
+      'PATCH (a public deck: its system)',
+      'PATCH',
+      `${decksPath}/${(made[0] as { id: string }).id}`,
+      [{ guide: { system: 'Scale one' } }, { guide: { system: 'Scale two' } }],
+      apiKey,
+    );
+    await measure(
+      'like',
+      'PUT',
+      [`/api/v1/users/${account.user_id}/likes/${make(2).share_slug}`, `/api/v1/users/${account.user_id}/likes/${make(3).share_slug}`],
+      undefined,
+      apiKey,
+    );
+    const budget = Math.max(200, 4 * 20);
+    for (const sort of SORTS) {
+      await measure(`search ${sort}`, 'GET', `/api/v1/decks?sort=${sort}&limit=20`, undefined, undefined, budget);
+      await measure(
+        `search ${sort}, main_faction`,
+        'GET',
+        `/api/v1/decks?sort=${sort}&main_faction=${first.main_faction}&limit=20`,
+        undefined,
+        undefined,
+        budget,
+      );
+      await measure(`search ${sort}, one card`, 'GET', `/api/v1/decks?sort=${sort}&card=${card}&limit=20`, undefined, undefined, budget);
+      await measure(`search ${sort}, tag + q`, 'GET', `/api/v1/decks?sort=${sort}&tag=tag0&q=tempo&limit=20`, undefined, undefined, budget);
+    }
+    await measure('search, q matching nothing', 'GET', '/api/v1/decks?q=zqxjvk&limit=20', undefined, undefined, budget);
+    await measure('meta/cards', 'GET', `/api/v1/meta/cards?main_faction=${first.main_faction}&limit=50`);
+    await measure('meta/factions', 'GET', '/api/v1/meta/factions');
+    const deckEntry = await client.send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        IndexName: 'by_share_slug',
+        KeyConditionExpression: 'share_slug = :s',
+        ExpressionAttributeValues: { ':s': first.share_slug },
+      }),
+    );
+    const sharedDeckOwn = Math.max(1, Math.ceil(itemSize(deckEntry.Items?.[0] ?? {}) / 4096)) * 0.5;
+
+    // 3. The views --------------------------------------------------------------------------------------------
+    // The decks table's stream, new: the workers follow it from its first record (nothing before it is theirs).
+    const { StreamSpecification } = createTableInput(DECKS, tableName(DECKS));
+    await setup.send(new UpdateTableCommand({ TableName: tableName(DECKS), StreamSpecification }));
+    const views = await viewStream(decks, recorder, client);
+    recorder.stop();
+    const slugs = new Set(views.slugs);
+    let counted = 0;
+    await atMost(16, slugs, async (slug) => {
+      // Read first: `counted += await …` would add to the value read before the await.
+      const views = await storedViews(slug);
+      counted += views;
+    });
+    const checked = await checkViews(false);
+    console.log(
+      `  views: ${views.served} served, ${counted} counted; views check: ${checked.drift.length} decks drifted, ${checked.waiting} batches waiting`,
+    );
+
+    // 4. The largest item of each key prefix --------------------------------------------------------------------
+    const largest = new Map<string, number>();
+    for (const def of TABLES) {
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(new ScanCommand({ TableName: tableName(def), ExclusiveStartKey }));
+        for (const item of page.Items ?? []) {
+          const pk = String(item.pk);
+          const prefix = `${tableName(def)} ${pk.includes('#') ? pk.slice(0, pk.indexOf('#') + 1) : pk}`;
+          largest.set(prefix, Math.max(largest.get(prefix) ?? 0, itemSize(item)));
+        }
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+    }
+    const result: SizeResult = {
+      decks,
+      items,
+      seedSeconds,
+      boardsSeconds,
+      rows,
+      views: { ...views.figures, served: views.served, counted, drift: checked.drift.length, waiting: checked.waiting },
+      sharedDeckOwn,
+      largest: [...largest]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([prefix, bytes]) => ({ prefix, bytes, readUnits: Math.ceil(bytes / 4096) })),
+      when: new Date().toISOString(),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB`,
+    };
+    writeFileSync(out, JSON.stringify(result, null, 1));
+  } finally {
+    setup.destroy();
+    await dynamo.stop();
+  }
+}
+
+/** 10 simulated minutes of views through the real counting path; answers what they cost. */
+async function viewStream(decks: number, recorder: ReturnType<typeof recordDynamo>, unrecorded: DynamoDBDocumentClient) {
+  const rank = zipf(decks, random(42));
+  // Ranks to decks in a random order (a deck's popularity has nothing to do with its number).
+  const shuffle = random(43);
+  const deckOfRank = new Uint32Array(decks);
+  for (let i = 0; i < decks; i++) deckOfRank[i] = i;
+  for (let i = decks - 1; i > 0; i--) {
+    const j = Math.floor(shuffle() * (i + 1));
+    [deckOfRank[i], deckOfRank[j]] = [deckOfRank[j] as number, deckOfRank[i] as number];
+  }
+  const slugOf = (i: number) => `s${String(i).padStart(11, '0')}`;
+  let viewLogInvocations = 0;
+  let viewLogDone = 0;
+  const follow = async (worker: (typeof WORKERS)[number], run: typeof handleViewLog, batchingWindowMs: number) =>
+    startStreamPoller(
+      {
+        endpoint: process.env.DYNAMODB_ENDPOINT as string,
+        tableName: tableName(DECKS),
+        worker,
+        invoke: run,
+        intervalMs: 50,
+        startAt: 'TRIM_HORIZON',
+        batchingWindowMs,
+        log: (line) => console.log(`  ${worker.name}: ${line}`),
+      },
+      dynamoClient(),
+    );
+  const storeChanges = WORKERS.find((w) => w.name === 'storeChanges') ?? WORKERS[0];
+  const viewLog = WORKERS.find((w) => w.name === 'viewLog') ?? WORKERS[1];
+  const pollers = [
+    await follow(storeChanges, handleStoreChanges, 0),
+    await follow(
+      viewLog,
+      async (e) => {
+        viewLogInvocations++;
+        try {
+          return await handleViewLog(e);
+        } finally {
+          viewLogDone++;
+        }
+      },
+      10_000,
+    ),
+  ];
+  const route = VIEW_SUBSCRIPTION.routes[0] as Route;
+  const served = VIEWS_PER_SECOND * SIMULATED_SECONDS;
+  const perWindow = VIEWS_PER_SECOND * WINDOW_SECONDS;
+  const perDelivery = perWindow / DELIVERIES_PER_WINDOW;
+  const start = Date.now();
+  const slugs: string[] = [];
+  let distinct = 0;
+  recorder.reset();
+  const began = performance.now();
+  // A window is over once the view-log worker has handled its views (its batching window closed) and no call has
+  // been made for 3 seconds (the store-change worker's folds and marks that followed).
+  const quiet = async (window: number) => {
+    while (viewLogDone <= window) await new Promise((r) => setTimeout(r, 250));
+    for (let last = -1, still = 0; still < 3; ) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      still = recorder.calls.length === last ? still + 1 : 0;
+      last = recorder.calls.length;
+    }
+  };
+  for (let w = 0; w < SIMULATED_SECONDS / WINDOW_SECONDS; w++) {
+    const windowSlugs = new Set<string>();
+    for (let d = 0; d < DELIVERIES_PER_WINDOW; d++) {
+      const logEvents = Array.from({ length: perDelivery }, (_, j) => {
+        const n = w * perWindow + d * perDelivery + j;
+        const slug = slugOf(deckOfRank[rank()] as number);
+        slugs.push(slug);
+        windowSlugs.add(slug);
+        const timestamp = start + Math.floor((n * 1_000) / VIEWS_PER_SECOND);
+        const message = JSON.stringify(
+          accessLine({
+            '$context.routeKey': `${route.method} ${route.path}`,
+            '$context.path': `/api/v1/decks/${slug}`,
+            '$context.status': '200',
+            '$context.requestTimeEpoch': String(timestamp),
+          }),
+        );
+        return { id: String(n), timestamp, message };
+      });
+      await countViews(
+        encodeLogs(logsDelivery({ owner: 'scale', logGroup: 'access', logStream: 'scale' }, VIEW_SUBSCRIPTION.name, logEvents)),
+      );
+    }
+    distinct += windowSlugs.size;
+    await quiet(w);
+    if ((w + 1) % 5 === 0) console.log(`  views: ${(w + 1) * perWindow} served and counted in ${elapsed(began)} s`);
+  }
+  // Until the view logs hold no batch (every batch moved) and no call was made for 3 s: then the workers stop.
+  const deadline = Date.now() + 120_000;
+  for (let waiting = -1; waiting !== 0 && Date.now() < deadline; ) {
+    waiting = 0;
+    for (let group = 0; group < VIEW_GROUPS; group++) {
+      const { Item } = await unrecorded.send(new GetCommand({ TableName: tableName(DECKS), Key: viewLogKey(group), ConsistentRead: true }));
+      waiting += Object.keys(Item ?? {}).filter((name) => name.startsWith(BATCH_PREFIX)).length;
+    }
+    if (waiting > 0) await new Promise((r) => setTimeout(r, 1_000));
+  }
+  await quiet(-1);
+  await Promise.all(pollers.map((p) => p.stop({ drain: true })));
+  const t = tallyOf(recorder.calls);
+  return {
+    served,
+    slugs,
+    figures: {
+      windows: SIMULATED_SECONDS / WINDOW_SECONDS,
+      viewLogInvocations,
+      distinctPerWindow: Math.round(distinct / (SIMULATED_SECONDS / WINDOW_SECONDS)),
+      wcu: t.wcu,
+      rcu: t.rcu,
+      written: t.written,
+      read: t.read,
+      seconds: elapsed(began),
+    },
+  };
+}
+
+const fixed = (n: number, d = 1) => n.toFixed(d);
+
+/** Prints a size's table. */
+function report(r: SizeResult) {
+  console.log(
+    `\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s; boards built in ${r.boardsSeconds} s) — ${r.when}, ${r.machine}`,
+  );
+  table(
+    [
+      'request',
+      'status',
+      'items read',
+      'items written',
+      'read units',
+      'write units',
+      'read units (AWS rules)',
+      'write units (AWS rules)',
+      'item bound',
+    ],
+    r.rows.map((x) => [x.name, x.status, x.read, x.written, fixed(x.rcu), fixed(x.wcu), fixed(x.awsRcu), fixed(x.awsWcu), x.bound ?? '—']),
+  );
+  const v = r.views;
+  table(
+    [
+      'views (10 min, 100/s)',
+      'windows (view-log invocations)',
+      'distinct decks a window',
+      'write units a view',
+      'read units a view',
+      'items read a view',
+      'counted / served',
+      'drift, waiting',
+    ],
+    [
+      [
+        v.served,
+        `${v.windows} (${v.viewLogInvocations})`,
+        v.distinctPerWindow,
+        fixed(v.wcu / v.served, 3),
+        fixed(v.rcu / v.served, 3),
+        fixed(v.read / v.served, 3),
+        `${v.counted} / ${v.served}`,
+        `${v.drift}, ${v.waiting}`,
+      ],
+    ],
+  );
+  table(
+    ['largest item of its key prefix', 'bytes', '4 KB read units'],
+    r.largest.map((l) => [l.prefix, l.bytes, l.readUnits]),
+  );
+}
+
+/** The budgets of contract §11.1 (§12.1) at every size, against the 1,000-deck run (or the smallest). */
+function budgets(results: SizeResult[]): boolean {
+  const base = [...results].sort((a, b) => a.decks - b.decks)[0] as SizeResult;
+  const lines: (string | number)[][] = [];
+  const check = (size: number, what: string, value: string, holds: boolean) => lines.push([size, what, value, holds ? 'yes' : 'NO']);
+  for (const r of results) {
+    const row = (name: string) => r.rows.find((x) => x.name === name) as Row;
+    const shared = row('shared read');
+    check(
+      r.decks,
+      'a shared read ≤ 0.5 read unit beside its deck item',
+      `${fixed(shared.rcu)} − ${fixed(r.sharedDeckOwn)}`,
+      shared.rcu - r.sharedDeckOwn <= 0.5,
+    );
+    check(
+      r.decks,
+      "a shared read ≤ 2 items a view + the workers' share",
+      `${shared.read} + ${fixed(r.views.read / r.views.served, 3)}`,
+      shared.read <= 2,
+    );
+    check(r.decks, 'views ≤ 1.0 write unit a view', fixed(r.views.wcu / r.views.served, 3), r.views.wcu / r.views.served <= 1);
+    check(
+      r.decks,
+      'every view served counted once, no drift',
+      `${r.views.counted} / ${r.views.served}, drift ${r.views.drift}, waiting ${r.views.waiting}`,
+      r.views.counted === r.views.served && r.views.drift === 0 && r.views.waiting === 0,
+    );
+    for (const name of ['public create', 'PATCH (a public deck: its system)', 'like', 'meta/cards', 'meta/factions']) {
+      const [x, b] = [row(name), base.rows.find((y) => y.name === name) as Row];
+      const [units, baseUnits] = [x.rcu + x.wcu, b.rcu + b.wcu];
+      check(r.decks, `${name} within 10% of ${base.decks} decks`, `${fixed(units)} / ${fixed(baseUnits)}`, units <= baseUnits * 1.1);
+    }
+    for (const x of r.rows.filter((y) => y.bound !== undefined))
+      check(r.decks, `${x.name} ≤ ${x.bound} items`, String(x.read), x.read <= (x.bound as number));
+  }
+  console.log('\nBudgets (contract §11.1, §12.1)');
+  table(['decks', 'budget', 'measured', 'holds'], lines);
+  return lines.every((l) => l[3] === 'yes');
+}
+
+/** `npm run bench -- --scale`: each size in a child process of its own (one store client a process), then the budgets. */
+export async function runScale(argv: string[]) {
+  const at = argv.indexOf('--sizes');
+  const sizes = (at < 0 ? '1000,100000,1000000' : (argv[at + 1] ?? ''))
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+  const dir = resolve(tmpdir(), `deck-library-scale-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const results: SizeResult[] = [];
+  for (const size of sizes) {
+    const out = join(dir, `${size}.json`);
+    const started = performance.now();
+    const code = await new Promise<number | null>((done) =>
+      spawn(process.execPath, [...process.execArgv, import.meta.filename, '--size', String(size), '--out', out], {
+        stdio: 'inherit',
+      }).once('exit', done),
+    );
+    if (code !== 0) {
+      console.log(`\nthe ${size}-deck run stopped (exit ${code}) after ${elapsed(started)} s`);
+      break;
+    }
+    const r = JSON.parse(readFileSync(out, 'utf8')) as SizeResult;
+    console.log(`  the ${size}-deck run took ${elapsed(started)} s`);
+    results.push(r);
+  }
+  for (const r of results) report(r);
+  const held = results.length > 0 && budgets(results);
+  rmSync(dir, { recursive: true, force: true });
+  process.exitCode = held ? 0 : 1;
+}
+
+if (process.argv.includes('--size')) {
+  const size = Number(process.argv[process.argv.indexOf('--size') + 1]);
+  await runSize(size, process.argv[process.argv.indexOf('--out') + 1] as string);
+}
