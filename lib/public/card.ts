@@ -10,6 +10,6 @@ import { languageHeaders, languageOf, localCard } from './language.ts';
 export const readCard = endpoint(R.readCard, { init: [catalogue] }, async (req) => {
   const card = catalogue().get(req.params.card_id ?? '');
   if (!card) throw new ApiError(404, 'card_not_found', 'no such card in the catalogue');
-  const language = languageOf(req, catalogue());
-  return cacheable(req, localCard(card, language), undefined, languageHeaders(language));
+  const language = languageOf(req);
+  return cacheable(req, localCard(card, language), undefined, languageHeaders(language, catalogue()));
 });

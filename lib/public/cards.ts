@@ -13,7 +13,7 @@ import { languageHeaders, languageOf, localCard } from './language.ts';
 
 export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtInit] }, async (req) => {
   const { faction, type, rarity, derived, q, limit } = req.query;
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   // A page's cards depend on the language q matches names in.
   const digest = queryDigest([faction, type, rarity, derived, q, String(limit), ...(language === DEFAULT_LANGUAGE ? [] : [language])]);
   let page = req.query.page;
@@ -37,6 +37,6 @@ export const listCards = endpoint(R.listCards, { init: [catalogue, cursorKeyAtIn
       has_more: more,
       next_cursor: more ? await positionCursor(digest, page + 1) : null,
     },
-    languageHeaders(language),
+    languageHeaders(language, catalogue()),
   );
 });

@@ -10,7 +10,7 @@ import { languageHeaders, languageOf } from './language.ts';
 export const readCode = endpoint(R.readCode, { init: [catalogue] }, async (req) => {
   const at = codeAt(req, R.readCode.path);
   if (at.moved) return at.moved;
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   const data = codeAnswer(at.deck, at.canonical, originOf(req), catalogue(), language);
-  return cacheable(req, data, undefined, languageHeaders(language));
+  return cacheable(req, data, undefined, languageHeaders(language, catalogue()));
 });

@@ -16,6 +16,6 @@ import { languageOf } from './language.ts';
 export const readCodeImage = endpoint(R.readCodeImage, { init: [catalogue, catalogueTag, prepareRenderer] }, async (req) => {
   const at = codeAt(req, R.readCodeImage.path);
   if (at.moved) return at.moved;
-  const sheet = drawableSheet((language) => codeSheet(at.deck, catalogue(), language), languageOf(req, catalogue()));
+  const sheet = drawableSheet((language) => codeSheet(at.deck, catalogue(), language), languageOf(req));
   return imageAnswer(req, sheet, `${at.canonical}\n${catalogueTag()}`, 'public, max-age=86400');
 });

@@ -20,12 +20,12 @@ const htmlError = (error: ApiError) => htmlPage(400, badCodePage(error.message))
 export const readCodePage = endpoint(R.readCodePage, { init: [catalogue], htmlError }, async (req) => {
   const at = codeAt(req, R.readCodePage.path);
   if (at.moved) return at.moved;
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   const links = codeLinks(originOf(req), at.canonical, language);
   // Nothing counted and nothing private: cached, but minutes only — its names and its image's URL follow the
   // catalogue, which the daily refresh changes with no deploy (contract §11.5); the image is the one cached a day.
   return htmlPage(200, sharePage(codeSheet(at.deck, catalogue(), language), links), {
-    ...languageHeaders(language),
+    ...languageHeaders(language, catalogue()),
     'cache-control': CACHE,
   });
 });

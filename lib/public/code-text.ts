@@ -15,10 +15,10 @@ import { languageHeaders, languageOf } from './language.ts';
 export const readCodeText = endpoint(R.readCodeText, { init: [catalogue] }, async (req) => {
   const at = codeAt(req, R.readCodeText.path);
   if (at.moved) return at.moved;
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   const text = writeDeckText(at.deck, catalogue(), language);
   const { headers, notModified } = validators(req, text, CACHE);
-  const all = { ...headers, ...languageHeaders(language) };
+  const all = { ...headers, ...languageHeaders(language, catalogue()) };
   if (notModified) return { status: 304, data: undefined, headers: all };
   return { data: undefined, headers: all, raw: { contentType: R.readCodeText.success.contentType, body: text } };
 });

@@ -17,7 +17,7 @@ import { languageOf } from './language.ts';
 
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
-  const sheet = drawableSheet((language) => deckSheet(deck, catalogue(), language), languageOf(req, catalogue()));
+  const sheet = drawableSheet((language) => deckSheet(deck, catalogue(), language), languageOf(req));
   const svg = deckImageSvg(sheet, measurerFor(sheet.language));
   return imageAnswer(req, sheet, `${deck.version}\n${svg}`, 'public, max-age=300', svg);
 });

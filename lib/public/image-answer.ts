@@ -4,6 +4,7 @@
  * catalogue's names did not have at synth), never boxes, and the answer says English — its validators
  * (one ETag per language, contract §10.1), 304 on a match before anything is drawn, else the PNG.
  */
+import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import type { Headed, NotModified, Raw } from '#http/types.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
@@ -33,7 +34,7 @@ export async function imageAnswer(
   svg?: string,
 ): Promise<Raw | NotModified> {
   const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${drawing}`, cacheControl);
-  const headers = { ...own, ...languageHeaders(sheet.language) };
+  const headers = { ...own, ...languageHeaders(sheet.language, catalogue()) };
   if (notModified) return { status: 304, data: undefined, headers };
   return {
     data: undefined,

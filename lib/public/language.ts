@@ -1,18 +1,22 @@
 /**
- * The language of an answer that names cards (contract §10.1): `lang`, else the best of Accept-Language
- * the catalogue has, else English (rules/languages.ts); said in Content-Language, and Vary names
- * Accept-Language (the same URL answers in another language to another reader). Card names follow it;
- * deck names, tags and guides are the owner's text and never do.
+ * The language of an answer that names cards (contract §10.1, §12.5): `lang`, else the best of Accept-Language
+ * among the served languages, else English (rules/languages.ts). Labels and faction names are in it whatever the
+ * catalogue; card names where the catalogue has it, else English. Content-Language says both (`ja`, or `ja, en`
+ * when the names are English), and Vary names Accept-Language (the same URL answers in another language to
+ * another reader). Deck names, tags and guides are the owner's text and never follow it.
  */
 import type { Headed } from '#http/types.ts';
 import { type Card, cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
-import { answerLanguage, DEFAULT_LANGUAGE } from '#rules/languages.ts';
+import { answerLanguage, contentLanguage, DEFAULT_LANGUAGE } from '#rules/languages.ts';
 
-export const languageOf = (req: Headed & { query: { lang?: string } }, catalogue: Catalogue): string =>
-  answerLanguage(req.query.lang, req.headers['accept-language'], catalogue.languages);
+export const languageOf = (req: Headed & { query: { lang?: string } }): string =>
+  answerLanguage(req.query.lang, req.headers['accept-language']);
 
-export const languageHeaders = (language: string): Record<string, string> => ({ 'content-language': language, vary: 'accept-language' });
+export const languageHeaders = (language: string, catalogue: Pick<Catalogue, 'languages'>): Record<string, string> => ({
+  'content-language': contentLanguage(language, catalogue.languages),
+  vary: 'accept-language',
+});
 
 /** The query a link to an answer in `language` carries: none for English (every route's default), else `?lang=`. */
 export const languageQuery = (language: string): string => (language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`);

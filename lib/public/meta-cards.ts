@@ -19,7 +19,7 @@ import { languageHeaders, languageOf } from './language.ts';
 export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { main_faction: main, ally_faction: ally, type, distinct, limit } = req.query;
   if (ally !== undefined && ally === main) throw invalidParameter('ally_faction must differ from main_faction');
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   const digest = queryDigest([main, ally, type, distinct, String(limit), language]);
   const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
   const pool = await readPools(poolsAsked(main, ally, distinct === 'code'));
@@ -33,6 +33,6 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
       has_more: more,
       next_cursor: more ? await positionCursor(digest, from + limit) : null,
     },
-    headers: { ...languageHeaders(language), 'cache-control': R.PLAYS_CACHE },
+    headers: { ...languageHeaders(language, catalogue()), 'cache-control': R.PLAYS_CACHE },
   };
 });

@@ -24,6 +24,6 @@ export const readPastedCode = endpoint(R.readPastedCode, { init: [catalogue] }, 
     if (error instanceof PastedDeckError) throw validationFailed([detail('body', 'invalid_deck_code', error.message)]);
     throw error;
   }
-  const language = languageOf(req, catalogue());
-  return { data: codeAnswer(deck, urlCodeOf(deck), originOf(req), catalogue(), language), headers: languageHeaders(language) };
+  const language = languageOf(req);
+  return { data: codeAnswer(deck, urlCodeOf(deck), originOf(req), catalogue(), language), headers: languageHeaders(language, catalogue()) };
 });

@@ -25,7 +25,7 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const played = await readPool(mainPool(deck.main_faction));
   const origin = originOf(req);
   const slug = deck.share_slug;
-  const language = languageOf(req, catalogue());
+  const language = languageOf(req);
   // The image in the page's language (its link previews show the names the reader reads), of today's catalogue.
   const asked = imageQuery(language, catalogueTag());
   return htmlPage(
@@ -35,6 +35,6 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
       json: `${origin}/api/v1/decks/${slug}`,
       image: `${origin}/api/v1/decks/${slug}/image.png${asked}`,
     }),
-    languageHeaders(language),
+    languageHeaders(language, catalogue()),
   );
 });

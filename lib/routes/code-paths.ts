@@ -12,4 +12,4 @@ export const CODE_PATHS = {
 
 /** What every code route says of its language. */
 export const BY_LANGUAGE =
-  'Card and faction names in the language asked (lang, else Accept-Language; English when the catalogue lacks it).';
+  'Card and faction names in the language asked (lang, else Accept-Language; labels in it whatever the catalogue, card names in English where the catalogue lacks it: Content-Language lists both).';

@@ -39,7 +39,7 @@ export const readSharePage = {
   grants: [query('by_share_slug'), decks(['GetItem'], [PLAYS.grant])],
   summary: 'The share page of a public or unlisted deck',
   description:
-    "An HTML page for people (not JSON): the deck's cards by kredit cost (each with the share of the library's public decks of its main nation that play it), its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
+    "An HTML page for people (not JSON): the deck's cards by kredit cost (each with the share of the library's public decks of its main nation that play it), its kredit curve and types, guide and OTK chart, its code with a copy button, and the Open Graph and Twitter tags link previews read (og:image is the deck image). Unlisted decks carry robots noindex. Card names in the language asked (lang, else Accept-Language; labels in it whatever the catalogue, card names in English where the catalogue lacks it; <html lang> says which); the owner's text as written. Counts one view, as the JSON read does. A private or unknown slug answers a 404 page (HTML).",
   tag: 'Public decks',
   success: HTML_SUCCESS,
   htmlErrors: [404],
@@ -64,7 +64,7 @@ export const readDeckImage = {
   grants: [query('by_share_slug')],
   summary: 'The image of a public or unlisted deck',
   description:
-    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; English when the catalogue lacks it). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.',
+    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; labels in it whatever the catalogue, card names in English where the catalogue lacks it: Content-Language lists both). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.',
   tag: 'Public decks',
   success: IMAGE_SUCCESS,
   errors: ['deck_not_found'],

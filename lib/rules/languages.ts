@@ -31,6 +31,9 @@ export const SERVED_LANGUAGES = [
   { tag: 'zh-Hant', name: '繁體中文' },
 ] as const;
 
+/** The tags of the served languages: what an answer's labels may be in (rules/labels.ts has each). */
+export const SERVED_TAGS: ReadonlySet<string> = new Set(SERVED_LANGUAGES.map((l) => l.tag));
+
 /** Where Chinese is written in Traditional characters unless a script subtag says otherwise (Taiwan, Hong Kong, Macao). */
 export const TRADITIONAL_REGIONS: ReadonlySet<string> = new Set(['tw', 'hk', 'mo']);
 
@@ -61,10 +64,16 @@ function ranges(acceptLanguage: string): string[] {
 }
 
 /**
- * The language of an answer: `lang` when given (English when the catalogue lacks it: never an error),
- * else the best range of Accept-Language the catalogue has, else English.
+ * The language of an answer: `lang` when given (English when it is not one of `available`: never an error),
+ * else the best range of Accept-Language of `available`, else English. `available` is the served languages
+ * (SERVED_TAGS) for an answer's labels and faction names, whatever the catalogue; card names follow it where
+ * the catalogue has them (cardNamesIn).
  */
-export function answerLanguage(lang: string | undefined, acceptLanguage: string | undefined, available: ReadonlySet<string>): string {
+export function answerLanguage(
+  lang: string | undefined,
+  acceptLanguage: string | undefined,
+  available: ReadonlySet<string> = SERVED_TAGS,
+): string {
   if (lang !== undefined) {
     const wanted = languageOfTag(lang);
     return available.has(wanted) ? wanted : DEFAULT_LANGUAGE;
@@ -76,3 +85,15 @@ export function answerLanguage(lang: string | undefined, acceptLanguage: string 
   }
   return DEFAULT_LANGUAGE;
 }
+
+/** The language card names come in, in an answer in `language`: it when the catalogue names its cards in it, else English. */
+export const cardNamesIn = (language: string, named: ReadonlySet<string>): string => (named.has(language) ? language : DEFAULT_LANGUAGE);
+
+/**
+ * An answer's Content-Language (RFC 9110 §8.5: a list when its parts are in more than one): its language, and English
+ * after it when its card names fall back to English (labels in `language`, names in English).
+ */
+export const contentLanguage = (language: string, named: ReadonlySet<string>): string => {
+  const names = cardNamesIn(language, named);
+  return names === language ? language : `${language}, ${names}`;
+};

@@ -1,6 +1,6 @@
 /**
- * `lang`, the language card names are given in (contract §10.1): a BCP 47 tag; one the catalogue lacks
- * gives English. Apart from the other queries so that the share routes' declarations (which the
+ * `lang`, the language an answer is in (contract §10.1, §12.5): a BCP 47 tag; one not served gives English, one the catalogue lacks
+ * English card names (labels in it). Apart from the other queries so that the share routes' declarations (which the
  * not-found function reads) carry only this.
  */
 import * as v from 'valibot';

@@ -235,7 +235,12 @@ export const Card = v.strictObject({
 });
 
 /** A served language (contract §11.5): its tag as `lang` takes it, its name in itself. */
-export const Language = v.strictObject({ tag: v.string(), name: v.string() });
+export const Language = v.strictObject({
+  tag: v.string(),
+  name: v.string(),
+  /** The language card names come in when `tag` is asked: it, or `en` where the catalogue lacks it. */
+  card_names: v.string(),
+});
 
 /** A card of a deck code (contract §10.2): null where the catalogue does not know the card (legality names it). */
 export const CodeCard = v.strictObject({

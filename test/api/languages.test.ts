@@ -118,8 +118,9 @@ describe("every language of the game, end to end (a catalogue named in all 12 of
   it('GET /api/v1/languages lists the 12 with their names in themselves; each, asked for, gives a page whose labels are its own', async () => {
     const r = await get('/api/v1/languages');
     expect(r.status).toBe(200);
-    const { data } = (await r.json()) as { data: { tag: string; name: string }[] };
-    expect(data).toEqual(SERVED_LANGUAGES.map(({ tag, name }) => ({ tag, name })));
+    const { data } = (await r.json()) as { data: { tag: string; name: string; card_names: string }[] };
+    // A catalogue named in all 12: each language's card names in it.
+    expect(data).toEqual(SERVED_LANGUAGES.map(({ tag, name }) => ({ tag, name, card_names: tag })));
     expect(data.map((l) => l.tag).sort()).toEqual(Object.keys(LABELS).sort());
     const etag = r.headers.get('etag') as string;
     expect((await get('/api/v1/languages', { 'if-none-match': etag })).status).toBe(304);

@@ -1,5 +1,13 @@
 /** Shared reads by slug, visibility and its transitions, likes, and the card catalogue. */
+
 import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { factionName } from '#rules/factions.ts';
+import { labelsFor } from '#rules/labels.ts';
+import { SERVED_LANGUAGES } from '#rules/languages.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
+import { escapeMarkup } from '#share/sheet.ts';
 import { getCounts } from '#store/counters.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
@@ -268,20 +276,24 @@ describe('card catalogue', () => {
     }
   });
 
-  it('names in the language asked (lang, else Accept-Language), English otherwise; Content-Language and Vary say so; each its own ETag', async () => {
+  it('names in the language asked (lang, else Accept-Language), English where the catalogue lacks it; Content-Language and Vary say so; each its own ETag', async () => {
     const german = await call('GET', '/api/v1/cards/2B?lang=de');
     expect([german.body.data.name, german.headers.get('content-language')]).toEqual(['Volga Graue Schützen', 'de']);
     expect(german.headers.get('vary')).toMatch(/accept-language/i);
-    const asked = await call('GET', '/api/v1/cards/2B', { headers: { 'accept-language': 'fr-FR, de;q=0.8, en;q=0.5' } });
+    const asked = await call('GET', '/api/v1/cards/2B', { headers: { 'accept-language': 'nl-NL, de;q=0.8, en;q=0.5' } });
     expect([asked.body.data.name, asked.headers.get('content-language')]).toEqual(['Volga Graue Schützen', 'de']);
-    // A language the catalogue lacks is English, never an error; lang wins over the header.
-    for (const [query, headers] of [
-      ['?lang=ja', {}],
-      ['?lang=en', { 'accept-language': 'de' }],
-      ['', {}],
+    // A served language the catalogue lacks (the demo's names are English and German): the answer is in it, its card
+    // names English, and Content-Language says both (contract §12.5); one not served is English; never an error;
+    // lang wins over the header.
+    for (const [query, headers, language] of [
+      ['?lang=ja', {}, 'ja, en'],
+      ['', { 'accept-language': 'fr-FR, de;q=0.8' }, 'fr, en'],
+      ['?lang=el', {}, 'en'],
+      ['?lang=en', { 'accept-language': 'de' }, 'en'],
+      ['', {}, 'en'],
     ] as const) {
       const english = await call('GET', `/api/v1/cards/2B${query}`, { headers });
-      expect([query, english.body.data.name, english.headers.get('content-language')]).toEqual([query, 'Volga Grey Rifles', 'en']);
+      expect([query, english.body.data.name, english.headers.get('content-language')]).toEqual([query, 'Volga Grey Rifles', language]);
     }
     expect(german.headers.get('etag')).not.toBe((await call('GET', '/api/v1/cards/2B')).headers.get('etag'));
     // The list and its q follow the language too.
@@ -292,16 +304,44 @@ describe('card catalogue', () => {
 });
 
 describe('languages (contract §11.5)', () => {
-  it('the demo catalogue names its cards in English and German: those two are listed, with their names; another asked for is English', async () => {
+  it('all 12 are listed with their names; the demo catalogue names its cards in English and German: card names of the other ten are English', async () => {
     const r = await call('GET', '/api/v1/languages');
-    expect([r.status, r.body.data]).toEqual([
-      200,
-      [
-        { tag: 'en', name: 'English' },
-        { tag: 'de', name: 'Deutsch' },
-      ],
-    ]);
-    expect((await call('GET', '/api/v1/cards?limit=1&lang=ja')).headers.get('content-language')).toBe('en');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual(
+      SERVED_LANGUAGES.map(({ tag, name }) => ({ tag, name, card_names: tag === 'en' || tag === 'de' ? tag : 'en' })),
+    );
+    expect((await call('GET', '/api/v1/cards?limit=1&lang=ja')).headers.get('content-language')).toBe('ja, en');
+  });
+
+  it("labels and faction names in the language asked whatever the catalogue; card names English where it lacks them (a code's facts, page and image)", async () => {
+    const deckCode = code('soviet', 'usa', 3);
+    const url = urlCodeOf(parseDeckCode(deckCode));
+    const first = demoCatalogue().get(parseDeckCode(deckCode).cards[0]?.card_id as string) as { name: string };
+    for (const language of ['ja', 'zh-Hant', 'ko', 'ru', 'fr']) {
+      const facts = await call('GET', `/api/v1/codes/${url}?lang=${language}`);
+      expect([language, facts.status, facts.headers.get('content-language'), facts.body.data.name]).toEqual([
+        language,
+        200,
+        `${language}, en`,
+        `${factionName('soviet', language)} / ${factionName('usa', language)}`,
+      ]);
+      expect(facts.body.data.cards.map((c: { name: string }) => c.name)).toContain(first.name);
+      const page = await call('GET', `/c/${url}?lang=${language}`);
+      expect([language, page.headers.get('content-language'), page.text.includes(`<html lang="${language}">`)]).toEqual([
+        language,
+        `${language}, en`,
+        true,
+      ]);
+      expect([
+        language,
+        page.text.includes(escapeMarkup(labelsFor(language).cardsByKredits)),
+        page.text.includes(escapeMarkup(first.name)),
+      ]).toEqual([language, true, true]);
+      const image = await call('GET', `/api/v1/codes/${url}/image.png?lang=${language}`);
+      expect([language, image.status, image.headers.get('content-language')]).toEqual([language, 200, `${language}, en`]);
+    }
+    // The labels differ from English: the Japanese ones are not the English ones.
+    expect(labelsFor('ja').cardsByKredits).not.toBe(labelsFor('en').cardsByKredits);
   });
 });
 

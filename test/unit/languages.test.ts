@@ -1,13 +1,26 @@
-/** Which language an answer is in (contract §10.1): lang, else Accept-Language's best the catalogue has, else English. */
+/** Which language an answer is in (contract §10.1, §12.5): lang, else Accept-Language's best of those available (the 12 served by default), else English. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FACTION_NAMES, FACTIONS, type FactionId, factionName } from '#rules/factions.ts';
-import { answerLanguage, LANGUAGE_TAG, languageOfTag, SERVED_LANGUAGES } from '#rules/languages.ts';
+import { answerLanguage, cardNamesIn, contentLanguage, LANGUAGE_TAG, languageOfTag, SERVED_LANGUAGES } from '#rules/languages.ts';
 
 const have = new Set(['en', 'de', 'ru', 'zh']);
 const all = new Set<string>(SERVED_LANGUAGES.map((l) => l.tag));
 
 describe('answerLanguage', () => {
+  it('by default among the 12 served, whatever a catalogue names (contract §12.5): card names in it or English, said in Content-Language', () => {
+    expect(answerLanguage('ja', undefined)).toBe('ja');
+    expect(answerLanguage(undefined, 'fr-FR, de;q=0.8')).toBe('fr');
+    expect(answerLanguage('el', 'de')).toBe('en');
+    const named = new Set(['en', 'de']);
+    expect(['en', 'de', 'ja', 'zh-Hant'].map((l) => [cardNamesIn(l, named), contentLanguage(l, named)])).toEqual([
+      ['en', 'en'],
+      ['de', 'de'],
+      ['en', 'ja, en'],
+      ['en', 'zh-Hant, en'],
+    ]);
+  });
+
   it('lang wins, by its primary tag; one the catalogue lacks is English, never an error', () => {
     expect(answerLanguage('ru', 'de', have)).toBe('ru');
     expect(answerLanguage('zh-Hans', undefined, have)).toBe('zh');
