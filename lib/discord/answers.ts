@@ -6,8 +6,10 @@
  *     code's page, its image (drawn when Discord fetches it: behind the edge, from the cache), a field per
  *     card type, the kredit curve, legality with its issues; an unreadable text → an ephemeral message saying
  *     what is wrong (flags 64: only its sender sees it), never a failed interaction.
- *   - `/card name:<text>` → a message with the card's facts; its autocomplete (type 4 interactions) → up to 25
- *     choices (type 8), matched in the user's language, case and accents folded.
+ *   - `/card name:<text>` → a message with the card's facts — a name in any language, or a part of one (the best
+ *     of its autocomplete); its autocomplete (type 4 interactions) → up to 25 choices (type 8), matched in the
+ *     user's language (else English), case and accents folded, no two alike (a spawned form marked, then rarity,
+ *     set or id).
  * The user's language is the interaction's `locale` (Discord's: `de`, `pt-BR`, `zh-TW`…) as the served
  * languages read a BCP 47 tag (rules/languages.ts: zh-TW → zh-Hant, pt-BR → pt, es-419 → es), English
  * otherwise. Card and faction names and every label follow it (rules/labels.ts), as on every page and image;
@@ -93,7 +95,8 @@ interface Interaction {
 export function answerInteraction(interaction: unknown, context: AnswerContext): Answer {
   const it = (interaction ?? {}) as Interaction;
   if (it.type === INTERACTION.ping) return { type: 1 };
-  const language = answerLanguage(typeof it.locale === 'string' ? it.locale : undefined, undefined, context.catalogue.languages);
+  // Labels in the player's language whatever the catalogue; card names in it where the catalogue has them.
+  const language = answerLanguage(typeof it.locale === 'string' ? it.locale : undefined, undefined);
   const options = Array.isArray(it.data?.options) ? it.data.options : [];
   const option = (name: string) => {
     const value = options.find((o) => o?.name === name)?.value;
@@ -204,14 +207,20 @@ function lines(all: readonly string[], max: number, labels: Labels): string {
   return kept.join('\n') || '—';
 }
 
-/** The card a `/card` value names: its id (an autocomplete choice's value), else its name in any language. */
-function cardOf(value: string, catalogue: Catalogue): Card | undefined {
-  return catalogue.get(value.trim()) ?? cardsNamed(catalogue, value, undefined, undefined)[0];
+/**
+ * The card a `/card` value names: its id (an autocomplete choice's value), else a card named so in any language
+ * (cardsNamed: a playable card before a spawned one of the same name), else the best of what its autocomplete
+ * lists for it — a part of a name ("T-34", "panzer iv") finds the card whose name begins with it, then holds it.
+ */
+function cardOf(value: string, catalogue: Catalogue, language: string): Card | undefined {
+  return (
+    catalogue.get(value.trim()) ?? cardsNamed(catalogue, value, undefined, undefined)[0] ?? matching(value, catalogue, language)[0]?.card
+  );
 }
 
 function cardAnswer(value: string, context: AnswerContext, language: string): Message {
   const labels = labelsFor(language);
-  const card = cardOf(value, context.catalogue);
+  const card = cardOf(value, context.catalogue, language);
   if (!card) return ephemeral(labels.noCard(escapeMarkdown(cut(value, 100))));
   const notes = [
     card.derived ? labels.spawned : undefined,
@@ -256,29 +265,60 @@ function foldedNames(catalogue: Catalogue, language: string) {
   return list;
 }
 
-/** Autocomplete: up to 25 cards whose name in the language (else in English) begins with, then holds, what was typed. */
-export function cardChoices(typed: string, catalogue: Catalogue, language: string): APIApplicationCommandOptionChoice[] {
+/**
+ * The cards whose name in the language (else in English) matches what was typed, best first: a name that is what
+ * was typed (in the language, then in English), then one that begins with it, then one with a word that begins
+ * with it, then one that holds it; a playable card before every spawned one; then by name and id.
+ */
+function matching(typed: string, catalogue: Catalogue, language: string): ReturnType<typeof foldedNames> {
   const q = foldName(typed);
   const ranked: { rank: number; entry: ReturnType<typeof foldedNames>[number] }[] = [];
+  const rankOf = (name: string) =>
+    name === q
+      ? 0
+      : name.startsWith(q)
+        ? 2
+        : name.split(/[\s\-–—·.,/()]+/).some((w) => w.startsWith(q)) || name.includes(` ${q}`)
+          ? 4
+          : name.includes(q)
+            ? 6
+            : -1;
   for (const entry of foldedNames(catalogue, language)) {
-    const rank =
-      q === '' || entry.mine.startsWith(q)
-        ? 0
-        : entry.mine.includes(q)
-          ? 1
-          : entry.english.startsWith(q)
-            ? 2
-            : entry.english.includes(q)
-              ? 3
-              : -1;
-    if (rank >= 0) ranked.push({ rank: rank + (entry.card.derived ? 4 : 0), entry });
+    if (q === '') {
+      ranked.push({ rank: entry.card.derived ? 8 : 0, entry });
+      continue;
+    }
+    const [mine, english] = [rankOf(entry.mine), rankOf(entry.english)];
+    const rank = mine >= 0 ? mine : english >= 0 ? english + 1 : -1;
+    if (rank >= 0) ranked.push({ rank: rank + (entry.card.derived ? 8 : 0), entry });
   }
   ranked.sort(
     (a, b) =>
       a.rank - b.rank || a.entry.name.localeCompare(b.entry.name, language) || a.entry.card.card_id.localeCompare(b.entry.card.card_id),
   );
-  return ranked.slice(0, DISCORD_LIMITS.choices).map(({ entry: { card, name } }) => ({
-    name: cut(`${name} · ${card.kredits}K`, DISCORD_LIMITS.choiceName),
-    value: card.card_id,
-  }));
+  return ranked.map((r) => r.entry);
+}
+
+/**
+ * Autocomplete: up to 25 cards matching what was typed (matching), each named so that no two look the same: its
+ * name and kredits, a spawned card's mark, and where some are still alike the first of their rarity, their set
+ * (a veteran form's is `Special` in the real catalogue) and their id that tells them apart.
+ */
+export function cardChoices(typed: string, catalogue: Catalogue, language: string): APIApplicationCommandOptionChoice[] {
+  const labels = labelsFor(language);
+  const shown = matching(typed, catalogue, language).slice(0, DISCORD_LIMITS.choices);
+  const texts = shown.map(({ card, name }) => `${name} · ${card.kredits}K${card.derived ? ` · ${labels.spawnedMark}` : ''}`);
+  // Choices still alike: each group told apart by the first of rarity, set and id that differs within it.
+  const groups = new Map<string, number[]>();
+  for (const [i, t] of texts.entries()) groups.set(t, [...(groups.get(t) ?? []), i]);
+  const apart = [(c: Card) => labels.rarity[c.rarity], (c: Card) => c.set, (c: Card) => c.card_id];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const cards = group.map((i) => (shown[i] as (typeof shown)[number]).card);
+    const by = apart.find((f) => new Set(cards.map(f)).size === cards.length) ?? apart[2];
+    group.forEach((i, j) => {
+      texts[i] = `${texts[i]} · ${(by as (c: Card) => string)(cards[j] as Card)}`;
+    });
+  }
+  return shown.map(({ card }, i) => ({ name: cut(texts[i] as string, DISCORD_LIMITS.choiceName), value: card.card_id }));
 }

@@ -91,6 +91,8 @@ export interface Labels {
   neutral: string;
   set: string;
   spawned: string;
+  /** A spawned card's mark where it is listed beside others (autocomplete): one word. */
+  spawnedMark: string;
   alsoServes: (faction: string) => string;
 }
 
@@ -175,6 +177,7 @@ const en: Labels = {
   neutral: 'Neutral',
   set: 'Set',
   spawned: 'Spawned by other cards: never in a deck.',
+  spawnedMark: 'spawned',
   alsoServes: (f) => `Also serves ${f} decks.`,
 };
 
@@ -250,6 +253,7 @@ const de: Labels = {
   neutral: 'Neutral',
   set: 'Set',
   spawned: 'Wird von anderen Karten erzeugt: nie in einem Deck.',
+  spawnedMark: 'erzeugt',
   alsoServes: (f) => `Dient auch Decks von ${f}.`,
 };
 
@@ -325,6 +329,7 @@ const es: Labels = {
   neutral: 'Neutral',
   set: 'Expansión',
   spawned: 'Creada por otras cartas: nunca en un mazo.',
+  spawnedMark: 'generada',
   alsoServes: (f) => `También sirve en mazos de ${f}.`,
 };
 
@@ -400,6 +405,7 @@ const fr: Labels = {
   neutral: 'Neutre',
   set: 'Extension',
   spawned: 'Créée par d’autres cartes : jamais dans un deck.',
+  spawnedMark: 'générée',
   alsoServes: (f) => `Sert aussi les decks ${f}.`,
 };
 
@@ -475,6 +481,7 @@ const it: Labels = {
   neutral: 'Neutrale',
   set: 'Espansione',
   spawned: 'Generata da altre carte: mai in un mazzo.',
+  spawnedMark: 'generata',
   alsoServes: (f) => `Serve anche i mazzi ${f}.`,
 };
 
@@ -550,6 +557,7 @@ const pt: Labels = {
   neutral: 'Neutra',
   set: 'Coleção',
   spawned: 'Criada por outras cartas: nunca num baralho.',
+  spawnedMark: 'gerada',
   alsoServes: (f) => `Também serve baralhos de ${f}.`,
 };
 
@@ -625,6 +633,7 @@ const pl: Labels = {
   neutral: 'Neutralna',
   set: 'Zestaw',
   spawned: 'Tworzona przez inne karty: nigdy w talii.',
+  spawnedMark: 'tworzona',
   alsoServes: (f) => `Służy też taliom: ${f}.`,
 };
 
@@ -700,6 +709,7 @@ const ru: Labels = {
   neutral: 'Нейтральная',
   set: 'Набор',
   spawned: 'Создаётся другими картами: никогда не в колоде.',
+  spawnedMark: 'создаётся',
   alsoServes: (f) => `Служит и колодам: ${f}.`,
 };
 
@@ -716,7 +726,7 @@ const ja: Labels = {
   notRanked: 'ランクマッチ不可',
   notRankedLine: (n) => `ランクマッチ不可: リザーブのカード${n}枚`,
   reserveHint: 'これらのカードはリザーブにあります。ランクマッチのデッキには入れられません。',
-  reserveMark: 'R',
+  reserveMark: '予',
   reserveTitle: 'リザーブ: ランクマッチでは使えません',
   cardsByKredits: 'クレジット別のカード',
   kreditCurve: 'クレジット曲線',
@@ -772,6 +782,7 @@ const ja: Labels = {
   neutral: '中立',
   set: 'セット',
   spawned: 'ほかのカードが生み出すカード: デッキには入りません。',
+  spawnedMark: '生成',
   alsoServes: (f) => `${f}のデッキにも入れられます。`,
 };
 
@@ -788,7 +799,7 @@ const ko: Labels = {
   notRanked: '랭크 게임 불가',
   notRankedLine: (n) => `랭크 불가: 예비 카드 ${n}장`,
   reserveHint: '이 카드들은 예비 카드입니다. 랭크 덱에는 넣을 수 없습니다.',
-  reserveMark: 'R',
+  reserveMark: '예',
   reserveTitle: '예비 카드: 랭크 게임에서 사용 불가',
   cardsByKredits: '크레딧별 카드',
   kreditCurve: '크레딧 곡선',
@@ -844,6 +855,7 @@ const ko: Labels = {
   neutral: '중립',
   set: '세트',
   spawned: '다른 카드가 만드는 카드: 덱에 넣을 수 없습니다.',
+  spawnedMark: '생성',
   alsoServes: (f) => `${f} 덱에도 넣을 수 있습니다.`,
 };
 
@@ -916,6 +928,7 @@ const zh: Labels = {
   neutral: '中立',
   set: '系列',
   spawned: '由其他卡牌生成: 不能放入卡组。',
+  spawnedMark: '衍生',
   alsoServes: (f) => `也可用于${f}卡组。`,
 };
 
@@ -988,6 +1001,7 @@ const zhHant: Labels = {
   neutral: '中立',
   set: '系列',
   spawned: '由其他卡牌產生: 不能放入牌組。',
+  spawnedMark: '衍生',
   alsoServes: (f) => `也可用於${f}牌組。`,
 };
 

@@ -3,10 +3,14 @@
  * surrogate pair, and a catalogue's names escaped in the `/card` embed as every deck text is (issue 53).
  */
 import { describe, expect, it } from 'vitest';
-import { answerInteraction, cut, escapeMarkdown } from '#discord/answers.ts';
+import { loadCatalogueFile } from '#catalogue/load.ts';
+import { answerInteraction, cardChoices, cut, escapeMarkdown } from '#discord/answers.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
+import { factionName } from '#rules/factions.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
-import { tiny } from '../support/decks.ts';
+import { TINY_CODE, tiny } from '../support/decks.ts';
+import { hasRealCatalogue, REAL_CATALOGUE_FILE } from '../support/shared.ts';
 
 const HOSTILE = '**@everyone** [click](https://evil.example/x)';
 const catalogue = makeCatalogue([
@@ -22,6 +26,23 @@ const card = (value: string) =>
 const shown = (markdown: string) => markdown.replace(/\\(.)/g, '$1');
 
 describe('Discord answers', () => {
+  it("labels and faction names in the player's locale whatever the catalogue (one named in English alone): card names English", () => {
+    for (const locale of ['ja', 'zh-TW', 'ko', 'ru', 'de']) {
+      const language = locale === 'zh-TW' ? 'zh-Hant' : locale;
+      const unknown = answerInteraction({ type: 2, locale, data: { name: 'nope' } }, context) as { data: { content: string } };
+      expect([locale, unknown.data.content]).toEqual([locale, labelsFor(language).unknownCommand]);
+      const deck = JSON.stringify(
+        answerInteraction({ type: 2, locale, data: { name: 'deck', options: [{ name: 'code', value: TINY_CODE }] } }, context),
+      );
+      expect([locale, deck.includes(factionName('soviet', language)), deck.includes(tiny.get('s1')?.name as string)]).toEqual([
+        locale,
+        true,
+        true,
+      ]);
+      expect([locale, deck.includes(factionName('soviet', 'en'))]).toEqual([locale, false]);
+    }
+  });
+
   it('cuts at a code point: no lone surrogate, within the limit, for every length around it', () => {
     for (let n = 1; n <= 120; n++) {
       const text = '🃏'.repeat(n);
@@ -45,5 +66,56 @@ describe('Discord answers', () => {
     expect(embed?.title).toBe(escapeMarkdown(HOSTILE));
     expect(shown(embed?.title ?? '')).toBe(HOSTILE);
     expect(embed?.title).not.toContain('**@');
+  });
+});
+
+describe.runIf(hasRealCatalogue)('/card finds what a player types (the real catalogue, English names)', () => {
+  const real = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : catalogue;
+  const realContext = { ...context, catalogue: real };
+  const titleOf = (value: string, locale = 'en-US') =>
+    (
+      answerInteraction({ type: 2, locale, data: { name: 'card', options: [{ name: 'name', value }] } }, realContext) as {
+        data: { embeds?: { title: string }[]; content?: string };
+      }
+    ).data.embeds?.[0]?.title;
+  const fold = (s: string) => s.toLowerCase();
+
+  it('a part of a name finds the card whose name begins with it (an exact name first, a playable card before a spawned one)', () => {
+    for (const typed of ['T-34', 'panzer iv', 'PANZER I-B', 'kv-1', 'sherman']) {
+      const q = fold(typed);
+      // What the catalogue says the answer is: a card named exactly so, else one whose name begins with it, else one
+      // with a word that begins with it; a playable one.
+      const tiers = [
+        real.cards.filter((c) => fold(c.name) === q),
+        real.cards.filter((c) => fold(c.name).startsWith(q)),
+        real.cards.filter((c) =>
+          fold(c.name)
+            .split(' ')
+            .some((w) => w.startsWith(q)),
+        ),
+      ];
+      const expected = (tiers.find((t) => t.some((c) => !c.derived)) ?? []).filter((c) => !c.derived).map((c) => c.name);
+      expect(expected.length, typed).toBeGreaterThan(0);
+      expect([typed, expected.includes(shown(titleOf(typed) ?? ''))]).toEqual([typed, true]);
+    }
+    // A name that is a card's exactly is that card, before the longer names it begins.
+    const panzer = real.cards.find((c) => fold(c.name) === 'panzer iii-j') as { name: string };
+    expect(shown(titleOf('panzer iii-j') ?? '')).toBe(panzer.name);
+  });
+
+  it('autocomplete never shows two choices alike: for every first two letters of a name, and the alike pairs of the catalogue, in three languages', () => {
+    const typed = new Set(['', 'T-34', 'panzer iv', 'PANZER I-B', 'panzer iii-j', ...real.cards.map((c) => c.name.slice(0, 2))]);
+    for (const language of ['en', 'de', 'ja'])
+      for (const t of typed) {
+        const names = cardChoices(t, real, language).map((c) => c.name);
+        expect([language, t, new Set(names).size]).toEqual([language, t, names.length]);
+      }
+    // A card and its other form with the same name are both listed, told apart.
+    const pairs = [...Map.groupBy(real.cards, (c) => c.name)].filter(([, cards]) => cards.length > 1);
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const [name, cards] of pairs) {
+      const choices = cardChoices(name, real, 'en').filter((c) => cards.some((card) => card.card_id === c.value));
+      expect([name, choices.length]).toEqual([name, Math.min(cards.length, 25)]);
+    }
   });
 });
