@@ -6,6 +6,7 @@
  * handler modules as Lambda calls them; HTTP adds nothing there, and the run's runtime serves the demo
  * catalogue).
  */
+
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -15,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
+import { factionName } from '#rules/factions.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { renders } from '#share/png.ts';
@@ -409,6 +412,24 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code of ../share
     // Its %% form: 308 to the same URL form.
     const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`, host);
     expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);
+  });
+
+  it('?lang=de with the English-only real catalogue: German labels and faction names, English card names, and Content-Language says both (contract §12.5)', async () => {
+    for (const { key, code: deckCode } of real) {
+      const url = urlOf(deckCode);
+      const deck = parseDeckCode(deckCode);
+      const facts = await inProcess(`/api/v1/codes/${url}?lang=de`);
+      expect([key, facts.status, facts.headers.get('content-language'), facts.body.data.name]).toEqual([
+        key,
+        200,
+        'de, en',
+        `${factionName(deck.main, 'de')} / ${factionName(deck.ally, 'de')}`,
+      ]);
+      for (const c of facts.body.data.cards) expect([key, c.name]).toEqual([key, catalogue?.get(c.card_id)?.name ?? null]);
+      const page = await inProcess(`/c/${url}?lang=de`);
+      expect([key, page.headers.get('content-language'), page.text.includes('<html lang="de">')]).toEqual([key, 'de, en', true]);
+      expect([key, page.text.includes(escapeMarkup(labelsFor('de').cardsByKredits))]).toEqual([key, true]);
+    }
   });
 
   const storage = realCodes().filter((c) => c.format === 'client-storage');

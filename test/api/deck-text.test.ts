@@ -5,9 +5,11 @@
  * the run's runtime (the demo catalogue: English and German); then every real code of ../shared in each of the
  * 12 languages through the two functions, with the real catalogue named in all of them (named-catalogue.ts).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardTotal, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { readDeckText } from '#rules/deck-text.ts';
+import { factionName } from '#rules/factions.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -139,6 +141,23 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code, in every l
   afterAll(() => {
     if (before === undefined) delete process.env.CATALOGUE_FILE;
     else process.env.CATALOGUE_FILE = before;
+  });
+
+  it("?lang=de with a catalogue named in all 12: a code's facts wholly German, card names too", async () => {
+    for (const { key, code: deckCode } of realCodes().filter((c) => c.format === 'share')) {
+      const deck = parseDeckCode(deckCode);
+      const got = await inFunction('GET', `/api/v1/codes/${urlCodeOf(deck)}?lang=de`);
+      const facts = JSON.parse(String(got.body)).data as { name: string; cards: { card_id: string; name: string | null }[] };
+      expect([key, got.headers?.['content-language'], facts.name]).toEqual([
+        key,
+        'de',
+        `${factionName(deck.main, 'de')} / ${factionName(deck.ally, 'de')}`,
+      ]);
+      for (const c of facts.cards) {
+        const english = named?.catalogue.get(c.card_id)?.name;
+        expect([key, c.name]).toEqual([key, english === undefined ? null : nameIn(english, 'de')]);
+      }
+    }
   });
 
   it('GET deck.txt?lang=X then POST it back — as written, and shuffled, re-cased and in another language: the same code, for each of the 12 languages', async () => {
