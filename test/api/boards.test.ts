@@ -17,15 +17,15 @@ import { documentClient } from '#store/client.ts';
 import { boardKey } from '#store/items/board.ts';
 import { viewCountKey } from '#store/items/view-count.ts';
 import { DECKS as DECKS_TABLE, tableName } from '#store/tables.ts';
-import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
-import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { DAY_OPENER } from '#workers';
 import { openViewDay } from '#workers/open-day.ts';
-import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
-import { scheduledEvent, untilNext } from '../../infra/local/schedule.ts';
+import { asRoute } from '../../infra/local/grants-guard.ts';
+import { scheduledEvent } from '../../infra/local/schedule.ts';
 import { call, code, newOwner, type Owner, walkSearch } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
-import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import type { OwnRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
+import { logViews, viewsRuntime } from '../support/views.ts';
 
 const DECKS = 1000;
 const PAIRS: [FactionId, FactionId][] = [
@@ -51,19 +51,7 @@ let owner: Owner;
 const made: Made[] = [];
 
 /** Views served today, as the access log's subscription hands them to countViews: one log event a view. */
-async function viewed(views: ReadonlyMap<string, number>) {
-  const at = Date.now();
-  const logEvents = [...views].flatMap(([slug, n]) =>
-    Array.from({ length: n }, (_, i) => ({
-      id: `${slug}-${i}`,
-      timestamp: at,
-      message: JSON.stringify({ routeKey: 'GET /api/v1/decks/{share_slug}', path: `/api/v1/decks/${slug}`, status: '200' }),
-    })),
-  );
-  await asRoute(VIEW_SUBSCRIPTION, () =>
-    countViews(encodeLogs(logsDelivery({ owner: 'test', logGroup: 'access', logStream: 'boards' }, VIEW_SUBSCRIPTION.name, logEvents))),
-  );
-}
+const viewed = (views: ReadonlyMap<string, number>) => logViews(views, Date.now(), 'boards');
 
 type Item = { id: string; views: number; views_7d: number };
 const page = async (query: string) => {
@@ -102,12 +90,8 @@ async function expectHeads() {
 }
 
 beforeAll(async () => {
-  // Days are UTC days: a run that would cross midnight starts after it instead.
-  const toMidnight = untilNext(DAY_OPENER.at, Date.now());
-  if (toMidnight < 300_000) await new Promise((r) => setTimeout(r, toMidnight + 1_000));
-  runtime = await ownRuntime('boards', { STREAM_BATCH_WINDOW_MS: '0', ACCESS_LOG_DELIVERY_MS: '300' });
-  // This process's calls as a worker (asRoute: the daily opener, countViews) held to its grants, and recorded as used.
-  installGrantsGuard();
+  // Days are UTC days: the test takes minutes, and starts clear of midnight.
+  runtime = await viewsRuntime('boards', 300_000);
   owner = await newOwner();
   for (let i = 0; i < DECKS; i += 25)
     await Promise.all(

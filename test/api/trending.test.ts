@@ -10,32 +10,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf } from '#rules/week.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
-import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { DAY_OPENER } from '#workers';
 import { openViewDay } from '#workers/open-day.ts';
-import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
-import { scheduledEvent, untilNext } from '../../infra/local/schedule.ts';
+import { asRoute } from '../../infra/local/grants-guard.ts';
+import { scheduledEvent } from '../../infra/local/schedule.ts';
 import { call, code, newOwner, type Owner } from '../support/api.ts';
-import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import type { OwnRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
+import { logViews, viewsRuntime } from '../support/views.ts';
 
 let runtime: OwnRuntime | undefined;
 let owner: Owner;
 /** The decks, by name: cold (views 9 days ago only), late (views 7 days ago), warm and hot (views today). */
 const decks: Record<'cold' | 'late' | 'warm' | 'hot', { id: string; share_slug: string }> = {} as never;
 
-/** Views of days before today, as the access log's subscription hands them to countViews: one log event a view. */
-async function viewsOn(slug: string, daysAgo: number, n: number) {
-  const at = Date.now() - daysAgo * DAY_MS;
-  const logEvents = Array.from({ length: n }, (_, i) => ({
-    id: `${slug}-${daysAgo}-${i}`,
-    timestamp: at,
-    message: JSON.stringify({ routeKey: 'GET /api/v1/decks/{share_slug}', path: `/api/v1/decks/${slug}`, status: '200' }),
-  }));
-  await asRoute(VIEW_SUBSCRIPTION, () =>
-    countViews(encodeLogs(logsDelivery({ owner: 'test', logGroup: 'access', logStream: 'trending' }, VIEW_SUBSCRIPTION.name, logEvents))),
-  );
-}
+/** Views of days before today, as the access log's subscription hands them to countViews. */
+const viewsOn = (slug: string, daysAgo: number, n: number) => logViews([[slug, n]], Date.now() - daysAgo * DAY_MS, 'trending');
 
 /** Views served today, through HTTP (each a shared read answered 200). */
 async function served(slug: string, n: number) {
@@ -57,12 +47,8 @@ const trending = async () => {
 const order = (items: { id: string }[]) => items.map((i) => Object.entries(decks).find(([, d]) => d.id === i.id)?.[0]);
 
 beforeAll(async () => {
-  // Days are UTC days: a run that would cross midnight starts after it instead (the test takes seconds).
-  const toMidnight = untilNext(DAY_OPENER.at, Date.now());
-  if (toMidnight < 120_000) await new Promise((r) => setTimeout(r, toMidnight + 1_000));
-  runtime = await ownRuntime('trending', { STREAM_BATCH_WINDOW_MS: '0', ACCESS_LOG_DELIVERY_MS: '300' });
-  // This process's calls as a worker (asRoute: the daily opener, countViews) held to its grants, and recorded as used.
-  installGrantsGuard();
+  // Days are UTC days: the test takes seconds, and starts clear of midnight.
+  runtime = await viewsRuntime('trending', 120_000);
   owner = await newOwner();
   for (const [i, name] of (['cold', 'late', 'warm', 'hot'] as const).entries()) {
     const r = await call('POST', owner.decks, {
