@@ -6,8 +6,15 @@
  */
 import { globSync, readFileSync } from 'node:fs';
 
-/** The helpers that start a DynamoDB Local (test/support/runtime.ts, isolated.ts, store.ts; infra/local/dynamodb.ts). */
-export const STORE_STARTERS = ['ownRuntime', 'isolatedRuntime', 'guardedStoreForFile', 'storeOfOwn', 'startDynamoLocal'] as const;
+/** The helpers that start a DynamoDB Local (test/support/runtime.ts, isolated.ts, store.ts, views.ts; infra/local/dynamodb.ts). */
+export const STORE_STARTERS = [
+  'ownRuntime',
+  'isolatedRuntime',
+  'guardedStoreForFile',
+  'storeOfOwn',
+  'startDynamoLocal',
+  'viewsRuntime',
+] as const;
 
 /** Each startRuntime call's arguments in `code`, to its closing parenthesis. */
 function runtimeCalls(code: string): string[] {

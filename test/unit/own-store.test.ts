@@ -10,12 +10,13 @@ import * as isolated from '../support/isolated.ts';
 import { ownStoreFiles, STORE_STARTERS, startsOwnStore } from '../support/own-store.ts';
 import * as runtime from '../support/runtime.ts';
 import * as store from '../support/store.ts';
+import * as views from '../support/views.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
 describe('the test files with a store of their own', () => {
   it('every helper looked for is an exported function', () => {
-    const exported = { ...dynamodb, ...isolated, ...runtime, ...store } as Record<string, unknown>;
+    const exported = { ...dynamodb, ...isolated, ...runtime, ...store, ...views } as Record<string, unknown>;
     for (const name of STORE_STARTERS) expect([name, typeof exported[name]]).toEqual([name, 'function']);
   });
 
