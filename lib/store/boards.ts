@@ -62,22 +62,26 @@ const valueIn = (o: Offered, sort: BoardSort) => (sort === 'views' ? o.views : o
  * then the count of each offered deck that could change one (on it, or above its floor) read again, consistently —
  * a deck deleted, made private or moved since its count was first read is taken off instead, so that an offer
  * racing a delete never puts a gone deck back; then each board that changes written on condition of the revision
- * read. The boards that moved meanwhile go round again. Answers the boards written.
+ * read. The boards that moved meanwhile go round again. Answers the boards written, and whether the boards are
+ * built (the `all` facet's views board, which buildBoards writes last, was among those read; false when it was not
+ * asked for).
  */
 export async function offerToBoards(
   offers: readonly Offered[],
   leaving: readonly { deck: string; facets: readonly string[] }[] = [],
   { today = dayOf(Date.now()), sorts = BOARD_SORTS }: { today?: number; sorts?: readonly BoardSort[] } = {},
-): Promise<number> {
+): Promise<{ written: number; built: boolean }> {
   const wanted = new Map<string, { sort: BoardSort; facet: string }>();
   for (const sort of sorts)
     for (const facet of [...offers.flatMap((o) => boardFacets(o.main, o.ally)), ...leaving.flatMap((l) => l.facets)])
       wanted.set(keyOf(sort, facet), { sort, facet });
   let keys = [...wanted.values()];
   let written = 0;
+  let built = false;
   for (let round = 0; keys.length > 0; round++) {
     if (round === TRIES) throw new Error(`the boards ${keys.map((k) => keyOf(k.sort, k.facet)).join(', ')} kept moving`);
     const held = (await getItems(keys.map((k) => boardKey(k.sort, k.facet)))).map(boardOf);
+    built ||= keys.some((k, i) => k.sort === 'views' && k.facet === ALL_FACET && held[i] !== undefined);
     const could = (o: Offered) =>
       keys.some(({ sort, facet }, i) => {
         const board = held[i];
@@ -128,7 +132,7 @@ export async function offerToBoards(
     }
     keys = moved;
   }
-  return written;
+  return { written, built };
 }
 
 /** Whether the boards are built (the `all` facet's views board stands for them all: buildBoards writes it last). */
@@ -274,7 +278,7 @@ async function reoffer(sorts: readonly BoardSort[], day: number): Promise<number
     if (count.listed?.deck === m.id) offers.push(offeredOf(m.slug, { ...count, listed: count.listed }, day));
     else leaving.push({ deck: m.id, facets: BOARD_FACETS });
   });
-  return offerToBoards(offers, leaving, { today: day, sorts });
+  return (await offerToBoards(offers, leaving, { today: day, sorts })).written;
 }
 
 /**

@@ -68,10 +68,8 @@ let tooLargeToBuild = false;
  * in a larger one `deckctl boards build` builds them (docs/operations.md), and search reads the index alone till then.
  */
 export async function boardRound(offers: ReadonlyMap<string, Offered>, today = dayOf(Date.now())): Promise<void> {
-  if (await boardsBuilt()) {
-    if (offers.size > 0) await offerToBoards([...offers.values()], [], { today });
-    return;
-  }
+  // The boards read once a window: the offers' round reads the `all` views board with the others (whether they are built).
+  if (offers.size > 0 ? (await offerToBoards([...offers.values()], [], { today })).built : await boardsBuilt()) return;
   if (tooLargeToBuild) return;
   const built = await buildBoards({ cap: BUILD_IN_WORKER, today });
   if (!built.built) {
