@@ -85,7 +85,8 @@ const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Opti
   },
   Vary: { description: 'What the body depends on besides the URL: Accept-Encoding, or Accept-Language.', schema: { type: 'string' } },
   'Content-Language': {
-    description: 'The language of the card names in the answer (lang, else the best of Accept-Language the catalogue has, else en).',
+    description:
+      "The answer's language (lang, else the best of Accept-Language among the 12 served, else en): its labels and faction names are in it; its card names too where the catalogue names its cards in it, else in English, and then it is a list: `ja, en`.",
     schema: { type: 'string' },
   },
   'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
