@@ -27,10 +27,10 @@
  * the base of the "within 10%" checks.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CreateTableCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
@@ -46,6 +46,7 @@ import { dynamoClient } from '#store/client.ts';
 import { deckItems } from '#store/decks.ts';
 import { contributionKey } from '#store/items/plays.ts';
 import { BATCH_PREFIX, VIEW_GROUPS, viewLogKey } from '#store/items/view-log.ts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { writeFigures } from '#store/plays-recount.ts';
 import { DECKS, TABLES, type TableDef, tableName } from '#store/tables.ts';
 import { checkViews } from '#store/view-check.ts';
@@ -110,7 +111,20 @@ const SIMULATED_SECONDS = 600;
 const WINDOW_SECONDS = 30;
 const DELIVERIES_PER_WINDOW = 6;
 
-const replay = () => DynamoDBDocumentClient.from(dynamoClient());
+/**
+ * The bench's own client (seeding, replays, scans): retried and patient, where the service's gives an attempt 2.5 s —
+ * a Scan page of a large library on a busy machine may take longer. The store's document client is the one recorded.
+ */
+const replay = () =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: process.env.DYNAMODB_ENDPOINT,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 5,
+      requestHandler: { requestTimeout: 120_000 },
+    }),
+  );
 const defOf = (name: unknown): TableDef | undefined => TABLES.find((t) => tableName(t) === name);
 /** The indexes of a table that hold an item: those whose key attributes it has. */
 const indexesHolding = (def: TableDef | undefined, item: Record<string, unknown> | undefined) =>
@@ -676,6 +690,7 @@ export async function runScale(argv: string[]) {
   const dir = resolve(tmpdir(), `deck-library-scale-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const results: SizeResult[] = [];
+  let stopped = false;
   for (const size of sizes) {
     const out = join(dir, `${size}.json`);
     const started = performance.now();
@@ -684,8 +699,11 @@ export async function runScale(argv: string[]) {
         stdio: 'inherit',
       }).once('exit', done),
     );
-    if (code !== 0) {
-      console.log(`\nthe ${size}-deck run stopped (exit ${code}) after ${elapsed(started)} s`);
+    // A child that ends without its result stopped too: one whose event loop emptied with a call never settled
+    // exits 0 and writes nothing (seen at 100,000 decks: issue 55's note).
+    if (code !== 0 || !existsSync(out)) {
+      console.log(`\nthe ${size}-deck run stopped (exit ${code}${code === 0 ? ', no result written' : ''}) after ${elapsed(started)} s`);
+      stopped = true;
       break;
     }
     const r = JSON.parse(readFileSync(out, 'utf8')) as SizeResult;
@@ -693,12 +711,24 @@ export async function runScale(argv: string[]) {
     results.push(r);
   }
   for (const r of results) report(r);
-  const held = results.length > 0 && budgets(results);
+  const held = results.length > 0 && budgets(results) && !stopped;
   rmSync(dir, { recursive: true, force: true });
   process.exitCode = held ? 0 : 1;
 }
 
 if (process.argv.includes('--size')) {
+  // An attempt that outlives the SDK's time bound (2.5 s: lib/store/sdk-config.ts, throwOnRequestTimeout) is
+  // rejected, and its call retried by the service's policy; but twice at 100,000 decks (an in-memory DynamoDB Local of
+  // 3.3 million items, 12 GB) the SDK timer's TimeoutError also reached no listener and ended this process (an
+  // uncaught exception, its stack the timer's: where it is emitted is not found yet — issue 55's note). Counted and
+  // said here, not fatal: the run goes on, and its checks (every view counted, no drift) still say whether anything
+  // was lost.
+  let late = 0;
+  process.on('uncaughtException', (error) => {
+    if (error.name !== 'TimeoutError') throw error;
+    late++;
+    console.log(`  an attempt outlived the SDK's time bound after its call had settled (${late} so far): ${error.message}`);
+  });
   const size = Number(process.argv[process.argv.indexOf('--size') + 1]);
   await runSize(size, process.argv[process.argv.indexOf('--out') + 1] as string);
 }
