@@ -418,8 +418,11 @@ async function runSize(decks: number, out: string) {
 
     // 3. The views --------------------------------------------------------------------------------------------
     // The decks table's stream, new: the workers follow it from its first record (nothing before it is theirs).
+    console.log(`  ${rows.length} requests measured`);
     const { StreamSpecification } = createTableInput(DECKS, tableName(DECKS));
+    t = performance.now();
     await setup.send(new UpdateTableCommand({ TableName: tableName(DECKS), StreamSpecification }));
+    console.log(`  the decks table's stream turned on in ${elapsed(t)} s`);
     const views = await viewStream(decks, recorder, client);
     recorder.stop();
     const slugs = new Set(views.slugs);
