@@ -139,7 +139,8 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect([lang, body.data.name, res.headers.get('content-language')]).toEqual([
         lang,
         standInTitles(sample.name)[locale],
-        lang === 'ja' ? 'en' : lang,
+        // Japanese not fetched: labels in it, card names English (contract §12.5).
+        lang === 'ja' ? 'ja, en' : lang,
       ]);
     }
     // A real deck, shared: its page and its image in Russian and Chinese names where asked, English otherwise.
