@@ -283,11 +283,8 @@ function matching(typed: string, catalogue: Catalogue, language: string): Return
           : name.includes(q)
             ? 6
             : -1;
+  // Nothing typed begins every name: all listed, playable first.
   for (const entry of foldedNames(catalogue, language)) {
-    if (q === '') {
-      ranked.push({ rank: entry.card.derived ? 8 : 0, entry });
-      continue;
-    }
     const [mine, english] = [rankOf(entry.mine), rankOf(entry.english)];
     const rank = mine >= 0 ? mine : english >= 0 ? english + 1 : -1;
     if (rank >= 0) ranked.push({ rank: rank + (entry.card.derived ? 8 : 0), entry });

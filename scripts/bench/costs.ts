@@ -14,7 +14,7 @@ import { counterKey } from '#store/items/counter.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyPlays } from '#store/plays.ts';
-import { DECKS } from '#store/tables.ts';
+import { DECKS, type TableDef } from '#store/tables.ts';
 import { eraseStep } from '#workers/erasure.ts';
 import { openViewDay } from '#workers/open-day.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
@@ -46,10 +46,12 @@ export function itemSize(value: unknown): number {
   return 0;
 }
 
-const DECK_INDEXES = [...DECKS.globalIndexes, ...DECKS.localIndexes];
-/** The indexes an item of the decks table is in: those whose key attributes it has (by its key's kind when only the key is known). */
-const indexesOf = (item: Record<string, unknown>) =>
-  DECK_INDEXES.filter((ix) => [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined)).length;
+/** The indexes of a table that hold an item: those whose key attributes it has. */
+export const indexesHolding = (def: TableDef, item: Record<string, unknown>) =>
+  [...def.globalIndexes, ...def.localIndexes].filter((ix) => [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined))
+    .length;
+/** The indexes an item of the decks table is in (by its key's kind when only the key is known: byKind). */
+const indexesOf = (item: Record<string, unknown>) => indexesHolding(DECKS, item);
 const byKind = (pk: string) => (SEARCH_ENTRY.owns(pk) ? 3 : DECK.owns(pk) ? 2 : 0);
 
 /**

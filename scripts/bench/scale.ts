@@ -61,7 +61,7 @@ import { startStreamPoller } from '../../infra/local/streams.ts';
 import { type Call, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
 import { freePort } from '../../test/support/runtime.ts';
 import { invoke, table } from './common.ts';
-import { itemSize, type Tally, tallyOf } from './costs.ts';
+import { indexesHolding, itemSize, type Tally, tallyOf } from './costs.ts';
 import { libraryOf, random, zipf } from './scale-library.ts';
 
 /** A request's row: what it did and cost, reported and computed. */
@@ -125,13 +125,6 @@ const patient = () =>
   });
 const replay = () => DynamoDBDocumentClient.from(patient());
 const defOf = (name: unknown): TableDef | undefined => TABLES.find((t) => tableName(t) === name);
-/** The indexes of a table that hold an item: those whose key attributes it has. */
-const indexesHolding = (def: TableDef | undefined, item: Record<string, unknown> | undefined) =>
-  !def || !item
-    ? 0
-    : [...def.globalIndexes, ...def.localIndexes].filter((ix) =>
-        [ix.partitionKey, ix.sortKey].every((k) => !k || item[k.name] !== undefined),
-      ).length;
 
 /** The names and values an expression uses, of those given. */
 function usedBy(expression: string, names?: Record<string, string>, values?: Record<string, unknown>) {
@@ -206,7 +199,8 @@ async function awsWriteUnits(calls: readonly Call[], client: DynamoDBDocumentCli
     const { Item } = await client.send(
       new GetCommand({ TableName: String(TableName), Key: Key as Record<string, unknown>, ConsistentRead: true }),
     );
-    return Math.max(1, Math.ceil(itemSize(Item ?? {}) / 1024)) * (1 + indexesHolding(defOf(TableName), Item));
+    const def = defOf(TableName);
+    return Math.max(1, Math.ceil(itemSize(Item ?? {}) / 1024)) * (1 + (def && Item ? indexesHolding(def, Item) : 0));
   };
   let units = 0;
   for (const c of calls) {
@@ -500,8 +494,12 @@ async function viewStream(decks: number, recorder: ReturnType<typeof recordDynam
       },
       dynamoClient(),
     );
-  const storeChanges = WORKERS.find((w) => w.name === 'storeChanges') ?? WORKERS[0];
-  const viewLog = WORKERS.find((w) => w.name === 'viewLog') ?? WORKERS[1];
+  const worker = (name: string) => {
+    const found = WORKERS.find((w) => w.name === name);
+    if (!found) throw new Error(`no worker ${name} is declared`);
+    return found;
+  };
+  const [storeChanges, viewLog] = [worker('storeChanges'), worker('viewLog')];
   const pollers = [
     await follow(storeChanges, handleStoreChanges, 0),
     await follow(
