@@ -36,7 +36,11 @@ export const discordInteractions = endpoint(R.discordInteractions, { init: [cata
   const origin = originOf(req);
   const data = answerInteraction(interaction, {
     catalogue: catalogue(),
-    linksOf: (urlCode, language) => codeLinks(origin, urlCode, language),
+    // The image Discord shows: the one drawn for its embed's 400 px (contract §12.5).
+    linksOf: (urlCode, language) => {
+      const { page, preview } = codeLinks(origin, urlCode, language);
+      return { page, image: preview };
+    },
   });
   // Typed by discord-api-types as it is built (answers.ts); the declared shape (lib/shapes/named.ts DiscordResponse)
   // is what the document publishes, and every answer of test/api/discord.test.ts is held to it.

@@ -10,12 +10,12 @@ import * as R from '#routes/codes.ts';
 import { prepareRenderer } from '#share/png.ts';
 import { codeSheet } from '#share/sheet.ts';
 import { codeAt } from './codes.ts';
-import { drawableSheet, imageAnswer } from './image-answer.ts';
+import { drawableSheet, imageAnswer, sizeOf } from './image-answer.ts';
 import { languageOf } from './language.ts';
 
 export const readCodeImage = endpoint(R.readCodeImage, { init: [catalogue, catalogueTag, prepareRenderer] }, async (req) => {
   const at = codeAt(req, R.readCodeImage.path);
   if (at.moved) return at.moved;
   const sheet = drawableSheet((language) => codeSheet(at.deck, catalogue(), language), languageOf(req));
-  return imageAnswer(req, sheet, `${at.canonical}\n${catalogueTag()}`, 'public, max-age=86400');
+  return imageAnswer(req, sheet, sizeOf(req), `${at.canonical}\n${catalogueTag()}`, 'public, max-age=86400');
 });

@@ -36,14 +36,19 @@ export function codeAt(req: { params: { code: string }; rawQuery: string }, rout
   return read;
 }
 
-/** A code's page and image, absolute, in the language asked (none said for English: the routes' default). */
+/** A code's page, image and preview (its image at an embed's size: what link previews and Discord show), absolute, in the language asked (none said for English: the routes' default). */
 export function codeLinks(origin: string, canonical: string, language: string) {
   const at = (path: string, query = languageQuery(language)) => `${origin}${path.replace('{code}', canonical)}${query}`;
-  return { page: at(CODE_PATHS.page), image: at(CODE_PATHS.image, imageQuery(language, catalogueTag())), json: at(CODE_PATHS.facts) };
+  return {
+    page: at(CODE_PATHS.page),
+    image: at(CODE_PATHS.image, imageQuery(language, catalogueTag())),
+    preview: at(CODE_PATHS.image, imageQuery(language, catalogueTag(), 'embed')),
+    json: at(CODE_PATHS.facts),
+  };
 }
 
 /** A code's answer (GET /api/v1/codes/{code}, and a pasted deck's): its facts in the language asked, and its page and image. */
 export function codeAnswer(deck: Deck, canonical: string, origin: string, catalogue: Catalogue, language: string) {
-  const { page, image } = codeLinks(origin, canonical, language);
-  return { ...codeFacts(deck, catalogue, language), links: { page, image } };
+  const { page, image, preview } = codeLinks(origin, canonical, language);
+  return { ...codeFacts(deck, catalogue, language), links: { page, image, preview } };
 }

@@ -8,16 +8,16 @@ import { catalogue } from '#catalogue/load.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
-import { deckImageSvg } from '#share/image.ts';
-import { measurerFor, prepareRenderer } from '#share/png.ts';
+import { prepareRenderer } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
-import { drawableSheet, imageAnswer } from './image-answer.ts';
+import { drawableSheet, imageAnswer, imageSvg, sizeOf } from './image-answer.ts';
 import { languageOf } from './language.ts';
 
 export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, documentClient, prepareRenderer] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   const sheet = drawableSheet((language) => deckSheet(deck, catalogue(), language), languageOf(req));
-  const svg = deckImageSvg(sheet, measurerFor(sheet.language));
-  return imageAnswer(req, sheet, `${deck.version}\n${svg}`, 'public, max-age=300', svg);
+  const size = sizeOf(req);
+  const svg = imageSvg(sheet, size);
+  return imageAnswer(req, sheet, size, `${deck.version}\n${svg}`, 'public, max-age=300', svg);
 });

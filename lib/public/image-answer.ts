@@ -7,14 +7,27 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import type { Headed, NotModified, Raw } from '#http/types.ts';
+import { DEFAULT_IMAGE_SIZE, type ImageSize } from '#rules/image-sizes.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
-import { deckImageSvg } from '#share/image.ts';
+import { embedImageLayout } from '#share/embed-image.ts';
+import { deckImageSvg, type Measure } from '#share/image.ts';
 import { drawable, measurerFor, renderPng } from '#share/png.ts';
 import type { DeckSheet } from '#share/sheet.ts';
 import { languageHeaders } from './language.ts';
 
 /** Changed when the renderer or its fonts change in a way the SVG does not show. */
 export const RENDERER = 'resvg-wasm 2.6 / Inter 4, Noto Sans SC, TC, JP, KR 2, a face a language / 7';
+
+/** Each size's drawing (lib/rules/image-sizes.ts): the wide image's columns, the embed's running text. */
+const DRAW: Record<ImageSize, (sheet: DeckSheet, measure: Measure) => string> = {
+  wide: deckImageSvg,
+  embed: (sheet, measure) => embedImageLayout(sheet, measure).svg,
+};
+/** The SVG of `sheet` at `size`, measured by the faces of its language. */
+export const imageSvg = (sheet: DeckSheet, size: ImageSize): string => DRAW[size](sheet, measurerFor(sheet.language));
+
+/** The size an image request asks for (`size`), else the wide one. */
+export const sizeOf = (req: { query: { size?: ImageSize } }): ImageSize => req.query.size ?? DEFAULT_IMAGE_SIZE;
 
 /** The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names. */
 export function drawableSheet(sheetIn: (language: string) => DeckSheet, language: string): DeckSheet {
@@ -23,22 +36,24 @@ export function drawableSheet(sheetIn: (language: string) => DeckSheet, language
 }
 
 /**
- * The image of `sheet`: validated by `drawing` (what names what is drawn: the drawing's own text, or what it
- * is made from) with the renderer and the language; a matching If-None-Match is 304 with nothing drawn.
+ * The image of `sheet` at `size`: validated by `drawing` (what names what is drawn: the drawing's own text, or
+ * what it is made from) with the renderer, the language and the size; a matching If-None-Match is 304 with
+ * nothing drawn.
  */
 export async function imageAnswer(
   req: Headed,
   sheet: DeckSheet,
+  size: ImageSize,
   drawing: string,
   cacheControl: string,
   svg?: string,
 ): Promise<Raw | NotModified> {
-  const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${drawing}`, cacheControl);
+  const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${size}\n${drawing}`, cacheControl);
   const headers = { ...own, ...languageHeaders(sheet.language, catalogue()) };
   if (notModified) return { status: 304, data: undefined, headers };
   return {
     data: undefined,
     headers,
-    raw: { contentType: 'image/png', body: await renderPng(svg ?? deckImageSvg(sheet, measurerFor(sheet.language))) },
+    raw: { contentType: 'image/png', body: await renderPng(svg ?? imageSvg(sheet, size)) },
   };
 }

@@ -8,6 +8,7 @@ import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/share.ts';
+import type { ImageSize } from '#rules/image-sizes.ts';
 import { mainPool } from '#rules/plays.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
@@ -26,14 +27,16 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const origin = originOf(req);
   const slug = deck.share_slug;
   const language = languageOf(req);
-  // The image in the page's language (its link previews show the names the reader reads), of today's catalogue.
-  const asked = imageQuery(language, catalogueTag());
+  // The image in the page's language (its link previews show the names the reader reads), of today's catalogue:
+  // the wide one for a person's link, the embed's size for the previews (contract §12.5).
+  const image = (size?: ImageSize) => `${origin}/api/v1/decks/${slug}/image.png${imageQuery(language, catalogueTag(), size)}`;
   return htmlPage(
     200,
     sharePage(deckSheet(deck, catalogue(), language, played), {
       page: `${origin}/d/${slug}`,
       json: `${origin}/api/v1/decks/${slug}`,
-      image: `${origin}/api/v1/decks/${slug}/image.png${asked}`,
+      image: image(),
+      preview: image('embed'),
     }),
     languageHeaders(language, catalogue()),
   );

@@ -4,6 +4,7 @@
  * not-found function reads) carry only this.
  */
 import * as v from 'valibot';
+import { IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
 import { LANGUAGE_TAG } from '#rules/languages.ts';
 
 export const lang = v.optional(
@@ -20,12 +21,26 @@ export const lang = v.optional(
 export const CardLanguageQuery = v.object({ lang });
 
 /**
- * The query of an image: its language, and the version of the catalogue the link that names it was made with
+ * The query of an image: its language, its size (lib/rules/image-sizes.ts: each its own URL, so its own entry at the
+ * edge), and the version of the catalogue the link that names it was made with
  * (lib/public/language.ts imageQuery) — declared so that it is in the edge's cache key (a new catalogue, a new
  * cached image); the image is drawn with the catalogue the function has, whatever it says.
  */
 export const ImageQuery = v.object({
   lang,
+  size: v.optional(
+    v.pipe(
+      v.picklist(Object.keys(IMAGE_SIZES) as ImageSize[], `size is one of ${Object.keys(IMAGE_SIZES).join(', ')}`),
+      v.description(
+        `The picture: ${Object.entries(IMAGE_SIZES)
+          .map(
+            ([name, { width, height, shown }]) =>
+              `${name}, ${width}×${height}${shown < width ? ` (readable where it is shown ${shown} px wide, as a Discord embed shows it: every text at least 12 px there, the cards as running text)` : " (the default; a link preview's large card)"}`,
+          )
+          .join('; ')}.`,
+      ),
+    ),
+  ),
   catalogue: v.optional(
     v.pipe(
       v.string(),

@@ -262,7 +262,17 @@ export const CodeFacts = v.strictObject({
   cards: v.array(CodeCard),
   stats: Stats,
   legality: Legality,
-  links: v.strictObject({ page: v.pipe(v.string(), v.url()), image: v.pipe(v.string(), v.url()) }),
+  links: v.strictObject({
+    page: v.pipe(v.string(), v.url()),
+    image: v.pipe(v.string(), v.url(), v.description("Its 1200×630 image: a link preview's large card.")),
+    preview: v.pipe(
+      v.string(),
+      v.url(),
+      v.description(
+        "Its 1200×900 image drawn to be read where it is shown 400 px wide (size=embed): what a chat embed, as Discord's, should show.",
+      ),
+    ),
+  }),
 });
 
 /** A card of what a faction's public decks play (contract §10.3). */

@@ -8,12 +8,12 @@
  * ellipsis when it must: a name never runs into the next column. The layout says each text's box and
  * measured width, so a test can hold every text to its box without looking at pixels.
  */
+import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { familiesFor } from './fonts.ts';
 import { type DeckSheet, escapeMarkup as e, groupHeading, xmlChars } from './sheet.ts';
 
-export const IMAGE_WIDTH = 1200;
-export const IMAGE_HEIGHT = 630;
+export const { width: IMAGE_WIDTH, height: IMAGE_HEIGHT } = IMAGE_SIZES.wide;
 
 /** A text's width in pixels, drawn at `size` in the regular or bold face of the shipped font. */
 export type Measure = (text: string, size: number, bold: boolean) => number;
@@ -128,10 +128,10 @@ export function columnWidths(needs: readonly number[], available: number): numbe
 }
 
 /** Colours of the image: a card of the ally faction, and one a deck rule fails on (and the line saying why). */
-const ALLY_FILL = '#8fb3d9';
-const FLAGGED_FILL = '#ff7a6b';
+export const ALLY_FILL = '#8fb3d9';
+export const FLAGGED_FILL = '#ff7a6b';
 /** A card of the Reserve pool's mark, and the line saying ranked play refuses the deck. */
-const RESERVED_FILL = '#f0b44c';
+export const RESERVED_FILL = '#f0b44c';
 
 /** The image's SVG and every text it draws, placed and measured. */
 export function deckImageLayout(sheet: DeckSheet, measure: Measure): { svg: string; texts: PlacedText[]; needs: number[] } {

@@ -6,6 +6,7 @@
  * unless it is exactly these, nothing loads from another host.
  */
 import { createHash } from 'node:crypto';
+import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
 import { type DeckSheet, escapeMarkup as e, groupHeading, type SheetCard } from './sheet.ts';
 
@@ -13,7 +14,10 @@ import { type DeckSheet, escapeMarkup as e, groupHeading, type SheetCard } from 
 export interface PageUrls {
   page: string;
   json: string;
+  /** The wide image (a person's link to it). */
   image: string;
+  /** The image link previews show (og:image, twitter:image): at an embed's size, readable 400 px wide (contract §12.5). */
+  preview: string;
 }
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
@@ -175,15 +179,17 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
     `<meta property="og:title" content="${e(title)}">`,
     `<meta property="og:description" content="${e(shareSummary(sheet))}">`,
     `<meta property="og:url" content="${e(urls.page)}">`,
-    `<meta property="og:image" content="${e(urls.image)}">`,
+    // One picture for every preview (Discord's "Link Previews" docs: two og:image tags are a gallery): the one its
+    // embed shows readable. The wide one is the page's own link to its image.
+    `<meta property="og:image" content="${e(urls.preview)}">`,
     `<meta property="og:image:type" content="image/png">`,
-    `<meta property="og:image:width" content="1200">`,
-    `<meta property="og:image:height" content="630">`,
+    `<meta property="og:image:width" content="${IMAGE_SIZES.embed.width}">`,
+    `<meta property="og:image:height" content="${IMAGE_SIZES.embed.height}">`,
     `<meta property="og:image:alt" content="${e(labels.imageAlt(title))}">`,
     `<meta name="twitter:card" content="summary_large_image">`,
     `<meta name="twitter:title" content="${e(title)}">`,
     `<meta name="twitter:description" content="${e(shareSummary(sheet))}">`,
-    `<meta name="twitter:image" content="${e(urls.image)}">`,
+    `<meta name="twitter:image" content="${e(urls.preview)}">`,
   ]
     .filter(Boolean)
     .join('\n');

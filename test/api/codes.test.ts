@@ -17,6 +17,7 @@ import { loadCatalogueFile } from '#catalogue/load.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { factionName } from '#rules/factions.ts';
+import { IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -43,10 +44,10 @@ const pct = (s: string) =>
     .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
     .join('');
 
-/** A decoded PNG is 1200×630 and not blank (its luminance varies: text and bars on the background). */
-function expectDrawn(bytes: Buffer) {
+/** A decoded PNG is of the size (1200×630 unless said) and not blank (its luminance varies: text and bars on the background). */
+function expectDrawn(bytes: Buffer, size: ImageSize = 'wide') {
   const png = PNG.sync.read(bytes);
-  expect([png.width, png.height]).toEqual([1200, 630]);
+  expect([png.width, png.height]).toEqual([IMAGE_SIZES[size].width, IMAGE_SIZES[size].height]);
   const luminance: number[] = [];
   for (let i = 0; i < png.data.length; i += 4 * 7)
     luminance.push(0.2126 * (png.data[i] as number) + 0.7152 * (png.data[i + 1] as number) + 0.0722 * (png.data[i + 2] as number));
@@ -88,6 +89,7 @@ describe('GET /api/v1/codes/{code}', () => {
     expect(facts.links).toEqual({
       page: `${baseUrl()}/c/${canonical}`,
       image: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}`,
+      preview: `${baseUrl()}/api/v1/codes/${canonical}/image.png?size=embed&catalogue=${DEMO_VERSION}`,
     });
     // Cacheable: an ETag, 304 on it.
     const again = await call('GET', `/api/v1/codes/${canonical}`, { headers: { 'if-none-match': r.headers.get('etag') as string } });
@@ -203,6 +205,7 @@ describe('GET /api/v1/codes/{code}', () => {
     const first = r.body.data.cards[0];
     expect(first.name).toBe(demo.get(first.card_id)?.names?.de);
     expect(r.body.data.links.image).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`);
+    expect(r.body.data.links.preview).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&size=embed&catalogue=${DEMO_VERSION}`);
     const bad = await call('GET', `/api/v1/codes/${canonical}?lang=__proto__`);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_parameter']);
   });
@@ -226,6 +229,24 @@ describe('GET /api/v1/codes/{code}/image.png', () => {
     expect([cached.statusCode, renders()]).toEqual([304, before]);
     await inFunction('GET', path);
     expect(renders()).toBe(before + 1);
+  });
+
+  it('size=embed (contract §12.5): a 1200×900 PNG with an ETag of its own (another URL: another entry at the edge); a size not served is 400', async () => {
+    const path = `/api/v1/codes/${canonical}/image.png`;
+    const [wide, embed] = await Promise.all([call('GET', path), call('GET', `${path}?size=embed`)]);
+    expect([embed.status, embed.headers.get('cache-control')]).toEqual([200, 'public, max-age=86400']);
+    expectDrawn(embed.bytes, 'embed');
+    expect(embed.headers.get('etag')).not.toBe(wide.headers.get('etag'));
+    expect((await call('GET', `${path}?size=embed`, { headers: { 'if-none-match': embed.headers.get('etag') as string } })).status).toBe(
+      304,
+    );
+    expect((await call('GET', `${path}?size=wide`)).bytes.equals(wide.bytes)).toBe(true);
+    const bad = await call('GET', `${path}?size=huge`);
+    expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([
+      400,
+      'invalid_parameter',
+      expect.stringContaining('size is one of wide, embed'),
+    ]);
   });
 
   it('an illegal deck says why, and is drawn as another image than the legal one', async () => {
@@ -253,10 +274,11 @@ describe('GET /c/{code}', () => {
     expect(result.ogTitle).toBe('Soviet Union / United States · a KARDS deck');
     expect(result.twitterCard).toBe('summary_large_image');
     const image = new URL(result.ogImage?.[0]?.url as string);
-    expect(image.pathname).toBe(`/api/v1/codes/${canonical}/image.png`);
+    expect([image.pathname, image.searchParams.get('size')]).toEqual([`/api/v1/codes/${canonical}/image.png`, 'embed']);
+    expect([result.ogImage?.[0]?.width, result.ogImage?.[0]?.height]).toEqual(['1200', '900']);
     const drawn = await call('GET', image.pathname + image.search);
     expect(drawn.status).toBe(200);
-    expectDrawn(drawn.bytes);
+    expectDrawn(drawn.bytes, 'embed');
   });
 
   it('a code that does not parse, or a bad lang: a 400 page saying what is wrong (escaped)', async () => {
@@ -407,8 +429,9 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('every real code of ../share
     const page = await inProcess(`/c/${url}`, host);
     expect(page.status).toBe(200);
     const { result } = await ogs({ html: page.text });
-    expect(result.ogImage?.[0]?.url).toBe(data.links.image);
-    expect(new URL(data.links.image).host + new URL(data.links.image).pathname).toBe(`decks.example/api/v1/codes/${url}/image.png`);
+    expect(result.ogImage?.[0]?.url).toBe(data.links.preview);
+    for (const link of [data.links.image, data.links.preview])
+      expect(new URL(link).host + new URL(link).pathname).toBe(`decks.example/api/v1/codes/${url}/image.png`);
     // Its %% form: 308 to the same URL form.
     const moved = await inProcess(`/api/v1/codes/${encodeURIComponent(deckCode)}`, host);
     expect([moved.status, moved.headers.get('location')]).toEqual([308, `/api/v1/codes/${url}`]);

@@ -212,7 +212,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
     .filter((deck) => deck.cards.every((c) => catalogue?.get(c.card_id)));
   const deck = real[0] as NonNullable<(typeof real)[0]>;
 
-  it("/deck with each form of a real code: one embed, its image a 1200×630 PNG, its fields the code's facts", async () => {
+  it("/deck with each form of a real code: one embed, its image the 1200×900 PNG drawn for its 400 px, its fields the code's facts", async () => {
     const code = encodeDeckCode(deck);
     const url = urlCodeOf(deck);
     const facts = (await inFunctionReply('GET', `/api/v1/codes/${url}`, { host: 'decks.example' })).body.data;
@@ -250,13 +250,13 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       if (reserved.length === 0) expect(ranked).toBeUndefined();
       else for (const c of reserved) expect(shown(ranked.value)).toContain(c.name);
       expect(embed.description.includes('not for ranked')).toBe(reserved.length > 0 && facts.legality.valid);
-      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png?catalogue=${catalogueTag()}`);
+      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png?size=embed&catalogue=${catalogueTag()}`);
     }
     // The image Discord fetches: drawn by the code's image function.
-    const image = await inFunctionReply('GET', `/api/v1/codes/${url}/image.png`, { host: 'decks.example' });
+    const image = await inFunctionReply('GET', `/api/v1/codes/${url}/image.png?size=embed`, { host: 'decks.example' });
     expect(image.status).toBe(200);
     const png = PNG.sync.read(image.bytes);
-    expect([png.width, png.height]).toEqual([1200, 630]);
+    expect([png.width, png.height]).toEqual([1200, 900]);
   });
 
   it('in de, ja and zh-TW locales the names are those languages’ (zh-TW → Traditional Chinese); an unknown locale is English', async () => {

@@ -88,7 +88,7 @@ describe('GET /d/:share_slug', () => {
     const { result } = await ogs({ html: r.text });
     const page = `${baseUrl()}/d/${deck.share_slug}`;
     // Of today's catalogue (contract §11.5): a new one is a new URL.
-    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}`;
+    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png?size=embed&catalogue=${DEMO_VERSION}`;
     expect(result.ogTitle).toBe('Soviet Union / United States by Page Author');
     // What a player wants before clicking, not the title again: the curve (copies at each cost, lowest to
     // highest) and the cards the deck is built around (its key components), counted here from the catalogue.
@@ -109,7 +109,7 @@ describe('GET /d/:share_slug', () => {
     );
     expect(result.ogType).toBe('website');
     expect(result.ogUrl).toBe(page);
-    expect(result.ogImage?.[0]).toMatchObject({ url: image, width: '1200', height: '630', type: 'image/png' });
+    expect(result.ogImage?.[0]).toMatchObject({ url: image, width: '1200', height: '900', type: 'image/png' });
     expect(result.twitterCard).toBe('summary_large_image');
     expect(r.text).toMatch(/<title>Soviet Union \/ United States by Page Author<\/title>/);
     expect(r.text).not.toContain('name="robots"');
@@ -266,6 +266,11 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     const changed = await call('GET', path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
+    // At an embed's size (what the page's previews link to): 1200×900, an ETag of its own.
+    const embed = await call('GET', `${path}?size=embed`);
+    const small = PNG.sync.read(embed.bytes);
+    expect([embed.status, small.width, small.height, embed.headers.get('cache-control')]).toEqual([200, 1200, 900, 'public, max-age=300']);
+    expect(embed.headers.get('etag')).not.toBe(changed.headers.get('etag'));
   });
 
   it('the page and the image in the language asked: card names (not the owner text), <html lang>, Content-Language; an ETag per language', async () => {

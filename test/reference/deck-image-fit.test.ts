@@ -11,21 +11,24 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import { readDeckImage } from '#routes/share.ts';
 import { cardName } from '#rules/card.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
-import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { deckName } from '#rules/factions.ts';
+import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { labelsFor, labelTexts } from '#rules/labels.ts';
+import { type DrawnBox, type DrawnText, EMBED_LEAST_TEXT, embedImageLayout, TEXT_BOX } from '#share/embed-image.ts';
 import { fontMetrics } from '#share/font-metrics.ts';
 import { LATIN_FACE } from '#share/fonts.ts';
 import { deckImageLayout, LIST, type PlacedText, TEXT_SIZE } from '#share/image.ts';
 import { drawable, measurerFor, renderPng } from '#share/png.ts';
-import { codeSheet, deckSheet } from '#share/sheet.ts';
+import { codeSheet, deckSheet, type SheetCard } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { cutFonts } from '../../infra/cut-fonts.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
@@ -208,6 +211,124 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
         if (rows.length > 0) expect(cap(Math.min(...rows)), `${real.key} ${language}`).toBeGreaterThanOrEqual(18);
       }
     expect(cap(TEXT_SIZE.small)).toBeGreaterThanOrEqual(14);
+  });
+
+  describe("at an embed's size (contract §12.5, issue 56): what Discord shows 400 px wide", () => {
+    const { width, height, shown } = IMAGE_SIZES.embed;
+    /** A text's box: from its left to its end, from above its baseline to below it (TEXT_BOX, in ems). */
+    const boxOf = (t: DrawnText) => ({
+      x: t.x,
+      y: t.y - TEXT_BOX.above * t.size,
+      width: t.width,
+      height: (TEXT_BOX.above + TEXT_BOX.below) * t.size,
+    });
+    const apart = (a: DrawnBox, b: DrawnBox) =>
+      a.x + a.width <= b.x + 0.01 || b.x + b.width <= a.x + 0.01 || a.y + a.height <= b.y + 0.01 || b.y + b.height <= a.y + 0.01;
+    /** Every real code, as a saved deck (author, system, tags) and as a bare code, in `language`: each check's failures. */
+    type Layout = ReturnType<typeof embedImageLayout>;
+    /** What is wrong with an embed layout of `deck` in `language`: a text too small, a card left out, a name not drawn whole, a box over another. */
+    const failuresOf = (layout: Layout, deck: Deck, language: string, at: string): string[] => {
+      const failures: string[] = [];
+      // No text under 12 px where the image is shown 400 px wide: every size the SVG draws, scaled as the embed scales it.
+      const sizes = [...layout.svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+      if (Math.min(...sizes) * (shown / width) < 12) failures.push(`${at}: a text at ${Math.min(...sizes)} px`);
+      if (layout.hidden) failures.push(`${at}: ${layout.hidden} cards left out`);
+      failures.push(...outside(layout.texts).map((o) => `${at}: ${o}`));
+      // Every name drawn whole: its pieces, joined as they break, are the catalogue's name; none shortened.
+      for (const { card_id } of deck.cards) {
+        const card = named.get(card_id);
+        const name = (card ? cardName(card, language) : card_id).trim().replace(/ +/g, ' ');
+        const drawn = layout.texts
+          .filter((t) => t.card === card_id)
+          .map((t, i) => (i ? t.joiner : '') + t.text)
+          .join('');
+        if (drawn !== name) failures.push(`${at}: ${card_id} drawn "${drawn}", named "${name}"`);
+      }
+      // Nothing overlapping, everything inside the picture.
+      const boxes = [...layout.texts.map(boxOf), ...layout.boxes];
+      for (const [i, a] of boxes.entries()) {
+        if (a.x < 0 || a.y < 0 || a.x + a.width > width || a.y + a.height > height)
+          failures.push(`${at}: ${JSON.stringify(a)} outside the picture`);
+        for (const b of boxes.slice(i + 1)) if (!apart(a, b)) failures.push(`${at}: ${JSON.stringify(a)} over ${JSON.stringify(b)}`);
+      }
+      return failures;
+    };
+    /** Every real code as a saved deck (author, system, tags) and as a bare code, in `language`. */
+    const layouts = (language: string) =>
+      share.flatMap((real) => {
+        const deck = parseDeckCode(real.code);
+        const saved = realDeck(
+          real.code,
+          { author_name: 'A real deck', tags: ['tempo', 'ranked'], guide: { system: 'Tempo' } } as Partial<StoredDeck>,
+          language,
+        ).stored;
+        return [
+          { at: `${real.key} saved ${language}`, deck, layout: embedImageLayout(deckSheet(saved, named, language), measurerFor(language)) },
+          { at: `${real.key} code ${language}`, deck, layout: embedImageLayout(codeSheet(deck, named, language), measurerFor(language)) },
+        ];
+      });
+
+    it.each(KARDS_LANGUAGES)(
+      'in %s: every real code, saved and bare: no text under 12 px at 400 px, no name cut or left out, no box over another',
+      (language) => {
+        const all = layouts(language);
+        expect(all.length).toBe(2 * share.length);
+        expect(all.flatMap(({ layout, deck, at }) => failuresOf(layout, deck, language, at))).toEqual([]);
+      },
+    );
+
+    it('finds what it is there for: a name cut, a text too small, a box over another, a card left out', () => {
+      const { deck, layout } = layouts('ja').find((l) => l.at === 'bri-usa-2 code ja') as { deck: Deck; layout: Layout };
+      expect(failuresOf(layout, deck, 'ja', 'as drawn')).toEqual([]);
+      const i = layout.texts.findIndex((t) => t.card !== undefined);
+      const piece = layout.texts[i] as DrawnText;
+      const cut = layout.texts.with(i, { ...piece, text: `${[...piece.text].slice(0, -1).join('')}…` });
+      const over = layout.texts.with(i + 1, { ...(layout.texts[i + 1] as DrawnText), x: piece.x + 1, y: piece.y });
+      expect(failuresOf({ ...layout, texts: cut }, deck, 'ja', 'cut')).toEqual([
+        expect.stringContaining(`drawn "${piece.text.slice(0, -1)}`),
+      ]);
+      expect(
+        failuresOf({ ...layout, svg: layout.svg.replace(`font-size="${EMBED_LEAST_TEXT}"`, 'font-size="35"') }, deck, 'ja', 'small'),
+      ).toEqual(['small: a text at 35 px']);
+      expect(failuresOf({ ...layout, texts: over }, deck, 'ja', 'over').some((f) => f.includes(' over '))).toBe(true);
+      // A deck of 40 cards named too long for the picture: the cards it cannot hold are said at its end, not cut.
+      const sheet = codeSheet(deck, named, 'ja');
+      const card = sheet.groups[0]?.cards[0] as SheetCard;
+      const long = {
+        ...sheet,
+        groups: [
+          {
+            kredits: 1,
+            count: 40,
+            cards: Array.from({ length: 40 }, (_, k) => ({ ...card, card_id: `x${k}`, name: 'ア'.repeat(30), count: 1 })),
+          },
+        ],
+      };
+      const crowded = embedImageLayout(long, measurerFor('ja'));
+      expect(crowded.hidden).toBeGreaterThan(0);
+      expect(failuresOf(crowded, { ...deck, cards: [] }, 'ja', 'crowded')).toEqual([`crowded: ${crowded.hidden} cards left out`]);
+      expect(crowded.texts.some((t) => t.text === labelsFor('ja').moreRows(crowded.hidden))).toBe(true);
+      expect(crowded.texts.filter((t) => t.card !== undefined && t.text.endsWith('…'))).toEqual([]);
+    });
+
+    it('en, de, ja, zh-Hant, ko and ru drawn at 1200 and 400 px (docs/deck-image-embed-<language>.png and -400.png: UPDATE_SCREENSHOT=1)', async () => {
+      const real = share.find((c) => c.key === 'bri-usa-2');
+      for (const language of ['en', 'de', 'ja', 'zh-Hant', 'ko', 'ru']) {
+        const { stored } = realDeck(
+          real?.code as string,
+          { author_name: 'A real deck', share_slug: 'realbriusa20', guide: { system: 'Tempo' } } as Partial<StoredDeck>,
+          language,
+        );
+        const png = await renderPng(embedImageLayout(deckSheet(stored, named, language), measurerFor(language)).svg);
+        const read = PNG.sync.read(png);
+        expect([read.width, read.height]).toEqual([width, height]);
+        if (process.env.UPDATE_SCREENSHOT) {
+          writeFileSync(join(import.meta.dirname, `../../docs/deck-image-embed-${language}.png`), png);
+          const small = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${shown}" height="${(shown * height) / width}"><image width="${shown}" height="${(shown * height) / width}" xlink:href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
+          writeFileSync(join(import.meta.dirname, `../../docs/deck-image-embed-${language}-400.png`), await renderPng(small));
+        }
+      }
+    });
   });
 
   it('the reported overflow: "COMMIT THE RESERVES" in a two-column Japan / United States deck ends inside its column', () => {

@@ -146,7 +146,12 @@ const saved = (language: string, code: string) =>
     language,
     { decks: 3, cards: new Map([[first, { decks: 2 }]]) },
   );
-const URLS = { page: 'https://x/d/AAAAAAAAAAAA', json: 'https://x/api/v1/decks/AAAAAAAAAAAA', image: 'https://x/i.png' };
+const URLS = {
+  page: 'https://x/d/AAAAAAAAAAAA',
+  json: 'https://x/api/v1/decks/AAAAAAAAAAAA',
+  image: 'https://x/i.png',
+  preview: 'https://x/p.png',
+};
 
 describe('labels (contract §11.5)', () => {
   it('every served language has every label (the compiler holds them); English words are found in English', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTIONS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { breakable } from '#share/embed-image.ts';
 import { arrangeColumns, columnWidths, deckImageSvg } from '#share/image.ts';
 import { sharePage } from '#share/page.ts';
 import { measurerFor } from '#share/png.ts';
@@ -60,7 +61,12 @@ const deckOf = (
   };
 };
 
-const URLS = { page: 'https://x/d/AAAAAAAAAAAA', json: 'https://x/api/v1/decks/AAAAAAAAAAAA', image: 'https://x/i.png' };
+const URLS = {
+  page: 'https://x/d/AAAAAAAAAAAA',
+  json: 'https://x/api/v1/decks/AAAAAAAAAAAA',
+  image: 'https://x/i.png',
+  preview: 'https://x/p.png',
+};
 
 describe('the sheet', () => {
   it('property: for any legal deck, the groups hold every card once by its cost, the curve and types add up to 39', () => {
@@ -178,6 +184,31 @@ describe("the image's columns (issue 46: a continued cost keeps its heading, col
         for (const [i, need] of needs.entries()) if (need <= 752 / needs.length) expect(widths[i]).toBeGreaterThanOrEqual(need - 1e-9);
         if (needs.reduce((a, b) => a + b, 0) <= 752)
           for (const [i, need] of needs.entries()) expect(widths[i]).toBeGreaterThanOrEqual(need - 1e-9);
+      }),
+    );
+  });
+});
+
+describe("the embed image's line breaks (lib/share/embed-image.ts breakable)", () => {
+  const joined = (pieces: { text: string; joiner: string }[]) => pieces.map((p, i) => (i ? p.joiner : '') + p.text).join('');
+  it('breaks after a space (dropped), after a hyphen, and beside each CJK or Hangul character', () => {
+    expect(breakable('PANZER III-J LATE')).toEqual([
+      { text: 'PANZER', joiner: '' },
+      { text: 'III-', joiner: ' ' },
+      { text: 'J', joiner: '' },
+      { text: 'LATE', joiner: ' ' },
+    ]);
+    expect(breakable('四式 中戦車').map((p) => p.text)).toEqual(['四', '式', '中', '戦', '車']);
+    expect(breakable('四式 中戦車').map((p) => p.joiner)).toEqual(['', '', ' ', '', '']);
+    expect(breakable('T-34 1942 (DE)').map((p) => p.text)).toEqual(['T-', '34', '1942', '(DE)']);
+    expect(breakable('한국 전차').map((p) => p.text)).toEqual(['한', '국', '전', '차']);
+  });
+  it('joined by their joiners, the pieces are the text, its runs of spaces one', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60, unit: fc.constantFrom('A', 'b', ' ', '-', '戦', '한', '1', '(', 'Ж') }), (s) => {
+        const pieces = breakable(s);
+        expect(joined(pieces)).toBe(s.trim().replace(/ +/g, ' '));
+        expect(pieces.every((p) => p.text.length > 0 && !p.text.includes(' '))).toBe(true);
       }),
     );
   });
