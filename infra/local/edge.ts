@@ -19,6 +19,7 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import { runInNewContext } from 'node:vm';
 import { CORS, ROUTES, type Route } from '#routes';
+import { BULK_FOLDER } from '#rules/bulk.ts';
 import { behaviourOf, cachedBehaviours } from '../edge-behaviours.ts';
 import { EDGE_CATALOGUE_HEADER, EDGE_HOST_HEADER, EDGE_LANGUAGE_HEADER, edgeFunctionCode } from '../edge-function.ts';
 
@@ -55,15 +56,20 @@ export function keptFor(cacheControl: string | undefined): number {
   return maxAge === undefined ? 0 : Math.min(Number(maxAge), 86_400) * 1000;
 }
 
-/** `root`: the path a request for `/` is sent to (CloudFront's default root object). */
-export async function startLocalEdge(port: number, origin: string, catalogue: string, root: string): Promise<LocalEdge> {
+/**
+ * `root`: the path a request for `/` is sent to (CloudFront's default root object). `objects`: the bulk files' bucket
+ * (its URL, path-style: infra/local/objects.ts), behind `/bulk/*` as the distribution's S3 origin is — a GET or HEAD
+ * sent with no header of the viewer's, kept by its path alone.
+ */
+export async function startLocalEdge(port: number, origin: string, catalogue: string, root: string, objects?: string): Promise<LocalEdge> {
   const viewerRequest = runInNewContext(`${edgeFunctionCode(catalogue)}\nhandler`) as ViewerRequest;
   const behaviours = cachedBehaviours(ROUTES as readonly Route[]);
   const cache = new Map<string, Kept>();
   let [misses, hits] = [0, 0];
-  const target = new URL(origin);
+  const api = new URL(origin);
+  const bucket = objects ? new URL(objects) : undefined;
 
-  const forward = (req: IncomingMessage, headers: Record<string, string>, body: Buffer, path: string) =>
+  const forward = (req: IncomingMessage, headers: Record<string, string>, body: Buffer, path: string, target = api) =>
     new Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }>((ok, fail) => {
       misses++;
       const out = request({ host: target.hostname, port: target.port, method: req.method, path, headers }, (reply) => {
@@ -95,11 +101,25 @@ export async function startLocalEdge(port: number, origin: string, catalogue: st
           [EDGE_LANGUAGE_HEADER, EDGE_HOST_HEADER, EDGE_CATALOGUE_HEADER].map((h) => [h, set[h]?.value ?? '']),
         );
         const behaviour = behaviourOf(behaviours, asked);
+        const fromBucket = bucket !== undefined && asked.startsWith(`/${BULK_FOLDER}/`) && (req.method === 'GET' || req.method === 'HEAD');
         const send = (status: number, headers: Record<string, string | string[]>, body: Buffer, how: 'Hit' | 'Miss') => {
           const out = Object.fromEntries(Object.entries(headers).filter(([h]) => !HOP.has(h)));
           res.writeHead(status, { ...out, 'x-cache': `${how} from cloudfront`, 'content-length': body.length });
           res.end(req.method === 'HEAD' ? undefined : body);
         };
+        if (fromBucket) {
+          // The bulk files: keyed by the path alone (no query, header or cookie), kept as their Cache-Control says.
+          const key = JSON.stringify([req.method, asked]);
+          const kept = cache.get(key);
+          if (kept && kept.until > Date.now()) {
+            hits++;
+            return send(kept.status, kept.headers, kept.body, 'Hit');
+          }
+          const answer = await forward(req, {}, Buffer.alloc(0), `${bucket.pathname.replace(/\/$/, '')}${asked}`, bucket);
+          const keep = answer.status === 200 ? keptFor(String(answer.headers['cache-control'] ?? '')) : 0;
+          if (keep > 0) cache.set(key, { status: answer.status, headers: answer.headers, body: answer.body, until: Date.now() + keep });
+          return send(answer.status, answer.headers, answer.body, 'Miss');
+        }
         if (!behaviour || (req.method !== 'GET' && req.method !== 'HEAD')) {
           // The default behaviour: never kept, every viewer header but Host (and the function's).
           const headers = Object.fromEntries(

@@ -29,6 +29,7 @@ const ITEM_ACTIONS: Record<string, TableAction> = {
   UpdateItemCommand: 'UpdateItem',
   DeleteItemCommand: 'DeleteItem',
   QueryCommand: 'Query',
+  ScanCommand: 'Scan',
 };
 const TRANSACT_ACTIONS: Record<string, TableAction> = {
   Put: 'PutItem',

@@ -7,17 +7,19 @@
  * deploy` ships it, in execution environments of its own (lambda/), one invocation at a time, frozen
  * between invocations, shut down after LAMBDA_IDLE_MS. Without it, in this process: fast to start.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import type { Grantee } from '#routes';
 import { ROUTES, routeByName } from '#routes';
+import { BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { dynamoClient } from '#store/client.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
+import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_S3_PORT } from '#store/local.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { catalogueVersion } from '../edge-function.ts';
@@ -29,6 +31,7 @@ import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
 import { installGrantsGuard } from './grants-guard.ts';
 import { functionConfigs, synthesised } from './lambda/functions.ts';
 import { FunctionPool } from './lambda/pool.ts';
+import { type LocalObjects, startLocalObjects } from './objects.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { startDaily } from './schedule.ts';
 import { type StreamPoller, startStreamPoller } from './streams.ts';
@@ -51,6 +54,9 @@ const daily: { stop: () => Promise<void> }[] = [];
 let accessLog: LocalAccessLog | undefined;
 let queue: LocalQueue | undefined;
 let edge: LocalEdge | undefined;
+let objects: LocalObjects | undefined;
+/** The bulk files' folder when the store is another's (DYNAMODB_ENDPOINT): a temporary one, removed at stop. */
+let objectsTemp: string | undefined;
 const pools = new Map<string, FunctionPool>();
 let stopping = false;
 /** Runs a step of the stop, and says what failed of it without ending the stop: every later step, Java's last, still runs. */
@@ -76,6 +82,10 @@ async function stop(code: number) {
     for (const poller of [...pollers].reverse()) await step('draining a change stream', () => poller.stop({ drain: true }));
     await step('the functions', () => Promise.all([...pools.values()].map((p) => p.stop())));
     await step('the discarded-changes queue', () => queue?.stop());
+    await step('the bulk files’ bucket', async () => {
+      await objects?.stop();
+      if (objectsTemp) rmSync(objectsTemp, { recursive: true, force: true });
+    });
   } finally {
     // Java last, whatever failed before it: a stop never leaves DynamoDB Local running (its pid file goes with it).
     await step('DynamoDB Local', () => dynamo?.stop());
@@ -139,6 +149,16 @@ try {
   queue = await startLocalQueue(join(dataDir, 'discarded-changes.jsonl'), (line) => console.error(line));
   process.env.SQS_ENDPOINT = queue.endpoint;
   process.env.DISCARDED_QUEUE_URL = queue.url;
+  // The bulk files' bucket (contract §12.2): S3_ENDPOINT's when set, else a stand-in of the S3 calls the export job
+  // and the listing make (objects.ts), its files under DATA_DIR/bulk (a temporary folder on another's store).
+  if (!process.env.S3_ENDPOINT) {
+    const folder = dynamo ? join(dataDir, 'bulk') : (objectsTemp = mkdtempSync(join(tmpdir(), 'deck-library-bulk-')));
+    objects = await startLocalObjects(folder, BULK_KEPT_DAYS, dynamo ? Number(process.env.S3_PORT ?? LOCAL_S3_PORT) : 0);
+    process.env.S3_ENDPOINT = objects.endpoint;
+  }
+  process.env.BULK_BUCKET ||= LOCAL_BUCKET;
+  // The origin the bulk files link decks on: the edge's when it runs, else the API's.
+  process.env.PUBLIC_URL ||= `http://127.0.0.1:${process.env.EDGE_PORT || port}`;
   // Each handler may use only its route's grants, as in AWS (grants-guard.ts); the store client is made now.
   if (!lifecycle) installGrantsGuard();
   const client = dynamoClient();
@@ -161,6 +181,9 @@ try {
       AWS_SESSION_TOKEN: 'local',
       SQS_ENDPOINT: queue.endpoint,
       DISCARDED_QUEUE_URL: queue.url,
+      S3_ENDPOINT: process.env.S3_ENDPOINT as string,
+      BULK_BUCKET: process.env.BULK_BUCKET,
+      PUBLIC_URL: process.env.PUBLIC_URL,
       // The Discord application's public key, as the stack's discordPublicKey setting gives it (none: the endpoint is 404).
       ...(process.env.DISCORD_PUBLIC_KEY ? { DISCORD_PUBLIC_KEY: process.env.DISCORD_PUBLIC_KEY } : {}),
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
@@ -256,9 +279,11 @@ try {
       base,
       catalogueVersion(process.env.CATALOGUE_FILE || DEMO_CATALOGUE_FILE),
       routeByName('docsPage').path,
+      `${process.env.S3_ENDPOINT}/${process.env.BULK_BUCKET}`,
     );
     console.log(`The edge (a local stand-in of CloudFront) on ${edge.url}`);
   }
+  if (objects) console.log(`The bulk files' bucket (a local stand-in of S3) on ${objects.endpoint}/${process.env.BULK_BUCKET}`);
   const where = dynamo ? `DynamoDB Local on ${endpoint}, data in ${dataDir}` : `the store at ${endpoint} (DYNAMODB_ENDPOINT)`;
   console.log(`Deck Library API listening on ${base} (${where}; node ${process.version})`);
   if (runningMajor() !== NODE_MAJOR)

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
+import { bulkExport } from './bulk-export.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
 import { catalogueRefresh } from './catalogue-refresh.ts';
@@ -101,6 +102,14 @@ const commands = new Map<string, Command>([
     },
   ],
   [
+    'bulk export',
+    {
+      usage: 'bulk export [--public-url URL] [--json] [--aws]',
+      help: "Writes the bulk files now, as the daily job does: every public deck (gzip NDJSON) and the library's figures (gzip JSON), each to a new key of the bucket, then lists them (GET /api/v1/bulk-data). Streamed: the library is never held in memory. Prints each file's records, size and key, and the read units of the decks' Scan.",
+      run: bulkExport,
+    },
+  ],
+  [
     'cursor-key rotate',
     {
       usage: 'cursor-key rotate [--force] [--json] [--aws]',
@@ -135,7 +144,8 @@ const commands = new Map<string, Command>([
 const WHERE = `Store: DYNAMODB_ENDPOINT, else the local store of \`npm start\` (127.0.0.1:DYNAMODB_PORT, default 8000);
 --aws: the AWS credential chain and the tables named by ACCOUNTS_TABLE / DECKS_TABLE.
 Catalogue: CATALOGUE_FILE, else the demo catalogue. catalogue fetch and refresh: KARDS_GRAPHQL_ENDPOINT, else https://api.kards.com/graphql.
-discord register: DISCORD_API_URL, else https://discord.com/api/v10.`;
+discord register: DISCORD_API_URL, else https://discord.com/api/v10.
+bulk export: BULK_BUCKET at S3_ENDPOINT, else npm start's (127.0.0.1:S3_PORT, default 8001); links on PUBLIC_URL.`;
 
 const USAGE = `usage:
 ${[...commands.values()].map((c) => `  deckctl ${c.usage}`).join('\n')}

@@ -8,8 +8,9 @@
 import type { Headed } from '#http/types.ts';
 import { type Card, cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
-import { DEFAULT_IMAGE_SIZE, type ImageSize } from '#rules/image-sizes.ts';
 import { answerLanguage, contentLanguage, DEFAULT_LANGUAGE } from '#rules/languages.ts';
+
+export { imageQuery } from '#rules/image-sizes.ts';
 
 export const languageOf = (req: Headed & { query: { lang?: string } }): string =>
   answerLanguage(req.query.lang, req.headers['accept-language']);
@@ -21,19 +22,6 @@ export const languageHeaders = (language: string, catalogue: Pick<Catalogue, 'la
 
 /** The query a link to an answer in `language` carries: none for English (every route's default), else `?lang=`. */
 export const languageQuery = (language: string): string => (language === DEFAULT_LANGUAGE ? '' : `?lang=${language}`);
-
-/**
- * The query of a link to an image: its language (as languageQuery), its size where not the default, and the version of the catalogue it is drawn
- * from (contract §11.5), so that a new catalogue is a new URL and what keeps an image by its URL (the edge,
- * Discord's media proxy) fetches the new drawing. The image routes declare `catalogue` (it is in the edge's cache
- * key) and draw with the catalogue they have, whatever it says.
- */
-export function imageQuery(language: string, catalogue: string, size: ImageSize = DEFAULT_IMAGE_SIZE): string {
-  const query = new URLSearchParams(language === DEFAULT_LANGUAGE ? {} : { lang: language });
-  if (size !== DEFAULT_IMAGE_SIZE) query.set('size', size);
-  query.set('catalogue', catalogue);
-  return `?${query}`;
-}
 
 /** A card as answers show it: its name in the language, without its names by language. */
 export function localCard(card: Card, language: string): Omit<Card, 'names' | 'reserved'> {

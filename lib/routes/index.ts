@@ -4,6 +4,7 @@
  * made from it; an endpoint is tied to its route's declaration by the compiler (lib/http/types.ts).
  */
 import { ACCOUNT_ROUTES } from './account.ts';
+import { BULK_DATA_ROUTES } from './bulk-data.ts';
 import { CARD_ROUTES } from './cards.ts';
 import { CODE_TEXT_ROUTES } from './code-text.ts';
 import { CODE_ROUTES } from './codes.ts';
@@ -35,7 +36,7 @@ export const ROUTE_GROUPS = {
   codes: CODE_ROUTES,
   codeText: CODE_TEXT_ROUTES,
   discord: DISCORD_ROUTES,
-  plays: PLAYS_ROUTES,
+  plays: [...PLAYS_ROUTES, ...BULK_DATA_ROUTES],
   account: ACCOUNT_ROUTES,
   cards: CARD_ROUTES,
   reference: REFERENCE_ROUTES,

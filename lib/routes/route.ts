@@ -30,7 +30,8 @@ export type TableAction =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'ConditionCheckItem'
-  | 'BatchWriteItem';
+  | 'BatchWriteItem'
+  | 'Scan';
 
 export interface Grant {
   table: 'decks' | 'accounts';
@@ -60,7 +61,7 @@ export const TAGS = {
   'Deck codes':
     "No key, no account, nothing stored: any KARDS deck code — its facts for a bot, its image and its page for people and link previews, the game's text export out and in.",
   Discord: "Discord's interactions endpoint of the Deck Library application: /deck and /card answered in Discord, signed by Discord.",
-  Meta: 'No key: what the public decks play — cards by faction, ally or the whole library, faction pairs, tags.',
+  Meta: 'No key: what the public decks play — cards by faction, ally or the whole library, faction pairs, tags — and the bulk files of every public deck.',
   'Keys and account': "A key's account: its keys, made and revoked by their owner.",
   Cards: 'The card catalogue: where card_id values come from, and the languages it names them in.',
   Reference: 'This document.',
@@ -95,6 +96,12 @@ export interface Grantee {
   /** It uses the card catalogue: it ships one, and reads the published one (CATALOGUE_GRANT). */
   catalogue?: true;
   grants: readonly Grant[];
+  /**
+   * What it does with the bulk files' bucket (contract §12.2), under its folder (lib/rules/bulk.ts BULK_FOLDER): `write`
+   * streams files into it (PutObject and the multipart upload's calls), `link` signs links to them (GetObject: a
+   * presigned URL is the signer's request). It gets BULK_BUCKET, and PUBLIC_URL.
+   */
+  objects?: 'write' | 'link';
 }
 
 export interface Route extends Grantee {
@@ -194,6 +201,8 @@ export const decks = (actions: TableAction[], leadingKeys: string[]): Grant => (
 export const accounts = (actions: TableAction[], leadingKeys: string[]): Grant => ({ table: 'accounts', actions, leadingKeys });
 /** A Query of the decks table's indexes named. */
 export const query = (...indexes: DecksIndex[]): Grant => ({ table: 'decks', actions: ['Query'], indexes });
+/** A Scan of indexes of the decks table (the bulk export's read of every deck item: lib/store/decks.ts publicDeckPages). */
+export const scan = (...indexes: DecksIndex[]): Grant => ({ table: 'decks', actions: ['Scan'], indexes });
 
 /**
  * The methods a route answers: a GET route answers HEAD too, with the GET's status and headers and no body

@@ -23,6 +23,9 @@ export const COMPONENTS = {
   OwnerListItem: S.OwnerListItem,
   PublicDeck: S.PublicDeck,
   SearchItem: S.SearchItem,
+  BulkDeck: S.BulkDeck,
+  BulkPlays: S.BulkPlays,
+  BulkFile: S.BulkFile,
   VersionListItem: S.VersionListItem,
   PublicVersionListItem: S.PublicVersionListItem,
   DeckVersion: S.DeckVersion,
@@ -110,6 +113,7 @@ export const SHAPES = {
   // Answers: lists, and those the document inlines
   'OwnerListItem[]': v.array(COMPONENTS.OwnerListItem),
   'SearchItem[]': v.array(COMPONENTS.SearchItem),
+  'BulkFile[]': v.array(COMPONENTS.BulkFile),
   'VersionListItem[]': v.array(COMPONENTS.VersionListItem),
   'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),
   DeckDiff: S.DeckDiff,

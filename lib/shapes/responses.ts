@@ -4,6 +4,7 @@
  * Strict objects: a field that is not declared here is a field the document does not promise.
  */
 import * as v from 'valibot';
+import { BULK_TYPES } from '#rules/bulk.ts';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
@@ -275,6 +276,39 @@ export const CodeFacts = v.strictObject({
   }),
 });
 
+/** A card of a bulk file's deck: its id, its import id (its 2-character id in deck codes: the same, lib/rules/bulk.ts) and its copies. */
+export const BulkCard = v.strictObject({
+  card_id: cardId,
+  import_id: v.string(),
+  count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+/**
+ * A line of the bulk `decks` file (contract §12.2): a public deck as search lists it (its counts folded as search's
+ * are), with its canonical code, its cards, its guide's description, its version and its links.
+ */
+export const BulkDeck = v.strictObject({
+  ...SearchItem.entries,
+  deck_code: v.string(),
+  cards: v.array(BulkCard),
+  description: v.string(),
+  version: versionNumber,
+  links: v.strictObject({ page: v.pipe(v.string(), v.url()), image: v.pipe(v.string(), v.url()), preview: v.pipe(v.string(), v.url()) }),
+});
+/** A bulk file as `GET /api/v1/bulk-data` lists it (Scryfall's bulk-data shape, with its digest, its records and the schema of what it holds). */
+export const BulkFile = v.strictObject({
+  type: v.picklist(BULK_TYPES),
+  name: v.string(),
+  description: v.string(),
+  updated_at: timestamp,
+  download_uri: v.pipe(v.string(), v.url()),
+  size: count,
+  content_type: v.string(),
+  content_encoding: v.literal('gzip'),
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  records: count,
+  schema: v.pipe(v.string(), v.url()),
+});
+
 /** A card of what a faction's public decks play (contract §10.3). */
 export const PlayedCard = v.strictObject({
   card_id: cardId,
@@ -297,6 +331,13 @@ export const PlayedFactions = v.strictObject({
     v.strictObject({ main_faction: faction, ally_faction: faction, decks: count, share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) }),
   ),
   tags: v.array(v.strictObject({ tag: v.string(), decks: count })),
+});
+/** The bulk `plays` file (contract §12.2): the library's card figures as meta/cards answers them unfiltered, and meta/factions'. */
+export const BulkPlays = v.strictObject({
+  decks: count,
+  as_of: v.nullable(timestamp),
+  cards: v.array(PlayedCard),
+  factions: PlayedFactions,
 });
 export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
 

@@ -5,7 +5,7 @@
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
  * counters.ts says why): no update is lost and search never disagrees with a deck.
  */
-import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, paginateScan, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { counterKey } from './items/counter.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
@@ -262,6 +262,32 @@ const scanDecks = (filter: string, values: Record<string, string>, projection?: 
     ProjectionExpression: projection,
     ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
   });
+
+/**
+ * Every public deck, whole, a page at a time, from one segment of a parallel Scan of the share-slug index (the bulk
+ * export: contract §12.2). The index holds the deck items alone (only they have a share_slug), whole (its projection
+ * is ALL), so the Scan reads the decks and nothing else of the table — no search entry, like, version or count:
+ * billed by the bytes it reads, a page's summed and rounded up to 4 KB, and halved (an index is read eventually
+ * consistent). Private and unlisted decks are read and dropped by the filter, and billed. `units` hears each page's.
+ */
+export async function* publicDeckPages(segment: number, segments: number, units?: (n: number) => void): AsyncGenerator<StoredDeck[]> {
+  const pages = paginateScan(
+    { client: documentClient() },
+    {
+      TableName: table(),
+      IndexName: indexName('by_share_slug'),
+      Segment: segment,
+      TotalSegments: segments,
+      FilterExpression: 'visibility = :public',
+      ExpressionAttributeValues: { ':public': 'public' },
+      ReturnConsumedCapacity: 'TOTAL',
+    },
+  );
+  for await (const page of pages) {
+    units?.(page.ConsumedCapacity?.CapacityUnits ?? 0);
+    yield (page.Items ?? []).map(fromItem);
+  }
+}
 
 /** Every public deck, whole (for `deckctl search reindex`). */
 export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {

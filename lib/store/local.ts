@@ -6,3 +6,6 @@
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'eu-west-1';
+/** The bulk files' bucket of `npm start` (infra/local/objects.ts, a stand-in of S3) and its port, as deckctl finds it. */
+export const LOCAL_BUCKET = 'deck-library-bulk';
+export const LOCAL_S3_PORT = 8001;

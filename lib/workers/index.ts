@@ -9,18 +9,19 @@
 
 import { erasing, keysClosing } from '#routes/grants.ts';
 import { readSharedDeck } from '#routes/public.ts';
-import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey } from '#routes/route.ts';
+import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey, scan } from '#routes/route.ts';
 import { readSharePage } from '#routes/share.ts';
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
 import { BOARD } from '#store/items/board.ts';
+import { BULK_DATA } from '#store/items/bulk-data.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
 import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { PLAYS, PLAYS_CODE, PLAYS_OF, PLAYS_TAG } from '#store/items/plays.ts';
+import { PLAYS, PLAYS_CODE, PLAYS_OF, PLAYS_TAG, TAGS_INDEX } from '#store/items/plays.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -242,8 +243,30 @@ export const CATALOGUE_REFRESH: DailyWorker = {
   grants: [decks(['PutItem'], [CATALOGUE.grant])],
 };
 
+/**
+ * The bulk files (contract §12.2; bulk-export.ts): daily, after the catalogue's refresh, every public deck and the
+ * library's figures written to the bucket and listed. Streamed; its time grows with the library (the bench measures
+ * it): given 15 minutes.
+ */
+export const BULK_EXPORT: DailyWorker = {
+  name: 'exportBulk',
+  handler: 'functions/export-bulk-worker.ts',
+  serves: 'the bulk files of every public deck and the library’s figures',
+  at: { hour: 4, minute: 45 },
+  timeoutSeconds: 900,
+  catalogue: true,
+  objects: 'write',
+  grants: [
+    scan('by_share_slug'),
+    decks(['BatchGetItem', 'PutItem'], [BULK_DATA.grant]),
+    // The library's figures, as meta/cards and meta/factions read them.
+    decks(['GetItem'], [PLAYS.grant]),
+    query(TAGS_INDEX),
+  ],
+};
+
 /** The functions run once a day. */
-export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH];
+export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH, BULK_EXPORT];
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
 export const subscriptionPattern = (s: LogSubscriber): string =>

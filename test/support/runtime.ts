@@ -41,6 +41,7 @@ export async function startRuntime(
   // Ports of its own, unless the caller names them (a start again on the same ports).
   const port = Number(extraEnv.PORT ?? (await freePort()));
   const dynamoPort = Number(extraEnv.DYNAMODB_PORT ?? (await freePort()));
+  const s3Port = Number(extraEnv.S3_PORT ?? (await freePort()));
   const [command, args] = npm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'infra/local/main.ts']];
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
@@ -49,7 +50,12 @@ export async function startRuntime(
       ...process.env,
       PORT: String(port),
       DYNAMODB_PORT: String(dynamoPort),
+      S3_PORT: String(s3Port),
       DATA_DIR: dataDir,
+      // Its own bulk files' bucket (a stand-in: infra/local/objects.ts), whatever a test process has set.
+      S3_ENDPOINT: '',
+      BULK_BUCKET: '',
+      PUBLIC_URL: '',
       CATALOGUE_FILE: '',
       // Its own DynamoDB Local, unless the caller names a store (contract §8.7).
       DYNAMODB_ENDPOINT: '',

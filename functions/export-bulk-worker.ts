@@ -1,0 +1,3 @@
+import { exportBulkDaily } from '#workers/bulk-export.ts';
+
+export const handler = exportBulkDaily;

@@ -1,0 +1,28 @@
+/**
+ * The bulk files' listing (contract §12.2): what a site or a bot downloads instead of paging search — every public
+ * deck in one daily file, and the library's figures — in Scryfall's bulk-data shape. No key; kept at the edge
+ * minutes (a new file is listed within them); the files themselves are served by the edge from the bucket
+ * (infra/constructs/edge.ts), or by a presigned link without the edge.
+ */
+import { BULK_DATA } from '#store/items/bulk-data.ts';
+import { type ApiRoute, decks } from './route.ts';
+
+/** How long the listing may be kept: a new day's files are listed within it; a presigned link outlives it (store/objects.ts). */
+export const BULK_DATA_CACHE = 'public, max-age=300';
+
+export const readBulkData = {
+  name: 'readBulkData',
+  edge: 'cached',
+  method: 'GET',
+  path: '/api/v1/bulk-data',
+  handler: 'functions/read-bulk-data.ts',
+  objects: 'link',
+  grants: [decks(['BatchGetItem'], [BULK_DATA.grant])],
+  summary: 'The bulk files: every public deck, and what the library plays',
+  description:
+    "Each bulk file's newest version, written once a day (about 04:45 UTC): `decks`, every public deck as one JSON object a line (NDJSON; a line's schema is the linked BulkDeck), and `plays`, the library's card figures and faction pairs and tags as meta/cards and meta/factions answer them (BulkPlays). Each with when it was written, its download_uri, its size and SHA-256 (of the bytes downloaded: gzip, content_encoding), its records (decks; the card figures) and the schema of a record. A file's key carries its time and is never rewritten; files are kept 7 days, so a deck made private, deleted or erased leaves every file within 7 days. Through the edge, download_uri is on the edge's host (cached a year: immutable); without it, a link presigned for an hour. Cached 5 minutes. A type not yet exported is not listed.",
+  tag: 'Meta',
+  success: { status: 200, data: 'BulkFile[]', headers: ['Cache-Control'] },
+} as const satisfies ApiRoute;
+
+export const BULK_DATA_ROUTES = [readBulkData] as const;

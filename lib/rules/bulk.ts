@@ -1,0 +1,92 @@
+/**
+ * The bulk files (contract §12.2), pure: each type declared once — what it holds, its media type, the schema of
+ * a record (a component of the OpenAPI document) — where its files go (a key that carries its time: written
+ * once, never rewritten; kept BULK_KEPT_DAYS by the bucket's lifecycle rule), and a public deck as a line of the
+ * `decks` file. The job that writes them is lib/workers/bulk-export.ts; the listing, lib/public/bulk-data.ts.
+ */
+import { parsedCode } from './parsed-codes.ts';
+
+export const BULK_FILES = {
+  decks: {
+    name: 'Public decks',
+    description:
+      'Every public deck, one JSON object a line (NDJSON), gzip: what search lists of it (counts folded as search folds them), its canonical code, its cards, its guide’s description, its version and its links.',
+    extension: 'ndjson',
+    contentType: 'application/x-ndjson',
+    schema: 'BulkDeck',
+  },
+  plays: {
+    name: 'What the library plays',
+    description:
+      "The library's card figures as GET /api/v1/meta/cards answers them with no filter (every card, in English), and GET /api/v1/meta/factions' pairs and tags: one JSON document, gzip.",
+    extension: 'json',
+    contentType: 'application/json',
+    schema: 'BulkPlays',
+  },
+} as const;
+export type BulkType = keyof typeof BULK_FILES;
+export const BULK_TYPES = Object.keys(BULK_FILES) as [BulkType, ...BulkType[]];
+
+/** How long a file is kept (the bucket's lifecycle rule): an erased or private deck leaves every file within it. */
+export const BULK_KEPT_DAYS = 7;
+/** Where the files are: this folder of the bucket, and the same path at the edge (`/bulk/…`). */
+export const BULK_FOLDER = 'bulk';
+
+/** A time as a key carries it: `20261127T043000Z`. */
+export const stamp = (at: Date): string =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
+
+/** A file's key: `bulk/decks/decks-20261127T043000Z.ndjson.gz` (an export in a second a listed file has moves to the next: lib/workers/bulk-export.ts). */
+export const bulkKey = (type: BulkType, at: Date): string => `${BULK_FOLDER}/${type}/${type}-${stamp(at)}.${BULK_FILES[type].extension}.gz`;
+
+/** What a line is made of: a stored public deck's fields (lib/store/items/deck.ts StoredDeck holds them). */
+export interface BulkSource {
+  id: string;
+  share_slug: string;
+  name: string;
+  main_faction: string;
+  ally_faction: string;
+  tags: string[];
+  guide: { system: string; description: string } | null;
+  display: { featured_card_id: string | null; card_back_id: string | null };
+  author_name: string;
+  views: number;
+  likes: number;
+  views_7d?: number;
+  created_at: string;
+  updated_at: string;
+  deck_code: string;
+  version: number;
+}
+
+/**
+ * A public deck as a line of the `decks` file (its schema: BulkDeck), its links made by `links`. A card's
+ * `import_id` is its 2-character id in deck codes — the catalogue keys every card a code can hold by it, so it is
+ * the card's `card_id` too: a stable id across catalogues, as a code is.
+ */
+export function deckLine(d: BulkSource, links: { page: string; image: string; preview: string }) {
+  return {
+    id: d.id,
+    share_slug: d.share_slug,
+    name: d.name,
+    main_faction: d.main_faction,
+    ally_faction: d.ally_faction,
+    tags: d.tags,
+    system: d.guide?.system ?? '',
+    display: d.display,
+    author: { display_name: d.author_name },
+    views: d.views,
+    likes: d.likes,
+    views_7d: d.views_7d ?? 0,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    deck_code: d.deck_code,
+    cards: parsedCode(d.deck_code).deck.cards.map(({ card_id, count }) => ({ card_id, import_id: card_id, count })),
+    description: d.guide?.description ?? '',
+    version: d.version,
+    links,
+  };
+}

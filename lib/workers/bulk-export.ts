@@ -1,0 +1,133 @@
+/**
+ * The bulk files (contract §12.2): once a day (an EventBridge schedule; `npx deckctl bulk export` on demand), every
+ * public deck as a line of gzip NDJSON, and the library's card and faction figures as one gzip JSON document, each
+ * to a new key of the bucket that carries its time (lib/rules/bulk.ts: never rewritten; the bucket's lifecycle
+ * rule deletes a file after BULK_KEPT_DAYS, so a deck made private, deleted or erased leaves every file within
+ * them); then the listing's item of its type (lib/store/bulk-data.ts), so the listing names only whole files.
+ * Streamed end to end: the decks come a page at a time from a parallel Scan of the share-slug index (deck items
+ * alone: lib/store/decks.ts publicDeckPages), each page's lines go through gzip as they are made, and the gzip's
+ * output goes to the bucket a part at a time (lib/store/objects.ts) — at most a page a segment and a part are in
+ * memory, whatever the library's size. Its read units are summed from what DynamoDB reports.
+ */
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
+import { catalogue, catalogueTag } from '#catalogue/load.ts';
+import { readDeckImage, readSharePage } from '#routes/share.ts';
+import { BULK_FILES, BULK_TYPES, type BulkType, bulkKey, deckLine } from '#rules/bulk.ts';
+import { imageQuery } from '#rules/image-sizes.ts';
+import { poolsAsked } from '#rules/plays.ts';
+import { cardFigures, factionFigures } from '#rules/plays-shown.ts';
+import { readBulkFiles, writeBulkFile } from '#store/bulk-data.ts';
+import { publicDeckPages } from '#store/decks.ts';
+import type { BulkFileItem } from '#store/items/bulk-data.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
+import { putStreamed } from '#store/objects.ts';
+import { readFactions, readPools } from '#store/plays.ts';
+
+/** The Scan's segments read side by side (DynamoDB developer guide, "Parallel scan"). */
+export const SEGMENTS = 4;
+/** A file's keys never change: cached a year where it is cached (the edge, a browser). */
+const FILE_CACHE = 'public, max-age=31536000, immutable';
+
+/** The pages of every source, as each comes: one page a source asked for at a time (so at most that many are held). */
+export async function* merged<T>(sources: AsyncIterator<T>[]): AsyncGenerator<T> {
+  const pending = new Map<number, Promise<{ i: number; r: IteratorResult<T> }>>();
+  const ask = (i: number) =>
+    pending.set(
+      i,
+      (sources[i] as AsyncIterator<T>).next().then((r) => ({ i, r })),
+    );
+  sources.forEach((_, i) => ask(i));
+  while (pending.size > 0) {
+    const { i, r } = await Promise.race(pending.values());
+    if (r.done) pending.delete(i);
+    else {
+      ask(i);
+      yield r.value;
+    }
+  }
+}
+
+/** `write` run into a gzip stream, streamed into the bucket under `type`'s new key: the file as the listing keeps it. */
+async function writeFile(
+  type: BulkType,
+  at: Date,
+  write: (line: (text: string) => Promise<void>) => Promise<number>,
+): Promise<BulkFileItem> {
+  const key = bulkKey(type, at);
+  const gzip = createGzip();
+  const line = async (text: string) => {
+    if (!gzip.write(text)) await once(gzip, 'drain');
+  };
+  const writing = write(line).then(
+    (records) => {
+      gzip.end();
+      return records;
+    },
+    (e: Error) => {
+      gzip.destroy(e);
+      throw e;
+    },
+  );
+  const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': FILE_CACHE };
+  const [written, records] = await Promise.all([putStreamed(key, headers, gzip), writing]);
+  const file = { type, key, updated_at: at.toISOString(), ...written, records };
+  await writeBulkFile(file);
+  return file;
+}
+
+/** A deck's links as a line carries them: its page, its image and its preview, on `origin`, in English. */
+const linksOf = (origin: string, d: StoredDeck) => {
+  const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}`;
+  return {
+    page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`,
+    image: `${image}${imageQuery('en', catalogueTag())}`,
+    preview: `${image}${imageQuery('en', catalogueTag(), 'embed')}`,
+  };
+};
+
+/** Writes both files at `at`, the decks' links on `origin`: each file as listed, and the read units of the decks' Scan. */
+export async function exportBulk(asked: Date, origin: string): Promise<{ files: BulkFileItem[]; readUnits: number }> {
+  // A key is written once: an export in the second of a listed file (a retried event, two runs at once by hand) takes the next.
+  const listed = new Set((await readBulkFiles()).map((f) => f.key));
+  let at = new Date(Math.floor(asked.getTime() / 1000) * 1000);
+  while (BULK_TYPES.some((type) => listed.has(bulkKey(type, at)))) at = new Date(at.getTime() + 1000);
+  let readUnits = 0;
+  const decks = await writeFile('decks', at, async (line) => {
+    let records = 0;
+    const segments = Array.from({ length: SEGMENTS }, (_, s) => publicDeckPages(s, SEGMENTS, (n) => (readUnits += n)));
+    for await (const page of merged(segments))
+      for (const deck of page) {
+        await line(`${JSON.stringify(deckLine(deck, linksOf(origin, deck)))}\n`);
+        records++;
+      }
+    return records;
+  });
+  const plays = await writeFile('plays', at, async (line) => {
+    const [pool, factions] = await Promise.all([readPools(poolsAsked(undefined, undefined)), readFactions()]);
+    const cards = cardFigures(pool, catalogue(), 'en');
+    await line(
+      JSON.stringify({
+        decks: pool.decks,
+        as_of: pool.as_of,
+        cards,
+        factions: factionFigures(factions.decks, factions.pairs, factions.tags),
+      }),
+    );
+    return cards.length;
+  });
+  return { files: [decks, plays], readUnits };
+}
+
+/** Where the files' links point (the edge's domain, else the API's), as the stack sets it: PUBLIC_URL. */
+export function publicOrigin(): string {
+  const url = process.env.PUBLIC_URL;
+  if (!url) throw new Error('no PUBLIC_URL: the origin the bulk files link decks on is not set');
+  return url.replace(/\/+$/, '');
+}
+
+/** The daily run (an EventBridge scheduled event): both files at the event's time. */
+export const exportBulkDaily = async (event: { time?: string }) => {
+  const { files, readUnits } = await exportBulk(event.time ? new Date(event.time) : new Date(), publicOrigin());
+  return { files: files.map((f) => ({ key: f.key, records: f.records, size: f.size })), readUnits };
+};

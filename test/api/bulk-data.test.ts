@@ -1,0 +1,202 @@
+/**
+ * The bulk files (contract §12.2, issue 57), over HTTP on a runtime of its own with its edge (a stand-in of
+ * CloudFront) and its bucket (a stand-in of the S3 calls made: infra/local/objects.ts): 300 public decks, 20
+ * private and 20 unlisted; two turned private, one deleted and one account erased before the export. The listing's
+ * `decks` file, fetched through its download_uri at the edge, gunzips to exactly the public decks, each once, each
+ * line valid against the schema the listing links (the served document's BulkDeck); its size, sha256 and records
+ * true. A second export (`deckctl bulk export`) is a second file; the first is unchanged. Without the edge, the
+ * listing links the bucket's own object. The files are the edge's to keep by their path alone.
+ */
+import { createHash } from 'node:crypto';
+import { get as httpGet } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BULK_FOLDER } from '#rules/bulk.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { exportBulk } from '#workers/bulk-export.ts';
+import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+
+let runtime: OwnRuntime | undefined;
+let edge = '';
+let bucket = '';
+/** The share slugs of the decks that are public at the export. */
+const expected = new Set<string>();
+const kept = { BULK_BUCKET: process.env.BULK_BUCKET, S3_ENDPOINT: process.env.S3_ENDPOINT };
+
+/** A GET's status, headers and bytes as sent (no decoding of a Content-Encoding: what the listing's size and digest are of). */
+const raw = (url: string) =>
+  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }>((ok, fail) => {
+    httpGet(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      res.on('error', fail);
+    }).on('error', fail);
+  });
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+interface Listed {
+  type: string;
+  updated_at: string;
+  download_uri: string;
+  size: number;
+  content_type: string;
+  content_encoding: string;
+  sha256: string;
+  records: number;
+  schema: string;
+}
+const listing = async (base: string): Promise<Listed[]> =>
+  ((await (await fetch(`${base}/api/v1/bulk-data`)).json()) as { data: Listed[] }).data;
+
+beforeAll(async () => {
+  const port = await freePort();
+  runtime = await ownRuntime('bulk-data', { EDGE_PORT: String(port), STREAM_BATCH_WINDOW_MS: '0' });
+  edge = `http://127.0.0.1:${port}`;
+  bucket = /The bulk files' bucket \(a local stand-in of S3\) on (\S+)/.exec(runtime.output())?.[1] ?? '';
+  expect(bucket).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/deck-library-bulk$/);
+  const [a, b, c] = [await newOwner(), await newOwner(), await newOwner()];
+  const make = async (owner: Owner, n: number, visibility: string, from: number) => {
+    const made: { id: string; share_slug: string }[] = [];
+    for (let i = 0; i < n; i += 20)
+      made.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(20, n - i) }, async (_, j) => {
+            const k = from + i + j;
+            const body = {
+              visibility,
+              deck_code: code(['soviet', 'germany', 'britain', 'japan'][k % 4] as never, ['usa', 'italy', 'finland'][k % 3] as never, k % 7),
+              guide: { system: `System ${k}`, description: `Line one of ${k}\nand "two" — ✓` },
+              tags: k % 5 === 0 ? ['bulk', `t${k % 3}`] : [],
+            };
+            return (await createDeck(owner, body)).body.data as { id: string; share_slug: string };
+          }),
+        )),
+      );
+    return made;
+  };
+  const aPublic = await make(a, 150, 'public', 0);
+  const bPublic = await make(b, 140, 'public', 150);
+  const cPublic = await make(c, 10, 'public', 290);
+  await make(a, 20, 'private', 300);
+  await make(b, 20, 'unlisted', 320);
+  for (const d of [...aPublic, ...bPublic]) expected.add(d.share_slug);
+  // Two turned private, one deleted, one account (with 10 public decks) erased.
+  for (const d of aPublic.slice(0, 2)) {
+    expect((await call('PATCH', `${a.decks}/${d.id}`, { key: a.key, body: { visibility: 'private' } })).status).toBe(200);
+    expected.delete(d.share_slug);
+  }
+  expect((await call('DELETE', `${b.decks}/${bPublic[0]?.id}`, { key: b.key, body: {} })).status).toBe(200);
+  expected.delete(bPublic[0]?.share_slug as string);
+  expect((await call('DELETE', `/api/v1/users/${c.userId}`, { key: c.key, body: { confirm: c.userId } })).status).toBe(200);
+  expect(cPublic.length).toBe(10);
+  // The export, as the daily job runs it, on the runtime's store and bucket, its decks linked on the edge.
+  process.env.S3_ENDPOINT = bucket.replace(/\/[^/]+$/, '');
+  process.env.BULK_BUCKET = bucket.split('/').at(-1);
+  await exportBulk(new Date(), edge);
+}, 180_000);
+afterAll(async () => {
+  for (const [k, v] of Object.entries(kept)) if (v === undefined) delete process.env[k];
+  await runtime?.close();
+});
+
+describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
+  it('through the edge: the decks file gunzips to exactly the public decks, each once, each line valid against the linked schema; size, sha256 and records true', async () => {
+    expect(expected.size).toBe(287);
+    const files = await listing(edge);
+    expect(files.map((f) => f.type)).toEqual(['decks', 'plays']);
+    const decks = files[0] as Listed;
+    expect(decks.download_uri.startsWith(`${edge}/${BULK_FOLDER}/decks/decks-`)).toBe(true);
+    expect(decks.download_uri).toMatch(/\/decks-\d{8}T\d{6}Z\.ndjson\.gz$/);
+    expect([decks.content_type, decks.content_encoding]).toEqual(['application/x-ndjson', 'gzip']);
+    const got = await raw(decks.download_uri);
+    expect([got.status, got.headers['content-type'], got.headers['content-encoding'], got.headers['cache-control']]).toEqual([
+      200,
+      'application/x-ndjson',
+      'gzip',
+      'public, max-age=31536000, immutable',
+    ]);
+    expect([got.bytes.length, sha256(got.bytes)]).toEqual([decks.size, decks.sha256]);
+    const lines = gunzipSync(got.bytes).toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.length).toBe(decks.records);
+    const parsed = lines.map(
+      (l) => JSON.parse(l) as { share_slug: string; description: string; cards: { card_id: string; import_id: string; count: number }[] },
+    );
+    const slugs = parsed.map((d) => d.share_slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    expect(new Set(slugs)).toEqual(expected);
+    // Each line against the schema the listing links, as the served document has it.
+    expect(decks.schema).toBe(`${edge}/api/v1/openapi.json#/components/schemas/BulkDeck`);
+    const document = (await (await fetch(decks.schema.split('#')[0] as string)).json()) as object;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(document, 'openapi');
+    const validate = ajv.getSchema('openapi#/components/schemas/BulkDeck');
+    expect(validate).toBeDefined();
+    for (const line of parsed) expect(validate?.(line), ajv.errorsText(validate?.errors)).toBe(true);
+    // A line is its deck: its code's cards, its guide's text as written, its page on the edge.
+    const one = parsed.find((d) => d.description.includes('"two"')) as (typeof parsed)[0] & { deck_code: string; links: { page: string } };
+    const read = await call('GET', `/api/v1/decks/${one.share_slug}`);
+    expect([one.deck_code, one.description]).toEqual([read.body.data.deck_code, read.body.data.guide.description]);
+    expect(one.cards).toEqual(
+      parseDeckCode(one.deck_code).cards.map((c) => ({ card_id: c.card_id, import_id: c.card_id, count: c.count })),
+    );
+    expect(one.links.page).toBe(`${edge}/d/${one.share_slug}`);
+    // The edge keeps the file by its path alone: a query and a header change nothing; the second read is a hit.
+    const again = await fetch(`${decks.download_uri}?x=1`, { headers: { 'accept-language': 'de' } });
+    expect([again.headers.get('x-cache'), sha256(Buffer.from(await again.arrayBuffer()))]).toEqual([
+      'Hit from cloudfront',
+      expect.any(String),
+    ]);
+  });
+
+  it('the plays file: the library figures as meta/cards and meta/factions answer them, valid against BulkPlays', async () => {
+    const plays = (await listing(edge))[1] as Listed;
+    const got = await raw(plays.download_uri);
+    expect([got.bytes.length, sha256(got.bytes)]).toEqual([plays.size, plays.sha256]);
+    const figures = JSON.parse(gunzipSync(got.bytes).toString('utf8')) as {
+      decks: number;
+      cards: unknown[];
+      factions: { pairs: unknown[] };
+    };
+    expect(figures.cards.length).toBe(plays.records);
+    const document = (await (await fetch(`${edge}/api/v1/openapi.json`)).json()) as object;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    ajv.addSchema(document, 'openapi');
+    expect(ajv.getSchema('openapi#/components/schemas/BulkPlays')?.(figures)).toBe(true);
+  });
+
+  it('without the edge: the listing (held to the document) links the bucket’s own object, the same bytes', async () => {
+    const direct = await call('GET', '/api/v1/bulk-data');
+    expect([direct.status, direct.headers.get('cache-control')]).toEqual([200, 'public, max-age=300']);
+    const [decks] = direct.body.data as Listed[];
+    expect(decks?.download_uri.startsWith(`${bucket}/${BULK_FOLDER}/decks/`)).toBe(true);
+    const got = await raw(decks?.download_uri as string);
+    expect(sha256(got.bytes)).toBe(decks?.sha256);
+  });
+
+  it('a second export (deckctl bulk export) is a second file; the first is unchanged and still served', async () => {
+    const [first] = await listing(edge);
+    const before = await raw((first as Listed).download_uri);
+    const { status, stdout, stderr } = await deckctl(['bulk', 'export', '--json'], {
+      DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint,
+      PUBLIC_URL: edge,
+    });
+    expect([status, stderr]).toEqual([0, '']);
+    const printed = JSON.parse(stdout) as { files: { key: string; records: number }[]; read_units: number };
+    expect(printed.files[0]?.records).toBe(287);
+    expect(printed.read_units).toBeGreaterThan(0);
+    const [second] = await listing(runtime?.baseUrl as string);
+    expect(second?.download_uri).not.toBe(first?.download_uri);
+    expect(second?.download_uri.endsWith(printed.files[0]?.key as string)).toBe(true);
+    expect(second?.records).toBe(287);
+    const after = await raw((first as Listed).download_uri.replace(edge, bucket));
+    expect([after.status, sha256(after.bytes)]).toEqual([200, sha256(before.bytes)]);
+  });
+});
