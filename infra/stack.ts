@@ -2,7 +2,7 @@
  * The Deck Library stack: an HTTP API (payload v2) with one route and one function per entry of the
  * route table, the tables of the shared definition, and each function's own least-privilege role.
  */
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { type CfnElement, CfnOutput, Duration, Names, NestedStack, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -12,10 +12,12 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTE_GROUPS, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
 import { discordInteractions } from '#routes/discord.ts';
+import { BULK_FOLDER, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
@@ -56,8 +58,44 @@ export class DeckLibraryStack extends Stack {
     const accounts = tableFrom(this, ACCOUNTS);
     const tableArn = (t: 'decks' | 'accounts') => (t === 'decks' ? decks.tableArn : accounts.tableArn);
 
+    // The bulk files (contract §12.2): private (the edge reads it by origin access control), encrypted, TLS only; a
+    // file deleted BULK_KEPT_DAYS after it is written, an upload left unfinished after a day. Kept at a destroy, as the
+    // tables are (a bucket with files cannot be deleted by CloudFormation; an empty one may be, by hand).
+    const bulkBucket = new Bucket(this, 'BulkData', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [
+        {
+          id: 'BulkFilesKept',
+          prefix: `${BULK_FOLDER}/`,
+          expiration: Duration.days(BULK_KEPT_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const rule of [
+      's3_bucket_default_encryption_kms_check',
+      's3_bucket_versioning_enabled_check',
+      's3_bucket_logging_enabled_check',
+      's3_event_notifications_enabled_check',
+      's3_bucket_object_lock_enabled_check',
+    ] as const)
+      guardException(bulkBucket, rule);
+    Validations.of(bulkBucket).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-S1',
+      reason: GUARD_EXCEPTIONS.s3_bucket_logging_enabled_check,
+    });
     const shared = {
       tableArn,
+      bulk: {
+        bucketName: bulkBucket.bucketName,
+        bucketArn: bulkBucket.bucketArn,
+        // How cdk-nag names the bucket's ARN in a nested stack (the parameter CDK passes it by).
+        arnInFindings: `referenceto${Names.nodeUniqueId((bulkBucket.node.defaultChild as CfnElement).node)}Arn`,
+      },
       catalogueFile: props.catalogueFile,
       logRetention: props.logRetention,
       tracing: props.settings.tracing,
@@ -156,6 +194,27 @@ export class DeckLibraryStack extends Stack {
           integration: integrationOf(route),
         }),
       );
+    if (props.settings.edge) {
+      this.edge = new Edge(this, 'Edge', {
+        api,
+        routes: ROUTES as readonly Route[],
+        root: routeByName('docsPage').path,
+        catalogueFile: props.catalogueFile,
+        files: bulkBucket,
+        ...(props.settings.domain ? { domain: props.settings.domain } : {}),
+      });
+      new CfnOutput(this, 'EdgeUrl', {
+        value: `https://${this.edge.distribution.distributionDomainName}`,
+        description: 'Base URL of the API through the edge (CloudFront): what to publish',
+      });
+    }
+    // Where the bulk files link decks: the edge's domain, else the API's.
+    const publicUrl = props.settings.domain
+      ? `https://${props.settings.domain.names[0]}`
+      : this.edge
+        ? `https://${this.edge.distribution.distributionDomainName}`
+        : api.apiEndpoint;
+    new CfnOutput(this, 'BulkBucketName', { value: bulkBucket.bucketName, description: 'BULK_BUCKET for deckctl bulk export --aws' });
     // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     // Views are counted from the access log (contract §9.5): its lines of shared reads answered 200 reach
@@ -182,6 +241,7 @@ export class DeckLibraryStack extends Stack {
       DAILY_WORKERS.map((worker) => {
         const fn = new ServiceFunction(workerArea, `${pascal(worker.name)}Function`, {
           ...shared,
+          bulk: { ...shared.bulk, publicUrl },
           spec: worker,
           environment: tableNames,
         });
@@ -241,19 +301,6 @@ export class DeckLibraryStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
-    if (props.settings.edge) {
-      this.edge = new Edge(this, 'Edge', {
-        api,
-        routes: ROUTES as readonly Route[],
-        root: routeByName('docsPage').path,
-        catalogueFile: props.catalogueFile,
-        ...(props.settings.domain ? { domain: props.settings.domain } : {}),
-      });
-      new CfnOutput(this, 'EdgeUrl', {
-        value: `https://${this.edge.distribution.distributionDomainName}`,
-        description: 'Base URL of the API through the edge (CloudFront): what to publish',
-      });
-    }
     new CfnOutput(this, 'DecksTableName', { value: decks.tableName, description: 'DECKS_TABLE for deckctl --aws' });
     new CfnOutput(this, 'AccountsTableName', { value: accounts.tableName, description: 'ACCOUNTS_TABLE for deckctl --aws' });
   }

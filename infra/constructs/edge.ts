@@ -34,11 +34,15 @@ import {
   OriginRequestQueryStringBehavior,
   PriceClass,
   ResponseHeadersPolicy,
+  S3OriginAccessControl,
+  Signing,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CORS, type Route } from '#routes';
+import { BULK_FOLDER } from '#rules/bulk.ts';
 import { cachedBehaviours, rootObjectOf } from '../edge-behaviours.ts';
 import { catalogueVersion, EDGE_CATALOGUE_HEADER, EDGE_HOST_HEADER, EDGE_LANGUAGE_HEADER, edgeFunctionCode } from '../edge-function.ts';
 import { guardException } from '../guard.ts';
@@ -52,6 +56,8 @@ export interface EdgeProps {
   catalogueFile: string;
   /** A custom domain (its ACM certificate in us-east-1), opt-in. */
   domain?: { names: string[]; certificateArn: string };
+  /** The bulk files' bucket (contract §12.2): served at `/bulk/*`, read by origin access control. */
+  files?: IBucket;
 }
 
 /**
@@ -59,13 +65,13 @@ export interface EdgeProps {
  * among it) and the stack's region, so that a second region or stack in one account names none twice (CDK names its
  * cache policies so by default, not its origin request and response headers policies: aws-cdk issue 34336).
  */
-export const accountWideName = (scope: Construct, id: string): string =>
-  `${Names.uniqueResourceName(scope, { maxLength: 100 })}${id}-${Stack.of(scope).region}`;
+export const accountWideName = (scope: Construct, id: string, unique = 100): string =>
+  `${Names.uniqueResourceName(scope, { maxLength: unique })}${id}-${Stack.of(scope).region}`;
 
 export class Edge extends Construct {
   readonly distribution: Distribution;
 
-  constructor(scope: Construct, id: string, { api, routes, root, catalogueFile, domain }: EdgeProps) {
+  constructor(scope: Construct, id: string, { api, routes, root, catalogueFile, domain, files }: EdgeProps) {
     super(scope, id);
     // The API's own host: the origin request carries it (never the viewer's Host), over HTTPS only.
     const origin = new HttpOrigin(Fn.select(2, Fn.split('/', api.apiEndpoint)), { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
@@ -136,6 +142,33 @@ export class Edge extends Construct {
         },
       ]),
     );
+    // The bulk files: from the private bucket by origin access control (the bucket's policy lets this distribution alone
+    // read), keyed by their path alone — no query, header or cookie — and kept a year (a file's key never changes).
+    // Not compressed again (they are gzip); no viewer function (nothing of the viewer's is in their key).
+    if (files)
+      additionalBehaviors[`/${BULK_FOLDER}/*`] = {
+        origin: S3BucketOrigin.withOriginAccessControl(files, {
+          // Named as the policies are (its name is the account's; CDK's own is not the region's): at most 64 characters.
+          originAccessControl: new S3OriginAccessControl(this, 'FilesAccess', {
+            originAccessControlName: accountWideName(this, 'Files', 40),
+            signing: Signing.SIGV4_ALWAYS,
+          }),
+        }),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        compress: false,
+        cachePolicy: new CachePolicy(this, 'Files', {
+          comment: 'Deck Library: the bulk files, by path alone; a year (their keys never change)',
+          queryStringBehavior: CacheQueryStringBehavior.none(),
+          headerBehavior: CacheHeaderBehavior.none(),
+          cookieBehavior: CacheCookieBehavior.none(),
+          enableAcceptEncodingGzip: false,
+          enableAcceptEncodingBrotli: false,
+          minTtl: Duration.days(365),
+          defaultTtl: Duration.days(365),
+          maxTtl: Duration.days(365),
+        }),
+      };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Deck Library',
       defaultBehavior: {

@@ -16,6 +16,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf, type SubsetFont } from '#routes';
+import { BULK_FOLDER } from '#rules/bulk.ts';
 import { shippedFiles } from '#shipped';
 import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
 import { cutFonts } from '../cut-fonts.ts';
@@ -61,13 +62,15 @@ export interface ServiceFunctionProps {
   sourceMaps?: boolean;
   /** A concurrency reservation: a spend ceiling (and a floor taken from the account's pool). */
   reservedConcurrency?: number;
+  /** The bulk files' bucket and the origin its files link on, for a function that declares `objects` (lib/routes/route.ts). */
+  bulk?: { bucketName: string; bucketArn: string; publicUrl?: string; arnInFindings: string };
 }
 
 export class ServiceFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency }: ServiceFunctionProps,
+    { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency, bulk }: ServiceFunctionProps,
   ) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     // What it ships beside its bundle (lib/shipped.ts), staged in one folder once per synth with each
@@ -109,6 +112,7 @@ export class ServiceFunction extends NodejsFunction {
         // The SDK's endpoints are its defaults for the region: no looking for configured URLs in ~/.aws files.
         AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
         ...environment,
+        ...(spec.objects && bulk ? { BULK_BUCKET: bulk.bucketName, ...(bulk.publicUrl ? { PUBLIC_URL: bulk.publicUrl } : {}) } : {}),
         // The catalogue it ships, and the newest published one once there is one (lib/catalogue/load.ts).
         ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}`, CATALOGUE_PUBLISHED: 'on' } : {}),
       },
@@ -150,6 +154,17 @@ export class ServiceFunction extends NodejsFunction {
       });
     }
     for (const statement of grantStatements(grantsOf(spec), tableArn)) role.addToPolicy(statement);
+    if (spec.objects) {
+      if (!bulk) throw new Error(`${spec.name} declares objects but is given no bucket`);
+      // Its files' folder only: a multipart upload's every call is s3:PutObject's (S3 User Guide, "Multipart upload API
+      // and permissions"), and an abandoned one's parts are its own to abort; a presigned link is its signer's GetObject.
+      const actions = spec.objects === 'write' ? ['s3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
+      role.addToPolicy(new PolicyStatement({ actions, resources: [`${bulk.bucketArn}/${BULK_FOLDER}/*`] }));
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${bulk.arnInFindings}>/${BULK_FOLDER}/*]`,
+        reason: "The bulk files' keys carry their time (lib/rules/bulk.ts): the only wildcard is the files' own folder.",
+      });
+    }
     guardException(this, 'lambda_inside_vpc_check');
     guardException(logGroup, 'cloudwatch_log_group_retention_period_check');
     guardException(logGroup, 'cloudwatch_log_group_encrypted_check');

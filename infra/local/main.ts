@@ -188,7 +188,8 @@ try {
       ...(process.env.DISCORD_PUBLIC_KEY ? { DISCORD_PUBLIC_KEY: process.env.DISCORD_PUBLIC_KEY } : {}),
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
     };
-    for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS], queue.url))
+    const given = { BULK_BUCKET: process.env.BULK_BUCKET as string, PUBLIC_URL: process.env.PUBLIC_URL as string };
+    for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS], queue.url, given))
       pools.set(
         name,
         new FunctionPool(config, {

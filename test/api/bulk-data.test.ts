@@ -69,7 +69,11 @@ beforeAll(async () => {
             const k = from + i + j;
             const body = {
               visibility,
-              deck_code: code(['soviet', 'germany', 'britain', 'japan'][k % 4] as never, ['usa', 'italy', 'finland'][k % 3] as never, k % 7),
+              deck_code: code(
+                ['soviet', 'germany', 'britain', 'japan'][k % 4] as never,
+                ['usa', 'italy', 'finland'][k % 3] as never,
+                k % 7,
+              ),
               guide: { system: `System ${k}`, description: `Line one of ${k}\nand "two" — ✓` },
               tags: k % 5 === 0 ? ['bulk', `t${k % 3}`] : [],
             };

@@ -27,6 +27,7 @@ import {
   routeKey,
   type SubsetFont,
 } from '#routes';
+import { BULK_FOLDER, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
 import { FACTIONS, factionName } from '#rules/factions.ts';
@@ -41,7 +42,16 @@ import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import { CATALOGUE_REFRESH, DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import {
+  BULK_EXPORT,
+  CATALOGUE_REFRESH,
+  DAILY_WORKERS,
+  DAY_OPENER,
+  subscriptionPattern,
+  VIEW_SUBSCRIPTION,
+  WORKERS,
+  type Worker,
+} from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
@@ -156,8 +166,8 @@ describe('API and functions', () => {
       [...workers, ...DAILY_WORKERS].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
     );
     // The erasure worker's steps wait; the daily opener walks every deck with a week, the catalogue's refresh every
-    // page of the endpoint in every language (15 minutes, Lambda's most).
-    expect([...ownTimeout.values()]).toEqual([60, 900, 900]);
+    // page of the endpoint in every language, the bulk export every public deck (15 minutes, Lambda's most).
+    expect([...ownTimeout.values()]).toEqual([60, 900, 900, 900]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
         Runtime: `nodejs${NODE_MAJOR}.x`,
@@ -381,18 +391,36 @@ describe('a new account (contract §12.4)', () => {
       const read = (dir: string) => resourcesIn(dir);
       const before = read(without.dir);
       const after = read(withEdge.dir);
-      // Every resource stays, of the same type, with the same properties but its code's asset key (an update in place).
+      // Every resource stays, of the same type, with the same properties but its code's asset key (an update in place) —
+      // and two updates in place the edge brings: the bulk export links decks on the edge's domain (PUBLIC_URL), and the
+      // bulk files' bucket lets the distribution read them (a statement of its policy).
+      const changed: string[] = [];
       for (const [id, r] of Object.entries(before) as [string, { Type: string; Properties?: Record<string, unknown> }][]) {
         expect([id, after[id]?.Type]).toEqual([id, r.Type]);
         const { Code: _a, ...was } = r.Properties ?? {};
         const { Code: _b, ...is } = after[id].Properties ?? {};
+        const variables = (p: Record<string, unknown>) => (p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+        if (variables(was)?.PUBLIC_URL !== undefined) {
+          expect(JSON.stringify(variables(is)?.PUBLIC_URL)).toContain('EdgeDistribution');
+          changed.push(id);
+          (variables(was) as Record<string, unknown>).PUBLIC_URL = variables(is)?.PUBLIC_URL;
+        }
+        if (r.Type === 'AWS::S3::BucketPolicy') {
+          const statements = (p: Record<string, unknown>) => (p.PolicyDocument as { Statement: unknown[] }).Statement;
+          expect(statements(is).slice(0, statements(was).length)).toEqual(statements(was));
+          expect(JSON.stringify(statements(is).slice(statements(was).length))).toContain('cloudfront.amazonaws.com');
+          changed.push(id);
+          continue;
+        }
         expect([id, is]).toEqual([id, was]);
       }
+      expect(changed.map((id) => before[id].Type).sort()).toEqual(['AWS::Lambda::Function', 'AWS::S3::BucketPolicy']);
       const added = Object.keys(after).filter((id) => !(id in before));
       expect([...new Set(added.map((id) => after[id].Type))].sort()).toEqual([
         'AWS::CloudFront::CachePolicy',
         'AWS::CloudFront::Distribution',
         'AWS::CloudFront::Function',
+        'AWS::CloudFront::OriginAccessControl',
         'AWS::CloudFront::OriginRequestPolicy',
         'AWS::CloudFront::ResponseHeadersPolicy',
       ]);
@@ -761,9 +789,10 @@ describe('bundles', () => {
   // A code's image and page read a link in a code's place too (issue 56: readCodeImage went from under 151,000 bytes
   // to 151,649 with it). A code's facts name their language whatever the catalogue, and say which in Content-Language
   // (issue 56 item 2: readCode went from under 95,000 bytes to 95,024). Discord's /card finds a part of a name and tells
-  // alike cards apart (issue 56 item 3: discordInteractions went from under 137,000 bytes to 138,128). An image is drawn
+  // alike cards apart (issue 56 item 3: discordInteractions went from under 137,000 bytes to 138,128). The document names
+  // the bulk files' shapes and route (issue 57: openApi went from under 136,000 bytes to 137,452). An image is drawn
   // at an embed's size too, its cards as running text (issue 56 item 1: readCodeImage went from 151,649 bytes to 157,546).
-  const BUDGET = { store: 372_000, plain: 96_000, drawn: 159_000, openApi: 136_000, discord: 139_000 };
+  const BUDGET = { store: 372_000, plain: 96_000, drawn: 159_000, openApi: 138_000, discord: 139_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
@@ -1064,13 +1093,17 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
   const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
   const config = () => byType('AWS::CloudFront::Distribution')[0]?.[1].Properties.DistributionConfig;
   const policyOf = (ref: { Ref: string }) => resources[ref.Ref].Properties;
+  /** The bulk files' behaviour (contract §12.2): its path pattern. */
+  const FILES = `/${BULK_FOLDER}/*`;
+  /** The behaviours of the API's routes (every one but the bulk files'). */
+  const apiBehaviours = () => config().CacheBehaviors.filter((b: { PathPattern: string }) => b.PathPattern !== FILES);
   /** A path of the route, its parameters filled. */
   const pathOf = (route: Route) => route.path.replace(/\{\w+\}/g, 'x1');
 
   it('a distribution by default, HTTPS only, compressed; none with edge=false', () => {
     expect(byType('AWS::CloudFront::Distribution')).toHaveLength(1);
     const d = config();
-    for (const b of [d.DefaultCacheBehavior, ...d.CacheBehaviors]) {
+    for (const b of [d.DefaultCacheBehavior, ...apiBehaviours()]) {
       expect(b.ViewerProtocolPolicy).toBe('redirect-to-https');
       expect(b.Compress).toBe(true);
       expect(b.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
@@ -1081,6 +1114,69 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     expect(Object.values(without).filter((r) => r.Type.startsWith('AWS::CloudFront::'))).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it('the bulk files (contract §12.2): a private bucket — public access blocked, encrypted, TLS only, each file deleted after 7 days — that the edge reads by origin access control, keyed by the path alone and kept a year', () => {
+    const [[bucketId, bucket]] = byType('AWS::S3::Bucket') as [[string, { Properties: Record<string, any> }]];
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
+      'AES256',
+    );
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      {
+        Id: 'BulkFilesKept',
+        Prefix: `${BULK_FOLDER}/`,
+        ExpirationInDays: BULK_KEPT_DAYS,
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        Status: 'Enabled',
+      },
+    ]);
+    const [[, policy]] = byType('AWS::S3::BucketPolicy') as [[string, { Properties: Record<string, any> }]];
+    expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
+    const rules = policy.Properties.PolicyDocument.Statement as Record<string, any>[];
+    // TLS only: every request without it denied.
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+    // The distribution alone reads, by origin access control.
+    const reads = rules.filter((s) => s.Effect === 'Allow');
+    expect(reads).toHaveLength(1);
+    expect([reads[0]?.Principal, reads[0]?.Action]).toEqual([{ Service: 'cloudfront.amazonaws.com' }, 's3:GetObject']);
+    expect(JSON.stringify(reads[0]?.Condition)).toContain('EdgeDistribution');
+    const files = config().CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === FILES);
+    expect(files).toBeDefined();
+    const origin = config().Origins.find((o: { Id: string }) => o.Id === files.TargetOriginId);
+    expect(origin.S3OriginConfig).toBeDefined();
+    expect(origin.OriginAccessControlId).toBeDefined();
+    const key = policyOf(files.CachePolicyId).CachePolicyConfig;
+    expect(key.ParametersInCacheKeyAndForwardedToOrigin).toEqual({
+      CookiesConfig: { CookieBehavior: 'none' },
+      EnableAcceptEncodingBrotli: false,
+      EnableAcceptEncodingGzip: false,
+      HeadersConfig: { HeaderBehavior: 'none' },
+      QueryStringsConfig: { QueryStringBehavior: 'none' },
+    });
+    expect([key.MinTTL, key.DefaultTTL, key.MaxTTL]).toEqual([31_536_000, 31_536_000, 31_536_000]);
+    expect([files.ViewerProtocolPolicy, files.Compress, files.AllowedMethods]).toEqual(['redirect-to-https', false, ['GET', 'HEAD']]);
+    // The export writes its files' folder and the listing signs links to it: nothing else of the bucket.
+    for (const [who, actions] of [
+      [BULK_EXPORT, ['s3:AbortMultipartUpload', 's3:PutObject']],
+      [routeByName('readBulkData'), ['s3:GetObject']],
+    ] as const) {
+      const s3 = statements(who).filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('s3:')));
+      expect([who.name, [s3[0]?.Action].flat().sort(), s3.length]).toEqual([who.name, actions, 1]);
+      expect(JSON.stringify(s3[0]?.Resource)).toContain(`/${BULK_FOLDER}/*`);
+    }
+  });
 
   it('every route takes the behaviour its declaration says: a cached one keyed by its declared query, or never cached', () => {
     const d = config();
@@ -1101,7 +1197,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
   });
 
   it("a cached behaviour's key is its routes' declared query, the language, host and catalogue — nothing else; no Authorization, cookie or Host reaches its origin", () => {
-    const behaviours = config().CacheBehaviors;
+    const behaviours = apiBehaviours();
     for (const b of behaviours) {
       // The routes whose requests take it: CloudFront takes the first behaviour a path matches (most specific first).
       const sharing = routes.filter(

@@ -2,7 +2,8 @@
  * The functions as `cdk deploy` ships them: the app synthesised (infra/app.ts, the same bundling), and
  * each function's configuration read back from the template (its nested stacks' with it: infra/template.ts) — its bundle directory (Lambda's /var/task),
  * handler, memory, timeout, environment (table references resolved to this machine's tables, the queue's
- * to the local queue's URL, /var/task to the bundle directory) and whether it has layers (an extension registered).
+ * to the local queue's URL, /var/task to the bundle directory, the bulk files' bucket and origin to what the runtime
+ * gives) and whether it has layers (an extension registered).
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,7 @@ export function functionConfigs(
   names: readonly string[],
   tables: readonly TableDef[],
   queueUrl = '',
+  given: Readonly<Record<string, string>> = {},
 ): Map<string, FunctionConfig> {
   // The stack and its nested stacks as one template: a function's references resolved to the parent's tables and queue.
   const resources = readStack(outdir, STACK).merged.Resources as Record<string, Resource>;
@@ -62,6 +64,8 @@ export function functionConfigs(
     const taskRoot = join(outdir, `asset.${p.Code.S3Key.replace(/\.zip$/, '')}`);
     const environment = Object.fromEntries(
       Object.entries(p.Environment?.Variables ?? {}).map(([k, v]) => {
+        // What this machine gives in place of the stack's (the bulk files' bucket of its stand-in, its own origin).
+        if (given[k] !== undefined) return [k, given[k]];
         if (typeof v === 'string') return [k, v.startsWith('/var/task/') ? join(taskRoot, v.slice('/var/task/'.length)) : v];
         const ref = (v as { Ref?: string }).Ref;
         if (ref && resources[ref]?.Type === 'AWS::SQS::Queue' && queueUrl) return [k, queueUrl];
