@@ -31,6 +31,18 @@ export const PRICES = {
   httpApi: { requestsPerMillion: 1 },
   secretsManager: { secret: 0.4 },
   kms: { customerManagedKey: 1 },
+  /**
+   * S3 Standard (the bulk files' bucket): storage per GB and month (the first 50 TB), PUT, COPY, POST and LIST requests
+   * (an upload's every call: CreateMultipartUpload, UploadPart, CompleteMultipartUpload) and GET requests per 1,000.
+   * Its transfer to CloudFront is free. The S3 pricing page's figures as long published; not read again this session.
+   */
+  s3: { storageGb: 0.023, putPerThousand: 0.005, getPerThousand: 0.0004 },
+  /**
+   * CloudFront: transfer out to the internet per GB (the first 10 TB a month, North America and Europe: the price
+   * class the distribution uses), HTTPS requests per 10,000; always free each month: 1 TB out and 10 million
+   * requests. The CloudFront pricing page's figures as long published; not read again this session.
+   */
+  cloudfront: { transferOutGb: 0.085, httpsPerTenThousand: 0.01, freeTransferGb: 1024, freeRequests: 10_000_000 },
   dynamodb: {
     /** On-demand request units, per million. */
     readUnitsPerMillion: 0.125,

@@ -12,7 +12,17 @@
  * conditional requests, listing, checksums, the 5 MiB least part size (it takes any), versioning, encryption.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -91,10 +101,16 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
           file: string;
           headers: Record<string, string>;
         };
-        const bytes = Buffer.concat(parts.map((p) => readFileSync(join(upload, String(p)))));
+        // The parts joined a part at a time (a file is never whole in memory here either).
         mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, bytes);
-        const etag = `"${createHash('md5').update(bytes).digest('hex')}-${parts.length}"`;
+        writeFileSync(target, '');
+        const md5 = createHash('md5');
+        for (const p of parts) {
+          const bytes = readFileSync(join(upload, String(p)));
+          md5.update(bytes);
+          appendFileSync(target, bytes);
+        }
+        const etag = `"${md5.digest('hex')}-${parts.length}"`;
         writeFileSync(`${target}.headers.json`, JSON.stringify({ ...headers, etag }));
         rmSync(upload, { recursive: true, force: true });
         expire(objects, Date.now());

@@ -540,6 +540,7 @@ export async function coldStarts(bench: Bench) {
         'discordInteractions',
         'readMetaCards',
         'readMetaFactions',
+        'readBulkData',
         'createKey',
         'exportAccount',
         'eraseAccount',

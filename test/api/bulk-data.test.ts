@@ -8,7 +8,9 @@
  * listing links the bucket's own object. The files are the edge's to keep by their path alone.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -19,6 +21,7 @@ import { exportBulk } from '#workers/bulk-export.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import { PROJECT_ROOT } from '../support/shared.ts';
 
 let runtime: OwnRuntime | undefined;
 let edge = '';
@@ -183,6 +186,25 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
     expect(decks?.download_uri.startsWith(`${bucket}/${BULK_FOLDER}/decks/`)).toBe(true);
     const got = await raw(decks?.download_uri as string);
     expect(sha256(got.bytes)).toBe(decks?.sha256);
+  });
+
+  it("docs/sharing.md's bot, run as printed: the decks by faction pair, streamed from the file, are the public decks'", async () => {
+    const block = /```js\n(\/\/ Every public deck without paging the API[\s\S]*?)```/.exec(
+      readFileSync(join(PROJECT_ROOT, 'docs/sharing.md'), 'utf8'),
+    )?.[1];
+    expect(block).toBeDefined();
+    const source = `${(block as string).replace("'http://127.0.0.1:3000'", JSON.stringify(runtime?.baseUrl))}\nexport { decksByPair };\n`;
+    const { decksByPair } = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
+      decksByPair: () => Promise<{ pairs: Map<string, number>; decks: number }>;
+    };
+    const { pairs, decks } = await decksByPair();
+    expect(decks).toBe(expected.size);
+    const byPair = new Map<string, number>();
+    for (const slug of expected) {
+      const { main_faction, ally_faction } = (await call('GET', `/api/v1/decks/${slug}`)).body.data;
+      byPair.set(`${main_faction}/${ally_faction}`, (byPair.get(`${main_faction}/${ally_faction}`) ?? 0) + 1);
+    }
+    expect(new Map([...pairs].sort())).toEqual(new Map([...byPair].sort()));
   });
 
   it('a second export (deckctl bulk export) is a second file; the first is unchanged and still served', async () => {
