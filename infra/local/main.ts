@@ -21,7 +21,7 @@ import { BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { dynamoClient } from '#store/client.ts';
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_S3_PORT } from '#store/local.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
+import { CATALOGUE_REFRESH, DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#workers';
 import { catalogueVersion } from '../edge-function.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
@@ -256,7 +256,7 @@ try {
   // The daily functions, as their schedules run them (off with the stream workers: one per store). The catalogue's
   // refresh only with CATALOGUE_PUBLISHED=on: `npm start` keeps CATALOGUE_FILE (contract §11.5).
   if (process.env.STREAM_WORKERS !== 'off')
-    for (const worker of DAILY_WORKERS.filter((w) => !w.catalogue || process.env.CATALOGUE_PUBLISHED === 'on'))
+    for (const worker of DAILY_WORKERS.filter((w) => w !== CATALOGUE_REFRESH || process.env.CATALOGUE_PUBLISHED === 'on'))
       daily.push(
         startDaily({
           worker,

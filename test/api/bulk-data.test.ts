@@ -21,6 +21,7 @@ import { exportBulk } from '#workers/bulk-export.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import { settled } from '../support/settle.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
 
 let runtime: OwnRuntime | undefined;
@@ -30,6 +31,7 @@ let bucket = '';
 const expected = new Set<string>();
 /** Each deck's faction pair, as its create answered it. */
 const pairOf = new Map<string, string>();
+let atStart: Listed[] = [];
 const kept = { BULK_BUCKET: process.env.BULK_BUCKET, S3_ENDPOINT: process.env.S3_ENDPOINT };
 
 /** A GET's status, headers and bytes as sent (no decoding of a Content-Encoding: what the listing's size and digest are of). */
@@ -64,6 +66,11 @@ beforeAll(async () => {
   edge = `http://127.0.0.1:${port}`;
   bucket = /The bulk files' bucket \(a local stand-in of S3\) on (\S+)/.exec(runtime.output())?.[1] ?? '';
   expect(bucket).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/deck-library-bulk$/);
+  // The daily run at the runtime's start (as its schedule runs it): both files of an empty library, listed.
+  atStart = await settled(
+    () => listing(runtime?.baseUrl as string),
+    (files) => files.length === 2,
+  );
   const [a, b, c] = [await newOwner(), await newOwner(), await newOwner()];
   const make = async (owner: Owner, n: number, visibility: string, from: number) => {
     const made: { id: string; share_slug: string; main_faction: string; ally_faction: string }[] = [];
@@ -170,6 +177,17 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
       'Hit from cloudfront',
       expect.any(String),
     ]);
+  });
+
+  it("the daily run at start (as npm start runs it): an empty library's files, then the export's newer ones", async () => {
+    expect(atStart.map((f) => [f.type, f.records])).toEqual([
+      ['decks', 0],
+      ['plays', 0],
+    ]);
+    const now = await listing(runtime?.baseUrl as string);
+    expect((now[0]?.updated_at as string) > (atStart[0]?.updated_at as string)).toBe(true);
+    // The file of the start is still there: a new export never rewrites one.
+    expect((await raw((atStart[0] as Listed).download_uri)).status).toBe(200);
   });
 
   it('the plays file: the library figures as meta/cards and meta/factions answer them, valid against BulkPlays', async () => {
