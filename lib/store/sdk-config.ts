@@ -23,6 +23,12 @@ export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500 
 export function collectBody(stream: unknown): Promise<Uint8Array> {
   if (stream instanceof Uint8Array) return Promise.resolve(stream);
   const body = stream as Readable;
+  // A body destroyed before it is read: its 'close' has been emitted already, and a reader waiting for it would wait
+  // for ever. Seen at 100,000 decks (issue 55): the SDK's request timer fired as an answer came in — while the handler
+  // awaited the request body's write before clearing its timers — and destroyed the request, and with it this body,
+  // before the call resolved with it.
+  if (body.destroyed && !body.readableEnded)
+    return Promise.reject(body.errored ?? Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' }));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     body.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -474,6 +474,8 @@ async function runSize(decks: number, out: string) {
     // 3. The views --------------------------------------------------------------------------------------------
     // The decks table's stream, new: the workers follow it from its first record (nothing before it is theirs).
     console.log(`  ${rows.length} requests measured`);
+    // Kept at once: a run that stops later (in the views: issue 55's note) still says what its requests cost.
+    writeFileSync(`${out}.requests`, JSON.stringify(rows));
     const { StreamSpecification } = createTableInput(DECKS, tableName(DECKS));
     t = performance.now();
     await setup.send(new UpdateTableCommand({ TableName: tableName(DECKS), StreamSpecification }));
@@ -655,15 +657,8 @@ async function viewStream(decks: number, recorder: ReturnType<typeof recordDynam
 
 const fixed = (n: number, d = 1) => n.toFixed(d);
 
-/** Prints a size's table (with --export-only, its export's alone). */
-function report(r: SizeResult | ExportOnly) {
-  if (!('rows' in r)) {
-    console.log(`\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s) — ${r.when}, ${r.machine}`);
-    return reportBulk(r.bulk);
-  }
-  console.log(
-    `\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s; boards built in ${r.boardsSeconds} s) — ${r.when}, ${r.machine}`,
-  );
+/** The requests' table. */
+function printRows(rows: readonly Row[]) {
   table(
     [
       'request',
@@ -676,8 +671,20 @@ function report(r: SizeResult | ExportOnly) {
       'write units (AWS rules)',
       'item bound',
     ],
-    r.rows.map((x) => [x.name, x.status, x.read, x.written, fixed(x.rcu), fixed(x.wcu), fixed(x.awsRcu), fixed(x.awsWcu), x.bound ?? '—']),
+    rows.map((x) => [x.name, x.status, x.read, x.written, fixed(x.rcu), fixed(x.wcu), fixed(x.awsRcu), fixed(x.awsWcu), x.bound ?? '—']),
   );
+}
+
+/** Prints a size's table (with --export-only, its export's alone). */
+function report(r: SizeResult | ExportOnly) {
+  if (!('rows' in r)) {
+    console.log(`\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s) — ${r.when}, ${r.machine}`);
+    return reportBulk(r.bulk);
+  }
+  console.log(
+    `\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s; boards built in ${r.boardsSeconds} s) — ${r.when}, ${r.machine}`,
+  );
+  printRows(r.rows);
   const v = r.views;
   table(
     [
@@ -795,6 +802,10 @@ export async function runScale(argv: string[]) {
     // exits 0 and writes nothing (seen at 100,000 decks: issue 55's note).
     if (code !== 0 || !existsSync(out)) {
       console.log(`\nthe ${size}-deck run stopped (exit ${code}${code === 0 ? ', no result written' : ''}) after ${elapsed(started)} s`);
+      if (existsSync(`${out}.requests`)) {
+        console.log(`its requests, measured before it stopped:`);
+        printRows(JSON.parse(readFileSync(`${out}.requests`, 'utf8')) as Row[]);
+      }
       stopped = true;
       break;
     }

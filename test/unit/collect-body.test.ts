@@ -26,4 +26,18 @@ describe('collectBody', () => {
     failing.destroy(new Error('socket hang up'));
     await expect(failed).rejects.toThrow('socket hang up');
   });
+
+  it('a body destroyed before it is read (its close already emitted) is an error at once, not a wait for ever (issue 55)', async () => {
+    const timedOut = new PassThrough();
+    timedOut.write('{"Items":[');
+    timedOut.destroy(Object.assign(new Error('a request has exceeded the configured 2500 ms requestTimeout.'), { name: 'TimeoutError' }));
+    timedOut.on('error', () => {});
+    await new Promise((r) => setImmediate(r));
+    expect(timedOut.destroyed).toBe(true);
+    await expect(collectBody(timedOut)).rejects.toThrow(/requestTimeout/);
+    const reset = new PassThrough();
+    reset.destroy();
+    await new Promise((r) => setImmediate(r));
+    await expect(collectBody(reset)).rejects.toThrow(/ended early/);
+  });
 });
