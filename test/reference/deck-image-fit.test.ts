@@ -388,4 +388,49 @@ describe('the deck image, hostile deck strings', () => {
       { numRuns: 100 },
     );
   });
+
+  it("at an embed's size, any name, author and system, legal or not: every text inside its box and the picture, no box over another, every card named whole", () => {
+    const deck = parseDeckCode(legalCode(cat, 'soviet', 'usa'));
+    const illegal = encodeDeckCode({ ...deck, cards: [...deck.cards.slice(2), { card_id: 'zz', count: 1 }] });
+    const wide = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('W'.repeat(300), 'Ш'.repeat(120), '𝕎'.repeat(80), 'ﷺ'.repeat(50)));
+    const { width, height } = IMAGE_SIZES.embed;
+    fc.assert(
+      fc.property(wide, wide, wide, fc.boolean(), (author, system, name, legal) => {
+        const stored = storedDeck({
+          deck_code: legal ? legalCode(cat, 'soviet', 'usa') : illegal,
+          author_name: author,
+          name,
+          guide: { system, description: '', core_cards: [], reserve_recommendations: [] },
+        });
+        const layout = embedImageLayout(deckSheet(stored, cat), measurerFor('en'));
+        expect(outside(layout.texts)).toEqual([]);
+        const boxes = [
+          ...layout.texts.map((t) => ({
+            x: t.x,
+            y: t.y - TEXT_BOX.above * t.size,
+            width: t.width,
+            height: (TEXT_BOX.above + TEXT_BOX.below) * t.size,
+          })),
+          ...layout.boxes,
+        ];
+        for (const [i, a] of boxes.entries()) {
+          expect(a.x >= 0 && a.y >= 0 && a.x + a.width <= width && a.y + a.height <= height).toBe(true);
+          for (const b of boxes.slice(i + 1))
+            expect(
+              a.x + a.width <= b.x + 0.01 || b.x + b.width <= a.x + 0.01 || a.y + a.height <= b.y + 0.01 || b.y + b.height <= a.y + 0.01,
+            ).toBe(true);
+        }
+        expect(layout.hidden).toBe(0);
+        for (const { card_id } of parseDeckCode(stored.deck_code).cards) {
+          const named = (cat.get(card_id)?.name ?? card_id).trim().replace(/ +/g, ' ');
+          const drawn = layout.texts
+            .filter((t) => t.card === card_id)
+            .map((t, k) => (k ? t.joiner : '') + t.text)
+            .join('');
+          expect(drawn).toBe(named);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
