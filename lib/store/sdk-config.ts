@@ -24,9 +24,9 @@ export function collectBody(stream: unknown): Promise<Uint8Array> {
   if (stream instanceof Uint8Array) return Promise.resolve(stream);
   const body = stream as Readable;
   // A body destroyed before it is read: its 'close' has been emitted already, and a reader waiting for it would wait
-  // for ever. Seen at 100,000 decks (issue 55): the SDK's request timer fired as an answer came in — while the handler
-  // awaited the request body's write before clearing its timers — and destroyed the request, and with it this body,
-  // before the call resolved with it.
+  // for ever. One way a call could never settle, as one did at 100,000 decks right after an attempt outlived the SDK's
+  // time bound (issue 55) — whether it was this way is not known: the SDK clears its timers as the answer's headers
+  // arrive, and where its TimeoutError then went uncaught is not found.
   if (body.destroyed && !body.readableEnded)
     return Promise.reject(body.errored ?? Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' }));
   return new Promise((resolve, reject) => {
