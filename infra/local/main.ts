@@ -152,7 +152,8 @@ try {
   // The bulk files' bucket (contract §12.2): S3_ENDPOINT's when set, else a stand-in of the S3 calls the export job
   // and the listing make (objects.ts), its files under DATA_DIR/bulk (a temporary folder on another's store).
   if (!process.env.S3_ENDPOINT) {
-    const folder = dynamo ? join(dataDir, 'bulk') : (objectsTemp = mkdtempSync(join(tmpdir(), 'deck-library-bulk-')));
+    if (!dynamo) objectsTemp = mkdtempSync(join(tmpdir(), 'deck-library-bulk-'));
+    const folder = objectsTemp ?? join(dataDir, 'bulk');
     objects = await startLocalObjects(folder, BULK_KEPT_DAYS, dynamo ? Number(process.env.S3_PORT ?? LOCAL_S3_PORT) : 0);
     process.env.S3_ENDPOINT = objects.endpoint;
   }

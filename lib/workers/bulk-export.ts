@@ -37,7 +37,7 @@ export async function* merged<T>(sources: AsyncIterator<T>[]): AsyncGenerator<T>
       i,
       (sources[i] as AsyncIterator<T>).next().then((r) => ({ i, r })),
     );
-  sources.forEach((_, i) => ask(i));
+  for (const i of sources.keys()) ask(i);
   while (pending.size > 0) {
     const { i, r } = await Promise.race(pending.values());
     if (r.done) pending.delete(i);

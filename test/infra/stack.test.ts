@@ -1116,6 +1116,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
   }, 120_000);
 
   it('the bulk files (contract §12.2): a private bucket — public access blocked, encrypted, TLS only, each file deleted after 7 days — that the edge reads by origin access control, keyed by the path alone and kept a year', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
     const [[bucketId, bucket]] = byType('AWS::S3::Bucket') as [[string, { Properties: Record<string, any> }]];
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
@@ -1135,8 +1136,10 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
         Status: 'Enabled',
       },
     ]);
+    // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
     const [[, policy]] = byType('AWS::S3::BucketPolicy') as [[string, { Properties: Record<string, any> }]];
     expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
+    // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
     const rules = policy.Properties.PolicyDocument.Statement as Record<string, any>[];
     // TLS only: every request without it denied.
     expect(rules).toContainEqual(
