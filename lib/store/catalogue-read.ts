@@ -13,9 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { AwsClient } from 'aws4fetch';
 import { CATALOGUE, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
+import { signer } from './signer.ts';
 import { DECKS, tableName } from './tables.ts';
 
 type Action = 'GetItem' | 'Query';
@@ -42,20 +41,8 @@ export const versionOf = (text: string): string => createHash('sha256').update(t
 
 async function send(action: Action, input: SignedInput, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   signedRequests.check?.(action, input);
-  const env = process.env;
-  const local = env.DYNAMODB_ENDPOINT;
-  const region = local ? LOCAL_REGION : env.AWS_REGION;
-  if (!region) throw new Error('no AWS_REGION to read the published catalogue in');
-  const client = local
-    ? new AwsClient({ ...LOCAL_CREDENTIALS, region, service: 'dynamodb', retries: 0 })
-    : new AwsClient({
-        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
-        sessionToken: env.AWS_SESSION_TOKEN,
-        region,
-        service: 'dynamodb',
-        retries: 0,
-      });
+  const local = process.env.DYNAMODB_ENDPOINT;
+  const { client, region } = signer('dynamodb', local, 'read the published catalogue', 0);
   const res = await client.fetch(local ?? `https://dynamodb.${region}.amazonaws.com/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `DynamoDB_20120810.${action}` },

@@ -10,8 +10,8 @@
  * without the edge: presigned (GET, an hour), or the stand-in's own URL.
  */
 import { createHash } from 'node:crypto';
-import { AwsClient } from 'aws4fetch';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
+import type { AwsClient } from 'aws4fetch';
+import { signer } from './signer.ts';
 
 /** A part's size: S3 takes parts of 5 MiB to 5 GiB (but the last); 8 MiB keeps a 1 GB file under 130 parts (at most 10,000). */
 export const PART_BYTES = 8 * 1024 * 1024;
@@ -23,17 +23,7 @@ function bucket(): { client: AwsClient; url: (key: string) => string; local: boo
   const name = env.BULK_BUCKET;
   if (!name) throw new Error('no BULK_BUCKET: the bucket of the bulk files is not set');
   const local = env.S3_ENDPOINT;
-  const region = local ? LOCAL_REGION : env.AWS_REGION;
-  if (!region) throw new Error('no AWS_REGION to reach the bulk files in');
-  const client = local
-    ? new AwsClient({ ...LOCAL_CREDENTIALS, region, service: 's3' })
-    : new AwsClient({
-        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
-        sessionToken: env.AWS_SESSION_TOKEN,
-        region,
-        service: 's3',
-      });
+  const { client, region } = signer('s3', local, 'reach the bulk files');
   const path = (key: string) => key.split('/').map(encodeURIComponent).join('/');
   return {
     client,
