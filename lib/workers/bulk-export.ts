@@ -76,15 +76,18 @@ async function writeFile(
   return file;
 }
 
-/** A deck's links as a line carries them: its page, its image and its preview, on `origin`, in English. */
-const linksOf = (origin: string, d: StoredDeck) => {
-  const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}`;
-  return {
-    page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`,
-    image: `${image}${imageQuery('en', catalogueTag())}`,
-    preview: `${image}${imageQuery('en', catalogueTag(), 'embed')}`,
+/** A deck's links as a line carries them: its page, its image and its preview, on `origin`, in English (the image queries made once an export, not once a deck). */
+function linksOn(origin: string): (d: StoredDeck) => { page: string; image: string; preview: string } {
+  const [wide, embed] = [imageQuery('en', catalogueTag()), imageQuery('en', catalogueTag(), 'embed')];
+  return (d) => {
+    const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}`;
+    return {
+      page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`,
+      image: `${image}${wide}`,
+      preview: `${image}${embed}`,
+    };
   };
-};
+}
 
 /** Writes both files at `at`, the decks' links on `origin`: each file as listed, and the read units of the decks' Scan. */
 export async function exportBulk(asked: Date, origin: string): Promise<{ files: BulkFileItem[]; readUnits: number }> {
@@ -95,10 +98,11 @@ export async function exportBulk(asked: Date, origin: string): Promise<{ files: 
   let readUnits = 0;
   const decks = await writeFile('decks', at, async (line) => {
     let records = 0;
+    const linksOf = linksOn(origin);
     const segments = Array.from({ length: SEGMENTS }, (_, s) => publicDeckPages(s, SEGMENTS, (n) => (readUnits += n)));
     for await (const page of merged(segments))
       for (const deck of page) {
-        await line(`${JSON.stringify(deckLine(deck, linksOf(origin, deck)))}\n`);
+        await line(`${JSON.stringify(deckLine(deck, linksOf(deck)))}\n`);
         records++;
       }
     return records;
