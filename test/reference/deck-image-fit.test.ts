@@ -39,6 +39,34 @@ import { hasRealCatalogue, hasRealCodes, PROJECT_ROOT, REAL_CATALOGUE_FILE, real
 const outside = (texts: PlacedText[]) =>
   texts.filter((t) => t.width > t.box + 0.5).map((t) => `${t.text}: ${t.width.toFixed(1)} > ${t.box.toFixed(1)}`);
 
+/** A text of the embed image's box: from its left to its end, from above its baseline to below it (TEXT_BOX, in ems). */
+const boxOf = (t: DrawnText): DrawnBox => ({
+  x: t.x,
+  y: t.y - TEXT_BOX.above * t.size,
+  width: t.width,
+  height: (TEXT_BOX.above + TEXT_BOX.below) * t.size,
+});
+const apart = (a: DrawnBox, b: DrawnBox) =>
+  a.x + a.width <= b.x + 0.01 || b.x + b.width <= a.x + 0.01 || a.y + a.height <= b.y + 0.01 || b.y + b.height <= a.y + 0.01;
+/** The embed image's boxes (its texts' and its bars') outside the picture or over another. */
+function boxFailures(layout: { texts: DrawnText[]; boxes: DrawnBox[] }, at: string): string[] {
+  const { width, height } = IMAGE_SIZES.embed;
+  const failures: string[] = [];
+  const boxes = [...layout.texts.map(boxOf), ...layout.boxes];
+  for (const [i, a] of boxes.entries()) {
+    if (a.x < 0 || a.y < 0 || a.x + a.width > width || a.y + a.height > height)
+      failures.push(`${at}: ${JSON.stringify(a)} outside the picture`);
+    for (const b of boxes.slice(i + 1)) if (!apart(a, b)) failures.push(`${at}: ${JSON.stringify(a)} over ${JSON.stringify(b)}`);
+  }
+  return failures;
+}
+/** A card's name as the embed image draws it: its pieces joined as they break. */
+const drawnName = (texts: DrawnText[], cardId: string) =>
+  texts
+    .filter((t) => t.card === cardId)
+    .map((t, i) => (i ? t.joiner : '') + t.text)
+    .join('');
+
 describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
   const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
   const share = realCodes().filter((c) => c.format === 'share');
@@ -215,15 +243,6 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
 
   describe("at an embed's size (contract §12.5, issue 56): what Discord shows 400 px wide", () => {
     const { width, height, shown } = IMAGE_SIZES.embed;
-    /** A text's box: from its left to its end, from above its baseline to below it (TEXT_BOX, in ems). */
-    const boxOf = (t: DrawnText) => ({
-      x: t.x,
-      y: t.y - TEXT_BOX.above * t.size,
-      width: t.width,
-      height: (TEXT_BOX.above + TEXT_BOX.below) * t.size,
-    });
-    const apart = (a: DrawnBox, b: DrawnBox) =>
-      a.x + a.width <= b.x + 0.01 || b.x + b.width <= a.x + 0.01 || a.y + a.height <= b.y + 0.01 || b.y + b.height <= a.y + 0.01;
     /** Every real code, as a saved deck (author, system, tags) and as a bare code, in `language`: each check's failures. */
     type Layout = ReturnType<typeof embedImageLayout>;
     /** What is wrong with an embed layout of `deck` in `language`: a text too small, a card left out, a name not drawn whole, a box over another. */
@@ -238,19 +257,11 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       for (const { card_id } of deck.cards) {
         const card = named.get(card_id);
         const name = (card ? cardName(card, language) : card_id).trim().replace(/ +/g, ' ');
-        const drawn = layout.texts
-          .filter((t) => t.card === card_id)
-          .map((t, i) => (i ? t.joiner : '') + t.text)
-          .join('');
+        const drawn = drawnName(layout.texts, card_id);
         if (drawn !== name) failures.push(`${at}: ${card_id} drawn "${drawn}", named "${name}"`);
       }
       // Nothing overlapping, everything inside the picture.
-      const boxes = [...layout.texts.map(boxOf), ...layout.boxes];
-      for (const [i, a] of boxes.entries()) {
-        if (a.x < 0 || a.y < 0 || a.x + a.width > width || a.y + a.height > height)
-          failures.push(`${at}: ${JSON.stringify(a)} outside the picture`);
-        for (const b of boxes.slice(i + 1)) if (!apart(a, b)) failures.push(`${at}: ${JSON.stringify(a)} over ${JSON.stringify(b)}`);
-      }
+      failures.push(...boxFailures(layout, at));
       return failures;
     };
     /** Every real code as a saved deck (author, system, tags) and as a bare code, in `language`. */
@@ -393,7 +404,6 @@ describe('the deck image, hostile deck strings', () => {
     const deck = parseDeckCode(legalCode(cat, 'soviet', 'usa'));
     const illegal = encodeDeckCode({ ...deck, cards: [...deck.cards.slice(2), { card_id: 'zz', count: 1 }] });
     const wide = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('W'.repeat(300), 'Ш'.repeat(120), '𝕎'.repeat(80), 'ﷺ'.repeat(50)));
-    const { width, height } = IMAGE_SIZES.embed;
     fc.assert(
       fc.property(wide, wide, wide, fc.boolean(), (author, system, name, legal) => {
         const stored = storedDeck({
@@ -404,30 +414,11 @@ describe('the deck image, hostile deck strings', () => {
         });
         const layout = embedImageLayout(deckSheet(stored, cat), measurerFor('en'));
         expect(outside(layout.texts)).toEqual([]);
-        const boxes = [
-          ...layout.texts.map((t) => ({
-            x: t.x,
-            y: t.y - TEXT_BOX.above * t.size,
-            width: t.width,
-            height: (TEXT_BOX.above + TEXT_BOX.below) * t.size,
-          })),
-          ...layout.boxes,
-        ];
-        for (const [i, a] of boxes.entries()) {
-          expect(a.x >= 0 && a.y >= 0 && a.x + a.width <= width && a.y + a.height <= height).toBe(true);
-          for (const b of boxes.slice(i + 1))
-            expect(
-              a.x + a.width <= b.x + 0.01 || b.x + b.width <= a.x + 0.01 || a.y + a.height <= b.y + 0.01 || b.y + b.height <= a.y + 0.01,
-            ).toBe(true);
-        }
+        expect(boxFailures(layout, 'any')).toEqual([]);
         expect(layout.hidden).toBe(0);
         for (const { card_id } of parseDeckCode(stored.deck_code).cards) {
           const named = (cat.get(card_id)?.name ?? card_id).trim().replace(/ +/g, ' ');
-          const drawn = layout.texts
-            .filter((t) => t.card === card_id)
-            .map((t, k) => (k ? t.joiner : '') + t.text)
-            .join('');
-          expect(drawn).toBe(named);
+          expect(drawnName(layout.texts, card_id)).toBe(named);
         }
       }),
       { numRuns: 60 },
