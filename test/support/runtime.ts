@@ -17,15 +17,32 @@ export interface Runtime {
   stop(): Promise<number | null>;
 }
 
-export const freePort = (): Promise<number> =>
-  new Promise((ok, fail) => {
+/**
+ * A port nothing listens on, for a server a test starts (a runtime, a DynamoDB Local, a stand-in). Not the
+ * kernel's pick (listen on port 0): that comes from the ephemeral range (ip_local_port_range, 32768–60999 here),
+ * the range every outgoing connection's own port is taken from too — a port found free and closed was taken by
+ * one of the run's thousands of connections before the runtime bound it (CI, 2026-11-28: "port 43255 is taken
+ * (PORT)"). So ports below that range, where no connection's own port is ever taken, in a slice of this
+ * worker's own (VITEST_POOL_ID is 1–maxWorkers; the run's own process, 0), handed out in turn: two workers
+ * never pick the same port, nor one worker a port it handed out a moment ago.
+ */
+const PORT_FLOOR = 10_000;
+const SLICE = 2_500; // 8 slices between 10,000 and 30,000, under the ephemeral range's floor (32768)
+const slice = PORT_FLOOR + (Number(process.env.VITEST_POOL_ID ?? 0) % 8) * SLICE;
+let nextInSlice = Math.floor(Math.random() * SLICE);
+const listensFree = (port: number): Promise<boolean> =>
+  new Promise((ok) => {
     const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
+    s.once('error', () => ok(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => ok(true)));
   });
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < SLICE; tried++) {
+    const port = slice + (nextInSlice++ % SLICE);
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`no free port in ${slice}–${slice + SLICE - 1}`);
+}
 
 /**
  * Starts the local runtime on a data directory: `node --import tsx infra/local/main.ts` (its stop: SIGINT to
