@@ -18,23 +18,44 @@ export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500 
  * A response body's bytes, read as the Node stream it always is here. The SDK's own collector first
  * asks whether the body is a web ReadableStream, and asking loads Node's web streams: about 4 ms of a
  * function's first request. A body that closes before its end is an error at once (a reset: the call
- * may have been applied).
+ * may have been applied). A body silent for `requestTimeout` is an error too (a TimeoutError, retried
+ * as one): the SDK's bound ends as an answer's headers arrive, and a body that then stalls (headers at
+ * once, the rest 40 s later: tried against a local server) held a call with no deadline of its own — a
+ * views batch, a worker's — as long as it stalled.
  */
-export function collectBody(stream: unknown): Promise<Uint8Array> {
+export function collectBody(stream: unknown, silentMs: number = STORE_TIMEOUTS.requestTimeout): Promise<Uint8Array> {
   if (stream instanceof Uint8Array) return Promise.resolve(stream);
   const body = stream as Readable;
   // A body destroyed before it is read: its 'close' has been emitted already, and a reader waiting for it would wait
-  // for ever. One way a call could never settle, as one did at 100,000 decks right after an attempt outlived the SDK's
-  // time bound (issue 55) — whether it was this way is not known: the SDK clears its timers as the answer's headers
-  // arrive, and where its TimeoutError then went uncaught is not found.
+  // for ever (it hung before: test/unit/collect-body.test.ts).
   if (body.destroyed && !body.readableEnded)
     return Promise.reject(body.errored ?? Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' }));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.once('end', () => resolve(Buffer.concat(chunks)));
-    body.once('error', reject);
-    body.once('close', () => reject(Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' })));
+    let silence = setTimeout(stalled, silentMs);
+    function stalled() {
+      reject(Object.assign(new Error(`the response body was silent for ${silentMs} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' }));
+      body.destroy();
+    }
+    const settle = () => clearTimeout(silence);
+    body.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      clearTimeout(silence);
+      silence = setTimeout(stalled, silentMs);
+    });
+    body.once('end', () => {
+      settle();
+      resolve(Buffer.concat(chunks));
+    });
+    // Kept for the body's life: an error after its end (the SDK's own timers destroying it late) reaches a listener.
+    body.on('error', (error) => {
+      settle();
+      reject(error);
+    });
+    body.once('close', () => {
+      settle();
+      reject(Object.assign(new Error('the response body ended early'), { code: 'ECONNRESET' }));
+    });
   });
 }
 

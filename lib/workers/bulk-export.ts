@@ -29,17 +29,27 @@ export const SEGMENTS = 4;
 /** A file's keys never change: cached a year where it is cached (the edge, a browser). */
 const FILE_CACHE = 'public, max-age=31536000, immutable';
 
-/** The pages of every source, as each comes: one page a source asked for at a time (so at most that many are held). */
+/**
+ * The pages of every source, as each comes: one page a source asked for at a time (so at most that many are held).
+ * A source's failure is held as a value until the loop takes it, then thrown: a page asked for while the consumer
+ * writes the last one is raced by nothing, and a rejection there would be unhandled (the process's end on Lambda).
+ */
 export async function* merged<T>(sources: AsyncIterator<T>[]): AsyncGenerator<T> {
-  const pending = new Map<number, Promise<{ i: number; r: IteratorResult<T> }>>();
+  type Next = { i: number; r: IteratorResult<T> } | { i: number; failed: unknown };
+  const pending = new Map<number, Promise<Next>>();
   const ask = (i: number) =>
     pending.set(
       i,
-      (sources[i] as AsyncIterator<T>).next().then((r) => ({ i, r })),
+      (sources[i] as AsyncIterator<T>).next().then(
+        (r) => ({ i, r }),
+        (failed: unknown) => ({ i, failed }),
+      ),
     );
   for (const i of sources.keys()) ask(i);
   while (pending.size > 0) {
-    const { i, r } = await Promise.race(pending.values());
+    const next = await Promise.race(pending.values());
+    if ('failed' in next) throw next.failed;
+    const { i, r } = next;
     if (r.done) pending.delete(i);
     else {
       ask(i);

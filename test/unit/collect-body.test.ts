@@ -40,4 +40,26 @@ describe('collectBody', () => {
     await new Promise((r) => setImmediate(r));
     await expect(collectBody(reset)).rejects.toThrow(/ended early/);
   });
+
+  it('a body that goes silent mid-way is a TimeoutError after the bound, and is destroyed; one that keeps coming is read whole', async () => {
+    const stalled = new PassThrough();
+    const collected = collectBody(stalled, 200);
+    stalled.write('{"Items":[');
+    const t = Date.now();
+    await expect(collected).rejects.toMatchObject({ name: 'TimeoutError', message: /silent for 200 ms/ });
+    expect(Date.now() - t).toBeGreaterThanOrEqual(190);
+    expect(stalled.destroyed).toBe(true);
+    // Chunks 100 ms apart for 600 ms: never silent for 200 ms, so read whole.
+    const slow = new PassThrough();
+    const read = collectBody(slow, 200);
+    for (const piece of ['{"Items"', ':[', '1,', '2,', '3', ']}']) {
+      slow.write(piece);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    slow.end();
+    expect(Buffer.from(await read).toString('utf8')).toBe('{"Items":[1,2,3]}');
+    // An error on a body already read reaches a listener (not an uncaught exception).
+    slow.destroy(new Error('late'));
+    await new Promise((r) => setImmediate(r));
+  });
 });
