@@ -2,7 +2,7 @@
  * GET /api/v1/users/:user_id/export (contract §9.4, decks:read): everything the account owns, by
  * pages — the account, its decks whole (25 a page, in id order: a Query of its partition, fewer when
  * the page would pass the answer budget: lib/http/answer-size.ts), and on the first page the share
- * slugs it likes. A deck's code and writable fields are what create takes.
+ * slugs it likes and its collection (contract §12.3). A deck's code and writable fields are what create takes.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { ANSWER_BUDGET_BYTES, sentSize, withinBudget } from '#http/answer-size.ts';
@@ -13,6 +13,7 @@ import * as R from '#routes/account.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { getAccount } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';
+import { getCollection } from '#store/collections.ts';
 import { decksWhole } from '#store/decks.ts';
 import { likedSlugs } from '#store/likes.ts';
 
@@ -30,23 +31,26 @@ async function after(userId: string, raw: string | undefined): Promise<string | 
 export const exportOwnAccount = endpoint(R.exportAccount, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const userId = req.key.user_id;
   const start = await after(userId, req.query.cursor);
-  const [account, page, likes] = await Promise.all([
+  const first = start === undefined;
+  const [account, page, likes, collection] = await Promise.all([
     getAccount(userId),
     decksWhole(userId, EXPORT_PAGE, start),
-    start === undefined ? likedSlugs(userId) : Promise.resolve([]),
+    first ? likedSlugs(userId) : Promise.resolve([]),
+    first ? getCollection(userId) : Promise.resolve(undefined),
   ]);
+  const cards = collection?.cards ?? {};
   // The key authenticated a moment ago; its account gone since is an account being erased.
   if (!account) throw keyNotFound();
   // A page of decks at their text limits stops short of Lambda's answer limit (and says there is more).
   const decks = withinBudget(
     page.items.map((d) => ownerDeck(d, catalogue())),
-    ANSWER_BUDGET_BYTES - sentSize(account) - sentSize(likes),
+    ANSWER_BUDGET_BYTES - sentSize(account) - sentSize(likes) - sentSize(cards),
   );
   const last = decks.at(-1);
   const more = page.more || decks.length < page.items.length;
   const next = more && last ? await signCursor(['export', userId, last.id]) : null;
   return {
-    data: { account, decks, likes },
+    data: { account, decks, likes, collection: cards },
     meta: { has_more: next !== null, next_cursor: next },
   };
 });

@@ -32,7 +32,8 @@ export const versionNotFound = () => new ApiError(404, 'version_not_found', 'no 
 export const keyNotFound = () => new ApiError(404, 'key_not_found', 'this account has no key of that id');
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
 export const forbidden = (code: 'insufficient_scope' | 'user_mismatch', message: string) => new ApiError(403, code, message);
-export const preconditionFailed = () => new ApiError(412, 'precondition_failed', 'the deck has changed since that version (If-Match)');
+export const preconditionFailed = (what = 'the deck') =>
+  new ApiError(412, 'precondition_failed', `${what} has changed since that version (If-Match)`);
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 export const unavailable = (message: string) =>

@@ -8,6 +8,7 @@ import { BULK_DATA_ROUTES } from './bulk-data.ts';
 import { CARD_ROUTES } from './cards.ts';
 import { CODE_TEXT_ROUTES } from './code-text.ts';
 import { CODE_ROUTES } from './codes.ts';
+import { COLLECTION_ROUTES } from './collection.ts';
 import { DISCORD_ROUTES } from './discord.ts';
 import { notFound } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
@@ -38,6 +39,7 @@ export const ROUTE_GROUPS = {
   discord: DISCORD_ROUTES,
   plays: [...PLAYS_ROUTES, ...BULK_DATA_ROUTES],
   account: ACCOUNT_ROUTES,
+  collection: COLLECTION_ROUTES,
   cards: CARD_ROUTES,
   reference: REFERENCE_ROUTES,
   fallback: [notFound],

@@ -63,6 +63,7 @@ export const TAGS = {
   Discord: "Discord's interactions endpoint of the Deck Library application: /deck and /card answered in Discord, signed by Discord.",
   Meta: 'No key: what the public decks play — cards by faction, ally or the whole library, faction pairs, tags — and the bulk files of every public deck.',
   'Keys and account': "A key's account: its keys, made and revoked by their owner.",
+  Collection: "A key's account's own cards: the copies it owns, and what a deck still needs of them.",
   Cards: 'The card catalogue: where card_id values come from, and the languages it names them in.',
   Reference: 'This document.',
 } as const;

@@ -47,8 +47,8 @@ export const foldName = (name: string): string =>
 
 // `2x (1K) NAME` (kardscm: ^(\d+)x\s+\((\d+)K\)\s+(.+)$), `?` kredits for a card the catalogue does not know.
 const CARD_LINE = /^(\d{1,3})\s*[x×]\s*\(\s*(\d{1,3}|\?)\s*k\s*\)\s*(.+)$/i;
-const METADATA_LINE = /^(major power|ally|hq)\s*:\s*(.*)$/i;
-const HEADER_LINE = /^(.{1,40}?)\s*:$/;
+export const METADATA_LINE = /^(major power|ally|hq)\s*:\s*(.*)$/i;
+export const HEADER_LINE = /^(.{1,40}?)\s*:$/;
 const ID_NAME = /^\[([0-9A-Za-z]{2})\]$/;
 
 /** Every name a nation goes by (its id, the card API's nation name, its name in each language), folded. */
@@ -95,7 +95,7 @@ export function cardsNamed(catalogue: Catalogue, name: string, nation: CardFacti
 }
 
 /** A line as a message quotes it: at most 60 characters. */
-const quoted = (line: string) => JSON.stringify(line.length > 60 ? `${line.slice(0, 59)}…` : line);
+export const quoted = (line: string) => JSON.stringify(line.length > 60 ? `${line.slice(0, 59)}…` : line);
 
 /** The deck a text export stands for (its canonical card order); a DeckTextError naming the line it cannot read. */
 export function readDeckText(text: string, catalogue: Catalogue): Deck {
@@ -178,7 +178,14 @@ export function readDeckText(text: string, catalogue: Catalogue): Deck {
   return deck;
 }
 
-function cardOfLine(catalogue: Catalogue, name: string, nation: CardFaction | undefined, kredits: number | undefined, n: number): string {
+/** The card a line's name stands for (an `[id]`, or a name in any language), or a DeckTextError naming line `n`. */
+export function cardOfLine(
+  catalogue: Catalogue,
+  name: string,
+  nation: CardFaction | undefined,
+  kredits: number | undefined,
+  n: number,
+): string {
   const byId = ID_NAME.exec(name);
   if (byId) return byId[1] as string;
   const found = cardsNamed(catalogue, name, nation, kredits);

@@ -2,7 +2,7 @@
  * Deck insight (contract §8.6), pure: the stats of a deck's 39 cards, its legality against the
  * catalogue the service runs with now (and for ranked play, §11.5), and the exact OTK probabilities of its chart items.
  */
-import { CARD_TYPES, RARITIES } from './card.ts';
+import { CARD_TYPES, type Card, RARITIES } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CardCount, Deck } from './deck-code.ts';
 import { checkDeck, countsAs, DECK_SIZE } from './deck-rules.ts';
@@ -43,18 +43,53 @@ export function deckStats(deck: Deck, catalogue: Catalogue): Stats {
   return { by_kredits, by_type: byType, by_rarity: byRarity, ally_cards: ally, neutral_cards: neutral };
 }
 
+/** Formats players run events in (contract §12.3), each a rule over the deck's cards. */
+export const FORMATS = ['pauper', 'singleton', 'monodeck'] as const;
+export type Format = (typeof FORMATS)[number];
+export interface FormatIssue {
+  card_id: string;
+  message: string;
+}
+export interface FormatLegality {
+  legal: boolean;
+  issues: FormatIssue[];
+}
+
+/** Each format's rule: the deck's cards that break it, and why (English, as the deck rules' messages are). */
+const FORMAT_RULES: Record<Format, (count: number, card: Card | undefined, deck: Deck) => string | undefined> = {
+  // Pauper: no special or elite card.
+  pauper: (_count, card) => (card && (card.rarity === 'special' || card.rarity === 'elite') ? `${card.name} is ${card.rarity}` : undefined),
+  // Singleton: one copy of each card.
+  singleton: (count, card) => (count > 1 ? `${count} copies of ${card?.name ?? 'the card'}; one of each card` : undefined),
+  // Monodeck: no ally card (as the ally limit counts them: its own and its exiles').
+  monodeck: (_count, card, deck) =>
+    card && countsAs(card, deck.main, deck.ally) === deck.ally ? `${card.name} is an ally card` : undefined,
+};
+
 export interface Legality {
   valid: boolean;
   errors: Detail[];
   /** Ranked play (contract §11.5): a legal deck holding no card of the Reserve pool; those it holds, by id in the code's order. */
   ranked: { legal: boolean; reserved_cards: string[] };
+  /** Each format: a legal deck none of whose cards break the format's rule (those that do, in the code's order). */
+  formats: Record<Format, FormatLegality>;
 }
 
-/** The deck rules of contract §1 against the catalogue the service runs with now; and whether ranked play takes the deck. */
+/** The deck rules of contract §1 against the catalogue the service runs with now; whether ranked play takes the deck; each format. */
 export function legality(deck: Deck, catalogue: Catalogue): Legality {
   const errors = checkDeck(deck, catalogue);
+  const valid = errors.length === 0;
   const reserved = deck.cards.filter((c) => catalogue.get(c.card_id)?.reserved === true).map((c) => c.card_id);
-  return { valid: errors.length === 0, errors, ranked: { legal: errors.length === 0 && reserved.length === 0, reserved_cards: reserved } };
+  const formats = Object.fromEntries(
+    FORMATS.map((format) => {
+      const issues = deck.cards.flatMap(({ card_id, count }) => {
+        const message = FORMAT_RULES[format](count, catalogue.get(card_id), deck);
+        return message ? [{ card_id, message }] : [];
+      });
+      return [format, { legal: valid && issues.length === 0, issues }];
+    }),
+  ) as Record<Format, FormatLegality>;
+  return { valid, errors, ranked: { legal: valid && reserved.length === 0, reserved_cards: reserved }, formats };
 }
 
 // --- OTK probabilities ------------------------------------------------------------------------------------------

@@ -22,6 +22,10 @@ export const LIMITS = {
   activeKeys: 20,
   keyLabelChars: 60,
   keyExpiryDays: 365,
+  /** Copies of a card a collection keeps (contract §12.3): more than a deck's limit, as a player may own. */
+  ownedCopies: 99,
+  /** A collection's text (the game's exports pasted, or Nx NAME lines): every real card's line in any language fits. */
+  collectionTextChars: 120_000,
 } as const;
 
 /** Discord's bounds on what a message holds (Discord: Embed Limits; autocomplete choices; a choice's name). */

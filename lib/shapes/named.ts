@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { Detail, Details, ErrorMeta } from './errors.ts';
-import { CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
+import { CollectionBody, CollectionPatch, CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
 /** The OpenAPI document itself (its operation answers the bare document). */
@@ -31,6 +31,8 @@ export const COMPONENTS = {
   DeckVersion: S.DeckVersion,
   KeyItem: S.KeyItem,
   AccountExport: S.AccountExport,
+  Collection: S.Collection,
+  MissingCards: S.MissingCards,
   ExportMeta: S.ExportMeta,
   CreatedKey: S.CreatedKey,
   RevokedKey: S.RevokedKey,
@@ -137,6 +139,8 @@ export const SHAPES = {
   ReplaceBody,
   KeyBody,
   ErasureBody,
+  CollectionBody,
+  CollectionPatch,
 } satisfies Record<string, v.GenericSchema>;
 
 export type ShapeName = keyof typeof SHAPES;

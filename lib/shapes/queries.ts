@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
+import { SHARE_SLUG } from '#rules/ids.ts';
 import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
@@ -155,4 +156,23 @@ export const PlayedCardsQuery = v.object({
   distinct: oneOf('distinct', ['code'] as const),
   limit: integer('limit', 1, 200, 50),
   cursor,
+});
+
+/** What a deck still needs of the caller's collection (contract §12.3): a deck by its code (any form, or a link or the game's text), or a saved deck by its share slug. */
+export const MissingQuery = v.object({
+  lang,
+  code: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(LIMITS.deckTextChars, `code has at most ${LIMITS.deckTextChars} characters`),
+      v.description("A deck code (%% form or URL form), a kards.com deck-builder link, or the game's text export of a deck."),
+    ),
+  ),
+  slug: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(SHARE_SLUG, 'slug is a share slug: 12 characters of [A-Za-z0-9]'),
+      v.description('A public or unlisted deck by its share slug.'),
+    ),
+  ),
 });

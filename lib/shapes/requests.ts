@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { FIELDS } from '#rules/deck-write.ts';
 import { LIMITS } from '#rules/limits.ts';
 
+export { CollectionBody, CollectionPatch } from '#rules/collection.ts';
 export { ErasureBody } from '#rules/erasure.ts';
 export { KeyBody } from '#rules/keys.ts';
 export { ReplaceBody } from '#rules/schemas.ts';

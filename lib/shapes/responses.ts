@@ -11,7 +11,7 @@ import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
 import { SHARE_SLUG } from '#rules/ids.ts';
-import { DECK_TYPES } from '#rules/insight.ts';
+import { DECK_TYPES, FORMATS } from '#rules/insight.ts';
 import * as R from '#rules/schemas.ts';
 import { VISIBILITIES } from '#rules/schemas.ts';
 import { SCOPES } from '#rules/scopes.ts';
@@ -66,12 +66,21 @@ export const Stats = v.strictObject({
   ally_cards: count,
   neutral_cards: count,
 });
+/** A format's verdict: legal (the deck is, and no card breaks the format), and the cards that break it. */
+const FormatLegality = v.strictObject({
+  legal: v.boolean(),
+  issues: v.array(v.strictObject({ card_id: v.string(), message: v.string() })),
+});
 /** The deck rules against the catalogue the service runs with now (contract §8.6). */
 export const Legality = v.strictObject({
   valid: v.boolean(),
   errors: v.array(Detail),
   /** Ranked play (contract §11.5): not legal when the deck is not, or holds a card of the Reserve pool (named here). */
   ranked: v.strictObject({ legal: v.boolean(), reserved_cards: v.array(v.string()) }),
+  /** Formats players run events in (contract §12.3): pauper (no special or elite card), singleton (one copy of each), monodeck (no ally card). */
+  formats: v.strictObject(
+    Object.fromEntries(FORMATS.map((f) => [f, FormatLegality])) as Record<(typeof FORMATS)[number], typeof FormatLegality>,
+  ),
 });
 /** The OTK chart (contract §8.6): per item, the chance of at least `required` of its pool in the first n cards. */
 export const OtkChart = v.strictObject({
@@ -193,6 +202,39 @@ export const AccountExport = v.strictObject({
   account: v.strictObject({ user_id: v.string(), display_name: v.string(), created_at: v.string() }),
   decks: v.array(OwnerDeck),
   likes: v.array(v.string()),
+  /** On the first page: the copies the account owns by card_id (contract §12.3; empty when it keeps none). */
+  collection: v.record(cardId, v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+/** A player's collection (contract §12.3): copies owned by card_id, its version (the ETag) and when it last changed. */
+export const Collection = v.strictObject({
+  cards: v.record(cardId, v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** Copies owned in all, and distinct cards. */
+  copies: count,
+  distinct: count,
+  version: count,
+  updated_at: v.nullable(timestamp),
+});
+const cardFaction = v.picklist([...FACTION_IDS, 'neutral'] as unknown as [CardFaction, ...CardFaction[]]);
+/** What a deck still needs of the caller's collection (contract §12.3). */
+export const MissingCards = v.strictObject({
+  deck_code: v.string(),
+  main_faction: faction,
+  ally_faction: faction,
+  buildable: v.boolean(),
+  /** Copies to get, in all. */
+  total: count,
+  cards: v.array(
+    v.strictObject({
+      card_id: cardId,
+      count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+      /** In the answer's language (English where the catalogue has none); null for a card the catalogue no longer has. */
+      name: v.nullable(v.string()),
+      rarity: v.nullable(v.picklist(RARITIES)),
+      nation: v.nullable(cardFaction),
+    }),
+  ),
+  by_rarity: v.strictObject(Object.fromEntries(RARITIES.map((r) => [r, count])) as Record<(typeof RARITIES)[number], typeof count>),
+  by_nation: v.record(cardFaction, count),
 });
 /** An account's key as its owner sees it (contract §9.4): never its secret or hash. */
 export const KeyItem = v.strictObject({

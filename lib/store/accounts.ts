@@ -6,6 +6,7 @@ import { deleteItems } from './bulk.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import { type Account, accountKey, NEVER } from './items/account.ts';
 import { type ApiKey, apiKeyKey, apiKeyOf, type KeySummary } from './items/api-key.ts';
+import { collectionKey } from './items/collection.ts';
 import { ACCOUNTS, indexName, tableName } from './tables.ts';
 
 /** Key writes of an erasure run at once. */
@@ -208,10 +209,12 @@ export async function closeKeys(userId: string, now = new Date()): Promise<numbe
   return ids.length;
 }
 
-/** Deletes an erased account's key items (all it ever had: the index lists revoked ones too) and then its account item. */
+/** Deletes an erased account's key items (all it ever had: the index lists revoked ones too), its collection, and then its account item. */
 export async function removeAccount(userId: string): Promise<void> {
   const ids = (await indexedKeys(userId)).map((k) => k.key_id);
   await deleteItems(ids.map(apiKeyKey), ACCOUNTS);
+  // Its collection (items/collection.ts): no key of the account is left to write it again.
+  await documentClient().send(new DeleteCommand({ TableName: table(), Key: collectionKey(userId) }));
   await documentClient().send(new DeleteCommand({ TableName: table(), Key: accountKey(userId) }));
 }
 

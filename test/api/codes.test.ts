@@ -73,7 +73,7 @@ describe('GET /api/v1/codes/{code}', () => {
       'usa',
       'Soviet Union / United States',
     ]);
-    expect(facts.legality).toEqual({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
+    expect(facts.legality).toMatchObject({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
     const cards = facts.cards as { card_id: string; name: string; kredits: number; count: number; type: string; rarity: string }[];
     expect(cards.reduce((n, c) => n + c.count, 0)).toBe(DECK_SIZE);
     for (const c of cards) {
@@ -169,7 +169,7 @@ describe('GET /api/v1/codes/{code}', () => {
     ];
     const url = urlOf(encodeDeckCode({ ...deck, cards }));
     const facts = (await call('GET', `/api/v1/codes/${url}`)).body.data;
-    expect(facts.legality).toEqual({ valid: true, errors: [], ranked: { legal: false, reserved_cards: [reserved?.card_id] } });
+    expect(facts.legality).toMatchObject({ valid: true, errors: [], ranked: { legal: false, reserved_cards: [reserved?.card_id] } });
     const page = await call('GET', `/c/${url}`);
     expect(page.text).toContain('<h2>Not for ranked play</h2>');
     expect(page.text).toContain(`<li>${escapeMarkup(reserved?.name as string)}</li>`);

@@ -7,6 +7,7 @@
  * likes are right.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { THROTTLING } from '../support/fault-proxy.ts';
@@ -66,6 +67,12 @@ describe('DELETE /api/v1/users/:user_id', () => {
     expect((await call('DELETE', `/api/v1/users/${leaving.userId}/keys/${revoked.key_id}`, { key: leaving.key, body: {} })).status).toBe(
       200,
     );
+    // Its collection (contract §12.3): in its export, and gone with the rest.
+    const owned = { [parseDeckCode(code()).cards[0]?.card_id as string]: 7 };
+    expect((await call('PUT', `/api/v1/users/${leaving.userId}/collection`, { key: leaving.key, body: { cards: owned } })).status).toBe(
+      200,
+    );
+    expect((await call('GET', `/api/v1/users/${leaving.userId}/export`, { key: leaving.key })).body.data.collection).toEqual(owned);
     // Likes given: to another owner's public deck (liked by a fan too), and to its own. Likes received: the other owner's, the fan's.
     const theirs = (await createDeck(other, { visibility: 'public' })).body.data as { share_slug: string };
     const own = made[0] as { share_slug: string };

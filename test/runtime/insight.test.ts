@@ -68,7 +68,7 @@ describe('stats and legality', () => {
     const mine = (await call('GET', `${owner.decks}/${deck.id}`, { key: owner.key })).body.data;
     const theirs = (await call('GET', `/api/v1/decks/${deck.share_slug}`)).body.data;
     for (const read of [mine, theirs]) {
-      expect(read.legality).toEqual({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
+      expect(read.legality).toMatchObject({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
       expect([sum(read.stats.by_type), sum(read.stats.by_rarity), sum(read.stats.by_kredits), read.stats.ally_cards]).toEqual([
         39, 39, 39, 12,
       ]);

@@ -46,7 +46,7 @@ describe('legality against the catalogue the service runs with now', () => {
     const deck = parseDeckCode(legalCode(demo, 'soviet', 'usa'));
     const four = deck.cards.find((c) => c.count === 4)?.card_id as string;
     const changed = makeCatalogue(demo.cards.map((c) => (c.card_id === four ? { ...c, rarity: 'elite' as const } : c)));
-    expect(legality(deck, demo)).toEqual({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
+    expect(legality(deck, demo)).toMatchObject({ valid: true, errors: [], ranked: { legal: true, reserved_cards: [] } });
     const now = legality(deck, changed);
     expect(now.valid).toBe(false);
     expect(now.errors.map((e) => [e.code, e.message.split(' ')[0]])).toEqual([['copy_limit', four]]);
@@ -58,7 +58,7 @@ describe('ranked legality (contract §11.5)', () => {
     const deck = parseDeckCode(legalCode(demo, 'soviet', 'usa'));
     const [a, b] = [deck.cards[0]?.card_id as string, deck.cards.at(-1)?.card_id as string];
     const reserving = (ids: string[]) => makeCatalogue(demo.cards.map((c) => (ids.includes(c.card_id) ? { ...c, reserved: true } : c)));
-    expect(legality(deck, reserving([b, a]))).toEqual({ valid: true, errors: [], ranked: { legal: false, reserved_cards: [a, b] } });
+    expect(legality(deck, reserving([b, a]))).toMatchObject({ valid: true, errors: [], ranked: { legal: false, reserved_cards: [a, b] } });
     const short = { ...deck, cards: deck.cards.slice(1) };
     expect(legality(short, demo).ranked).toEqual({ legal: false, reserved_cards: [] });
     expect(legality(short, reserving([b])).ranked).toEqual({ legal: false, reserved_cards: [b] });

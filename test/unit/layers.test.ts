@@ -18,6 +18,7 @@ import { importsOf, ROOT, resolveImport, sources } from '../support/imports.ts';
 const LAYERS: Readonly<Record<string, number>> = {
   cli: 0,
   discord: 1,
+  collection: 1,
   public: 2,
   account: 2,
   docs: 3,

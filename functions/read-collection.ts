@@ -1,0 +1,4 @@
+import { readOwnCollection } from '#collection/collection.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
+
+export const handler = ownerHandler(readOwnCollection);

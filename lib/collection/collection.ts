@@ -1,0 +1,68 @@
+/**
+ * A player's collection (contract §12.3, collection:read / collection:write): read it, replace it, add and remove
+ * copies. A write is made on the version read, and made again on a newer one when another write came between
+ * (nothing lost; with If-Match, 412 instead); the rules are lib/rules/collection.ts.
+ */
+import { catalogue } from '#catalogue/load.ts';
+import { etag, ifMatch } from '#decks/params.ts';
+import { preconditionFailed, unavailable, validationFailed } from '#http/errors.ts';
+import type { Headed } from '#http/types.ts';
+import { endpoint } from '#http/types.ts';
+import * as R from '#routes/collection.ts';
+import { changedCollection, type Owned, type Read, readCollectionBody, readCollectionPatch } from '#rules/collection.ts';
+import { documentClient } from '#store/client.ts';
+import { getCollection, writeCollection } from '#store/collections.ts';
+import type { StoredCollection } from '#store/items/collection.ts';
+
+/** Writes a collection's change tries before it gives up (503): each round, one of the writes racing it lands. */
+const WRITE_ATTEMPTS = 20;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
+
+/** The collection as answers show it. */
+export function collectionAnswer(stored: StoredCollection | undefined) {
+  const cards = stored?.cards ?? {};
+  return {
+    data: {
+      cards,
+      copies: Object.values(cards).reduce((n, c) => n + c, 0),
+      distinct: Object.keys(cards).length,
+      version: stored?.version ?? 0,
+      updated_at: stored?.updated_at ?? null,
+    },
+    headers: { etag: etag(stored?.version ?? 0) },
+  };
+}
+
+/** `next` of the latest collection written on it, until it lands; If-Match a version the latest is not: 412. */
+async function onLatest(req: Headed & { key: { user_id: string }; requestId: string }, next: (owned: Owned) => Read<Owned>) {
+  const userId = req.key.user_id;
+  const matches = ifMatch(req);
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const current = await getCollection(userId, true);
+    if (matches && !matches(current?.version ?? 0)) throw preconditionFailed('the collection');
+    const changed = next(current?.cards ?? {});
+    if (!changed.ok) throw validationFailed(changed.details);
+    const written = await writeCollection(userId, current, changed.value, req.requestId);
+    if (written) return collectionAnswer(written);
+    await pause(attempt);
+  }
+  throw unavailable('the collection is being changed by many requests at once; retry');
+}
+
+export const readOwnCollection = endpoint(R.readCollection, { init: [documentClient] }, async (req) => {
+  const answer = collectionAnswer(await getCollection(req.key.user_id));
+  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return held?.includes(answer.headers.etag) ? { status: 304 as const, data: undefined, headers: answer.headers } : answer;
+});
+
+export const putOwnCollection = endpoint(R.putCollection, { init: [catalogue, documentClient] }, async (req) => {
+  const read = readCollectionBody(req.body, catalogue());
+  if (!read.ok) throw validationFailed(read.details);
+  return onLatest(req, () => read);
+});
+
+export const patchOwnCollection = endpoint(R.patchCollection, { init: [catalogue, documentClient] }, async (req) => {
+  const change = readCollectionPatch(req.body, catalogue());
+  if (!change.ok) throw validationFailed(change.details);
+  return onLatest(req, (owned) => changedCollection(owned, change.value));
+});
