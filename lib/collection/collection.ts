@@ -49,11 +49,9 @@ async function onLatest(req: Headed & { key: { user_id: string }; requestId: str
   throw unavailable('the collection is being changed by many requests at once; retry');
 }
 
-export const readOwnCollection = endpoint(R.readCollection, { init: [documentClient] }, async (req) => {
-  const answer = collectionAnswer(await getCollection(req.key.user_id));
-  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  return held?.includes(answer.headers.etag) ? { status: 304 as const, data: undefined, headers: answer.headers } : answer;
-});
+export const readOwnCollection = endpoint(R.readCollection, { init: [documentClient] }, async (req) =>
+  collectionAnswer(await getCollection(req.key.user_id)),
+);
 
 export const putOwnCollection = endpoint(R.putCollection, { init: [catalogue, documentClient] }, async (req) => {
   const read = readCollectionBody(req.body, catalogue());

@@ -23,7 +23,7 @@ export const readCollection = {
   summary: "The account's collection",
   description: `The copies the account owns of each card (by card_id), its version and when it last changed; an account that has never kept one, an empty collection at version 0. ${ETAG}`,
   tag: 'Collection',
-  success: { status: 200, data: 'Collection', headers: ['ETag'], conditional: true },
+  success: { status: 200, data: 'Collection', headers: ['ETag'] },
 } as const satisfies ApiRoute;
 
 export const putCollection = {

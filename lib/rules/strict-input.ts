@@ -51,6 +51,11 @@ function walk(schema: Schema, value: unknown, path: string, out: Detail[]): void
     }
     return;
   }
+  // A record (valibot takes an array for one): an object of any members, never an array.
+  if (s.type === 'record' && Array.isArray(value)) {
+    out.push(detail(path, 'invalid_type', `${path || 'body'} must be an object, not an array`));
+    return;
+  }
   if (s.type === 'array' && s.item) {
     if (!Array.isArray(value)) {
       out.push(detail(path, 'invalid_type', `${path} must be an array, not an object`));

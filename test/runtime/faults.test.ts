@@ -61,6 +61,8 @@ const BODIES: Record<string, unknown> = {
     replacements: [{ remove_card_id: deckable('soviet')[0]?.card_id, add_card_id: deckable('soviet').at(-1)?.card_id, count: 1 }],
   },
   KeyBody: { scopes: ['decks:read'] },
+  CollectionBody: { cards: { [deckable('soviet')[0]?.card_id as string]: 2 } },
+  CollectionPatch: { add: { [deckable('soviet')[1]?.card_id as string]: 1 } },
 };
 function requestOf(route: Route): Request {
   const subject: Record<string, string> = {
@@ -194,5 +196,25 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
     } finally {
       proxy.clear();
     }
+  });
+
+  it('a collection change whose answer is lost is applied once: its retry fails its condition and finds its own change there', async () => {
+    const id = deckable('soviet')[2]?.card_id as string;
+    const path = `/api/v1/users/${owner.userId}/collection`;
+    expect((await send('PUT', path, { cards: { [id]: 1 } })).status).toBe(200);
+    const before = (await send('GET', path)).body.data as { cards: Record<string, number>; version: number };
+    proxy.set('PutItem', { kind: 'dropAnswer', match: 'COLLECTION', times: 1 });
+    try {
+      const changed = await send('PATCH', path, { add: { [id]: 1 } });
+      expect([changed.status, changed.body.data?.cards?.[id], changed.body.data?.version]).toEqual([
+        200,
+        (before.cards[id] as number) + 1,
+        before.version + 1,
+      ]);
+    } finally {
+      proxy.clear();
+    }
+    const after = (await send('GET', path)).body.data as { cards: Record<string, number>; version: number };
+    expect([after.cards[id], after.version]).toEqual([(before.cards[id] as number) + 1, before.version + 1]);
   });
 });
