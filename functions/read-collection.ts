@@ -1,4 +1,4 @@
-import { readOwnCollection } from '#collection/collection.ts';
+import { readOwnCollection } from '#collection/read.ts';
 import { ownerHandler } from '#http/owner-handler.ts';
 
 export const handler = ownerHandler(readOwnCollection);

@@ -1,10 +1,9 @@
 /**
- * A player's collection (contract §12.3, collection:read / collection:write): read it, replace it, add and remove
- * copies. A write is made on the version read, and made again on a newer one when another write came between
+ * A player's collection (contract §12.3, collection:write): replace it, add and remove copies. A write is made on the version read, and made again on a newer one when another write came between
  * (nothing lost; with If-Match, 412 instead); the rules are lib/rules/collection.ts.
  */
 import { catalogue } from '#catalogue/load.ts';
-import { etag, ifMatch } from '#decks/params.ts';
+import { ifMatch } from '#decks/params.ts';
 import { preconditionFailed, unavailable, validationFailed } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
 import { endpoint } from '#http/types.ts';
@@ -12,26 +11,11 @@ import * as R from '#routes/collection.ts';
 import { changedCollection, type Owned, type Read, readCollectionBody, readCollectionPatch } from '#rules/collection.ts';
 import { documentClient } from '#store/client.ts';
 import { getCollection, writeCollection } from '#store/collections.ts';
-import type { StoredCollection } from '#store/items/collection.ts';
+import { collectionAnswer } from './read.ts';
 
 /** Writes a collection's change tries before it gives up (503): each round, one of the writes racing it lands. */
 const WRITE_ATTEMPTS = 20;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
-
-/** The collection as answers show it. */
-export function collectionAnswer(stored: StoredCollection | undefined) {
-  const cards = stored?.cards ?? {};
-  return {
-    data: {
-      cards,
-      copies: Object.values(cards).reduce((n, c) => n + c, 0),
-      distinct: Object.keys(cards).length,
-      version: stored?.version ?? 0,
-      updated_at: stored?.updated_at ?? null,
-    },
-    headers: { etag: etag(stored?.version ?? 0) },
-  };
-}
 
 /** `next` of the latest collection written on it, until it lands; If-Match a version the latest is not: 412. */
 async function onLatest(req: Headed & { key: { user_id: string }; requestId: string }, next: (owned: Owned) => Read<Owned>) {
@@ -48,10 +32,6 @@ async function onLatest(req: Headed & { key: { user_id: string }; requestId: str
   }
   throw unavailable('the collection is being changed by many requests at once; retry');
 }
-
-export const readOwnCollection = endpoint(R.readCollection, { init: [documentClient] }, async (req) =>
-  collectionAnswer(await getCollection(req.key.user_id)),
-);
 
 export const putOwnCollection = endpoint(R.putCollection, { init: [catalogue, documentClient] }, async (req) => {
   const read = readCollectionBody(req.body, catalogue());
