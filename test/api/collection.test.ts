@@ -103,9 +103,10 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
       // In the code's own card order (its canonical one), as the deck's other answers list cards.
       const order = deck.cards.map((c) => c.card_id);
       expected.sort((a, b) => order.indexOf(a.card_id) - order.indexOf(b.card_id));
-      expect(data.cards.map((c: { card_id: string; count: number }) => [c.card_id, c.count]), real.key).toEqual(
-        expected.map((c) => [c.card_id, c.count]),
-      );
+      expect(
+        data.cards.map((c: { card_id: string; count: number }) => [c.card_id, c.count]),
+        real.key,
+      ).toEqual(expected.map((c) => [c.card_id, c.count]));
       expect(data.by_rarity, real.key).toEqual(byRarity);
       expect(data.by_nation, real.key).toEqual(byNation);
       expect([data.total, data.buildable, data.deck_code]).toEqual([
@@ -136,7 +137,11 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
     const fewer = await patch(o, { remove: { [first.card_id]: 1 } });
     expect([fewer.status, fewer.body.data.version]).toEqual([200, 2]);
     for (const q of queries)
-      expect((await missing(o, q)).body.data, q).toMatchObject({ buildable: false, total: 1, cards: [{ card_id: first.card_id, count: 1 }] });
+      expect((await missing(o, q)).body.data, q).toMatchObject({
+        buildable: false,
+        total: 1,
+        cards: [{ card_id: first.card_id, count: 1 }],
+      });
   });
 
   it('PATCH adds and removes (removing more than owned leaves none); ten at once all land; If-Match an old version is 412', async () => {
@@ -197,7 +202,10 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
     const mismatch = await call('GET', path(other), { key: o.key });
     expect([mismatch.status, mismatch.body.error.code]).toEqual([403, 'user_mismatch']);
     const reader = await issueKey(o.userId, ['collection:read']);
-    const decksOnly = await issueKey(o.userId, SCOPES.filter((s) => !s.startsWith('collection:')));
+    const decksOnly = await issueKey(
+      o.userId,
+      SCOPES.filter((s) => !s.startsWith('collection:')),
+    );
     expect((await call('GET', path(o), { key: reader.apiKey })).status).toBe(200);
     const cannotWrite = await call('PUT', path(o), { key: reader.apiKey, body: { cards: {} } });
     expect([cannotWrite.status, cannotWrite.body.error.code]).toEqual([403, 'insufficient_scope']);
