@@ -86,7 +86,8 @@ async function recordCalls(route: Route, event: APIGatewayProxyEventV2): Promise
   const recorder = recordDynamo();
   try {
     const r = await handler(event, lambdaContext(route));
-    if ((r.statusCode ?? 500) >= 300 && recorder.calls.length) throw new Error(`recording ${route.name}: it answered ${r.statusCode}`);
+    if ((r.statusCode ?? 500) >= 300 && recorder.calls.length)
+      throw new Error(`recording ${route.name}: it answered ${r.statusCode} ${String(r.body).slice(0, 300)}`);
     return [...recorder.calls];
   } finally {
     recorder.stop();
@@ -206,6 +207,9 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
       deck_code: legalCode(demo, 'soviet', 'usa', 8, 0),
       replacements: [{ remove_card_id: soviet[0]?.card_id, add_card_id: soviet.at(-1)?.card_id, count: 1 }],
     },
+    // A collection of every soviet card, 3 copies each; a PATCH adds a copy (each round a change: a new version).
+    putCollection: { cards: Object.fromEntries(soviet.map((c) => [c.card_id, 3])) },
+    patchCollection: { add: { [soviet[0]?.card_id as string]: 1 } },
   };
   // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
   // Rounds 0…COLD_ROUNDS-1 in a process, the recording at COLD_ROUNDS, the runs under the Runtime API after it.
@@ -287,7 +291,7 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
         route.name === 'readPastedCode'
           ? { 'content-type': 'text/plain' }
           : { 'content-type': 'application/json', ...BENCH_DISCORD.sign(raw) };
-      return toEvent({ method, url, headers, body: raw }, route, matchRoute(method, url).params);
+      return toEvent({ method, url, headers, body: raw }, route, matchRoute(method, url.split('?')[0] as string).params);
     }
     // A PATCH that changes nothing writes nothing: each round's PATCH sets a sort_order of its own.
     const body =
@@ -304,7 +308,7 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
         body: Buffer.from(body ? JSON.stringify(body) : ''),
       },
       route,
-      matchRoute(method, url).params,
+      matchRoute(method, url.split('?')[0] as string).params,
     );
   };
   return event;

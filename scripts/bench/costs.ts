@@ -184,6 +184,30 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['meta factions', 'GET', '/api/v1/meta/factions', undefined, undefined],
     // The bulk files' listing (contract §12.2): one BatchGetItem of a small item a type (none yet: the export is the bench's --scale part 5).
     ['bulk data (listing)', 'GET', '/api/v1/bulk-data', undefined, undefined],
+    // A player's collection (contract §12.3): one item beside the account (every demo card a deck may hold, 3 copies).
+    [
+      'collection put (every card, 3 copies)',
+      'PUT',
+      `/api/v1/users/${account.user_id}/collection`,
+      apiKey,
+      {
+        cards: Object.fromEntries(
+          demoCatalogue()
+            .cards.filter((c) => !c.derived && c.type !== 'headquarters' && c.card_id.length === 2)
+            .map((c) => [c.card_id, 3]),
+        ),
+      },
+    ],
+    ['collection patch (a copy added)', 'PATCH', `/api/v1/users/${account.user_id}/collection`, apiKey, { add: { '2B': 1 } }],
+    ['collection read', 'GET', `/api/v1/users/${account.user_id}/collection`, apiKey, undefined],
+    [
+      'missing (a saved deck, by slug)',
+      'GET',
+      `/api/v1/users/${account.user_id}/collection/missing?slug=${shared.share_slug}`,
+      apiKey,
+      undefined,
+    ],
+    ['missing (a code)', 'GET', `/api/v1/users/${account.user_id}/collection/missing?code=${codeUrl}`, apiKey, undefined],
     [
       'code in its %% form (308)',
       'GET',
@@ -223,7 +247,8 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     const [warmUrl, url] = typeof urls === 'string' ? [urls, urls] : urls;
     await invoke(method, warmUrl, key, body); // warm
     const [r, tally] = await measured(() =>
-      invoke(method, url, key, method === 'POST' ? body : method === 'PATCH' ? { sort_order: 3 } : body),
+      // The deck's PATCH sets another sort_order than its warm-up (a PATCH that changes nothing writes nothing).
+      invoke(method, url, key, name === 'PATCH (public deck)' ? { sort_order: 3 } : body),
     );
     costs.push(row(name, r.statusCode ?? 0, tally));
     if (name.startsWith('like (a deck under'))
