@@ -90,6 +90,48 @@ describe('layers', () => {
   });
 });
 
+/** Each circle of imports among lib/'s modules (type imports included), inside a folder or across: `a → b → a`. */
+function circles(sources: ReadonlyMap<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  for (const [file, source] of sources)
+    edges.set(
+      file,
+      importsOf(source)
+        .map((s) => resolveImport(file, s))
+        .filter((t): t is string => t !== undefined && sources.has(t)),
+    );
+  const found = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') found.add([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...sources.keys()].sort()) if (!state.has(file)) visit(file);
+  return [...found];
+}
+
+describe('circles', () => {
+  it('no module of lib/ imports one that imports it back, however far round (inside a folder too)', () => {
+    expect(circles(tree)).toEqual([]);
+  });
+
+  it('finds a planted circle inside one folder, a type import included', () => {
+    const planted = new Map([
+      ...tree,
+      ['lib/store/planted-a.ts', "import type { B } from './planted-b.ts';"],
+      ['lib/store/planted-b.ts', "import { a } from './planted-a.ts';"],
+    ]);
+    expect(circles(planted)).toEqual(['lib/store/planted-a.ts → lib/store/planted-b.ts → lib/store/planted-a.ts']);
+  });
+});
+
 describe('the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   it('fits on a screen or two: at most 150 lines', () => {

@@ -25,7 +25,6 @@
  */
 import type { CardCount, Contribution } from '#rules/plays.ts';
 import { tagRank } from '#rules/plays-shown.ts';
-import type { DecksIndex } from '../tables.ts';
 import { itemKind } from './kind.ts';
 
 // The prefixes are stored names, kept from when the feature was called meta in code (contract: the `/meta/`
@@ -41,7 +40,8 @@ export const factionsKey = () => ({ pk: PLAYS.pk('factions'), sk: 'ALL' });
 export const LEGACY_TAG_SHARDS = PLAYS.pk('tags');
 export const tagKey = (tag: string) => ({ pk: PLAYS_TAG.pk(tag), sk: 'TAG' });
 /** The index of the tags by rank, and the one partition of it every tag's item is in. */
-export const TAGS_INDEX = 'tags_by_decks' satisfies DecksIndex;
+/** The tags' index (its definition, typed among the decks table's indexes: tables.ts, which imports this). */
+export const TAGS_INDEX = 'tags_by_decks';
 export const TAG_BOARD = 'TAGS';
 /** A tag's item as written: its figure, and its place in the index of tags by rank. */
 export const tagItem = (tag: string, decks: number) => ({
