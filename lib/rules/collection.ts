@@ -49,6 +49,15 @@ export const CollectionPatch = v.strictObject({
   remove_text: v.optional(CollectionText),
 });
 
+/** The copies members of a body as it was sent (its own members, every one), those present. */
+const asSent = (body: unknown, names: readonly string[]): Record<string, Record<string, unknown>> =>
+  Object.fromEntries(
+    names.flatMap((name) => {
+      const given = (body as Record<string, unknown>)[name];
+      return given === undefined ? [] : [[name, given as Record<string, unknown>]];
+    }),
+  );
+
 export type Read<T> = { ok: true; value: T } | { ok: false; details: Detail[] };
 
 /** A card a collection may hold: one a deck code can carry (a 2-character id) that may stand in a deck. */
@@ -84,11 +93,21 @@ const OWNED_LINE = /^(\d{1,3})\s*[x×]\s*(?:\(\s*(\d{1,3}|\?)\s*k\s*\)\s*)?(.+)$
  */
 export function readCollectionText(text: string, catalogue: Catalogue): Owned {
   const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim());
+  // Each line's next non-empty line (a name line is the one before a "Major power:"), found in one pass from the end.
+  const nextOf: (string | undefined)[] = [];
+  for (let i = lines.length - 1, next: string | undefined; i >= 0; i--) {
+    nextOf[i] = next;
+    if (lines[i] !== '') next = lines[i];
+  }
   const owned: Owned = {};
   let nation: CardFaction | undefined;
+  let first = true;
   for (const [i, line] of lines.entries()) {
     const n = i + 1;
-    if (line === '' || line.startsWith('%%') || METADATA_LINE.test(line)) continue;
+    if (line === '') continue;
+    const opening = first;
+    first = false;
+    if (line.startsWith('%%') || METADATA_LINE.test(line)) continue;
     const card = OWNED_LINE.exec(line);
     if (card) {
       const [, copies = '', kredits = '', name = ''] = card;
@@ -108,8 +127,8 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
       continue;
     }
     // A deck's name line: the text's first, or the one before a deck's "Major power:".
-    const nextLine = lines.slice(i + 1).find((l) => l !== '');
-    if (lines.slice(0, i).every((l) => l === '') || (nextLine !== undefined && /^major power\s*:/i.test(nextLine))) continue;
+    const nextLine = nextOf[i];
+    if (opening || (nextLine !== undefined && /^major power\s*:/i.test(nextLine))) continue;
     throw new DeckTextError(
       `${quoted(line)} is not a card line ("2x NAME" or "2x (1K) NAME"), a nation's header or a deck's export line`,
       n,
@@ -131,7 +150,9 @@ function textOf(text: string, path: string, catalogue: Catalogue): Read<Owned> {
 export function readCollectionBody(body: unknown, catalogue: Catalogue): Read<Owned> {
   const parsed = parseStrict(CollectionBody, body);
   if (!parsed.ok) return { ok: false, details: parsed.details };
-  const { cards, text } = parsed.output;
+  // The members as sent: valibot's record leaves out a `__proto__` member (JSON.parse makes it an own one), which
+  // must be refused like any key that is no card, not dropped.
+  const { cards, text } = { ...parsed.output, ...asSent(body, ['cards']) };
   if ((cards === undefined) === (text === undefined))
     return { ok: false, details: [detail('', 'invalid_value', 'send the collection as cards (by card_id) or as text, one of the two')] };
   return cards ? copiesOf(cards, 'cards', catalogue) : textOf(text as string, 'text', catalogue);
@@ -146,7 +167,7 @@ export interface CollectionChange {
 export function readCollectionPatch(body: unknown, catalogue: Catalogue): Read<CollectionChange> {
   const parsed = parseStrict(CollectionPatch, body);
   if (!parsed.ok) return { ok: false, details: parsed.details };
-  const { add, add_text, remove, remove_text } = parsed.output;
+  const { add, add_text, remove, remove_text } = { ...parsed.output, ...asSent(body, ['add', 'remove']) };
   if ([add, add_text, remove, remove_text].every((p) => p === undefined))
     return { ok: false, details: [detail('', 'required', 'name copies to add or remove: add, add_text, remove or remove_text')] };
   const parts = [
