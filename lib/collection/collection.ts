@@ -1,6 +1,9 @@
 /**
- * A player's collection (contract §12.3, collection:write): replace it, add and remove copies. A write is made on the version read, and made again on a newer one when another write came between
- * (nothing lost; with If-Match, 412 instead); the rules are lib/rules/collection.ts.
+ * A player's collection (contract §12.3, collection:write): replace it, add and remove copies. A write is made on the
+ * version read, and made again on a newer one when another write came between (nothing lost; with If-Match, 412
+ * instead); the rules are lib/rules/collection.ts. A write whose answer was lost is found applied by its request id
+ * (store/collections.ts) — unless another write landed between it and that read: then it is made again (rare: a lost
+ * answer and a concurrent write at once; a PATCH would then count twice). No Idempotency-Key here yet.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { ifMatch } from '#decks/params.ts';
