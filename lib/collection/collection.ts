@@ -6,6 +6,7 @@
  * answer and a concurrent write at once; a PATCH would then count twice). No Idempotency-Key here yet.
  */
 import { catalogue } from '#catalogue/load.ts';
+import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
 import { ifMatch } from '#decks/params.ts';
 import { preconditionFailed, unavailable, validationFailed } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
@@ -15,10 +16,6 @@ import { changedCollection, type Owned, type Read, readCollectionBody, readColle
 import { documentClient } from '#store/client.ts';
 import { getCollection, writeCollection } from '#store/collections.ts';
 import { collectionAnswer } from './read.ts';
-
-/** Writes a collection's change tries before it gives up (503): each round, one of the writes racing it lands. */
-const WRITE_ATTEMPTS = 20;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
 
 /** `next` of the latest collection written on it, until it lands; If-Match a version the latest is not: 412. */
 async function onLatest(req: Headed & { key: { user_id: string }; requestId: string }, next: (owned: Owned) => Read<Owned>) {

@@ -11,7 +11,8 @@ import type { StoredDeck } from '#store/items/deck.ts';
 import { deckPath, ifMatch } from './params.ts';
 
 export const WRITE_ATTEMPTS = 20;
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
+/** The wait before a write tries again after losing a race: random, growing with the attempt, at most 250 ms. */
+export const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(250, 10 * 2 ** attempt)));
 
 /** Runs `write` on the latest deck until it lands (`write` answers undefined when it lost the race). */
 export async function onLatestDeck<T>(

@@ -13,7 +13,7 @@ import { RARITIES, type Rarity } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CardCount, Deck } from './deck-code.ts';
 import { undeckable } from './deck-rules.ts';
-import { cardOfLine, DeckTextError, HEADER_LINE, METADATA_LINE, nationNamed, quoted } from './deck-text.ts';
+import { cardOfLine, DeckTextError, headerNation, METADATA_LINE, quoted } from './deck-text.ts';
 import { at, type Detail, detail } from './details.ts';
 import type { CardFaction } from './factions.ts';
 import { LIMITS } from './limits.ts';
@@ -120,8 +120,7 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
       if (total > 0) owned[id] = total;
       continue;
     }
-    const header = HEADER_LINE.exec(line);
-    const headed = header ? nationNamed(header[1] as string) : undefined;
+    const headed = headerNation(line);
     if (headed) {
       nation = headed;
       continue;

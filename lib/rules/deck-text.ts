@@ -48,7 +48,7 @@ export const foldName = (name: string): string =>
 // `2x (1K) NAME` (kardscm: ^(\d+)x\s+\((\d+)K\)\s+(.+)$), `?` kredits for a card the catalogue does not know.
 const CARD_LINE = /^(\d{1,3})\s*[x×]\s*\(\s*(\d{1,3}|\?)\s*k\s*\)\s*(.+)$/i;
 export const METADATA_LINE = /^(major power|ally|hq)\s*:\s*(.*)$/i;
-export const HEADER_LINE = /^(.{1,40}?)\s*:$/;
+const HEADER_LINE = /^(.{1,40}?)\s*:$/;
 const ID_NAME = /^\[([0-9A-Za-z]{2})\]$/;
 
 /** Every name a nation goes by (its id, the card API's nation name, its name in each language), folded. */
@@ -64,6 +64,12 @@ const NATIONS: ReadonlyMap<string, CardFaction> = new Map<string, CardFaction>([
 
 /** The nation a text names, if it names one. */
 export const nationNamed = (text: string): CardFaction | undefined => NATIONS.get(foldName(text));
+
+/** The nation a nation's header line (`soviet:`, `Sowjetunion:`) names, if the line is one. */
+export const headerNation = (line: string): CardFaction | undefined => {
+  const header = HEADER_LINE.exec(line);
+  return header ? nationNamed(header[1] as string) : undefined;
+};
 
 /** The catalogue's deckable-or-not cards by each of their names in every language, folded. */
 const indexes = new WeakMap<Catalogue, Map<string, Card[]>>();
@@ -144,8 +150,7 @@ export function readDeckText(text: string, catalogue: Catalogue): Deck {
       else throw new DeckTextError(`${factionName(faction, 'en')} cannot be a major power`, n);
       continue;
     }
-    const header = HEADER_LINE.exec(line);
-    const headed = header ? nationNamed(header[1] as string) : undefined;
+    const headed = headerNation(line);
     if (headed) {
       nation = headed;
       continue;
