@@ -133,7 +133,7 @@ const MESSAGES: Partial<Record<ErrorStatus, string>> = {
 /** The error codes a route can answer, by status: from what the route is (route table) and what it declares. */
 export function errorsOf(route: ApiRoute): Map<ErrorStatus, ErrorCode[]> {
   const codes = new Set<ErrorCode>(['internal_error']);
-  if (route.scope) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
+  if (route.scope || route.keyFor) for (const c of ['unauthorized', 'insufficient_scope', 'user_mismatch'] as const) codes.add(c);
   if (route.body)
     for (const c of ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_failed'] as const) codes.add(c);
   // A raw body: its size is checked first; only a text body's media type is (a signed one's is not looked at).
@@ -261,8 +261,10 @@ function operation(route: ApiRoute) {
       : {}),
     tags: [route.tag],
     // An http bearer scheme takes no scopes in the requirement list: the scope is named in the description and here.
-    security: route.scope ? [{ apiKey: [] }] : [],
+    // A key for part of a public route's answer: none, or one (an empty requirement makes it optional).
+    security: route.scope ? [{ apiKey: [] }] : route.keyFor ? [{}, { apiKey: [] }] : [],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    ...(route.keyFor ? { 'x-optional-scope': route.keyFor } : {}),
     parameters: [...params, ...query, ...requestHeaders],
     ...(route.body
       ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: json(SHAPES[route.body], 'input', false) } } } }

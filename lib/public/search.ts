@@ -6,20 +6,27 @@
  * that runs out of budget comes back short with a cursor (contract §8.1). The browsed orders — views and
  * trending, of all decks or of one faction alone — read their board's exact part first (contract §12.1:
  * exact at rest), then the index past it; the board and each deck read from it count in the budget.
+ * `format` and `buildable_by` (contract §12.3) are worked out here from each entry's cards, on the same budget:
+ * `buildable_by` names an account whose key the request carries (collection:read), and each item then says what
+ * that collection still lacks of it.
  */
 
 import { catalogue } from '#catalogue/load.ts';
+import { authenticate, authorize } from '#http/auth.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/search.ts';
 import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
+import { missingOf, type Owned } from '#rules/collection.ts';
+import { type Format, legalIn } from '#rules/formats.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
 import { readBoard } from '#store/boards.ts';
 import { getItems } from '#store/bulk.ts';
 import { documentClient } from '#store/client.ts';
-import { cardFacet, entryKey, SEARCH_ENTRY, type SearchEntry } from '#store/items/search-entry.ts';
+import { getCollection } from '#store/collections.ts';
+import { type CardedEntry, cardFacet, deckOfEntry, entryKey, SEARCH_ENTRY, type SearchEntry } from '#store/items/search-entry.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 import { DECKS } from '#store/tables.ts';
 
@@ -76,8 +83,39 @@ const isCursor = (c: unknown, digest: string, facet: string): c is SearchCursor 
   );
 };
 
+/** What a search keeps of the entries it reads, worked out from each deck's cards: a format, what a collection lacks. */
+interface Worked {
+  format?: Format;
+  owned?: Owned;
+  missingMax: number;
+}
+
+/** Whether an entry's deck passes what is worked out (an entry written before entries carried copies never does). */
+function keeps(w: Worked): ((e: CardedEntry) => boolean) | undefined {
+  if (!w.format && !w.owned) return undefined;
+  return (e) => {
+    const deck = deckOfEntry(e);
+    if (!deck) return false;
+    if (w.format && !legalIn(deck, w.format, catalogue())) return false;
+    return !w.owned || missingOf(deck, w.owned, catalogue()).total <= w.missingMax;
+  };
+}
+
+/** What the collection still lacks of an entry's deck (one `keeps` passed: it carries copies). */
+function lacking(e: CardedEntry, owned: Owned) {
+  const { total, cards } = missingOf(deckOfEntry(e) ?? { main: e.main_faction, ally: e.ally_faction, cards: [] }, owned, catalogue());
+  return { total, cards };
+}
+
+/** The collection `buildable_by` names, read with its owner's key only (collection:read; another account's is 403). */
+async function collectionOf(userId: string, authorization: string | undefined): Promise<Owned> {
+  authorize(await authenticate(authorization), 'collection:read', userId);
+  return (await getCollection(userId))?.cards ?? {};
+}
+
 /** The board a search reads first: a browsed order (views, trending) of all decks or of one faction, with no other filter. */
-const boardSort = (sort: string, facet: string, rest: Filters): BoardSort | undefined =>
+const boardSort = (sort: string, facet: string, rest: Filters, worked: boolean): BoardSort | undefined =>
+  !worked &&
   (BOARD_SORTS as readonly string[]).includes(sort) &&
   BOARD_FACETS.includes(facet) &&
   Object.values(rest).every((v) => v === undefined || (Array.isArray(v) && v.length === 0))
@@ -100,6 +138,10 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
     excluded: knownCards('exclude_card', req.query.exclude_card),
   };
   const { facet, rest } = facetAndRest(filters);
+  const { buildable_by: owner, missing_max: missingMax, format } = req.query;
+  if (missingMax !== undefined && owner === undefined) throw invalidParameter('missing_max goes with buildable_by');
+  const owned = owner === undefined ? undefined : await collectionOf(owner, req.headers.authorization);
+  const keep = keeps({ format, owned, missingMax: missingMax ?? 0 });
   const digest = queryDigest([
     sort,
     String(limit),
@@ -110,13 +152,16 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
     rest.q,
     rest.cards?.join(','),
     rest.excluded?.join(','),
+    format,
+    owner,
+    missingMax === undefined ? undefined : String(missingMax),
   ]);
 
   let page = req.query.page;
   let skip = (page - 1) * limit;
   let start: Record<string, string> | undefined;
   // The board of a browsed order, its exact part first (lib/rules/boards.ts; none built: the index alone).
-  const sorted = boardSort(sort, facet, rest);
+  const sorted = boardSort(sort, facet, rest, keep !== undefined);
   const exact = sorted ? exactPart((await readBoard(sorted, facet)) ?? EMPTY_BOARD) : [];
   let at: number | undefined;
   if (req.query.cursor !== undefined) {
@@ -168,10 +213,11 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
     skip,
     start,
     budget,
+    keep,
   });
   const more = wanted === 0 ? [] : result.items;
   for (const e of more) {
-    const item = searchItem(e);
+    const item = owned ? { ...searchItem(e), missing: lacking(e as CardedEntry, owned) } : searchItem(e);
     data.push(sorted && seam !== undefined ? withCount(item, sorted, Math.min(countOf(item, sorted), seam)) : item);
   }
   if (wanted === 0) {

@@ -93,6 +93,11 @@ export interface SubsetFont {
 export interface Grantee {
   name: string;
   scope?: Scope;
+  /**
+   * A public route that takes a key for part of what it answers (search's `buildable_by`): the key is checked by
+   * the endpoint, for this scope, when that part is asked; the route reads keys (AUTH_GRANT) and never caches.
+   */
+  keyFor?: Scope;
   cursors?: boolean;
   /** It uses the card catalogue: it ships one, and reads the published one (CATALOGUE_GRANT). */
   catalogue?: true;
@@ -272,7 +277,7 @@ export const CURSOR_KEYS_GRANT: Grant = { table: 'accounts', actions: ['GetItem'
 export const CATALOGUE_GRANT: Grant = { table: 'decks', actions: ['GetItem', 'Query'], leadingKeys: [CATALOGUE.grant] };
 
 export const grantsOf = (who: Grantee): Grant[] => [
-  ...(who.scope ? [AUTH_GRANT] : []),
+  ...(who.scope || who.keyFor ? [AUTH_GRANT] : []),
   ...(who.cursors ? [CURSOR_KEYS_GRANT] : []),
   ...(who.catalogue ? [CATALOGUE_GRANT] : []),
   ...who.grants,

@@ -2,11 +2,14 @@
  * Deck insight (contract §8.6), pure: the stats of a deck's 39 cards, its legality against the
  * catalogue the service runs with now (and for ranked play, §11.5), and the exact OTK probabilities of its chart items.
  */
-import { CARD_TYPES, type Card, RARITIES } from './card.ts';
+import { CARD_TYPES, RARITIES } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CardCount, Deck } from './deck-code.ts';
 import { checkDeck, countsAs, DECK_SIZE } from './deck-rules.ts';
 import type { Detail } from './details.ts';
+import { FORMATS, type Format, type FormatLegality, formatIssues } from './formats.ts';
+
+export { FORMATS, type Format } from './formats.ts';
 
 export type DeckType = Exclude<(typeof CARD_TYPES)[number], 'headquarters'>;
 export const DECK_TYPES = CARD_TYPES.filter((t): t is DeckType => t !== 'headquarters');
@@ -43,29 +46,6 @@ export function deckStats(deck: Deck, catalogue: Catalogue): Stats {
   return { by_kredits, by_type: byType, by_rarity: byRarity, ally_cards: ally, neutral_cards: neutral };
 }
 
-/** Formats players run events in (contract §12.3), each a rule over the deck's cards. */
-export const FORMATS = ['pauper', 'singleton', 'monodeck'] as const;
-export type Format = (typeof FORMATS)[number];
-export interface FormatIssue {
-  card_id: string;
-  message: string;
-}
-export interface FormatLegality {
-  legal: boolean;
-  issues: FormatIssue[];
-}
-
-/** Each format's rule: the deck's cards that break it, and why (English, as the deck rules' messages are). */
-const FORMAT_RULES: Record<Format, (count: number, card: Card | undefined, deck: Deck) => string | undefined> = {
-  // Pauper: no special or elite card.
-  pauper: (_count, card) => (card && (card.rarity === 'special' || card.rarity === 'elite') ? `${card.name} is ${card.rarity}` : undefined),
-  // Singleton: one copy of each card.
-  singleton: (count, card) => (count > 1 ? `${count} copies of ${card?.name ?? 'the card'}; one of each card` : undefined),
-  // Monodeck: no ally card (as the ally limit counts them: its own and its exiles').
-  monodeck: (_count, card, deck) =>
-    card && countsAs(card, deck.main, deck.ally) === deck.ally ? `${card.name} is an ally card` : undefined,
-};
-
 export interface Legality {
   valid: boolean;
   errors: Detail[];
@@ -82,10 +62,7 @@ export function legality(deck: Deck, catalogue: Catalogue): Legality {
   const reserved = deck.cards.filter((c) => catalogue.get(c.card_id)?.reserved === true).map((c) => c.card_id);
   const formats = Object.fromEntries(
     FORMATS.map((format) => {
-      const issues = deck.cards.flatMap(({ card_id, count }) => {
-        const message = FORMAT_RULES[format](count, catalogue.get(card_id), deck);
-        return message ? [{ card_id, message }] : [];
-      });
+      const issues = formatIssues(deck, format, catalogue);
       return [format, { legal: valid && issues.length === 0, issues }];
     }),
   ) as Record<Format, FormatLegality>;

@@ -6,8 +6,10 @@
  */
 import * as v from 'valibot';
 import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
+import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
-import { SHARE_SLUG } from '#rules/ids.ts';
+import { FORMATS } from '#rules/formats.ts';
+import { SHARE_SLUG, UUID } from '#rules/ids.ts';
 import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
@@ -117,6 +119,33 @@ export const SearchQuery = v.object({
   tag: text('tag', LIMITS.tagChars, normalizeTag),
   card: cardIds('card', 'Decks that hold this card (every one given)'),
   exclude_card: cardIds('exclude_card', 'Decks that hold none of these cards'),
+  format: oneOf('format', FORMATS),
+  buildable_by: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(UUID, 'buildable_by is a user_id'),
+      described<string>({
+        type: 'string',
+        pattern: UUID.source,
+        description: "Decks this account's collection can build (with missing_max): with a key of that account holding collection:read",
+      }),
+    ),
+  ),
+  missing_max: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,2}$/, `missing_max is an integer from 0 to ${DECK_SIZE}`),
+      v.transform((s: string) => Number(s)),
+      v.maxValue(DECK_SIZE, `missing_max is an integer from 0 to ${DECK_SIZE}`),
+      described<number>({
+        type: 'integer',
+        minimum: 0,
+        maximum: DECK_SIZE,
+        default: 0,
+        description: 'With buildable_by: the most copies a deck may still need (0: buildable now)',
+      }),
+    ),
+  ),
   sort: oneOfOr('sort', SORTS, 'date'),
   page: integer('page', 1, MAX_PAGE_DEPTH, 1, `page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`),
   limit: integer('limit', 1, 50, 20),

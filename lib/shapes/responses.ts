@@ -144,6 +144,13 @@ export const SearchItem = v.strictObject({
   ...counts,
   views_7d: count,
   ...times,
+  /** With buildable_by: the copies the collection still lacks (none: buildable now). */
+  missing: v.optional(
+    v.strictObject({
+      total: count,
+      cards: v.array(v.strictObject({ card_id: cardId, count: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+    }),
+  ),
 });
 /** The normalised deck of a validate answer: content without server fields. */
 export const DeckContent = v.strictObject({

@@ -6,7 +6,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
-import { SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './items/search-entry.ts';
+import { CARDED_PROJECTION, type CardedEntry, SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export interface Filters {
@@ -34,10 +34,15 @@ export interface SearchQuery {
   start?: Record<string, string>;
   /** Most index items one request may read. */
   budget: number;
+  /**
+   * What DynamoDB cannot filter on, worked out here from each entry read with its deck's cards (a collection, a
+   * format): an entry it refuses is passed over as a filtered one is, on the same budget.
+   */
+  keep?: (e: CardedEntry) => boolean;
 }
 
-export interface SearchPage {
-  items: SearchEntry[];
+export interface SearchPage<E extends SearchEntry = SearchEntry> {
+  items: E[];
   /** Position after the page, when more may follow. */
   next?: Record<string, string>;
   /** Matches passed over (at most `skip`): fewer when the budget ran out first. */
@@ -81,9 +86,12 @@ export const positionOf = (e: SearchEntry, sort: Sort): Record<string, string> =
   return { facet: e.facet, [key]: e[key] as string, pk: e.pk, sk: e.sk };
 };
 
+export async function searchEntries(q: SearchQuery & { keep: SearchQuery['keep'] & {} }): Promise<SearchPage<CardedEntry>>;
+export async function searchEntries(q: SearchQuery): Promise<SearchPage>;
 export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
   const { index } = SORT_INDEX[q.sort];
   const filter = filterExpression(q.filters);
+  const filtered = filter.expression !== undefined || q.keep !== undefined;
   const want = q.skip + q.limit + 1;
   const matched: SearchEntry[] = [];
   let scanned = 0;
@@ -97,16 +105,17 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
         IndexName: index,
         KeyConditionExpression: 'facet = :facet',
         FilterExpression: filter.expression,
-        ...SEARCH_PROJECTION,
+        ...(q.keep ? CARDED_PROJECTION : SEARCH_PROJECTION),
         ExpressionAttributeValues: { ':facet': q.facet, ...filter.values },
         ExclusiveStartKey: start,
         // Without a filter every item read is a match: read exactly what is wanted. With one, read
         // twice what is still wanted (at least 25) per call, so a common match stops early.
-        Limit: Math.min(room, filter.expression ? Math.max(25, 2 * (want - matched.length)) : want - matched.length),
+        Limit: Math.min(room, filtered ? Math.max(25, 2 * (want - matched.length)) : want - matched.length),
       }),
     );
     scanned += page.ScannedCount ?? 0;
-    matched.push(...((page.Items ?? []) as SearchEntry[]));
+    const items = (page.Items ?? []) as CardedEntry[];
+    matched.push(...(q.keep ? items.filter(q.keep) : items));
     start = page.LastEvaluatedKey as Record<string, string> | undefined;
   } while (start && matched.length < want);
 

@@ -1,13 +1,14 @@
 /**
  * The search entry (decks table): for each public deck, one small item per facet it can be found by — `all`,
  * `main:<faction>`, `ally:<faction>`, `tag:<tag>` (≤ 10) and `card:<card_id>` for each distinct card
- * (≤ 39) — each carrying the search item, the deck's card ids (for further card filters) and a sort
- * key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
+ * (≤ 39) — each carrying the search item, the deck's card ids (for further card filters) and their copies
+ * (`copies`: what a search works out from the deck's cards), and a sort key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
  * items, whatever the library's size. Entries exist only while a deck is public.
- *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, by_trending, cards, …search item }
+ *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, by_trending, cards, copies, …search item }
  * views, views_7d and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
  */
 
+import type { Deck } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
@@ -30,6 +31,16 @@ type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' |
 
 /** The distinct card ids of a stored (canonical) deck code, in its canonical order. */
 export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parsedCode(d.deck_code).deck.cards.map((c) => c.card_id);
+
+/**
+ * The copies of each card of `cardIdsOf`, one digit a card in the same order (a deck holds 1 to 4 copies of a card):
+ * with `cards`, the deck's cards and counts for what a search works out per entry (buildable_by, format, similar) — a
+ * few dozen bytes an entry, where a list of numbers would cost three bytes a card more.
+ */
+export const copiesText = (d: Pick<StoredDeck, 'deck_code'>): string =>
+  parsedCode(d.deck_code)
+    .deck.cards.map((c) => c.count)
+    .join('');
 
 export const cardFacet = (cardId: string) => `card:${cardId}`;
 /** The facet every public deck is in (a search with no filter). */
@@ -61,7 +72,7 @@ export const sortKeys = (d: Pick<StoredDeck, 'id' | 'created_at' | 'views' | 'li
 /** The text `q` matches: name and guide.system, lower-cased, kept apart so a match cannot span both. */
 export const searchText = (name: string, system: string) => `${name}\u0000${system}`.toLowerCase();
 
-function entryItem(d: StoredDeck, facet: string, cards: string[]): Record<string, unknown> {
+function entryItem(d: StoredDeck, facet: string, cards: string[], copies: string): Record<string, unknown> {
   const system = d.guide?.system ?? '';
   return {
     ...entryKey(d.id, facet),
@@ -86,15 +97,17 @@ function entryItem(d: StoredDeck, facet: string, cards: string[]): Record<string
     updated_at: d.updated_at,
     search_text: searchText(d.name, system),
     cards,
+    copies,
   };
 }
 
 /** Every search entry of a deck (none unless public). */
 export function entriesOf(d: StoredDeck): Record<string, unknown>[] {
   if (d.visibility !== 'public') return [];
-  // The code is parsed once for the facets and the `cards` every entry carries.
+  // The code is parsed once for the facets and the `cards` and `copies` every entry carries.
   const cards = cardIdsOf(d);
-  return facetsOf(d, cards).map((f) => entryItem(d, f, cards));
+  const copies = copiesText(d);
+  return facetsOf(d, cards).map((f) => entryItem(d, f, cards, copies));
 }
 
 /** A search entry as a search reads it. */
@@ -152,8 +165,24 @@ const READS: Record<keyof SearchEntry, true> = {
   updated_at: true,
 };
 export const SEARCH_READS = Object.keys(READS) as (keyof SearchEntry)[];
-/** Those fields as a Query's projection, each through a placeholder (`name`, `views`, `system` are reserved words). */
-export const SEARCH_PROJECTION = {
-  ProjectionExpression: SEARCH_READS.map((_, i) => `#r${i}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(SEARCH_READS.map((field, i) => [`#r${i}`, field])),
-};
+/** Fields as a Query's projection, each through a placeholder (`name`, `views`, `system` are reserved words). */
+const projection = (fields: readonly string[]) => ({
+  ProjectionExpression: fields.map((_, i) => `#r${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(fields.map((field, i) => [`#r${i}`, field])),
+});
+export const SEARCH_PROJECTION = projection(SEARCH_READS);
+
+/** An entry read with its deck's cards: what a search works out per deck (what a collection misses, a format, likeness). */
+export interface CardedEntry extends SearchEntry {
+  cards: string[];
+  /** Absent on an entry written before entries carried copies (`deckctl search reindex` writes it). */
+  copies?: string;
+}
+/** The search fields and the deck's cards: the same units read (DynamoDB bills the whole item), a few dozen bytes more sent. */
+export const CARDED_PROJECTION = projection([...SEARCH_READS, 'cards', 'copies']);
+
+/** The deck an entry is of (its nations, its cards and copies); undefined for an entry written before it carried copies. */
+export function deckOfEntry(e: Pick<CardedEntry, 'main_faction' | 'ally_faction' | 'cards' | 'copies'>): Deck | undefined {
+  if (e.copies === undefined || e.copies.length !== e.cards.length) return undefined;
+  return { main: e.main_faction, ally: e.ally_faction, cards: e.cards.map((card_id, i) => ({ card_id, count: Number(e.copies?.[i]) })) };
+}
