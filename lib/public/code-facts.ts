@@ -4,7 +4,8 @@ import { cacheable } from '#http/cache.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
-import { codeAnswer, codeAt } from './codes.ts';
+import { codeAt } from './code-at.ts';
+import { codeAnswer } from './codes.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readCode = endpoint(R.readCode, { init: [catalogue] }, async (req) => {

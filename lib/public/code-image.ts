@@ -9,7 +9,7 @@ import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
 import { prepareRenderer } from '#share/png.ts';
 import { codeSheet } from '#share/sheet.ts';
-import { codeAt } from './codes.ts';
+import { codeAt } from './code-at.ts';
 import { drawableSheet, imageAnswer, sizeOf } from './image-answer.ts';
 import { languageOf } from './language.ts';
 

@@ -11,7 +11,8 @@ import { endpoint } from '#http/types.ts';
 import * as R from '#routes/codes.ts';
 import { badCodePage, sharePage } from '#share/page.ts';
 import { codeSheet } from '#share/sheet.ts';
-import { codeAt, codeLinks } from './codes.ts';
+import { codeAt } from './code-at.ts';
+import { codeLinks } from './codes.ts';
 import { htmlPage } from './html.ts';
 import { languageHeaders, languageOf } from './language.ts';
 

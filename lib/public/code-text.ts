@@ -9,7 +9,7 @@ import { CACHE, validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/code-text.ts';
 import { writeDeckText } from '#rules/deck-text.ts';
-import { codeAt } from './codes.ts';
+import { codeAt } from './code-at.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
 export const readCodeText = endpoint(R.readCodeText, { init: [catalogue] }, async (req) => {

@@ -20,6 +20,7 @@ import { REFERENCE_ROUTES } from './reference.ts';
 import type { Route } from './route.ts';
 import { SEARCH_ROUTES } from './search.ts';
 import { SHARE_ROUTES } from './share.ts';
+import { SIMILAR_ROUTES } from './similar.ts';
 
 export * from './route.ts';
 
@@ -31,7 +32,7 @@ export const ROUTE_GROUPS = {
   ownerDecks: OWNER_DECK_ROUTES,
   history: HISTORY_ROUTES,
   likes: LIKE_ROUTES,
-  search: SEARCH_ROUTES,
+  search: [...SEARCH_ROUTES, ...SIMILAR_ROUTES],
   public: PUBLIC_ROUTES,
   share: SHARE_ROUTES,
   codes: CODE_ROUTES,

@@ -23,6 +23,7 @@ export const COMPONENTS = {
   OwnerListItem: S.OwnerListItem,
   PublicDeck: S.PublicDeck,
   SearchItem: S.SearchItem,
+  SimilarDeck: S.SimilarDeck,
   BulkDeck: S.BulkDeck,
   BulkPlays: S.BulkPlays,
   BulkFile: S.BulkFile,
@@ -115,6 +116,7 @@ export const SHAPES = {
   // Answers: lists, and those the document inlines
   'OwnerListItem[]': v.array(COMPONENTS.OwnerListItem),
   'SearchItem[]': v.array(COMPONENTS.SearchItem),
+  'SimilarDeck[]': v.array(COMPONENTS.SimilarDeck),
   'BulkFile[]': v.array(COMPONENTS.BulkFile),
   'VersionListItem[]': v.array(COMPONENTS.VersionListItem),
   'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),

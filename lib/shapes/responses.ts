@@ -152,6 +152,8 @@ export const SearchItem = v.strictObject({
     }),
   ),
 });
+/** A deck like another (contract §12.3): its search item and how alike, Σ min(copies) / Σ max(copies). */
+export const SimilarDeck = v.strictObject({ ...SearchItem.entries, score: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) });
 /** The normalised deck of a validate answer: content without server fields. */
 export const DeckContent = v.strictObject({
   name: v.string(),

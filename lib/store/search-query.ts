@@ -6,7 +6,15 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
-import { CARDED_PROJECTION, type CardedEntry, SEARCH_PROJECTION, type SearchEntry, SORT_INDEX, type Sort } from './items/search-entry.ts';
+import {
+  CARDED_PROJECTION,
+  type CardedEntry,
+  cardFacet,
+  SEARCH_PROJECTION,
+  type SearchEntry,
+  SORT_INDEX,
+  type Sort,
+} from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
 export interface Filters {
@@ -125,4 +133,18 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
   if (matched.length > q.skip + q.limit && last) return { items, next: positionOf(last, q.sort), skipped, scanned };
   // Not all read: the budget ran out. Go on from the last item read (a match or not).
   return { items, next: start, skipped, scanned };
+}
+
+/** The public decks of a main nation that hold a card, with their cards: the `most` most viewed of its partition, at most `most` items read. */
+export async function cardPartition(cardId: string, main: string, most: number): Promise<CardedEntry[]> {
+  const page = await searchEntries({
+    facet: cardFacet(cardId),
+    sort: 'views',
+    filters: { main },
+    limit: most,
+    skip: 0,
+    budget: most,
+    keep: () => true,
+  });
+  return page.items;
 }

@@ -801,8 +801,9 @@ describe('bundles', () => {
   // at an embed's size too, its cards as running text (issue 56 item 1: readCodeImage went from 151,649 bytes to 157,546).
   // A deck's legality says each format's verdict (issue 58: readCode went from under 96,000 bytes to 96,292), and the
   // document names the collection's four routes and shapes (issue 58: openApi went from 137,452 bytes to 142,262), and
-  // search's format, buildable_by and missing_max and an item's `missing` (issue 58: to 143,345).
-  const BUDGET = { store: 372_000, plain: 97_000, drawn: 159_000, openApi: 144_000, discord: 139_000 };
+  // search's format, buildable_by and missing_max and an item's `missing` (issue 58: to 143,345), and the two
+  // likeness routes and their shape (issue 58: to 144,855).
+  const BUDGET = { store: 372_000, plain: 97_000, drawn: 159_000, openApi: 145_000, discord: 139_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>

@@ -1,0 +1,47 @@
+/**
+ * Decks like this one (contract §12.3): a public or unlisted deck's, or any code's, closest public decks of the same
+ * main nation. No key; bounded reads (lib/public/similar.ts). A code's answer is cached at the edge as a code's facts
+ * are (by its canonical form), a minute: it follows the library.
+ */
+
+import { PLAYS } from '#store/items/plays.ts';
+import { Code, ShareSlug } from './params.ts';
+import { type ApiRoute, decks, query } from './route.ts';
+
+/** How long a likeness answer may be kept (an edge, a browser): the library's decks change it, as they change the figures. */
+export const SIMILAR_CACHE = 'public, max-age=60';
+
+const SIMILAR =
+  "Up to 10 public decks of the same main nation most alike by copies: score = Σ min(copies) / Σ max(copies) over the cards of both (1: the same cards and copies). Most alike first, ties by views. The deck itself and its exact copies (the same canonical code) are left out, and each other code is listed once (its most viewed deck). Found among the most viewed decks holding one of the deck's three least played cards (at most 100 each): a bounded read at any library size.";
+const reads = [decks(['GetItem'], [PLAYS.grant]), query('search_by_views')];
+
+export const readSimilarDecks = {
+  name: 'readSimilarDecks',
+  method: 'GET',
+  path: '/api/v1/decks/{share_slug}/similar',
+  handler: 'functions/read-similar-decks.ts',
+  params: { share_slug: ShareSlug },
+  grants: [query('by_share_slug'), ...reads],
+  summary: 'Decks like a public or unlisted deck',
+  description: `${SIMILAR} A private or unknown slug is 404 deck_not_found. Counts no view.`,
+  tag: 'Public decks',
+  success: { status: 200, data: 'SimilarDeck[]', headers: ['Cache-Control'] },
+  errors: ['deck_not_found'],
+} as const satisfies ApiRoute;
+
+export const readSimilarToCode = {
+  name: 'readSimilarToCode',
+  edge: 'cached',
+  method: 'GET',
+  path: '/api/v1/codes/{code}/similar',
+  handler: 'functions/read-similar-to-code.ts',
+  params: { code: Code },
+  redirects: true,
+  grants: reads,
+  summary: 'Public decks like a deck code',
+  description: `${SIMILAR} Any other spelling of the code answers 308 to its canonical URL form; one that does not parse is 400.`,
+  tag: 'Deck codes',
+  success: { status: 200, data: 'SimilarDeck[]', headers: ['Cache-Control'] },
+} as const satisfies ApiRoute;
+
+export const SIMILAR_ROUTES = [readSimilarDecks, readSimilarToCode] as const;
