@@ -14,6 +14,8 @@ export function codeLinks(origin: string, canonical: string, language: string) {
     image: at(CODE_PATHS.image, imageQuery(language, catalogueTag())),
     preview: at(CODE_PATHS.image, imageQuery(language, catalogueTag(), 'embed')),
     json: at(CODE_PATHS.facts),
+    similar: at(CODE_PATHS.similar, ''),
+    deckPage: `${origin}/d/`,
   };
 }
 

@@ -1,15 +1,19 @@
 /**
  * GET /d/:share_slug — the share page of a public or unlisted deck, for people and unfurlers (contract
  * §9.3). It is a view, counted as the JSON read's is (from the access log: lib/workers/
- * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page.
+ * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page. Decks like it are the
+ * page's script's to fetch, by the deck's code (cached at the edge by it): nothing of them read per view here.
  */
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
+import { CODE_PATHS } from '#routes/code-paths.ts';
 import * as R from '#routes/share.ts';
 import type { ImageSize } from '#rules/image-sizes.ts';
+import { parsedCode } from '#rules/parsed-codes.ts';
 import { mainPool } from '#rules/plays.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { NOT_FOUND_PAGE, sharePage } from '#share/page.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';
@@ -37,6 +41,8 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
       json: `${origin}/api/v1/decks/${slug}`,
       image: image(),
       preview: image('embed'),
+      similar: `${origin}${CODE_PATHS.similar.replace('{code}', urlCodeOf(parsedCode(deck.deck_code).deck))}`,
+      deckPage: `${origin}/d/`,
     }),
     languageHeaders(language, catalogue()),
   );

@@ -8,6 +8,7 @@ export const CODE_PATHS = {
   facts: '/api/v1/codes/{code}',
   image: '/api/v1/codes/{code}/image.png',
   page: '/c/{code}',
+  similar: '/api/v1/codes/{code}/similar',
 } as const;
 
 /** What every code route says of its language. */

@@ -5,6 +5,7 @@
  */
 
 import { PLAYS } from '#store/items/plays.ts';
+import { CODE_PATHS } from './code-paths.ts';
 import { Code, ShareSlug } from './params.ts';
 import { type ApiRoute, decks, query } from './route.ts';
 
@@ -33,7 +34,7 @@ export const readSimilarToCode = {
   name: 'readSimilarToCode',
   edge: 'cached',
   method: 'GET',
-  path: '/api/v1/codes/{code}/similar',
+  path: CODE_PATHS.similar,
   handler: 'functions/read-similar-to-code.ts',
   params: { code: Code },
   redirects: true,

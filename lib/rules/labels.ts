@@ -55,6 +55,8 @@ export interface Labels {
   deckCode: string;
   copy: string;
   copied: string;
+  /** The share page's list of decks like the deck (contract §12.3). */
+  similar: string;
   selectToCopy: string;
   asJson: string;
   itsImage: string;
@@ -146,6 +148,7 @@ const en: Labels = {
   deckCode: 'Deck code',
   copy: 'Copy the code',
   copied: 'Copied',
+  similar: 'Decks like this one',
   selectToCopy: 'Selected: copy it',
   asJson: 'This deck as JSON',
   itsImage: 'Its image',
@@ -222,6 +225,7 @@ const de: Labels = {
   deckCode: 'Deckcode',
   copy: 'Code kopieren',
   copied: 'Kopiert',
+  similar: 'Ähnliche Decks',
   selectToCopy: 'Markiert: jetzt kopieren',
   asJson: 'Dieses Deck als JSON',
   itsImage: 'Sein Bild',
@@ -298,6 +302,7 @@ const es: Labels = {
   deckCode: 'Código del mazo',
   copy: 'Copiar el código',
   copied: 'Copiado',
+  similar: 'Mazos parecidos',
   selectToCopy: 'Seleccionado: cópialo',
   asJson: 'Este mazo en JSON',
   itsImage: 'Su imagen',
@@ -374,6 +379,7 @@ const fr: Labels = {
   deckCode: 'Code du deck',
   copy: 'Copier le code',
   copied: 'Copié',
+  similar: 'Decks similaires',
   selectToCopy: 'Sélectionné : copiez-le',
   asJson: 'Ce deck en JSON',
   itsImage: 'Son image',
@@ -450,6 +456,7 @@ const it: Labels = {
   deckCode: 'Codice del mazzo',
   copy: 'Copia il codice',
   copied: 'Copiato',
+  similar: 'Mazzi simili',
   selectToCopy: 'Selezionato: copialo',
   asJson: 'Questo mazzo in JSON',
   itsImage: 'La sua immagine',
@@ -526,6 +533,7 @@ const pt: Labels = {
   deckCode: 'Código do baralho',
   copy: 'Copiar o código',
   copied: 'Copiado',
+  similar: 'Decks parecidos',
   selectToCopy: 'Selecionado: copie-o',
   asJson: 'Este baralho em JSON',
   itsImage: 'Sua imagem',
@@ -602,6 +610,7 @@ const pl: Labels = {
   deckCode: 'Kod talii',
   copy: 'Kopiuj kod',
   copied: 'Skopiowano',
+  similar: 'Podobne talie',
   selectToCopy: 'Zaznaczono: skopiuj',
   asJson: 'Ta talia jako JSON',
   itsImage: 'Jej obraz',
@@ -678,6 +687,7 @@ const ru: Labels = {
   deckCode: 'Код колоды',
   copy: 'Скопировать код',
   copied: 'Скопировано',
+  similar: 'Похожие колоды',
   selectToCopy: 'Выделено: скопируйте',
   asJson: 'Эта колода в JSON',
   itsImage: 'Её изображение',
@@ -754,6 +764,7 @@ const ja: Labels = {
   deckCode: 'デッキコード',
   copy: 'コードをコピー',
   copied: 'コピーしました',
+  similar: '似ているデッキ',
   selectToCopy: '選択しました: コピーしてください',
   asJson: 'このデッキのJSON',
   itsImage: 'デッキ画像',
@@ -827,6 +838,7 @@ const ko: Labels = {
   deckCode: '덱 코드',
   copy: '코드 복사',
   copied: '복사됨',
+  similar: '비슷한 덱',
   selectToCopy: '선택됨: 복사하세요',
   asJson: '이 덱의 JSON',
   itsImage: '덱 이미지',
@@ -900,6 +912,7 @@ const zh: Labels = {
   deckCode: '卡组代码',
   copy: '复制代码',
   copied: '已复制',
+  similar: '相似的卡组',
   selectToCopy: '已选中: 请复制',
   asJson: '此卡组的JSON',
   itsImage: '卡组图片',
@@ -973,6 +986,7 @@ const zhHant: Labels = {
   deckCode: '牌組代碼',
   copy: '複製代碼',
   copied: '已複製',
+  similar: '相似的牌組',
   selectToCopy: '已選取: 請複製',
   asJson: '此牌組的JSON',
   itsImage: '牌組圖片',

@@ -18,6 +18,10 @@ export interface PageUrls {
   image: string;
   /** The image link previews show (og:image, twitter:image): at an embed's size, readable 400 px wide (contract §12.5). */
   preview: string;
+  /** Decks like this one (its code's: GET /api/v1/codes/{code}/similar), which the page's script lists under the deck. */
+  similar: string;
+  /** A share page's URL but its slug: where each of them links. */
+  deckPage: string;
 }
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
@@ -36,13 +40,18 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 svg text{fill:currentColor}.desc{white-space:pre-wrap;overflow-wrap:anywhere}
 code{display:block;overflow-wrap:anywhere;padding:8px;border:1px solid var(--line);border-radius:6px;margin-bottom:8px}
 button{font:inherit;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
-.links a{color:var(--accent);margin-right:16px}.bad,.issues li{color:#c0392b}.rsv{align-self:center;flex:none;font-size:.75rem;font-weight:700;color:#b9770e;border:1px solid #b9770e;border-radius:4px;padding:0 4px}.ranked li{color:#b9770e}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
+.links a,#similar a{color:var(--accent);margin-right:16px}#similar li{padding:2px 0}.score{color:var(--muted);font-size:.85rem}.bad,.issues li{color:#c0392b}.rsv{align-self:center;flex:none;font-size:.75rem;font-weight:700;color:#b9770e;border:1px solid #b9770e;border-radius:4px;padding:0 4px}.ranked li{color:#b9770e}dl{margin:0}dt{font-weight:700}dd{margin:0 0 6px}
 @media (max-width:720px){.grid{grid-template-columns:minmax(0,1fr)}h1{font-size:1.45rem}main{padding:10px}}`;
 
 // Its words are the button's data attributes (the page's language): the script, hashed for the CSP, is one for every language.
+// It also lists decks like this one under the deck (contract §12.3): fetched from this host by the deck's code, each
+// drawn as text (a deck's name never becomes markup), the section shown only when there is one.
 const SCRIPT = `document.getElementById('copy').addEventListener('click',function(){var b=this,c=document.getElementById('code');
 var pick=function(){var r=document.createRange();r.selectNodeContents(c);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent=b.dataset.select};
-if(navigator.clipboard){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent=b.dataset.copied},pick)}else{pick()}});`;
+if(navigator.clipboard){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent=b.dataset.copied},pick)}else{pick()}});
+var like=document.getElementById('similar');if(like&&window.fetch){fetch(like.dataset.src).then(function(r){return r.ok?r.json():null}).then(function(j){var d=j&&j.data;if(!d||!d.length)return;var o=like.querySelector('ol');
+d.forEach(function(x){var li=document.createElement('li'),a=document.createElement('a');a.href=like.dataset.page+encodeURIComponent(x.share_slug);a.textContent=x.name;li.appendChild(a);
+var p=document.createElement('span');p.className='score';p.textContent=Math.round(x.score*100)+'%';li.appendChild(p);o.appendChild(li)});like.hidden=false},function(){})}`;
 
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
@@ -52,6 +61,8 @@ export const SHARE_PAGE_CSP = [
   `script-src ${hash(SCRIPT)}`,
   `style-src ${hash(STYLE)}`,
   "img-src 'self' data:",
+  // Decks like this one, fetched from this host.
+  "connect-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -226,6 +237,7 @@ ${otkChart(sheet, labels)}
 </div>
 ${guide}${reasonedList(labels.keyComponents, sheet.keyComponents, labels)}${reasonedList(labels.alternatives, sheet.alternatives, labels)}
 <section><h2>${e(labels.deckCode)}</h2><code id="code">${e(sheet.code)}</code><button id="copy" type="button" data-copied="${e(labels.copied)}" data-select="${e(labels.selectToCopy)}">${e(labels.copy)}</button></section>
+<section id="similar" hidden data-src="${e(urls.similar)}" data-page="${e(urls.deckPage)}"><h2>${e(labels.similar)}</h2><ol></ol></section>
 <p class="links"><a href="${e(urls.json)}">${e(labels.asJson)}</a><a href="${e(urls.image)}">${e(labels.itsImage)}</a></p>
 </main>
 <script>${SCRIPT}</script>

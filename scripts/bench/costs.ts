@@ -208,6 +208,12 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       undefined,
     ],
     ['missing (a code)', 'GET', `/api/v1/users/${account.user_id}/collection/missing?code=${codeUrl}`, apiKey, undefined],
+    // Decks like this one (contract §12.3): the main nation's figures, then three cards' partitions (at most 100 entries each).
+    ['similar (a deck, by slug)', 'GET', `/api/v1/decks/${shared.share_slug}/similar`, undefined, undefined],
+    ['similar (a code)', 'GET', `/api/v1/codes/${codeUrl}/similar`, undefined, undefined],
+    // What a collection builds, and a format (contract §12.3): worked out from the entries read, on search's budget.
+    ['search, buildable_by (missing_max 2)', 'GET', `/api/v1/decks?buildable_by=${account.user_id}&missing_max=2`, apiKey, undefined],
+    ['search, format=pauper', 'GET', '/api/v1/decks?format=pauper', undefined, undefined],
     [
       'code in its %% form (308)',
       'GET',

@@ -43,7 +43,9 @@ import type { Route } from '#routes';
 import { BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { type Contribution, contributionOf, emptyDelta, recount } from '#rules/plays.ts';
+import { SIMILAR_CARDS, SIMILAR_PER_CARD } from '#rules/similar.ts';
 import { SORTS } from '#rules/sorts.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
 import { atMost } from '#store/at-most.ts';
 import { buildBoards } from '#store/boards.ts';
 import { dynamoClient } from '#store/client.ts';
@@ -467,6 +469,32 @@ async function runSize(decks: number, out: string) {
     await measure('search, q matching nothing', 'GET', '/api/v1/decks?q=zqxjvk&limit=20', undefined, undefined, budget);
     await measure('meta/cards', 'GET', `/api/v1/meta/cards?main_faction=${first.main_faction}&limit=50`);
     await measure('meta/factions', 'GET', '/api/v1/meta/factions');
+    // Decks like this one (contract §12.3): the figures' item, and at most SIMILAR_PER_CARD entries of each of
+    // SIMILAR_CARDS partitions (and the deck, by its slug).
+    const alike = SIMILAR_CARDS * SIMILAR_PER_CARD;
+    await measure('similar (a deck)', 'GET', `/api/v1/decks/${first.share_slug}/similar`, undefined, undefined, alike + 2);
+    await measure(
+      'similar (a code)',
+      'GET',
+      `/api/v1/codes/${urlCodeOf(parseDeckCode(first.deck_code))}/similar`,
+      undefined,
+      undefined,
+      alike + 1,
+    );
+    // What a collection builds (contract §12.3): the key, the collection and search's budget of index items. The
+    // collection: the first 20 decks' cards, every copy.
+    const owned: Record<string, number> = {};
+    for (let i = 0; i < 20; i++)
+      for (const c of parseDeckCode(make(i).deck_code).cards) owned[c.card_id] = Math.max(owned[c.card_id] ?? 0, c.count);
+    await invoke('PUT', `/api/v1/users/${account.user_id}/collection`, apiKey, { cards: owned });
+    await measure(
+      'search, buildable_by (missing_max 2)',
+      'GET',
+      `/api/v1/decks?buildable_by=${account.user_id}&missing_max=2&limit=20`,
+      undefined,
+      apiKey,
+      budget + 2,
+    );
     const deckEntry = await client.send(
       new QueryCommand({
         TableName: tableName(DECKS),

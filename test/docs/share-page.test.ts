@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { parseDeckCode } from '#rules/deck-code.ts';
+import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.ts';
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
@@ -105,6 +105,44 @@ describe('GET /d/:share_slug in Chromium', () => {
     expect(image.status).toBe(200);
     writeFileSync(screenshotPath('deck-image.png'), image.bytes);
   }, 90_000);
+
+  it('decks like this one under the deck: fetched by its code, each a link to its page with its score, drawn as text', async () => {
+    const owner = await newOwner();
+    const base = parseDeckCode(code('soviet', 'usa', 31));
+    const outside = demo.cards.find(
+      (c) => c.faction === 'soviet' && !c.derived && c.type !== 'headquarters' && !base.cards.some((b) => b.card_id === c.card_id),
+    );
+    const [first, ...rest] = base.cards;
+    const near = {
+      ...base,
+      cards: [
+        ...(first && first.count > 1 ? [{ ...first, count: first.count - 1 }] : []),
+        ...rest,
+        { card_id: outside?.card_id as string, count: 1 },
+      ],
+    };
+    const made = [];
+    for (const d of [base, near])
+      made.push(
+        (await createDeck(owner, { deck_code: encodeDeckCode(d), visibility: 'public' })).body.data as { share_slug: string; name: string },
+      );
+    const [shown, like] = made as [{ share_slug: string }, { share_slug: string; name: string }];
+    const context = await browser().newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    const { errors, hosts } = watched(page);
+    await page.goto(`${baseUrl()}/d/${shown.share_slug}`, { waitUntil: 'networkidle' });
+    await expect.poll(() => page.locator('#similar').isVisible()).toBe(true);
+    const link = page.locator('#similar li a').first();
+    expect(await link.getAttribute('href')).toBe(`${baseUrl()}/d/${like.share_slug}`);
+    expect(await link.textContent()).toBe(like.name);
+    expect(await page.locator('#similar li .score').first().textContent()).toBe('95%');
+    // Drawn as text: the list holds links and scores, nothing else.
+    expect(await page.locator('#similar li *:not(a):not(.score)').count()).toBe(0);
+    await expectNoSidewaysScroll(page);
+    expect([...hosts]).toEqual([new URL(baseUrl()).host]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   it('markup in every string a player can set shows as text: no element of theirs, no script of theirs runs', async () => {
     const owner = await newOwner(undefined, '<b>Author</b>');

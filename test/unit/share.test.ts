@@ -66,6 +66,8 @@ const URLS = {
   json: 'https://x/api/v1/decks/AAAAAAAAAAAA',
   image: 'https://x/i.png',
   preview: 'https://x/p.png',
+  similar: 'https://x/api/v1/codes/c/similar',
+  deckPage: 'https://x/d/',
 };
 
 describe('the sheet', () => {
