@@ -30,6 +30,7 @@ import type {
 import { type Card, type CardType, cardName } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
+import type { Deck } from '#rules/deck-code.ts';
 import { cardsNamed, foldName } from '#rules/deck-text.ts';
 import { factionName } from '#rules/factions.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
@@ -48,11 +49,33 @@ export interface DeckLinks {
   image: string;
 }
 
+/** The public deck most like a /deck's deck (contract §12.3): its name, its share page, how alike (0–1). */
+export interface Closest {
+  name: string;
+  page: string;
+  score: number;
+}
+
 /** What the endpoint needs besides the interaction. */
 export interface AnswerContext {
   catalogue: Catalogue;
   /** A deck's links, in a language (lib/public/codes.ts codeLinks on the request's origin). */
   linksOf: (urlCode: string, language: string) => DeckLinks;
+  /** The public deck most like the /deck's deck, when the endpoint found one (`deckOfCommand`). */
+  closest?: Closest;
+}
+
+/** The deck a /deck command names (undefined for any other interaction, or a text that is no deck). */
+export function deckOfCommand(interaction: unknown, catalogue: Catalogue): Deck | undefined {
+  const it = (interaction ?? {}) as Interaction;
+  if (it.type !== INTERACTION.command || it.data?.name !== COMMAND.deck) return undefined;
+  const value = (Array.isArray(it.data?.options) ? it.data.options : []).find((o) => o?.name === OPTION.code)?.value;
+  try {
+    return typeof value === 'string' ? deckOfPaste(value, catalogue) : undefined;
+  } catch (error) {
+    if (error instanceof PastedDeckError) return undefined;
+    throw error;
+  }
 }
 
 /** Discord's markdown, escaped: every character it reads as markup shows as itself (a backslash before ASCII punctuation). */
@@ -117,12 +140,12 @@ function deckAnswer(text: string, context: AnswerContext, language: string): Mes
     if (error instanceof PastedDeckError) return ephemeral(labelsFor(language).unreadable(escapeMarkdown(error.message)));
     throw error;
   }
-  const embed = deckEmbed(facts, context.linksOf(facts.url_code, language), labelsFor(language));
+  const embed = deckEmbed(facts, context.linksOf(facts.url_code, language), labelsFor(language), context.closest);
   return { type: 4, data: { embeds: [embed], allowed_mentions: NO_MENTIONS } };
 }
 
 /** A deck's embed: within every one of Discord's limits, whatever its cards are named. */
-export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks, labels: Labels): APIEmbed {
+export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks, labels: Labels, closest?: Closest): APIEmbed {
   const total = facts.cards.reduce((n, c) => n + c.count, 0);
   const title = cut(facts.name, DISCORD_LIMITS.title);
   const { valid, ranked } = facts.legality;
@@ -139,6 +162,12 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks,
     fixed.push({
       name: labels.kreditCurve,
       value: `\`\`\`\n${curve.map(([k, n]) => `${k.padStart(2)}K ${'█'.repeat(Math.ceil((n / most) * 12)).padEnd(12)} ${n}`).join('\n')}\n\`\`\``,
+    });
+  // The closest public deck: its name as text (escaped, cut to leave room for its link and score), linked to its page.
+  if (closest)
+    fixed.push({
+      name: labels.closestDeck,
+      value: `[${escapeMarkdown(cut(closest.name, 200))}](${closest.page}) · ${Math.round(closest.score * 100)}%`,
     });
   const reserved = new Set(ranked.reserved_cards);
   if (reserved.size > 0)

@@ -57,6 +57,8 @@ export interface Labels {
   copied: string;
   /** The share page's list of decks like the deck (contract §12.3). */
   similar: string;
+  /** A Discord /deck embed's field: the public deck most like it (contract §12.3). */
+  closestDeck: string;
   selectToCopy: string;
   asJson: string;
   itsImage: string;
@@ -149,6 +151,7 @@ const en: Labels = {
   copy: 'Copy the code',
   copied: 'Copied',
   similar: 'Decks like this one',
+  closestDeck: 'Closest deck',
   selectToCopy: 'Selected: copy it',
   asJson: 'This deck as JSON',
   itsImage: 'Its image',
@@ -226,6 +229,7 @@ const de: Labels = {
   copy: 'Code kopieren',
   copied: 'Kopiert',
   similar: 'Ähnliche Decks',
+  closestDeck: 'Ähnlichstes Deck',
   selectToCopy: 'Markiert: jetzt kopieren',
   asJson: 'Dieses Deck als JSON',
   itsImage: 'Sein Bild',
@@ -303,6 +307,7 @@ const es: Labels = {
   copy: 'Copiar el código',
   copied: 'Copiado',
   similar: 'Mazos parecidos',
+  closestDeck: 'Mazo más parecido',
   selectToCopy: 'Seleccionado: cópialo',
   asJson: 'Este mazo en JSON',
   itsImage: 'Su imagen',
@@ -380,6 +385,7 @@ const fr: Labels = {
   copy: 'Copier le code',
   copied: 'Copié',
   similar: 'Decks similaires',
+  closestDeck: 'Deck le plus proche',
   selectToCopy: 'Sélectionné : copiez-le',
   asJson: 'Ce deck en JSON',
   itsImage: 'Son image',
@@ -457,6 +463,7 @@ const it: Labels = {
   copy: 'Copia il codice',
   copied: 'Copiato',
   similar: 'Mazzi simili',
+  closestDeck: 'Mazzo più simile',
   selectToCopy: 'Selezionato: copialo',
   asJson: 'Questo mazzo in JSON',
   itsImage: 'La sua immagine',
@@ -534,6 +541,7 @@ const pt: Labels = {
   copy: 'Copiar o código',
   copied: 'Copiado',
   similar: 'Decks parecidos',
+  closestDeck: 'Deck mais parecido',
   selectToCopy: 'Selecionado: copie-o',
   asJson: 'Este baralho em JSON',
   itsImage: 'Sua imagem',
@@ -611,6 +619,7 @@ const pl: Labels = {
   copy: 'Kopiuj kod',
   copied: 'Skopiowano',
   similar: 'Podobne talie',
+  closestDeck: 'Najbardziej podobna talia',
   selectToCopy: 'Zaznaczono: skopiuj',
   asJson: 'Ta talia jako JSON',
   itsImage: 'Jej obraz',
@@ -688,6 +697,7 @@ const ru: Labels = {
   copy: 'Скопировать код',
   copied: 'Скопировано',
   similar: 'Похожие колоды',
+  closestDeck: 'Самая похожая колода',
   selectToCopy: 'Выделено: скопируйте',
   asJson: 'Эта колода в JSON',
   itsImage: 'Её изображение',
@@ -765,6 +775,7 @@ const ja: Labels = {
   copy: 'コードをコピー',
   copied: 'コピーしました',
   similar: '似ているデッキ',
+  closestDeck: '最も似ているデッキ',
   selectToCopy: '選択しました: コピーしてください',
   asJson: 'このデッキのJSON',
   itsImage: 'デッキ画像',
@@ -839,6 +850,7 @@ const ko: Labels = {
   copy: '코드 복사',
   copied: '복사됨',
   similar: '비슷한 덱',
+  closestDeck: '가장 비슷한 덱',
   selectToCopy: '선택됨: 복사하세요',
   asJson: '이 덱의 JSON',
   itsImage: '덱 이미지',
@@ -913,6 +925,7 @@ const zh: Labels = {
   copy: '复制代码',
   copied: '已复制',
   similar: '相似的卡组',
+  closestDeck: '最相似的卡组',
   selectToCopy: '已选中: 请复制',
   asJson: '此卡组的JSON',
   itsImage: '卡组图片',
@@ -987,6 +1000,7 @@ const zhHant: Labels = {
   copy: '複製代碼',
   copied: '已複製',
   similar: '相似的牌組',
+  closestDeck: '最相似的牌組',
   selectToCopy: '已選取: 請複製',
   asJson: '此牌組的JSON',
   itsImage: '牌組圖片',

@@ -19,7 +19,7 @@ import { labelsFor } from '#rules/labels.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { SHAPES } from '#shapes/named.ts';
-import { call, type Reply } from '../support/api.ts';
+import { call, code, createDeck, deckable, newOwner, type Reply } from '../support/api.ts';
 import { inFunctionReply } from '../support/in-function.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
 import { hasRealCatalogue, hasRealCodes, realCodes } from '../support/shared.ts';
@@ -257,6 +257,26 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
     expect(image.status).toBe(200);
     const png = PNG.sync.read(image.bytes);
     expect([png.width, png.height]).toEqual([1200, 900]);
+  });
+
+  it('/deck names the closest public deck: its name as text, a link to its page, its score (Σ min / Σ max)', async () => {
+    const owner = await newOwner();
+    const base = parseDeckCode(code('soviet', 'usa', 35));
+    const outside = deckable('soviet').find((c) => !base.cards.some((b) => b.card_id === c.card_id));
+    const [first, ...rest] = base.cards;
+    const near = {
+      ...base,
+      cards: [
+        ...(first && first.count > 1 ? [{ ...first, count: first.count - 1 }] : []),
+        ...rest,
+        { card_id: outside?.card_id as string, count: 1 },
+      ],
+    };
+    const like = (await createDeck(owner, { deck_code: encodeDeckCode(near), visibility: 'public' })).body.data;
+    const sent = await signed(deckCommand(urlCodeOf(base)));
+    expectWithinDiscord(sent);
+    const field = sent.body.data.embeds[0].fields.find((f: { name: string }) => f.name === labelsFor('en').closestDeck);
+    expect(field?.value).toBe(`[${like.name.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&')}](http://decks.example/d/${like.share_slug}) · 95%`);
   });
 
   it('in de, ja and zh-TW locales the names are those languages’ (zh-TW → Traditional Chinese); an unknown locale is English', async () => {
