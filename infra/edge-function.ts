@@ -14,17 +14,19 @@
  * Generated from the rules' own data, so the two cannot drift apart (test/unit/edge-function.test.ts holds
  * them to each other on a table of headers and on random ones).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_LANGUAGE, SERVED_LANGUAGES, TRADITIONAL_REGIONS } from '#rules/languages.ts';
+import { versionOf } from '#store/catalogue-read.ts';
 
 export const EDGE_LANGUAGE_HEADER = 'accept-language';
 export const EDGE_HOST_HEADER = 'x-forwarded-host';
 export const EDGE_CATALOGUE_HEADER = 'x-deck-catalogue';
 
-/** The version of a catalogue file: a hash of it (what the edge's cache keys carry). */
-export const catalogueVersion = (file: string | URL): string =>
-  createHash('sha256').update(readFileSync(file)).digest('base64url').slice(0, 16);
+/**
+ * The version of a catalogue file (what the edge's cache keys carry): the one version string of a catalogue, as the
+ * functions name the one they serve (lib/catalogue/load.ts catalogueTag) and the published one is named.
+ */
+export const catalogueVersion = (file: string | URL): string => versionOf(readFileSync(file, 'utf8'));
 
 /** The function's code, for the catalogue of that version (a hash of the catalogue file the functions ship). */
 export function edgeFunctionCode(catalogue: string): string {

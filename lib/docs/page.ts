@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiResult, endpoint, type Headed } from '#http/types.ts';
+import { LIFETIMES } from '#routes/cache-lifetimes.ts';
 import * as R from '#routes/reference.ts';
 import { shippedPath } from '#shipped';
 import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
@@ -86,11 +87,9 @@ export const DOCS_CSP = [
   "object-src 'none'",
 ].join('; ');
 
-const CACHE = 'public, max-age=300, stale-while-revalidate=86400';
-
 /** A text answer that changes only with a deployment: a strong ETag, and 304 on If-None-Match. */
 function page(req: Headed, contentType: string, body: string, extra: Record<string, string>): ApiResult<undefined> {
-  const { headers, notModified } = validators(req, body, CACHE);
+  const { headers, notModified } = validators(req, body);
   const all = { ...headers, ...extra };
   return notModified ? { status: 304, data: undefined, headers: all } : { data: undefined, headers: all, raw: { contentType, body } };
 }
@@ -100,7 +99,6 @@ export const readDocsPage = endpoint(R.docsPage, {}, async (req) =>
 );
 
 /** A chunk's name holds a hash of its content: it never changes under that name. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** An asset as it is and in each encoding: precompressed files beside it when there are, else compressed now (once). */
 const variants = new Map<string, Buffer>();
@@ -133,7 +131,8 @@ export const readDocsAsset = endpoint(R.docsAsset, {}, async (req) => {
   const { headers, notModified } = validators(
     req,
     `${encoding ?? 'identity'}:${digestOf(file)}`,
-    req.params.asset === SCALAR_ASSET ? CACHE : IMMUTABLE,
+    // The reference's script is named, not hashed: revalidated as the page is; the others, its build's, the route's.
+    req.params.asset === SCALAR_ASSET ? LIFETIMES.docsPage : undefined,
   );
   const all = { ...headers, vary: 'accept-encoding', ...(encoding ? { 'content-encoding': encoding } : {}) };
   return notModified

@@ -1,17 +1,22 @@
-/** Answers that change only with a deployment: Cache-Control, a strong ETag, and 304 on If-None-Match. */
+/**
+ * Answers that change only with a deployment: a strong ETag, and 304 on If-None-Match. Their Cache-Control is their
+ * route's declared lifetime (lib/routes/cache-lifetimes.ts), set by the stack; `cacheControl` for an answer whose
+ * lifetime is not its route's alone (the docs' assets).
+ */
 import { createHash } from 'node:crypto';
 import type { Fresh, Headed, NotModified } from './types.ts';
-
-export const CACHE = 'public, max-age=300, stale-while-revalidate=3600';
 
 /**
  * The validators of content that changes only with a deployment: a strong ETag of `content`, its
  * Cache-Control, and whether the request's If-None-Match already holds it (then the answer is 304).
  */
-export function validators(req: Headed, content: string, cacheControl = CACHE) {
+export function validators(req: Headed, content: string, cacheControl?: string) {
   const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  return { headers: { etag, 'cache-control': cacheControl }, notModified: held?.includes(etag) === true || held?.includes('*') === true };
+  return {
+    headers: { etag, ...(cacheControl ? { 'cache-control': cacheControl } : {}) },
+    notModified: held?.includes(etag) === true || held?.includes('*') === true,
+  };
 }
 
 /** `extra` headers go with the answer and its 304 alike (Content-Language, Vary). */

@@ -79,6 +79,13 @@ function parseParams(declared: Route['params'], raw: Record<string, string>): Re
   return out;
 }
 
+/** A 200 or 304 that sets no Cache-Control gets its route's declared lifetime (lib/routes/cache-lifetimes.ts). */
+function lasting<A extends { status?: number; headers?: Record<string, string> }>(result: A, cache: string | undefined): A {
+  const status = result.status ?? 200;
+  if (!cache || (status !== 200 && status !== 304) || result.headers?.['cache-control'] !== undefined) return result;
+  return { ...result, headers: { ...result.headers, 'cache-control': cache } };
+}
+
 export function build<R extends Route>(
   endpoint: Endpoint<R>,
   auth?: (scope: Scope) => MiddlewareObj<Event>,
@@ -109,7 +116,7 @@ export function build<R extends Route>(
   const stack = handler.handler(async (event, context) => {
     const requestId = requestIdOf(event, context.awsRequestId);
     try {
-      return success(await answer(event, context, requestId), requestId);
+      return success(lasting(await answer(event, context, requestId), spec.cache), requestId);
     } catch (error) {
       const page = asHtml(error);
       if (page) return success(page, requestId);

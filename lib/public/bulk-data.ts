@@ -36,5 +36,5 @@ export const readBulkData = endpoint(R.readBulkData, { init: [documentClient] },
       schema: `${origin}${SCHEMA_PATH}${BULK_FILES[f.type].schema}`,
     })),
   );
-  return { data, headers: { 'cache-control': R.BULK_DATA_CACHE } };
+  return { data };
 });

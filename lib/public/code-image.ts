@@ -17,5 +17,5 @@ export const readCodeImage = endpoint(R.readCodeImage, { init: [catalogue, catal
   const at = codeAt(req, R.readCodeImage.path);
   if (at.moved) return at.moved;
   const sheet = drawableSheet((language) => codeSheet(at.deck, catalogue(), language), languageOf(req));
-  return imageAnswer(req, sheet, sizeOf(req), `${at.canonical}\n${catalogueTag()}`, 'public, max-age=86400');
+  return imageAnswer(req, sheet, sizeOf(req), `${at.canonical}\n${catalogueTag()}`);
 });

@@ -4,7 +4,6 @@
  * Counts no view (there is no deck). A code that does not parse, or a bad query, answers a 400 page.
  */
 import { catalogue } from '#catalogue/load.ts';
-import { CACHE } from '#http/cache.ts';
 import type { ApiError } from '#http/errors.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
@@ -25,8 +24,5 @@ export const readCodePage = endpoint(R.readCodePage, { init: [catalogue], htmlEr
   const links = codeLinks(originOf(req), at.canonical, language);
   // Nothing counted and nothing private: cached, but minutes only — its names and its image's URL follow the
   // catalogue, which the daily refresh changes with no deploy (contract §11.5); the image is the one cached a day.
-  return htmlPage(200, sharePage(codeSheet(at.deck, catalogue(), language), links), {
-    ...languageHeaders(language, catalogue()),
-    'cache-control': CACHE,
-  });
+  return htmlPage(200, sharePage(codeSheet(at.deck, catalogue(), language), links), languageHeaders(language, catalogue()));
 });

@@ -5,7 +5,7 @@
  * that of its text.
  */
 import { catalogue } from '#catalogue/load.ts';
-import { CACHE, validators } from '#http/cache.ts';
+import { validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/code-text.ts';
 import { writeDeckText } from '#rules/deck-text.ts';
@@ -17,7 +17,7 @@ export const readCodeText = endpoint(R.readCodeText, { init: [catalogue] }, asyn
   if (at.moved) return at.moved;
   const language = languageOf(req);
   const text = writeDeckText(at.deck, catalogue(), language);
-  const { headers, notModified } = validators(req, text, CACHE);
+  const { headers, notModified } = validators(req, text);
   const all = { ...headers, ...languageHeaders(language, catalogue()) };
   if (notModified) return { status: 304, data: undefined, headers: all };
   return { data: undefined, headers: all, raw: { contentType: R.readCodeText.success.contentType, body: text } };

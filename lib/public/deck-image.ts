@@ -19,5 +19,5 @@ export const readDeckImage = endpoint(R.readDeckImage, { init: [catalogue, docum
   const sheet = drawableSheet((language) => deckSheet(deck, catalogue(), language), languageOf(req));
   const size = sizeOf(req);
   const svg = imageSvg(sheet, size);
-  return imageAnswer(req, sheet, size, `${deck.version}\n${svg}`, 'public, max-age=300', svg);
+  return imageAnswer(req, sheet, size, `${deck.version}\n${svg}`, svg);
 });

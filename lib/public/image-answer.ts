@@ -45,10 +45,9 @@ export async function imageAnswer(
   sheet: DeckSheet,
   size: ImageSize,
   drawing: string,
-  cacheControl: string,
   svg?: string,
 ): Promise<Raw | NotModified> {
-  const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${size}\n${drawing}`, cacheControl);
+  const { headers: own, notModified } = validators(req, `${RENDERER}\n${sheet.language}\n${size}\n${drawing}`);
   const headers = { ...own, ...languageHeaders(sheet.language, catalogue()) };
   if (notModified) return { status: 304, data: undefined, headers };
   return {

@@ -33,6 +33,6 @@ export const readMetaCards = endpoint(R.readMetaCards, { init: [catalogue, docum
       has_more: more,
       next_cursor: more ? await positionCursor(digest, from + limit) : null,
     },
-    headers: { ...languageHeaders(language, catalogue()), 'cache-control': R.PLAYS_CACHE },
+    headers: languageHeaders(language, catalogue()),
   };
 });

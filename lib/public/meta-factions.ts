@@ -11,5 +11,5 @@ import { readFactions } from '#store/plays.ts';
 
 export const readMetaFactions = endpoint(R.readMetaFactions, { init: [documentClient] }, async () => {
   const { decks, as_of, pairs, tags } = await readFactions();
-  return { data: factionFigures(decks, pairs, tags), meta: { decks, as_of }, headers: { 'cache-control': R.PLAYS_CACHE } };
+  return { data: factionFigures(decks, pairs, tags), meta: { decks, as_of } };
 });

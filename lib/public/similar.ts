@@ -32,11 +32,11 @@ export async function similarTo(deck: Deck, self?: string) {
 
 export const readSimilarDecks = endpoint(R.readSimilarDecks, { init: [documentClient] }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
-  return { data: await similarTo(parsedCode(deck.deck_code).deck, deck.id), headers: { 'cache-control': R.SIMILAR_CACHE } };
+  return { data: await similarTo(parsedCode(deck.deck_code).deck, deck.id) };
 });
 
 export const readSimilarToCode = endpoint(R.readSimilarToCode, { init: [documentClient] }, async (req) => {
   const at = codeAt(req, R.readSimilarToCode.path);
   if (at.moved) return at.moved;
-  return { data: await similarTo(at.deck), headers: { 'cache-control': R.SIMILAR_CACHE } };
+  return { data: await similarTo(at.deck) };
 });

@@ -5,14 +5,13 @@
  * (infra/constructs/edge.ts), or by a presigned link without the edge.
  */
 import { BULK_DATA } from '#store/items/bulk-data.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { type ApiRoute, decks } from './route.ts';
-
-/** How long the listing may be kept: a new day's files are listed within it; a presigned link outlives it (store/objects.ts). */
-export const BULK_DATA_CACHE = 'public, max-age=300';
 
 export const readBulkData = {
   name: 'readBulkData',
   edge: 'cached',
+  cache: LIFETIMES.bulkListing,
   method: 'GET',
   path: '/api/v1/bulk-data',
   handler: 'functions/read-bulk-data.ts',

@@ -1,11 +1,13 @@
 /** Cards: the catalogue, where card_id values come from (contract §4). */
 import { CardLanguageQuery, CardQuery } from '#shapes/queries.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { CardId } from './params.ts';
 import type { ApiRoute } from './route.ts';
 
 export const listCards = {
   name: 'listCards',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: '/api/v1/cards',
   handler: 'functions/list-cards.ts',
@@ -29,6 +31,7 @@ export const listCards = {
 export const readCard = {
   name: 'readCard',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: '/api/v1/cards/{card_id}',
   handler: 'functions/read-card.ts',
@@ -47,6 +50,7 @@ export const readCard = {
 export const listLanguages = {
   name: 'listLanguages',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: '/api/v1/languages',
   handler: 'functions/list-languages.ts',

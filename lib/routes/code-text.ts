@@ -4,6 +4,7 @@
  * so that the code routes' functions do not carry these declarations (lib/routes/codes.ts).
  */
 import { CardLanguageQuery } from '#shapes/language-query.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { BY_LANGUAGE } from './code-paths.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
@@ -11,6 +12,7 @@ import type { ApiRoute } from './route.ts';
 export const readCodeText = {
   name: 'readCodeText',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: '/api/v1/codes/{code}/deck.txt',
   handler: 'functions/read-code-text.ts',

@@ -4,6 +4,7 @@
  * non-canonical spelling of its code with 308 to the canonical URL form (`redirects`).
  */
 import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { BY_LANGUAGE, CODE_PATHS } from './code-paths.ts';
 import { Code } from './params.ts';
 import type { ApiRoute } from './route.ts';
@@ -12,6 +13,7 @@ import { HTML_SUCCESS, IMAGE_FILES, IMAGE_SUBSET_FONTS, IMAGE_SUCCESS } from './
 export const readCode = {
   name: 'readCode',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: CODE_PATHS.facts,
   handler: 'functions/read-code.ts',
@@ -29,6 +31,7 @@ export const readCode = {
 export const readCodeImage = {
   name: 'readCodeImage',
   edge: 'cached',
+  cache: LIFETIMES.codeImage,
   method: 'GET',
   path: CODE_PATHS.image,
   handler: 'functions/read-code-image.ts',
@@ -50,6 +53,7 @@ export const readCodeImage = {
 export const readCodePage = {
   name: 'readCodePage',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: CODE_PATHS.page,
   handler: 'functions/read-code-page.ts',

@@ -5,14 +5,13 @@
  */
 import { PlayedCardsQuery } from '#shapes/queries.ts';
 import { PLAYS, TAGS_INDEX } from '#store/items/plays.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { type ApiRoute, decks, query } from './route.ts';
-
-/** How long a meta answer may be kept (an edge, a browser): the figures follow the decks within a minute anyway. */
-export const PLAYS_CACHE = 'public, max-age=60';
 
 export const readMetaCards = {
   name: 'readMetaCards',
   edge: 'cached',
+  cache: LIFETIMES.library,
   method: 'GET',
   path: '/api/v1/meta/cards',
   handler: 'functions/read-meta-cards.ts',
@@ -30,6 +29,7 @@ export const readMetaCards = {
 export const readMetaFactions = {
   name: 'readMetaFactions',
   edge: 'cached',
+  cache: LIFETIMES.library,
   method: 'GET',
   path: '/api/v1/meta/factions',
   handler: 'functions/read-meta-factions.ts',

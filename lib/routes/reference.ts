@@ -1,10 +1,13 @@
 /** Reference: this API's document, and its page for people with the page's script. */
+
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { Asset } from './params.ts';
 import type { ApiRoute } from './route.ts';
 
 export const openApi = {
   name: 'openApi',
   edge: 'cached',
+  cache: LIFETIMES.deployment,
   method: 'GET',
   path: '/api/v1/openapi.json',
   handler: 'functions/open-api.ts',
@@ -18,6 +21,7 @@ export const openApi = {
 export const docsPage = {
   name: 'docsPage',
   edge: 'cached',
+  cache: LIFETIMES.docsPage,
   method: 'GET',
   path: '/api/v1/docs',
   handler: 'functions/docs-page.ts',
@@ -38,6 +42,7 @@ export const docsPage = {
 export const docsAsset = {
   name: 'docsAsset',
   edge: 'cached',
+  cache: LIFETIMES.immutable,
   method: 'GET',
   path: '/api/v1/docs/{asset}',
   handler: 'functions/docs-asset.ts',

@@ -3,6 +3,7 @@
 import { CardLanguageQuery, ImageQuery } from '#shapes/language-query.ts';
 import { IMAGE_FILES, IMAGE_SUBSET_FONTS } from '#share/fonts.ts';
 import { PLAYS } from '#store/items/plays.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { ShareSlug } from './params.ts';
 import { type ApiRoute, decks, query, type Success } from './route.ts';
 
@@ -51,6 +52,7 @@ export const readDeckImage = {
   // copy kept 5 minutes went on answering 200 (issue 53). Its cost: every read reaches the function (≈ $5.56 a
   // million at 250 ms a render, docs/operations.md); the images of codes, which nothing makes private, stay cached.
   name: 'readDeckImage',
+  cache: LIFETIMES.deckImage,
   method: 'GET',
   path: '/api/v1/decks/{share_slug}/image.png',
   handler: 'functions/read-deck-image.ts',

@@ -5,12 +5,10 @@
  */
 
 import { PLAYS } from '#store/items/plays.ts';
+import { LIFETIMES } from './cache-lifetimes.ts';
 import { CODE_PATHS } from './code-paths.ts';
 import { Code, ShareSlug } from './params.ts';
 import { type ApiRoute, decks, query } from './route.ts';
-
-/** How long a likeness answer may be kept (an edge, a browser): the library's decks change it, as they change the figures. */
-export const SIMILAR_CACHE = 'public, max-age=60';
 
 const SIMILAR =
   "Up to 10 public decks of the same main nation most alike by copies: score = Σ min(copies) / Σ max(copies) over the cards of both (1: the same cards and copies). Most alike first, ties by views. The deck itself and its exact copies (the same canonical code) are left out, and each other code is listed once (its most viewed deck). Found among the most viewed decks holding one of the deck's three least played cards (at most 100 each): a bounded read at any library size.";
@@ -19,6 +17,7 @@ export const SIMILAR_READS = [decks(['GetItem'], [PLAYS.grant]), query('search_b
 
 export const readSimilarDecks = {
   name: 'readSimilarDecks',
+  cache: LIFETIMES.library,
   method: 'GET',
   path: '/api/v1/decks/{share_slug}/similar',
   handler: 'functions/read-similar-decks.ts',
@@ -34,6 +33,7 @@ export const readSimilarDecks = {
 export const readSimilarToCode = {
   name: 'readSimilarToCode',
   edge: 'cached',
+  cache: LIFETIMES.library,
   method: 'GET',
   path: CODE_PATHS.similar,
   handler: 'functions/read-similar-to-code.ts',

@@ -141,8 +141,8 @@ export const SearchQuery = v.object({
         type: 'integer',
         minimum: 0,
         maximum: DECK_SIZE,
-        default: 0,
-        description: 'With buildable_by: the most copies a deck may still need (0: buildable now)',
+        // No `default` in the document: a reference's "try it" sends a parameter's default, and this one alone is a 400.
+        description: 'With buildable_by: the most copies a deck may still need (0, the default: buildable now)',
       }),
     ),
   ),

@@ -12,6 +12,7 @@
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
+import { LIFETIMES } from '#routes/cache-lifetimes.ts';
 import { readDeckImage, readSharePage } from '#routes/share.ts';
 import { BULK_FILES, BULK_TYPES, type BulkType, bulkKey, deckLine } from '#rules/bulk.ts';
 import { imageQuery } from '#rules/image-sizes.ts';
@@ -26,8 +27,6 @@ import { readFactions, readPools } from '#store/plays.ts';
 
 /** The Scan's segments read side by side (DynamoDB developer guide, "Parallel scan"). */
 export const SEGMENTS = 4;
-/** A file's keys never change: cached a year where it is cached (the edge, a browser). */
-const FILE_CACHE = 'public, max-age=31536000, immutable';
 
 /**
  * The pages of every source, as each comes: one page a source asked for at a time (so at most that many are held).
@@ -79,7 +78,7 @@ async function writeFile(
       throw e;
     },
   );
-  const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': FILE_CACHE };
+  const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': LIFETIMES.immutable };
   const [written, records] = await Promise.all([putStreamed(key, headers, gzip), writing]);
   const file = { type, key, updated_at: at.toISOString(), ...written, records };
   await writeBulkFile(file);
