@@ -19,7 +19,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, transact } from './client.ts';
 import type { StoredCount } from './items/view-count.ts';
-import { BATCH_PREFIX, groupOf, viewBatchKey, viewLogKey } from './items/view-log.ts';
+import { BATCH_PREFIX, groupOf, type LoggedBatch, viewBatchKey, viewLogKey } from './items/view-log.ts';
 import { DECKS, tableName } from './tables.ts';
 import { addToCount } from './view-counts.ts';
 
@@ -61,16 +61,6 @@ export async function logViewBatch(id: string, counts: ViewCounts): Promise<'log
   if (outcome === 'failed') return 'already';
   if (outcome === 'conflict') throw new Error('the view batch was not recorded: its items stayed held by other transactions');
   return 'logged';
-}
-
-/**
- * A batch as its log holds it: its ordinal in the log, and its views by share slug, each by the UTC day
- * they were served (a batch recorded before days were kept: its views under no day).
- */
-export interface LoggedBatch {
-  id: string;
-  ordinal: number;
-  views: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 /**

@@ -8,27 +8,9 @@ import { logger } from '#logger';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { BUILD_IN_WORKER, boardsBuilt, buildBoards, type Offered, offeredOf, offerToBoards } from '#store/boards.ts';
-import { BATCH_PREFIX, VIEW_LOG } from '#store/items/view-log.ts';
-import { addBatchesToCount, dropFromLog, type LoggedBatch } from '#store/view-log.ts';
-import { batchHandler, changesOf, earliestOf, type Image, itemName, type Work, workByItem } from './batch.ts';
-
-/** The batches a log's changes of a batch added (each change its old and new image, in order), in ordinal order. */
-export function loggedBatches(changes: readonly [Image | undefined, Image | undefined][]): LoggedBatch[] {
-  const batches: LoggedBatch[] = [];
-  for (const [before, after] of changes) {
-    if (!after) continue;
-    for (const name of Object.keys(after)) {
-      if (!name.startsWith(BATCH_PREFIX) || (before && Object.hasOwn(before, name))) continue;
-      // A batch recorded before days were kept holds a number a deck: its views under no day.
-      const views = Object.entries(after[name] as Record<string, number | Record<string, number>>).map(([slug, v]) => [
-        slug,
-        typeof v === 'number' ? { '': v } : Object.fromEntries(Object.entries(v).map(([day, n]) => [day, Number(n)])),
-      ]);
-      batches.push({ id: name.slice(BATCH_PREFIX.length), ordinal: Number(after.n), views: Object.fromEntries(views) });
-    }
-  }
-  return batches.sort((a, b) => a.ordinal - b.ordinal);
-}
+import { type LoggedBatch, loggedBatches, VIEW_LOG } from '#store/items/view-log.ts';
+import { addBatchesToCount, dropFromLog } from '#store/view-log.ts';
+import { batchHandler, changesOf, earliestOf, itemName, type Work, workByItem } from './batch.ts';
 
 /** Count writes run at once. */
 const COUNTS_AT_ONCE = 8;

@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound, weekFoldDue, weekFoldWithinBound } from '#rules/folds.ts';
 import { slotOf, slotWrites } from '#rules/week.ts';
+import { loggedBatches } from '#store/items/view-log.ts';
 import { matchesFilter, WORKERS } from '#workers';
 import { batchHandler } from '#workers/batch.ts';
 import { workOf as erasureWork } from '#workers/erasure.ts';
 import { workOf } from '#workers/store-changes.ts';
-import { loggedBatches } from '#workers/view-log.ts';
 import { movedCount } from '#workers/views.ts';
 import { legalCode } from '../support/decks.ts';
 

@@ -29,3 +29,34 @@ export const viewLogKey = (group: number) => ({ pk: VIEW_LOG.pk(group), sk: 'VIE
 export const viewBatchKey = (id: string) => ({ pk: VIEW_BATCH.pk(id), sk: 'VIEWBATCH' });
 /** A batch's attribute in its log. */
 export const BATCH_PREFIX = 'b_';
+
+/**
+ * A batch as its log holds it: its ordinal in the log, and its views by share slug, each by the UTC day
+ * they were served (a batch recorded before days were kept: its views under no day).
+ */
+export interface LoggedBatch {
+  id: string;
+  ordinal: number;
+  views: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/** A log item's image in a change stream record (unmarshalled). */
+type LogImage = Record<string, unknown>;
+
+/** The batches a log's changes of a batch added (each change its old and new image, in order), in ordinal order. */
+export function loggedBatches(changes: readonly [LogImage | undefined, LogImage | undefined][]): LoggedBatch[] {
+  const batches: LoggedBatch[] = [];
+  for (const [before, after] of changes) {
+    if (!after) continue;
+    for (const name of Object.keys(after)) {
+      if (!name.startsWith(BATCH_PREFIX) || (before && Object.hasOwn(before, name))) continue;
+      // A batch recorded before days were kept holds a number a deck: its views under no day.
+      const views = Object.entries(after[name] as Record<string, number | Record<string, number>>).map(([slug, v]) => [
+        slug,
+        typeof v === 'number' ? { '': v } : Object.fromEntries(Object.entries(v).map(([day, n]) => [day, Number(n)])),
+      ]);
+      batches.push({ id: name.slice(BATCH_PREFIX.length), ordinal: Number(after.n), views: Object.fromEntries(views) });
+    }
+  }
+  return batches.sort((a, b) => a.ordinal - b.ordinal);
+}
