@@ -27,19 +27,22 @@ const publicKey = () => {
   return key?.value;
 };
 
-/** How long a /deck waits for its closest deck: Discord wants an answer within 3 s of the interaction. */
-const CLOSEST_MS = 1_200;
+/**
+ * How long a /deck waits for its closest deck: Discord wants an answer within 3 s of the interaction. DISCORD_CLOSEST_MS
+ * sets another (a test on a busy machine: what it checks is the field, not the machine's speed).
+ */
+const closestMs = () => Number(process.env.DISCORD_CLOSEST_MS || 1_200);
 
 /** The public deck most like `deck`, or none (none alike, or the store too slow or failing: said in the log). */
 async function closestTo(deck: Deck, origin: string): Promise<Closest | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((done) => {
-    timer = setTimeout(() => done(undefined), CLOSEST_MS);
+    timer = setTimeout(() => done(undefined), closestMs());
   });
   try {
     const found = await Promise.race([similarTo(deck), late]);
     const [first] = found ?? [];
-    if (found === undefined) logger.warn('discord: the closest deck was not found in time; answered without it', { ms: CLOSEST_MS });
+    if (found === undefined) logger.warn('discord: the closest deck was not found in time; answered without it', { ms: closestMs() });
     return first && { name: first.name, page: `${origin}/d/${first.share_slug}`, score: first.score };
   } catch (error) {
     logger.warn('discord: the closest deck could not be read; answered without it', { error: error as Error });
