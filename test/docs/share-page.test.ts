@@ -131,7 +131,8 @@ describe('GET /d/:share_slug in Chromium', () => {
     const page = await context.newPage();
     const { errors, hosts } = watched(page);
     await page.goto(`${baseUrl()}/d/${shown.share_slug}`, { waitUntil: 'networkidle' });
-    await expect.poll(() => page.locator('#similar').isVisible()).toBe(true);
+    // networkidle waits for the list's fetch; a slow first call of its function is given time all the same.
+    await expect.poll(() => page.locator('#similar').isVisible(), { timeout: 20_000 }).toBe(true);
     const link = page.locator('#similar li a').first();
     expect(await link.getAttribute('href')).toBe(`${baseUrl()}/d/${like.share_slug}`);
     expect(await link.textContent()).toBe(like.name);
