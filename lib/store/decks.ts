@@ -254,13 +254,24 @@ export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
   return 'changed';
 }
 
-/** Every deck item the filter keeps, page by page (a full Scan: for operators' tools, never a route). */
+/** Deck items a page of a Scan of the decks reads (publicDeckPages, scanDecks). */
+export const SCAN_PAGE = 500;
+
+/**
+ * Every deck item the filter keeps, page by page (a full Scan: for operators' tools, never a route) — of the share-slug
+ * index, which holds the deck items alone, whole (as publicDeckPages): not the table's every search entry, count and
+ * version too (a 100,000-deck library is 3.3 million items, 100,000 of them decks), in pages of SCAN_PAGE (a 1 MB page
+ * beside 3.3 million items outlived the service's 2.5 s attempt bound on DynamoDB Local: `deckctl views check` after
+ * the scale bench's views, issue 55's note).
+ */
 const scanDecks = (filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> =>
   scanItems({
     TableName: table(),
+    IndexName: indexName('by_share_slug'),
     FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
     ProjectionExpression: projection,
     ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
+    Limit: SCAN_PAGE,
   });
 
 /**
@@ -270,8 +281,6 @@ const scanDecks = (filter: string, values: Record<string, string>, projection?: 
  * billed by the bytes it reads, a page's summed and rounded up to 4 KB, and halved (an index is read eventually
  * consistent). Private and unlisted decks are read and dropped by the filter, and billed. `units` hears each page's.
  */
-/** Deck items a page of the bulk export's Scan reads (publicDeckPages). */
-export const SCAN_PAGE = 500;
 
 export async function* publicDeckPages(segment: number, segments: number, units?: (n: number) => void): AsyncGenerator<StoredDeck[]> {
   const pages = paginateScan(
