@@ -805,7 +805,7 @@ describe('bundles', () => {
   // likeness routes and their shape (issue 58: to 144,855). Routes declare their cache lifetimes (issue 59 item 3:
   // the declarations' strings ride along with a route's: readCodeImage to 159,233 bytes, openApi to 145,708).
   // Discord's function reads the store since it names a /deck's closest deck (issue 58): a store bundle, its budget.
-  const BUDGET = { store: 372_000, plain: 97_000, drawn: 160_000, openApi: 145_000 };
+  const BUDGET = { store: 372_000, plain: 97_000, drawn: 160_000, openApi: 146_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
