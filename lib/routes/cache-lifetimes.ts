@@ -1,7 +1,7 @@
 /**
  * How long an answer may be kept, by a browser or the edge (its Cache-Control), declared once: a route names its
  * lifetime beside `edge: 'cached'` (route.ts `cache`), and the shared stack sets it on the route's 200s and 304s that
- * set none themselves (lib/http/stack.ts). No other source spells a lifetime (test/unit/cache-lifetimes.test.ts).
+ * set none themselves (lib/http/stack.ts). No other source spells a lifetime (test/unit/declared-once.test.ts).
  */
 export const LIFETIMES = {
   /** What changes only with a deployment or the catalogue's refresh (a code's facts, page and text; the cards; the document): five minutes, served stale up to an hour while revalidated. */

@@ -1,6 +1,7 @@
 /**
- * Cache lifetimes declared once (lib/routes/cache-lifetimes.ts): every route the edge keeps names its lifetime beside
- * `edge: 'cached'`, and no other source spells one (a Cache-Control's max-age, immutable or stale-while-revalidate).
+ * What is declared once stays so (issue 59): cache lifetimes (lib/routes/cache-lifetimes.ts) — every route the edge
+ * keeps names its lifetime beside `edge: 'cached'`, and no other source spells one (a Cache-Control's max-age,
+ * immutable or stale-while-revalidate); and a word of the published document keeps its one meaning.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -29,5 +30,20 @@ describe('cache lifetimes', () => {
       .filter((file) => /max-age=\d|stale-while-revalidate=\d|\bimmutable'/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file));
     expect(spelled).toEqual([]);
+  });
+});
+
+describe('words of the published document (docs/layout.md)', () => {
+  it('"scope" is an API key’s scope only: never a pool of the figures', async () => {
+    const { openApiDocument } = await import('#docs/openapi.ts');
+    const text = JSON.stringify(openApiDocument());
+    const uses = [...text.matchAll(/[^.]{0,60}\bscopes?\b[^.]{0,60}/g)].map((m) => m[0]);
+    expect(uses.length).toBeGreaterThan(0);
+    expect(
+      uses.filter(
+        (u) =>
+          !/key|scopes"|collection:read|x-required-scope|x-optional-scope|"scopes|insufficient_scope|:(read|write|delete|manage)/.test(u),
+      ),
+    ).toEqual([]);
   });
 });
