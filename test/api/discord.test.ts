@@ -13,12 +13,14 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueTag } from '#catalogue/load.ts';
 import { openApiDocument } from '#docs/openapi.ts';
+import { routeByName } from '#routes';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { foldName, writeDeckText } from '#rules/deck-text.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { SHAPES } from '#shapes/named.ts';
+import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { call, code, createDeck, deckable, newOwner, type Reply } from '../support/api.ts';
 import { inFunctionReply } from '../support/in-function.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
@@ -275,7 +277,9 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       ],
     };
     const like = (await createDeck(owner, { deck_code: encodeDeckCode(near), visibility: 'public' })).body.data;
-    const sent = await signed(deckCommand(urlCodeOf(base)));
+    // Run as the function's route, held to its grants (and each grant's use recorded: npm test's check of unused grants).
+    installGrantsGuard();
+    const sent = await asRoute(routeByName('discordInteractions'), () => signed(deckCommand(urlCodeOf(base))));
     expectWithinDiscord(sent);
     const field = sent.body.data.embeds[0].fields.find((f: { name: string }) => f.name === labelsFor('en').closestDeck);
     expect(field?.value).toBe(`[${like.name.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&')}](http://decks.example/d/${like.share_slug}) · 95%`);
