@@ -21,7 +21,8 @@ import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { SHAPES } from '#shapes/named.ts';
 import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
-import { call, code, createDeck, deckable, newOwner, type Reply } from '../support/api.ts';
+import { call, code, createDeck, demo, newOwner, type Reply } from '../support/api.ts';
+import { nearCopy } from '../support/decks.ts';
 import { inFunctionReply } from '../support/in-function.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
 import { hasRealCatalogue, hasRealCodes, realCodes } from '../support/shared.ts';
@@ -266,16 +267,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
   it('/deck names the closest public deck: its name as text, a link to its page, its score (Σ min / Σ max)', async () => {
     const owner = await newOwner();
     const base = parseDeckCode(code('soviet', 'usa', 35));
-    const outside = deckable('soviet').find((c) => !base.cards.some((b) => b.card_id === c.card_id));
-    const [first, ...rest] = base.cards;
-    const near = {
-      ...base,
-      cards: [
-        ...(first && first.count > 1 ? [{ ...first, count: first.count - 1 }] : []),
-        ...rest,
-        { card_id: outside?.card_id as string, count: 1 },
-      ],
-    };
+    const near = nearCopy(demo, base);
     const like = (await createDeck(owner, { deck_code: encodeDeckCode(near), visibility: 'public' })).body.data;
     // Run as the function's route, held to its grants (and each grant's use recorded: npm test's check of unused grants).
     installGrantsGuard();

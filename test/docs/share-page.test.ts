@@ -13,6 +13,7 @@ import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.ts';
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
+import { nearCopy } from '../support/decks.ts';
 
 const browser = chromiumForFile();
 
@@ -109,18 +110,7 @@ describe('GET /d/:share_slug in Chromium', () => {
   it('decks like this one under the deck: fetched by its code, each a link to its page with its score, drawn as text', async () => {
     const owner = await newOwner();
     const base = parseDeckCode(code('soviet', 'usa', 31));
-    const outside = demo.cards.find(
-      (c) => c.faction === 'soviet' && !c.derived && c.type !== 'headquarters' && !base.cards.some((b) => b.card_id === c.card_id),
-    );
-    const [first, ...rest] = base.cards;
-    const near = {
-      ...base,
-      cards: [
-        ...(first && first.count > 1 ? [{ ...first, count: first.count - 1 }] : []),
-        ...rest,
-        { card_id: outside?.card_id as string, count: 1 },
-      ],
-    };
+    const near = nearCopy(demo, base);
     const made = [];
     for (const d of [base, near])
       made.push(

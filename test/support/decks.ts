@@ -1,7 +1,7 @@
 /** Test helpers: legal decks built from any catalogue, stored decks to seed a store with, and a tiny hand-made catalogue. */
 import { randomUUID } from 'node:crypto';
 import { type Card, type Catalogue, makeCatalogue } from '#rules/catalogue.ts';
-import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
+import { type CardCount, type Deck, encodeDeckCode } from '#rules/deck-code.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
 import type { FactionId } from '#rules/factions.ts';
@@ -30,6 +30,20 @@ export function legalDeck(cat: Catalogue, main: FactionId, ally: FactionId, ally
     return out;
   };
   return [...pick(main, DECK_SIZE - allyCopies), ...pick(ally, allyCopies)];
+}
+
+/**
+ * A near-copy of a deck (decks like this one, contract §12.3): one copy of its first card traded for one copy of a
+ * deckable card of its main nation it does not hold — Σ min / Σ max of the two is 38/40.
+ */
+export function nearCopy(cat: Catalogue, deck: Deck): Deck {
+  const outside = deckableCards(cat, deck.main).find((c) => !deck.cards.some((b) => b.card_id === c.card_id));
+  if (!outside) throw new Error(`every ${deck.main} card is in the deck`);
+  const [first, ...rest] = deck.cards;
+  return {
+    ...deck,
+    cards: [...(first && first.count > 1 ? [{ ...first, count: first.count - 1 }] : []), ...rest, { card_id: outside.card_id, count: 1 }],
+  };
 }
 
 export const legalCode = (cat: Catalogue, main: FactionId, ally: FactionId, allyCopies?: number, offset?: number): string =>
