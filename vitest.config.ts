@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { ownStoreFiles } from './test/support/own-store.ts';
 
-/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them); the stack's and
- * the lifecycle's files run in a group of their own, as do the scale tests. */
+/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them): a file that
+ * needs only an empty library takes tables of its own in the run's store (test/support/own-tables.ts) and is not among
+ * them. The stack's and the lifecycle's files run in a group of their own, as do the scale tests. */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
 const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
 

@@ -2,19 +2,40 @@
  * The test files that start a DynamoDB Local of their own, derived from what each calls (vitest.config.ts runs them one
  * at a time, alone: a JVM starting beside another's burst starved that store): a call of one of STORE_STARTERS, or a
  * startRuntime whose call names no DYNAMODB_ENDPOINT (then the runtime starts Java itself). A list kept by hand named
- * a renamed file and missed four (issue 53). test/unit/own-store.test.ts holds each starter to a function that exists.
+ * a renamed file and missed four (issue 53); the starters are derived too (issue 59). A file that needs only an empty
+ * library takes tables of its own in the run's store (own-tables.ts) and runs with the others.
  */
 import { globSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './shared.ts';
 
-/** The helpers that start a DynamoDB Local (test/support/runtime.ts, isolated.ts, store.ts, views.ts; infra/local/dynamodb.ts). */
-export const STORE_STARTERS = [
-  'ownRuntime',
-  'isolatedRuntime',
-  'guardedStoreForFile',
-  'storeOfOwn',
-  'startDynamoLocal',
-  'viewsRuntime',
-] as const;
+/** Where the helpers a test file may call are (test/support's, and infra/local/dynamodb.ts's startDynamoLocal). */
+const HELPERS = ['test/support/*.ts', 'infra/local/dynamodb.ts'];
+
+/**
+ * The helpers that start a DynamoDB Local, derived from their text: startDynamoLocal, and every exported function of
+ * HELPERS whose body calls one of them or a startRuntime naming no DYNAMODB_ENDPOINT (then the runtime starts Java
+ * itself) — so a helper that comes to start one is found without a list to keep (issue 59).
+ */
+export function startersOf(texts: readonly string[]): string[] {
+  const bodies = new Map<string, string>();
+  for (const text of texts)
+    for (const m of text.matchAll(/^export (?:async )?function (\w+)\(([\s\S]*?)^\}/gm)) bodies.set(m[1] as string, m[2] as string);
+  const found = ['startDynamoLocal'];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, body] of bodies)
+      if (!found.includes(name) && startsStore(body, found)) {
+        found.push(name);
+        grew = true;
+      }
+  }
+  return found;
+}
+
+export const STORE_STARTERS: readonly string[] = startersOf(
+  HELPERS.flatMap((pattern) => globSync(pattern, { cwd: PROJECT_ROOT })).map((file) => readFileSync(join(PROJECT_ROOT, file), 'utf8')),
+);
 
 /** Each startRuntime call's arguments in `code`, to its closing parenthesis. */
 function runtimeCalls(code: string): string[] {
@@ -27,11 +48,14 @@ function runtimeCalls(code: string): string[] {
   });
 }
 
-/** Whether a test file's code starts a DynamoDB Local of its own. */
-export function startsOwnStore(code: string): boolean {
-  const starts = new RegExp(`\\b(?:${STORE_STARTERS.join('|')})\\(`);
+/** Whether `code` calls one of `starters` or a startRuntime naming no DYNAMODB_ENDPOINT. */
+function startsStore(code: string, starters: readonly string[]): boolean {
+  const starts = new RegExp(`\\b(?:${starters.join('|')})\\(`);
   return starts.test(code) || runtimeCalls(code).some((args) => !args.includes('DYNAMODB_ENDPOINT'));
 }
+
+/** Whether a test file's code starts a DynamoDB Local of its own. */
+export const startsOwnStore = (code: string): boolean => startsStore(code, STORE_STARTERS);
 
 /** The test files (project-relative) that start one, but those under `except` (files or folders). */
 export const ownStoreFiles = (except: readonly string[]): string[] =>

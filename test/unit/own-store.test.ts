@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as dynamodb from '../../infra/local/dynamodb.ts';
 import * as isolated from '../support/isolated.ts';
-import { ownStoreFiles, STORE_STARTERS, startsOwnStore } from '../support/own-store.ts';
+import { ownStoreFiles, STORE_STARTERS, startersOf, startsOwnStore } from '../support/own-store.ts';
 import * as runtime from '../support/runtime.ts';
 import * as store from '../support/store.ts';
 import * as views from '../support/views.ts';
@@ -25,14 +25,32 @@ describe('the test files with a store of their own', () => {
     const call = (name: string, args: string) => `await ${name}(${args});`;
     expect(startsOwnStore(call('startRuntime', 'dir, { CATALOGUE_FILE: out }'))).toBe(true);
     expect(startsOwnStore(call('startRuntime', "'/x', {\n  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),\n}"))).toBe(false);
-    expect(startsOwnStore(call('guardedStoreForFile', ''))).toBe(true);
+    expect(startsOwnStore(call('isolatedRuntime', ''))).toBe(true);
+    // Tables of their own in the run's store (own-tables.ts): no JVM of their own.
+    expect(startsOwnStore(call('guardedStoreForFile', "'name'"))).toBe(false);
+    expect(startsOwnStore(call('ownRuntime', "'name'"))).toBe(false);
     expect(startsOwnStore(call('fetch', "'/api/v1/decks'"))).toBe(false);
+  });
+
+  it('the helpers that start one are derived from their text: a helper that comes to start one is found, and its callers', () => {
+    // Built, not written out, as above.
+    const helper = (name: string, callee: string, args = '') => `export async function ${name}() {\n  return ${callee}(${args});\n}\n`;
+    const [jvm, runtime] = [['startDynamo', 'Local'].join(''), ['start', 'Runtime'].join('')];
+    const found = startersOf([
+      helper('plain', 'fetch', "'/x'"),
+      helper('jvm', jvm, '8000'),
+      helper('runtimeOfItsOwn', runtime, "'/d', { PORT: '1' }"),
+      helper('runtimeOnAStore', runtime, "'/d', { DYNAMODB_ENDPOINT: e }"),
+      helper('wrapsJvm', 'jvm'),
+    ]);
+    expect(found.sort()).toEqual(['jvm', 'runtimeOfItsOwn', jvm, 'wrapsJvm'].sort());
   });
 
   it('finds the files that do (those the shared store serves are not among them)', () => {
     const found = ownStoreFiles(['test/scale', 'test/infra', 'test/runtime/lifecycle.test.ts']);
-    expect(found).toContain('test/api/trending.test.ts');
     expect(found).toContain('test/runtime/retries.test.ts');
+    expect(found).toContain('test/api/size-growth.test.ts');
+    expect(found).not.toContain('test/api/trending.test.ts');
     expect(found).not.toContain('test/docs/readme.test.ts');
     for (const file of found) expect([file, startsOwnStore(readFileSync(join(ROOT, file), 'utf8'))]).toEqual([file, true]);
   });
