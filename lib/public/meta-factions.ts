@@ -10,6 +10,6 @@ import { documentClient } from '#store/client.ts';
 import { readFactions } from '#store/plays.ts';
 
 export const readMetaFactions = endpoint(R.readMetaFactions, { init: [documentClient] }, async () => {
-  const { decks, as_of, pairs, tags } = await readFactions();
-  return { data: factionFigures(decks, pairs, tags), meta: { decks, as_of } };
+  const { decks, as_of, counts, tags } = await readFactions();
+  return { data: factionFigures(decks, counts.pairs, tags), meta: { decks, as_of } };
 });

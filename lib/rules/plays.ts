@@ -78,17 +78,33 @@ export interface PoolDelta {
   decks: number;
   cards: Map<string, CardCount>;
 }
-/** What changes add up to: per card pool (distinct ones too), per pair, per tag, per code, and the public decks in all. */
+/**
+ * The figures counted by a key — each the public decks that hold it — declared once: the keys a contribution adds
+ * one to, and how a drift line names one. What a delta holds, adds, copies, keeps and compares of them is derived
+ * from this; how each is stored is declared once too (store/items/plays.ts COUNTED_ITEMS).
+ */
+export const COUNTED = {
+  /** Public decks by main/ally pair. */
+  pairs: { keysOf: (c: Contribution) => [pairPool(c.main, c.ally)], named: (pair: string) => `pair ${pair}` },
+  /** Public decks by tag. */
+  tags: { keysOf: (c: Contribution) => c.tags, named: (tag: string) => `tag ${JSON.stringify(tag)}` },
+  /** Public decks by canonical code. */
+  codes: { keysOf: (c: Contribution) => [codeOf(c)], named: (code: string) => `code ${code}` },
+} as const satisfies Record<string, { keysOf: (c: Contribution) => readonly string[]; named: (key: string) => string }>;
+export type Counted = keyof typeof COUNTED;
+export const COUNTED_NAMES = Object.keys(COUNTED) as Counted[];
+export type Counts = Record<Counted, Map<string, number>>;
+const countsOf = (make: (name: Counted) => Map<string, number>): Counts =>
+  Object.fromEntries(COUNTED_NAMES.map((name) => [name, make(name)])) as Counts;
+
+/** What changes add up to: per card pool (distinct ones too), per counted figure's key, and the public decks in all. */
 export interface Delta {
   decks: number;
   pools: Map<string, PoolDelta>;
-  pairs: Map<string, number>;
-  tags: Map<string, number>;
-  /** Public decks by canonical code. */
-  codes: Map<string, number>;
+  counts: Counts;
 }
 
-export const emptyDelta = (): Delta => ({ decks: 0, pools: new Map(), pairs: new Map(), tags: new Map(), codes: new Map() });
+export const emptyDelta = (): Delta => ({ decks: 0, pools: new Map(), counts: countsOf(() => new Map()) });
 export const emptyPool = (): PoolDelta => ({ decks: 0, cards: new Map() });
 
 /** A map's entry, made when missing. */
@@ -119,9 +135,7 @@ function addContribution(into: Delta, c: Contribution | null, sign: 1 | -1): voi
   if (!c) return;
   into.decks += sign;
   addToPools(into, c, sign, (pool) => pool);
-  add(into.pairs, pairPool(c.main, c.ally), sign);
-  for (const tag of c.tags) add(into.tags, tag, sign);
-  add(into.codes, codeOf(c), sign);
+  for (const name of COUNTED_NAMES) for (const key of COUNTED[name].keysOf(c)) add(into.counts[name], key, sign);
 }
 
 /**
@@ -135,7 +149,7 @@ export function addDistinct(
   had: ReadonlyMap<string, number>,
   contributionOf: (code: string) => Contribution | undefined,
 ): Delta {
-  for (const [code, n] of into.codes) {
+  for (const [code, n] of into.counts.codes) {
     const before = had.get(code) ?? 0;
     const after = Math.max(0, before + n);
     if (before > 0 === after > 0) continue;
@@ -156,9 +170,7 @@ export function addChange(into: Delta, before: Contribution | null, after: Contr
 export const copyDelta = (d: Delta): Delta => ({
   decks: d.decks,
   pools: new Map([...d.pools].map(([k, s]) => [k, { decks: s.decks, cards: new Map([...s.cards].map(([id, c]) => [id, { ...c }])) }])),
-  pairs: new Map(d.pairs),
-  tags: new Map(d.tags),
-  codes: new Map(d.codes),
+  counts: countsOf((name) => new Map(d.counts[name])),
 });
 
 /** A delta without its zeros: what must be written. */
@@ -172,9 +184,7 @@ export function nonZero(d: Delta): Delta {
   return {
     decks: d.decks,
     pools,
-    pairs: keep(d.pairs, (n) => n === 0),
-    tags: keep(d.tags, (n) => n === 0),
-    codes: keep(d.codes, (n) => n === 0),
+    counts: countsOf((name) => keep(d.counts[name], (n) => n === 0)),
   };
 }
 
@@ -228,8 +238,9 @@ export function drift(stored: Delta, counted: Delta): string[] {
       compare(`cards ${pool}: ${id} copies`, a?.cards.get(id)?.copies, b?.cards.get(id)?.copies);
     }
   }
-  for (const pair of keys(stored.pairs, counted.pairs)) compare(`pair ${pair}`, stored.pairs.get(pair), counted.pairs.get(pair));
-  for (const tag of keys(stored.tags, counted.tags)) compare(`tag ${JSON.stringify(tag)}`, stored.tags.get(tag), counted.tags.get(tag));
-  for (const code of keys(stored.codes, counted.codes)) compare(`code ${code}`, stored.codes.get(code), counted.codes.get(code));
+  for (const name of COUNTED_NAMES) {
+    const [a, b] = [stored.counts[name], counted.counts[name]];
+    for (const key of keys(a, b)) compare(COUNTED[name].named(key), a.get(key), b.get(key));
+  }
   return lines;
 }

@@ -6,6 +6,7 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  COUNTED_NAMES,
   type Contribution,
   contributionOf,
   type Delta,
@@ -21,22 +22,19 @@ import { documentClient, scanItems } from './client.ts';
 import { allPublicDecks } from './decks.ts';
 import {
   ATTR,
+  COUNTED_STORE,
+  type CountedStore,
   cardsKey,
-  codeKey,
   contributionFrom,
   contributionKey,
   factionsKey,
-  figuresUnder,
+  inFactionsOf,
+  inItems,
   LEGACY_TAG_SHARDS,
   PLAYS,
-  PLAYS_CODE,
   PLAYS_OF,
-  PLAYS_TAG,
   poolOf,
   type StoredContribution,
-  tagFigureOf,
-  tagItem,
-  tagKey,
 } from './items/plays.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -69,20 +67,20 @@ export async function writeFigures(figures: Delta, stored: Delta): Promise<void>
     ]);
     await put({ ...cardsKey(pool), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
   });
-  await put({
-    ...factionsKey(),
-    decks: figures.decks,
-    as_of: now,
-    ...Object.fromEntries([...figures.pairs].map(([p, n]) => [ATTR.pair(p), n])),
-  });
-  await atMost(8, new Set([...stored.tags.keys(), ...figures.tags.keys()]), async (tag) => {
-    const n = figures.tags.get(tag) ?? 0;
-    if (n !== stored.tags.get(tag)) await (n > 0 ? put(tagItem(tag, n)) : remove(tagKey(tag)));
-  });
-  await atMost(8, new Set([...stored.codes.keys(), ...figures.codes.keys()]), async (code) => {
-    const n = figures.codes.get(code) ?? 0;
-    if (n !== stored.codes.get(code)) await (n > 0 ? put({ ...codeKey(code), decks: n }) : remove(codeKey(code)));
-  });
+  const factions: Record<string, unknown> = { ...factionsKey(), decks: figures.decks, as_of: now };
+  for (const name of COUNTED_NAMES) {
+    const store: CountedStore = COUNTED_STORE[name];
+    const [want, had] = [figures.counts[name], stored.counts[name]];
+    if (!inItems(store)) {
+      for (const [key, n] of want) factions[`${store.attr}${key}`] = n;
+      continue;
+    }
+    await atMost(8, new Set([...had.keys(), ...want.keys()]), async (key) => {
+      const n = want.get(key) ?? 0;
+      if (n !== had.get(key)) await (n > 0 ? put(store.item(key, n)) : remove(store.key(key)));
+    });
+  }
+  await put(factions);
 }
 
 /** Every figure as stored, in a delta's shape (zeros left out), the stored contributions by deck, and the keys of the earlier tag shards. */
@@ -100,15 +98,14 @@ async function storedFigures(): Promise<{
       figures.pools.set(String(item.sk), { decks: s.decks, cards: s.cards });
     } else if (item.pk === factionsKey().pk) {
       figures.decks = Number(item.decks ?? 0);
-      for (const [pair, n] of figuresUnder(item, 'p:')) figures.pairs.set(pair, n);
+      Object.assign(figures.counts, inFactionsOf(item));
     } else if (item.pk === LEGACY_TAG_SHARDS) legacy.push({ pk: String(item.pk), sk: String(item.sk) });
   }
-  for await (const item of scanPrefix(PLAYS_TAG.prefix)) {
-    const [tag, n] = tagFigureOf(item);
-    figures.tags.set(tag, n);
+  for (const name of COUNTED_NAMES) {
+    const store: CountedStore = COUNTED_STORE[name];
+    if (inItems(store))
+      for await (const item of scanPrefix(store.kind.prefix)) figures.counts[name].set(store.keyOf(item), Number(item.decks ?? 0));
   }
-  for await (const item of scanPrefix(PLAYS_CODE.prefix))
-    figures.codes.set(String(item.pk).slice(PLAYS_CODE.prefix.length), Number(item.decks ?? 0));
   for await (const item of scanPrefix(PLAYS_OF.prefix))
     contributions.set(String(item.pk).slice(PLAYS_OF.prefix.length), contributionFrom(item));
   return { figures: nonZero(figures), contributions, legacy };

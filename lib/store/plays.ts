@@ -15,7 +15,9 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   addChange,
   addDistinct,
+  COUNTED_NAMES,
   type Contribution,
+  type Counts,
   codeOf,
   contributionOf,
   copyDelta,
@@ -31,19 +33,19 @@ import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from 
 import { deckKey } from './items/deck.ts';
 import {
   ATTR,
+  COUNTED_STORE,
+  type CountedStore,
   cardsKey,
-  codeKey,
   contributionFrom,
   contributionKey,
   factionsKey,
-  figuresUnder,
+  inFactionsOf,
+  inItems,
   poolOf,
   type StoredContribution,
   TAG_BOARD,
   TAGS_INDEX,
   tagFigureOf,
-  tagItem,
-  tagKey,
 } from './items/plays.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -116,16 +118,15 @@ async function countsNow(keys: Iterable<string>, keyOf: (key: string) => Record<
   return new Map(asked.map((key, i) => [key, Number(items[i]?.decks ?? 0)]));
 }
 
+/** Each counted figure kept an item a key (items/plays.ts COUNTED_STORE), with its store. */
+const inItemsStores = () => COUNTED_NAMES.flatMap((name) => (inItems(COUNTED_STORE[name]) ? [[name, COUNTED_STORE[name]] as const] : []));
+
 /**
- * The writes of a summed delta: each card pool (distinct ones too), the pairs and the count of public decks, each
- * tag and each code (from the decks they have now).
+ * The writes of a summed delta: each card pool (distinct ones too), the factions' item (the count of public decks and
+ * each counted figure kept in it, ADDed), and each counted figure kept an item a key (from the decks `had` says each
+ * has now).
  */
-export function figureWrites(
-  delta: Delta,
-  now: string,
-  tagDecks: ReadonlyMap<string, number>,
-  codeDecks: ReadonlyMap<string, number> = new Map(),
-): TransactItem[] {
+export function figureWrites(delta: Delta, now: string, had: Partial<Counts> = {}): TransactItem[] {
   const writes: TransactItem[] = [];
   for (const [pool, s] of delta.pools) {
     const figures = new Map<string, number>([['decks', s.decks]]);
@@ -135,21 +136,22 @@ export function figureWrites(
     }
     writes.push(adds(cardsKey(pool), figures, now));
   }
-  if (delta.decks !== 0 || delta.pairs.size > 0)
-    writes.push(
-      adds(factionsKey(), new Map([['decks', delta.decks], ...[...delta.pairs].map(([p, n]) => [ATTR.pair(p), n] as const)]), now),
-    );
-  for (const [tag, n] of delta.tags) {
-    const had = tagDecks.get(tag) ?? 0;
-    const decks = Math.max(0, had + n);
-    writes.push(countWrite(tagKey(tag), tagItem(tag, decks), had, decks));
+  const factions = new Map<string, number>([['decks', delta.decks]]);
+  const items: TransactItem[] = [];
+  for (const name of COUNTED_NAMES) {
+    const store: CountedStore = COUNTED_STORE[name];
+    for (const [key, n] of delta.counts[name]) {
+      if (!inItems(store)) {
+        factions.set(`${store.attr}${key}`, n);
+        continue;
+      }
+      const before = had[name]?.get(key) ?? 0;
+      const decks = Math.max(0, before + n);
+      items.push(countWrite(store.key(key), store.item(key, decks), before, decks));
+    }
   }
-  for (const [code, n] of delta.codes) {
-    const had = codeDecks.get(code) ?? 0;
-    const decks = Math.max(0, had + n);
-    writes.push(countWrite(codeKey(code), { decks }, had, decks));
-  }
-  return writes;
+  if (delta.decks !== 0 || factions.size > 1) writes.push(adds(factionsKey(), factions, now));
+  return [...writes, ...items];
 }
 
 /** A deck's contribution as written with its change, on the condition that it is still the one read. */
@@ -167,7 +169,8 @@ function contributionWrite({ deckId, before, after }: Change): TransactItem {
  * The most items a chunk's transaction writes: each deck's contribution, each pool and its distinct twin, the
  * factions' item, each tag, each code.
  */
-const itemsWritten = (decks: number, d: Delta) => decks + 2 * d.pools.size + 1 + d.tags.size + d.codes.size;
+const itemsWritten = (decks: number, d: Delta) =>
+  inItemsStores().reduce((n, [name]) => n + d.counts[name].size, decks + 2 * d.pools.size + 1);
 
 /**
  * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a pool and
@@ -195,12 +198,14 @@ function chunked(changes: Change[]): Change[][] {
 /** Writes a chunk's changes: 'ok', or 'stale' when a contribution or a tag changed since it was read. */
 async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
   const summed = nonZero(chunk.reduce((d, c) => addChange(d, c.before.contribution, c.after), emptyDelta()));
-  const [tags, codes] = await Promise.all([countsNow(summed.tags.keys(), tagKey), countsNow(summed.codes.keys(), codeKey)]);
+  const had: Partial<Counts> = Object.fromEntries(
+    await Promise.all(inItemsStores().map(async ([name, store]) => [name, await countsNow(summed.counts[name].keys(), store.key)])),
+  );
   // A code's contribution: any of the chunk's decks of it (before or after its change).
   const byCode = new Map<string, Contribution>();
   for (const c of chunk) for (const side of [c.before.contribution, c.after]) if (side) byCode.set(codeOf(side), side);
-  const delta = nonZero(addDistinct(summed, codes, (code) => byCode.get(code)));
-  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), tags, codes)]);
+  const delta = nonZero(addDistinct(summed, had.codes ?? new Map(), (code) => byCode.get(code)));
+  const outcome = await transact([...chunk.map(contributionWrite), ...figureWrites(delta, new Date().toISOString(), had)]);
   if (outcome === 'conflict') throw new Error('plays figures: the transaction kept conflicting');
   return outcome === 'ok' ? 'ok' : 'stale';
 }
@@ -249,7 +254,7 @@ export async function readFactions() {
   return {
     decks: Number(factions.Item?.decks ?? 0),
     as_of: (factions.Item?.as_of as string | undefined) ?? null,
-    pairs: figuresUnder(factions.Item, 'p:'),
+    counts: inFactionsOf(factions.Item),
     tags: (tags.Items ?? []).map(tagFigureOf),
   };
 }

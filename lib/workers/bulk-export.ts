@@ -124,7 +124,7 @@ export async function exportBulk(asked: Date, origin: string): Promise<{ files: 
         decks: pool.decks,
         as_of: pool.as_of,
         cards,
-        factions: factionFigures(factions.decks, factions.pairs, factions.tags),
+        factions: factionFigures(factions.decks, factions.counts.pairs, factions.tags),
       }),
     );
     return cards.length;

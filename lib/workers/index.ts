@@ -21,7 +21,7 @@ import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
-import { PLAYS, PLAYS_CODE, PLAYS_OF, PLAYS_TAG, TAGS_INDEX } from '#store/items/plays.ts';
+import { COUNTED_KINDS, PLAYS, PLAYS_OF, TAGS_INDEX } from '#store/items/plays.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
@@ -112,8 +112,11 @@ export const WORKERS = [
       // What the library plays: each changed deck's contribution, read (in bulk) and written, and the figures it moves.
       decks(['BatchGetItem', 'PutItem', 'DeleteItem'], [PLAYS_OF.grant]),
       decks(['UpdateItem'], [PLAYS.grant]),
-      // Each tag's figure, and each code's count of public decks, read (in bulk) and brought to its decks (deleted at none).
-      decks(['BatchGetItem', 'PutItem', 'DeleteItem'], [PLAYS_TAG.grant, PLAYS_CODE.grant]),
+      // Each counted figure kept an item a key (a tag's, a code's: COUNTED_STORE), read (in bulk) and brought to its decks (deleted at none).
+      decks(
+        ['BatchGetItem', 'PutItem', 'DeleteItem'],
+        COUNTED_KINDS.map((kind) => kind.grant),
+      ),
     ],
   },
   {

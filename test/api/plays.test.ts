@@ -158,7 +158,7 @@ describe('what the library plays', () => {
       expect(got.meta.decks, query).toBe(want.decks);
     }
     const factions = await call('GET', '/api/v1/meta/factions');
-    expect(factions.body.data).toEqual(factionFigures(want.decks, want.pairs, want.tags));
+    expect(factions.body.data).toEqual(factionFigures(want.decks, want.counts.pairs, want.counts.tags));
     expect(factions.body.meta.decks).toBe(want.decks);
     expect(factions.body.data.tags).toContainEqual({ tag: 'swapped', decks: 6 });
   });

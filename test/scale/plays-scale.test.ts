@@ -137,7 +137,7 @@ describe(`what the library plays over ${DECK_COUNT} public decks`, () => {
 
   it('meta/factions equals a recount: every pair, the 50 most used tags', async () => {
     const r = await read('/api/v1/meta/factions');
-    expect(r.body.data).toEqual(factionFigures(want.decks, want.pairs, want.tags));
+    expect(r.body.data).toEqual(factionFigures(want.decks, want.counts.pairs, want.counts.tags));
     expect(r.body.meta.decks).toBe(DECK_COUNT);
   });
 
@@ -171,9 +171,9 @@ describe('meta/factions with 20,000 distinct tags (issue 43: a page boundary nev
         pending = (out.UnprocessedItems?.[tableName(DECKS)] ?? []) as typeof pending;
       }
     }
-    const tags = new Map([...want.tags, ...seeded]);
+    const tags = new Map([...want.counts.tags, ...seeded]);
     const r = await read('/api/v1/meta/factions');
-    expect(r.body.data.tags).toEqual(factionFigures(want.decks, want.pairs, tags).tags);
+    expect(r.body.data.tags).toEqual(factionFigures(want.decks, want.counts.pairs, tags).tags);
     expect(r.body.data.tags).toHaveLength(50);
     // One item and 50 small index items, as with a few tags: bounded by the items' own size (a tag of 32
     // characters, its count and rank: 50 of them at most 10 KB, 1.5 read units), not by how many tags there are.

@@ -10,6 +10,7 @@ import type { FactionId } from '#rules/factions.ts';
 import {
   addChange,
   addDistinct,
+  COUNTED_NAMES,
   type Contribution,
   codeOf,
   contributionOf,
@@ -56,7 +57,7 @@ const seen = (c: Contribution | null) => {
  * or reaches 0 against the counts stored (lib/store/plays.ts writeChunk), then every figure ADDed.
  */
 function apply(figures: Delta, summed: Delta): Delta {
-  const d = nonZero(addDistinct(copyDelta(summed), figures.codes, (code) => byCode.get(code)));
+  const d = nonZero(addDistinct(copyDelta(summed), figures.counts.codes, (code) => byCode.get(code)));
   const out = copyDelta(figures);
   out.decks += d.decks;
   for (const [pool, s] of d.pools) {
@@ -70,9 +71,7 @@ function apply(figures: Delta, summed: Delta): Delta {
       card.copies += c.copies;
     }
   }
-  for (const [k, n] of d.pairs) out.pairs.set(k, (out.pairs.get(k) ?? 0) + n);
-  for (const [k, n] of d.tags) out.tags.set(k, (out.tags.get(k) ?? 0) + n);
-  for (const [k, n] of d.codes) out.codes.set(k, (out.codes.get(k) ?? 0) + n);
+  for (const name of COUNTED_NAMES) for (const [k, n] of d.counts[name]) out.counts[name].set(k, (out.counts[name].get(k) ?? 0) + n);
   return nonZero(out);
 }
 
@@ -122,8 +121,8 @@ describe('figures kept from changes', () => {
     });
     const d = recount([c]);
     expect([...d.pools.keys()].sort()).toEqual(['=soviet', '=soviet:usa', 'soviet', 'soviet:usa']);
-    expect(d.codes).toEqual(new Map([[codeOf(c as Contribution), 1]]));
-    expect([d.decks, d.pairs, d.tags]).toEqual([
+    expect(d.counts.codes).toEqual(new Map([[codeOf(c as Contribution), 1]]));
+    expect([d.decks, d.counts.pairs, d.counts.tags]).toEqual([
       1,
       new Map([['soviet:usa', 1]]),
       new Map([
@@ -195,14 +194,14 @@ describe("text a person chooses is a key like any other (issue 41): every name o
       }),
     );
     const total = recount(decks);
-    expect(total.tags.size).toBe(TAG_NAMES.length);
-    for (const tag of TAG_NAMES) expect([tag, total.tags.get(tag)]).toEqual([tag, 2]);
+    expect(total.counts.tags.size).toBe(TAG_NAMES.length);
+    for (const tag of TAG_NAMES) expect([tag, total.counts.tags.get(tag)]).toEqual([tag, 2]);
     // Taken out again, one by one: every tag back to nothing.
     const batch = emptyDelta();
     for (const c of decks) addChange(batch, c, null);
     expect(nonZero(apply(total, nonZero(batch)))).toEqual(emptyDelta());
     // The answer: every figure a number, in order.
-    const { tags } = factionFigures(decks.length, total.pairs, total.tags);
+    const { tags } = factionFigures(decks.length, total.counts.pairs, total.counts.tags);
     for (const t of tags) expect(typeof t.decks).toBe('number');
     expect(tags.map((t) => t.tag)).toEqual([...TAG_NAMES].sort(byCodePoints).slice(0, TOP_TAGS));
   });

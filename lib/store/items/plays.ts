@@ -23,9 +23,9 @@
  * attribute per tag ever used, never removed. `deckctl meta recount` makes the tags' items from the public
  * decks and deletes those shards (LEGACY_TAG_SHARDS).
  */
-import type { CardCount, Contribution } from '#rules/plays.ts';
+import type { CardCount, Contribution, Counted } from '#rules/plays.ts';
 import { tagRank } from '#rules/plays-shown.ts';
-import { itemKind } from './kind.ts';
+import { type ItemKind, itemKind } from './kind.ts';
 
 // The prefixes are stored names, kept from when the feature was called meta in code (contract: the `/meta/`
 // routes): renaming them would leave every figure unread until a recount.
@@ -57,12 +57,48 @@ export const contributionKey = (deckId: string) => ({ pk: PLAYS_OF.pk(deckId), s
 /** A canonical code's count of public decks (its URL form). */
 export const codeKey = (code: string) => ({ pk: PLAYS_CODE.pk(code), sk: 'CODE' });
 
-/** The attribute names of a figure. */
+/** The attribute names of a card pool's figures. */
 export const ATTR = {
   cardDecks: (id: string) => `d:${id}`,
   cardCopies: (id: string) => `c:${id}`,
-  pair: (pair: string) => `p:${pair}`,
 } as const;
+
+/** A counted figure kept in the factions' item: an attribute a key (`<attr><key>`), ADDed to. */
+export interface CountedInFactions {
+  attr: string;
+}
+/** A counted figure kept in an item a key: written on the condition that it still holds the decks read; deleted at 0. */
+export interface CountedItems {
+  kind: ItemKind;
+  key: (key: string) => Record<string, string>;
+  /** Its item as written (key included). */
+  item: (key: string, decks: number) => Record<string, unknown>;
+  /** The figure's key of a stored item. */
+  keyOf: (item: Record<string, unknown>) => string;
+}
+export type CountedStore = CountedInFactions | CountedItems;
+export const inItems = (s: CountedStore): s is CountedItems => 'kind' in s;
+
+/** Where each counted figure (rules/plays.ts COUNTED) is kept, declared once: the writes, reads, recount and grants follow. */
+export const COUNTED_STORE = {
+  pairs: { attr: 'p:' },
+  tags: { kind: PLAYS_TAG, key: tagKey, item: tagItem, keyOf: (item) => String(item.tag) },
+  codes: {
+    kind: PLAYS_CODE,
+    key: codeKey,
+    item: (code, decks) => ({ ...codeKey(code), decks }),
+    keyOf: (item) => String(item.pk).slice(PLAYS_CODE.prefix.length),
+  },
+} as const satisfies Record<Counted, CountedStore>;
+const STORES: [Counted, CountedStore][] = Object.entries(COUNTED_STORE) as [Counted, CountedStore][];
+/** The counted figures kept in the factions' item. */
+export type InFactions = { [K in Counted as (typeof COUNTED_STORE)[K] extends CountedInFactions ? K : never]: Map<string, number> };
+/** The counted figures a factions' item holds, each by its key. */
+export const inFactionsOf = (item: Record<string, unknown> | undefined): InFactions =>
+  Object.fromEntries(STORES.flatMap(([name, s]) => (inItems(s) ? [] : [[name, figuresUnder(item, s.attr)]]))) as InFactions;
+
+/** The item kinds of the counted figures kept an item a key (the store-change worker's grants). */
+export const COUNTED_KINDS = STORES.flatMap(([, s]) => (inItems(s) ? [s.kind] : []));
 
 /** A card pool's item as its figures. */
 export function poolOf(item: Record<string, unknown> | undefined): {
