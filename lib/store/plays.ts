@@ -234,13 +234,19 @@ export async function readPool(pool: string) {
 /** Card pools' figures summed (rules/plays.ts poolsAsked: 5 at most; their GetItems at once). */
 export const readPools = async (pools: readonly string[]) => sumPools(await Promise.all(pools.map(readPool)));
 
+/** The count of public decks and every counted figure kept in the factions' item (one GetItem, whatever the library's size). */
+export async function readCounts() {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: factionsKey() }));
+  return { decks: Number(Item?.decks ?? 0), as_of: (Item?.as_of as string | undefined) ?? null, counts: inFactionsOf(Item) };
+}
+
 /**
- * The pairs, the count of public decks and the TOP_TAGS most used tags, in order (one GetItem, and one Query
- * of the index of tags by rank: TOP_TAGS small items, whatever the number of tags).
+ * The pairs, the count of public decks and the TOP_TAGS most used tags, in order (readCounts, and one Query of the
+ * index of tags by rank: TOP_TAGS small items, whatever the number of tags).
  */
 export async function readFactions() {
-  const [factions, tags] = await Promise.all([
-    documentClient().send(new GetCommand({ TableName: table(), Key: factionsKey() })),
+  const [counts, tags] = await Promise.all([
+    readCounts(),
     documentClient().send(
       new QueryCommand({
         TableName: table(),
@@ -251,10 +257,5 @@ export async function readFactions() {
       }),
     ),
   ]);
-  return {
-    decks: Number(factions.Item?.decks ?? 0),
-    as_of: (factions.Item?.as_of as string | undefined) ?? null,
-    counts: inFactionsOf(factions.Item),
-    tags: (tags.Items ?? []).map(tagFigureOf),
-  };
+  return { ...counts, tags: (tags.Items ?? []).map(tagFigureOf) };
 }
