@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTH_GRANT, CATALOGUE_GRANT, CURSOR_KEYS_GRANT, type Grant, type Grantee, ROUTES } from '#routes';
-import { DAY_OPENER, WORKERS } from '#workers';
+import { DAY_OPENER, WORKERS } from '#routes/workers.ts';
 import { type GrantUse, grantParts } from '../infra/local/grants-guard.ts';
 
 const dir = process.argv[2];

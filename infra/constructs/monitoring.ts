@@ -37,7 +37,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#metrics';
-import { WORKERS, type Worker } from '#workers';
+import { WORKERS, type Worker } from '#routes/workers.ts';
 import type { OpsSettings } from '../settings.ts';
 
 export interface MonitoringProps {

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ScheduledEvent } from 'aws-lambda';
+import type { DailyWorker } from '#routes/workers.ts';
 import { DAY_MS, dayOf } from '#rules/week.ts';
 import { LOCAL_REGION } from '#store/local.ts';
-import type { DailyWorker } from '#workers';
 
 /** The event EventBridge hands a scheduled target. */
 export const scheduledEvent = (time: Date, rule: string): ScheduledEvent => ({

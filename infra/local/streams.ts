@@ -23,9 +23,9 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { matchesFilter, type Worker } from '#routes/workers.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
 import { backoff } from '#store/retry.ts';
-import { matchesFilter, type Worker } from '#workers';
 
 export interface StreamPollerOptions {
   endpoint: string;

@@ -9,8 +9,8 @@ import * as R from '#routes/account.ts';
 import { checkErasureBody } from '#rules/erasure.ts';
 import { documentClient } from '#store/client.ts';
 import { countDecks } from '#store/decks.ts';
+import { closeAllKeys, deleteDecks, STEP_LIMITS } from '#store/erasure-steps.ts';
 import { requestErasure } from '#store/erasures.ts';
-import { closeAllKeys, deleteDecks, STEP_LIMITS } from '#workers/erasure.ts';
 
 export const eraseOwnAccount = endpoint(R.eraseAccount, { init: [documentClient] }, async (req) => {
   const userId = req.key.user_id;

@@ -11,10 +11,10 @@ import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent, CloudWatchLogsLogE
 import { logger } from '#logger';
 import { count } from '#metrics';
 import { pathMatcher } from '#routes/route.ts';
+import { countsAView, VIEW_SUBSCRIPTION } from '#routes/workers.ts';
 import { isShareSlug } from '#rules/ids.ts';
 import { dayOf } from '#rules/week.ts';
 import { logViewBatch } from '#store/view-log.ts';
-import { countsAView, VIEW_SUBSCRIPTION } from '#workers';
 
 /** Each counted route's path parameters, read from a line's path as the gateway read them. */
 const matchers = VIEW_SUBSCRIPTION.routes.map((route) => pathMatcher(route.path));

@@ -10,12 +10,13 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import type { TransactItem } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
+import { eraseStep } from '#store/erasure-steps.ts';
 import { counterKey } from '#store/items/counter.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyPlays } from '#store/plays.ts';
 import { DECKS, type TableDef } from '#store/tables.ts';
-import { eraseStep } from '#workers/erasure.ts';
+import { SETTLE_MS } from '#workers/erasure.ts';
 import { openViewDay } from '#workers/open-day.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { PRICES } from '../../infra/prices.ts';
@@ -311,6 +312,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       outcomes.push(
         await eraseStep(
           gone.userId,
+          SETTLE_MS,
           () => Date.now() + 60_000,
           async () => undefined,
         ),

@@ -5,10 +5,10 @@
  */
 
 import type { Route } from '#routes';
+import { VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { VIEW_SUBSCRIPTION, WORKERS } from '#workers';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { handleViewLog } from '#workers/view-log.ts';

@@ -10,6 +10,7 @@
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_OPENER } from '#routes/workers.ts';
 import { BOARD_FACETS, BOARD_SORTS } from '#rules/boards.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { DAY_MS, dayOf } from '#rules/week.ts';
@@ -17,7 +18,6 @@ import { documentClient } from '#store/client.ts';
 import { boardKey } from '#store/items/board.ts';
 import { viewCountKey } from '#store/items/view-count.ts';
 import { DECKS as DECKS_TABLE, tableName } from '#store/tables.ts';
-import { DAY_OPENER } from '#workers';
 import { openViewDay } from '#workers/open-day.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { scheduledEvent } from '../../infra/local/schedule.ts';

@@ -8,9 +8,9 @@
  * and the store-change worker folds the fall into search.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_OPENER } from '#routes/workers.ts';
 import { DAY_MS, dayOf } from '#rules/week.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { DAY_OPENER } from '#workers';
 import { openViewDay } from '#workers/open-day.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { scheduledEvent } from '../../infra/local/schedule.ts';

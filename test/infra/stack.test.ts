@@ -27,6 +27,16 @@ import {
   routeKey,
   type SubsetFont,
 } from '#routes';
+import {
+  BULK_EXPORT,
+  CATALOGUE_REFRESH,
+  DAILY_WORKERS,
+  DAY_OPENER,
+  subscriptionPattern,
+  VIEW_SUBSCRIPTION,
+  WORKERS,
+  type Worker,
+} from '#routes/workers.ts';
 import { BULK_FOLDER, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
@@ -42,16 +52,6 @@ import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
-import {
-  BULK_EXPORT,
-  CATALOGUE_REFRESH,
-  DAILY_WORKERS,
-  DAY_OPENER,
-  subscriptionPattern,
-  VIEW_SUBSCRIPTION,
-  WORKERS,
-  type Worker,
-} from '#workers';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';

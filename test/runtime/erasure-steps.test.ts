@@ -12,9 +12,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
+import { WORKERS, type Worker } from '#routes/workers.ts';
 import { documentClient } from '#store/client.ts';
 import { getCounts } from '#store/counters.ts';
 import { countDecks, createDeck } from '#store/decks.ts';
+import { eraseStep, STEP_LIMITS } from '#store/erasure-steps.ts';
 import { requestErasure } from '#store/erasures.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { erasureKey } from '#store/items/erasure.ts';
@@ -22,8 +24,7 @@ import { likedKey, likeKey } from '#store/items/like.ts';
 import { rememberedAnswerKey } from '#store/items/remembered-answer.ts';
 import { setLike } from '#store/likes.ts';
 import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
-import { WORKERS, type Worker } from '#workers';
-import { eraseStep, handleErasures, STEP_LIMITS } from '#workers/erasure.ts';
+import { handleErasures, SETTLE_MS } from '#workers/erasure.ts';
 import { lambdaContext } from '../../infra/local/events.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
@@ -99,6 +100,7 @@ describe('the erasure worker, step by step', () => {
           await asWorker(() =>
             eraseStep(
               leaving.user_id,
+              SETTLE_MS,
               () => Date.now() + 60_000,
               async () => undefined,
             ),

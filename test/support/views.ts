@@ -4,7 +4,7 @@
  * run as the counting function (asRoute: held to its grants); and a runtime of a test's own started away from
  * midnight UTC (the views' days are UTC days), this process held to its grants as a worker.
  */
-import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#workers';
+import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#routes/workers.ts';
 import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
 import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { untilNext } from '../../infra/local/schedule.ts';

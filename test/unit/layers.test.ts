@@ -1,9 +1,11 @@
 /**
- * The house's one-way rule (README, "The house"; issue 47): every import of lib/ points down the layers below,
- * or stays in its own folder — read from the source of every module (static imports and re-exports, `import type`
- * included, and dynamic imports), through the `#` aliases of package.json and relative paths alike. A planted
- * upward import is found (the check is run on the tree with one added). And the README stays a map: at most 150
- * lines, every folder of lib/ named in it.
+ * The house's import graph (README, "The house"; issues 47, 59): which part of lib/ may import which, as a graph of
+ * allowed edges — not ranks on a line, which claimed an order between parts that never meet (http and workers, docs
+ * and decks). Every import of lib/ (static imports and re-exports, `import type` included, and dynamic imports,
+ * through the `#` aliases of package.json and relative paths alike) is an edge of it or stays in its own folder;
+ * every edge of it is used (the graph says what is, not what once was); it has no circle; and the README states it
+ * line for line. A planted import off the graph, and a planted circle, are found. The README stays a map: at most
+ * 150 lines, every folder of lib/ named in it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,30 +13,30 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, ROOT, resolveImport, sources } from '../support/imports.ts';
 
 /**
- * Each part of lib/ and its layer, highest first: a module may import its own part, and any part of a higher
- * number. Endpoints (what a function runs) on top; the stack; the declarations; what they are made of; the store
- * and what reads it; the pure rules and the process's own utilities (logger, metrics, shipped files) at the bottom.
+ * Each part of lib/ and the parts it may import. Endpoints (what a function runs) import the stack, the declarations
+ * and what they are made of; the workers the declarations and the store; the store the pure rules; the rules and the
+ * process's own utilities (logger, metrics, shipped files) nothing.
  */
-const LAYERS: Readonly<Record<string, number>> = {
-  cli: 0,
-  discord: 1,
-  collection: 1,
-  public: 2,
-  account: 2,
-  docs: 3,
-  decks: 4,
-  http: 5,
-  workers: 6,
-  routes: 7,
-  shapes: 8,
-  share: 8,
-  catalogue: 9,
-  auth: 9,
-  store: 10,
-  rules: 11,
-  'logger.ts': 12,
-  'metrics.ts': 12,
-  'shipped.ts': 12,
+const GRAPH: Readonly<Record<string, readonly string[]>> = {
+  cli: ['auth', 'catalogue', 'discord', 'http', 'rules', 'store', 'workers'],
+  discord: ['catalogue', 'http', 'logger.ts', 'public', 'routes', 'rules', 'store'],
+  collection: ['catalogue', 'decks', 'http', 'public', 'routes', 'rules', 'store'],
+  public: ['catalogue', 'decks', 'docs', 'http', 'routes', 'rules', 'shapes', 'share', 'store'],
+  account: ['auth', 'catalogue', 'http', 'routes', 'rules', 'shapes', 'store'],
+  decks: ['auth', 'catalogue', 'http', 'metrics.ts', 'routes', 'rules', 'shapes', 'store'],
+  docs: ['http', 'routes', 'rules', 'shapes', 'shipped.ts'],
+  http: ['auth', 'logger.ts', 'metrics.ts', 'routes', 'rules', 'shapes', 'store'],
+  workers: ['catalogue', 'logger.ts', 'metrics.ts', 'routes', 'rules', 'store'],
+  routes: ['rules', 'shapes', 'share', 'store'],
+  shapes: ['rules', 'store'],
+  share: ['rules', 'shipped.ts', 'store'],
+  catalogue: ['logger.ts', 'rules', 'store'],
+  auth: ['rules', 'store'],
+  store: ['metrics.ts', 'rules'],
+  rules: [],
+  'logger.ts': [],
+  'metrics.ts': [],
+  'shipped.ts': [],
 };
 
 /** The part of lib/ a specifier imported from `file` names, or none (a package, node:, or outside lib/). */
@@ -43,50 +45,77 @@ function partOf(file: string, specifier: string): string | undefined {
   return target?.startsWith('lib/') ? target.split('/')[1] : undefined;
 }
 
-/** The imports that break the rule: `file → specifier (from part → to part)`. */
-function upward(sources: ReadonlyMap<string, string>): string[] {
-  const found: string[] = [];
+/** The edges between parts the imports make: `from → to` → the first import that makes it. */
+function edgesOf(sources: ReadonlyMap<string, string>): Map<string, string> {
+  const edges = new Map<string, string>();
   for (const [file, source] of sources) {
     const from = file.split('/')[1] as string;
-    const rank = LAYERS[from];
-    if (rank === undefined) {
-      found.push(`${file}: lib/${from} has no layer (LAYERS)`);
-      continue;
-    }
     for (const specifier of importsOf(source)) {
       const to = partOf(file, specifier);
-      if (to === undefined || to === from) continue;
-      const toRank = LAYERS[to];
-      if (toRank === undefined || toRank <= rank) found.push(`${file} → ${specifier} (${from} → ${to})`);
+      if (to !== undefined && to !== from && !edges.has(`${from} → ${to}`)) edges.set(`${from} → ${to}`, `${file} → ${specifier}`);
     }
   }
+  return edges;
+}
+
+/** The imports off the graph: `file → specifier (from → to)`, and each part the graph does not name. */
+function offGraph(sources: ReadonlyMap<string, string>, graph = GRAPH): string[] {
+  const found: string[] = [];
+  for (const part of new Set([...sources.keys()].map((f) => f.split('/')[1] as string)))
+    if (!(part in graph)) found.push(`lib/${part} is not in the graph`);
+  for (const [edge, where] of edgesOf(sources)) {
+    const [from, to] = edge.split(' → ') as [string, string];
+    if (from in graph && !graph[from]?.includes(to)) found.push(`${where} (${edge})`);
+  }
+  return found;
+}
+
+/** The graph's circles between parts (none: it is a one-way graph), each as `a → b → a`. */
+function partCircles(graph: Readonly<Record<string, readonly string[]>>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (part: string) => {
+    state.set(part, 'open');
+    path.push(part);
+    for (const next of graph[part] ?? []) {
+      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(part, 'done');
+  };
+  for (const part of Object.keys(graph).sort()) if (!state.has(part)) visit(part);
   return found;
 }
 
 const tree = sources('lib');
 
-describe('layers', () => {
-  it('every import of lib/ points down the layers, or stays in its folder', () => {
+describe('the import graph', () => {
+  it('every import of lib/ is an edge of the graph, or stays in its folder; every edge is used; no circle', () => {
     expect(tree.size).toBeGreaterThan(150);
-    expect(upward(tree)).toEqual([]);
-    // Every part of lib/ has a layer, and every layer names a part that exists.
-    const parts = new Set([...tree.keys()].map((f) => f.split('/')[1]));
-    expect([...parts].sort()).toEqual(Object.keys(LAYERS).sort());
+    expect(offGraph(tree)).toEqual([]);
+    const used = new Set(edgesOf(tree).keys());
+    const unused = Object.entries(GRAPH).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`).filter((e) => !used.has(e)));
+    expect(unused).toEqual([]);
+    expect(Object.keys(GRAPH).sort()).toEqual([...new Set([...tree.keys()].map((f) => f.split('/')[1]))].sort());
+    expect(partCircles(GRAPH)).toEqual([]);
   });
 
-  it('finds a planted upward import, of any form', () => {
+  it('finds a planted import off the graph, of any form, and a planted circle', () => {
     for (const planted of [
-      "import { logger } from '#logger';\nimport { invalidParameter } from '#http/errors.ts';",
+      "import { parseDeckCode } from './deck-code.ts';\nimport { invalidParameter } from '#http/errors.ts';",
       "import type { Route } from '#routes/route.ts';",
       "export { deckBySlug } from '../store/decks.ts';",
       "const m = await import('#public/codes.ts');",
     ]) {
-      const found = upward(new Map([...tree, ['lib/rules/planted.ts', planted]]));
+      const found = offGraph(new Map([...tree, ['lib/rules/planted.ts', planted]]));
       expect(found, planted).toHaveLength(1);
       expect(found[0]).toMatch(/^lib\/rules\/planted\.ts → /);
     }
-    // A same-layer import between two parts is upward too (decks and public must not need each other).
-    expect(upward(new Map([['lib/account/planted.ts', "import { x } from '#public/codes.ts';"]]))).toHaveLength(1);
+    // Two parts that never meet (http and workers) may not start to.
+    expect(offGraph(new Map([['lib/http/planted.ts', "import { x } from '#workers/batch.ts';"]]))).toHaveLength(1);
+    expect(partCircles({ ...GRAPH, store: [...(GRAPH.store ?? []), 'http'] })).not.toEqual([]);
   });
 });
 
@@ -137,9 +166,17 @@ describe('the README', () => {
   it('fits on a screen or two: at most 150 lines', () => {
     expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(150);
   });
-  it('its map names every folder of lib/ (and the layers it states are those of this test)', () => {
+  it('its map names every folder of lib/, and states the import graph of this test line for line', () => {
     const map = readme.slice(readme.indexOf('## The house'));
     const folders = readdirSync(join(ROOT, 'lib')).filter((name) => statSync(join(ROOT, 'lib', name)).isDirectory());
     for (const folder of [...folders, 'store/items']) expect(map, folder).toContain(`lib/${folder}/`);
+    // Its lines `    lib/<part>  → <part>, <part>` (or "nothing").
+    const stated = Object.fromEntries(
+      [...map.matchAll(/^ {4}lib\/(\S+?)\/? +→ (.+)$/gm)].map(([, part, tos]) => [
+        part,
+        tos === 'nothing' ? [] : (tos as string).split(', ').map((t) => t.trim()),
+      ]),
+    );
+    expect(stated).toEqual(Object.fromEntries(Object.entries(GRAPH).map(([part, tos]) => [part, [...tos]])));
   });
 });

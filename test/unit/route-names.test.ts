@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#routes';
-import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS } from '#workers';
+import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 
 const DIR = join(import.meta.dirname, '../../lib/routes');
 

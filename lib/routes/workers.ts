@@ -1,7 +1,8 @@
 /**
- * The workers: the functions no route calls, in one room (lib/workers/: each its module, its function
- * functions/<name>-worker.ts). They follow the store's change streams, or the API's access log. Each is
- * declared once, like a route (lib/routes/) — its handler, what triggers it, its grants — and the CDK stack
+ * The workers: the functions no route calls, declared here beside the routes (the declarations' one home: lib/routes/),
+ * their handlers where they run (lib/workers/: each its module, its function functions/<name>-worker.ts). They follow
+ * the store's change streams, the API's access log (the subscription) or the clock (the daily ones). Each is declared
+ * once, like a route — its handler, what triggers it, its grants — and the CDK stack
  * and the local runtime both read this: CDK makes the function, its event source mapping or subscription
  * and its role; the local runtime polls the same stream with the same filters and enforces the same grants
  * (grants-guard.ts). Key prefixes are their item modules' (lib/store/items/).
