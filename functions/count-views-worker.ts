@@ -1,3 +1,3 @@
-import { countViews } from '#workers/count-views.ts';
+import { countViews } from '#workers/access-log-views.ts';
 
 export const handler = countViews;

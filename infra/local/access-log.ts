@@ -11,7 +11,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
 import { type LogSubscriber, matchesSubscription } from '#routes/workers.ts';
-import { encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { encodeLogs, logsDelivery } from '#workers/access-log-views.ts';
 
 export interface AccessLogOptions {
   subscriber: LogSubscriber;

@@ -4,10 +4,10 @@
  */
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
-import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
+import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
@@ -37,14 +37,14 @@ export const keyChanging = (key: 'PutItem' | 'UpdateItem'): Grant[] => [
 export const liking = (marks: 'PutItem' | 'DeleteItem'): Grant[] => [
   decks(['ConditionCheckItem', 'GetItem'], [DECK.grant]),
   decks([marks], [LIKE.grant, LIKED.grant]),
-  decks(['GetItem', 'UpdateItem'], [COUNTER.grant]),
+  decks(['GetItem', 'UpdateItem'], [LIKE_COUNT.grant]),
 ];
 
 // An erasure's decks (lib/account/erase.ts, lib/workers/erasure.ts): the account's deck items counted, read
 // and deleted, each with its search entries, its like counter and its view count in one transaction (store/decks.ts).
 export const erasing: Grant[] = [
   decks(['Query', 'DeleteItem'], [DECK.grant]),
-  decks(['DeleteItem'], [SEARCH_ENTRY.grant, COUNTER.grant, VIEW_COUNT.grant]),
+  decks(['DeleteItem'], [SEARCH_ENTRY.grant, LIKE_COUNT.grant, VIEW_COUNT.grant]),
 ];
 
 // An erasure's item (store/erasures.ts), and the closing of the account's keys: the account marked,

@@ -1,7 +1,7 @@
 /** Owner decks: an owner's own decks, by API key (contract §4). */
 import { OwnerListQuery } from '#shapes/queries.ts';
-import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
+import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { VERSION } from '#store/items/version.ts';
@@ -131,7 +131,7 @@ export const deleteDeck = {
   params: ownDeck,
   body: 'EmptyBody',
   // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
-  grants: [decks(['GetItem'], [DECK.grant]), decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, COUNTER.grant, VIEW_COUNT.grant])],
+  grants: [decks(['GetItem'], [DECK.grant]), decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, LIKE_COUNT.grant, VIEW_COUNT.grant])],
   summary: 'Delete a deck',
   description: 'The body is exactly {}. Needs the decks:delete scope (no other scope stands in).',
   tag: 'Owner decks',

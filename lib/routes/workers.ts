@@ -17,11 +17,11 @@ import { API_KEY } from '#store/items/api-key.ts';
 import { BOARD } from '#store/items/board.ts';
 import { BULK_DATA } from '#store/items/bulk-data.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
-import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
+import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { COUNTED_KINDS, PLAYS, PLAYS_OF, TAGS_INDEX } from '#store/items/plays.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
@@ -81,8 +81,8 @@ export const WORKERS = [
     table: 'decks',
     filters: [
       // A like counter changed: fold its likes (likes.ts).
-      itemsOf(COUNTER),
-      // A deck's view count changed: fold its views when due, forget a gone deck's (views.ts).
+      itemsOf(LIKE_COUNT),
+      // A deck's view count changed: fold its views when due, forget a gone deck's (view-folds.ts).
       itemsOf(VIEW_COUNT),
       // A deck was made, changed or deleted: what it adds to the figures of what the library plays
       // (lib/store/plays.ts); deleted, purge its likes and its versions.
@@ -175,7 +175,7 @@ export const WORKERS = [
       // The likes it gave: each taken back with one off its deck's counter (other owners' counters).
       decks(['Query', 'DeleteItem', 'BatchWriteItem'], [LIKED.grant]),
       decks(['DeleteItem', 'BatchWriteItem'], [LIKE.grant]),
-      decks(['UpdateItem'], [COUNTER.grant]),
+      decks(['UpdateItem'], [LIKE_COUNT.grant]),
       // Its remembered answers.
       decks(['Query', 'BatchWriteItem'], [REMEMBERED_ANSWER.grant]),
     ],

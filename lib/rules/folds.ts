@@ -1,5 +1,5 @@
 /**
- * When a count is folded into a deck and its search entries (lib/store/counters.ts does the writes): pure.
+ * When a count is folded into a deck and its search entries (lib/store/folds.ts does the writes): pure.
  * A deck's exact counts live in items of their own (a like counter, a view count); what owner reads, search
  * items and the views/likes sort orders show are folded copies, rewritten only when they have moved enough:
  *   likes: exact up to 10, within 10% beyond;

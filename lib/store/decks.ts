@@ -3,12 +3,12 @@
  * deck's search entries (items/search-entry.ts) — two when a change of
  * nearly every card and tag overflows one (replaceDeck) — conditional on the deck's `version`
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
- * counters.ts says why): no update is lost and search never disagrees with a deck.
+ * folds.ts says why): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, paginateQuery, paginateScan, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
-import { counterKey } from './items/counter.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
+import { likeCountKey } from './items/like-count.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
 import { versionItem } from './items/version.ts';
 import { DECKS, indexName, tableName } from './tables.ts';
@@ -164,7 +164,7 @@ export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
       },
     },
     ...entryWrites(deck, undefined),
-    { Delete: { TableName: table(), Key: counterKey(deck.share_slug) } },
+    { Delete: { TableName: table(), Key: likeCountKey(deck.share_slug) } },
     forgetViews(deck.share_slug),
   ]);
   return outcome === 'ok';

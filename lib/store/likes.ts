@@ -1,16 +1,16 @@
 /**
  * Likes: one per account per deck, kept twice in one transaction with the deck's like counter
- * (counters.ts) — under the deck, so that a deleted deck's likes can be found and purged with it, and
+ * (folds.ts) — under the deck, so that a deleted deck's likes can be found and purged with it, and
  * under the account, so that an account's likes can be listed and given back (export, erasure). The
- * items: items/like.ts, items/counter.ts.
+ * items: items/like.ts, items/like-count.ts.
  */
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems, purgePartition } from './bulk.ts';
 import { documentClient, type TransactItem, transact } from './client.ts';
 import { getDeck } from './decks.ts';
-import { counterKey } from './items/counter.ts';
 import { deckKey, type StoredDeck } from './items/deck.ts';
 import { likedKey, likeKey } from './items/like.ts';
+import { likeCountKey } from './items/like-count.ts';
 import { DECKS, tableName } from './tables.ts';
 
 const table = () => tableName(DECKS);
@@ -21,10 +21,10 @@ const unmarking = (slug: string, userId: string): TransactItem[] => [
   { Delete: { TableName: table(), Key: likedKey(userId, slug) } },
 ];
 
-/** The deck's like counter moved by `delta`, and its changes counted (the order of a like fold: counters.ts). */
+/** The deck's like counter moved by `delta`, and its changes counted (the order of a like fold: folds.ts). */
 const counting = (slug: string, delta: 1 | -1) => ({
   TableName: table(),
-  Key: counterKey(slug),
+  Key: likeCountKey(slug),
   UpdateExpression: 'ADD #likes :d, changes :one',
   ExpressionAttributeNames: { '#likes': 'likes' },
   ExpressionAttributeValues: { ':d': delta, ':one': 1 },

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
  * The SDK starts both timers when the call is made, not when it gets a socket: a call that waited in
  * the pool's queue was timed out for waiting (under a burst, 503s from a healthy store). So the pool
  * has no ceiling (`maxSockets: Infinity`: a call never queues) and the service bounds how many calls
- * its own background work makes at once instead (counters.ts).
+ * its own background work makes at once instead (folds.ts).
  */
 export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500 } as const;
 

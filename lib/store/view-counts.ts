@@ -36,7 +36,7 @@ export async function readCount(slug: string): Promise<StoredCount & { exists: b
 
 /** Forgets a deleted deck's views (in the delete's transaction): its count goes. */
 export const forgetViews = (slug: string): TransactItem => ({ Delete: { TableName: table(), Key: viewCountKey(slug) } });
-/** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/workers/views.ts). */
+/** Forgets a gone deck's views on their own: a count a view brought back after its deck's delete (lib/workers/view-folds.ts). */
 export const forgetViewsNow = (slug: string) => documentClient().send(new DeleteCommand({ TableName: table(), Key: viewCountKey(slug) }));
 
 /** What a write adds to a count: views in all, and by day; and to its revision (1 unless said). */

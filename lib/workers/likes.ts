@@ -1,12 +1,12 @@
 /**
  * A like counter changed: fold its count into the deck and its search entries when due (likes exact
- * up to 10, within 10% beyond: counters.ts). The counter's image carries the count and its order
+ * up to 10, within 10% beyond: folds.ts). The counter's image carries the count and its order
  * (`changes`), so nothing is read but the deck.
  */
 
 import { likesFoldDue } from '#rules/folds.ts';
-import { foldDeck } from '#store/counters.ts';
 import { deckBySlug } from '#store/decks.ts';
+import { foldDeck } from '#store/folds.ts';
 
 export async function likesMoved(slug: string, likes: number, changes: number): Promise<void> {
   const deck = await deckBySlug(slug);

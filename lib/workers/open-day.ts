@@ -2,7 +2,7 @@
  * A new day of the views' week (lib/rules/week.ts), opened at midnight, UTC (an EventBridge schedule; locally a
  * timer: lib/workers/ DAY_OPENER) on the count of every public deck whose folded views of the week are above 0
  * (search's `all` facet by trending): one conditional write a deck, so that the day 8 before leaves its week and
- * the store-change worker folds what it lost into search (`views_7d`, `by_trending`: views.ts) — a deck gone
+ * the store-change worker folds what it lost into search (`views_7d`, `by_trending`: view-folds.ts) — a deck gone
  * cold leaves trending with no view; and each deck on a trending board offered again with its new week
  * (lib/store/boards.ts), so that the exact part of trending follows the day. A count whose deck gets a view first is opened by that view's write; one
  * opened already is left as it is, so a retry writes nothing.

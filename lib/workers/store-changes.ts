@@ -3,7 +3,7 @@
  * change stream — never by a timer in a function that may be frozen, nor by a request that may end
  * first. A batch that fails is handed back from its first unfinished record (batch.ts):
  *   - a like counter changed         → fold its likes (likes.ts)
- *   - a deck's view count changed    → fold its views when due, forget a gone deck's (views.ts)
+ *   - a deck's view count changed    → fold its views when due, forget a gone deck's (view-folds.ts)
  *   - a deck item was deleted        → purge its likes and versions (the delete's transaction took the rest)
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
  *   - a deck made public or not, moved to other factions or deleted → its count's marks and the boards
@@ -18,8 +18,8 @@ import { contributionOf, sameContribution } from '#rules/plays.ts';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { markListed, type Offered, offeredOf, offerToBoards, unmarkListed } from '#store/boards.ts';
-import { COUNTER } from '#store/items/counter.ts';
 import { DECK } from '#store/items/deck.ts';
+import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { VERSION } from '#store/items/version.ts';
 import { type Listed, slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts';
 import { purgeLikes } from '#store/likes.ts';
@@ -27,7 +27,7 @@ import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
 import { batchHandler, changesOf, earliestOf, type Image, image, itemName, type Work, workByItem } from './batch.ts';
 import { likesMoved } from './likes.ts';
-import { movedCount, viewsMoved } from './views.ts';
+import { movedCount, viewsMoved } from './view-folds.ts';
 
 /** A deck of the batch whose change moves the figures of what the library plays, and its first record. */
 interface PlaysChange {
@@ -84,10 +84,10 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     const last = itemRecords.at(-1) as DynamoDBRecord;
     const pk = String(keys.pk);
     const what = itemName(keys);
-    if (COUNTER.owns(pk)) {
+    if (LIKE_COUNT.owns(pk)) {
       const counter = image(last.dynamodb?.NewImage as Record<string, unknown>);
       if (!counter) return []; // the counter went with its deck
-      const slug = pk.slice(COUNTER.prefix.length);
+      const slug = pk.slice(LIKE_COUNT.prefix.length);
       return [{ first: sequence, what, run: () => likesMoved(slug, Number(counter.likes ?? 0), Number(counter.changes ?? 0)) }];
     }
     if (VIEW_COUNT.owns(pk)) {

@@ -9,10 +9,10 @@ import { demoCatalogue } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import type { TransactItem } from '#store/client.ts';
-import { getCounts } from '#store/counters.ts';
 import { eraseStep } from '#store/erasure-steps.ts';
-import { counterKey } from '#store/items/counter.ts';
+import { getCounts } from '#store/folds.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
+import { likeCountKey } from '#store/items/like-count.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyPlays } from '#store/plays.ts';
 import { DECKS, type TableDef } from '#store/tables.ts';
@@ -227,7 +227,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
   const likeFolds = async (slug: string) => {
     const counts = await getCounts(slug, true);
     const counter = {
-      pk: { S: counterKey(slug).pk },
+      pk: { S: likeCountKey(slug).pk },
       sk: { S: 'COUNT' },
       likes: { N: String(counts.likes) },
       changes: { N: String(counts.changes) },

@@ -9,7 +9,7 @@ import { VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { countViews, encodeLogs, logsDelivery } from '#workers/access-log-views.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { handleViewLog } from '#workers/view-log.ts';
 import { accessLine } from '../../infra/access-log-fields.ts';

@@ -1,7 +1,7 @@
 /** Optimistic concurrency: parallel PATCHes never lose an update; If-Match guards a version. */
 import { describe, expect, it } from 'vitest';
-import { foldDeck } from '#store/counters.ts';
 import { getDeck } from '#store/decks.ts';
+import { foldDeck } from '#store/folds.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { call, createDeck, newOwner } from '../support/api.ts';
 

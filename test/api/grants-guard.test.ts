@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { routeByName } from '#routes';
 import { getKey } from '#store/accounts.ts';
-import { getCounts } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
+import { getCounts } from '#store/folds.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { allowed, asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Card } from '#rules/catalogue.ts';
 import { encodeDeckCode } from '#rules/deck-code.ts';
 import { COPY_LIMIT } from '#rules/deck-rules.ts';
-import { getCounts } from '#store/counters.ts';
+import { getCounts } from '#store/folds.ts';
 import { call, code, createDeck, deckable, newOwner, type Owner, type Reply } from '../support/api.ts';
 
 /**

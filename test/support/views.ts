@@ -5,7 +5,7 @@
  * midnight UTC (the views' days are UTC days), this process held to its grants as a worker.
  */
 import { DAY_OPENER, VIEW_SUBSCRIPTION } from '#routes/workers.ts';
-import { countViews, encodeLogs, logsDelivery } from '#workers/count-views.ts';
+import { countViews, encodeLogs, logsDelivery } from '#workers/access-log-views.ts';
 import { asRoute, installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { untilNext } from '../../infra/local/schedule.ts';
 import { type OwnRuntime, ownRuntime } from './runtime.ts';

@@ -14,7 +14,7 @@ import { loggedBatches } from '#store/items/view-log.ts';
 import { batchHandler } from '#workers/batch.ts';
 import { workOf as erasureWork } from '#workers/erasure.ts';
 import { workOf } from '#workers/store-changes.ts';
-import { movedCount } from '#workers/views.ts';
+import { movedCount } from '#workers/view-folds.ts';
 import { legalCode } from '../support/decks.ts';
 
 describe('view steps', () => {

@@ -14,14 +14,14 @@ export interface StoredDeck extends DeckContent {
   user_id: string;
   share_slug: string;
   author_name: string;
-  /** Folded counts (counters.ts): likes exact up to 10, within 10% beyond; views within a fold step (max(25, 25%, 3 per item)). */
+  /** Folded counts (folds.ts): likes exact up to 10, within 10% beyond; views within a fold step (max(25, 25%, 3 per item)). */
   views: number;
   likes: number;
-  /** The like counter's change the folded likes came from (counters.ts): a fold from an older one is refused. */
+  /** The like counter's change the folded likes came from (folds.ts): a fold from an older one is refused. */
   likes_changes?: number;
-  /** Folded views of the last 7 days (contract §10.3), folded with `views` (counters.ts); none before the deck was first folded. */
+  /** Folded views of the last 7 days (contract §10.3), folded with `views` (folds.ts); none before the deck was first folded. */
   views_7d?: number;
-  /** The view count's revision the folded views came from (counters.ts): a fold from an older one is refused. */
+  /** The view count's revision the folded views came from (folds.ts): a fold from an older one is refused. */
   views_rev?: number;
   created_at: string;
   updated_at: string;

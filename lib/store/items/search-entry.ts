@@ -5,7 +5,7 @@
  * (`copies`: what a search works out from the deck's cards), and a sort key per order. A search page is then one Query of one facet on one sort's index, reading limit + 1
  * items, whatever the library's size. Entries exist only while a deck is public.
  *   pk SEARCH#<deck_id>  sk <facet>  { facet, by_date, by_views, by_likes, by_trending, cards, copies, …search item }
- * views, views_7d and likes here are the folded counts (see counters.ts), so a view never rewrites the index.
+ * views, views_7d and likes here are the folded counts (see folds.ts), so a view never rewrites the index.
  */
 
 import type { Deck } from '#rules/deck-code.ts';

@@ -4,7 +4,7 @@
  * deck's count only, and a views window writes each deck it saw once.
  *   pk VIEWCOUNT#<share_slug>  sk VIEWS  { views: its exact total, applied: the ordinal of the last view batch
  *                                          of its group in it (view-log.ts), rev: its writes (the order of a
- *                                          fold: counters.ts), d0 … d7: the UTC day slot S holds
+ *                                          fold: folds.ts), d0 … d7: the UTC day slot S holds
  *                                          (lib/rules/week.ts), n0 … n7: its views of that day, opened: the
  *                                          last day the daily opener opened (open-day.ts), migrated: the legacy
  *                                          bucket whose count it took, once (view-migration.ts),

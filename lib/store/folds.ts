@@ -18,14 +18,14 @@
  *      conditional on the deck still holding those counts (decks.ts `asRead`): a fold that landed in
  *      between sends the PATCH back to read again, so a PATCH never writes counts older than the deck's.
  * A fold whose deck write finds the deck already at or past it (a retry of a fold that stopped half-way)
- * brings the entries up to the deck's counts instead. The counter item: items/counter.ts.
+ * brings the entries up to the deck's counts instead. The counter item: items/like-count.ts.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { atMost } from './at-most.ts';
 import { documentClient, unlessConditionFailed } from './client.ts';
 import { getDeck } from './decks.ts';
-import { counterKey } from './items/counter.ts';
 import { deckKey, fromItem, type StoredDeck } from './items/deck.ts';
+import { likeCountKey } from './items/like-count.ts';
 import { entryKey, facetsOf, sortKeys } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -41,7 +41,7 @@ export interface Counts {
 const table = () => tableName(DECKS);
 
 export async function getCounts(slug: string, consistent = false): Promise<Counts> {
-  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: counterKey(slug), ConsistentRead: consistent }));
+  const { Item } = await documentClient().send(new GetCommand({ TableName: table(), Key: likeCountKey(slug), ConsistentRead: consistent }));
   return { likes: Number(Item?.likes ?? 0), changes: Number(Item?.changes ?? 0) };
 }
 

@@ -1,6 +1,6 @@
 /**
  * A deck's view count changed (its views went up, a new day was opened): fold its views and its views of the
- * week into the deck and its search entries when due (counters.ts); and when a count appears, check that its
+ * week into the deck and its search entries when due (folds.ts); and when a count appears, check that its
  * deck still exists — a view that was counted after its deck was deleted would otherwise bring the count back,
  * forever. A count's week, in an image of it, ends on the latest day it knows (its slots' days, and the day the
  * daily opener opened it): when a new day comes, the day 8 before leaves the week (lib/rules/week.ts).
@@ -8,8 +8,8 @@
 
 import { viewStepPassed, viewsFoldDue, weekFoldDue, weekStepPassed } from '#rules/folds.ts';
 import { weekViews } from '#rules/week.ts';
-import { foldDeck } from '#store/counters.ts';
 import { deckBySlug, getDeck } from '#store/decks.ts';
+import { foldDeck } from '#store/folds.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
 import { countOf } from '#store/items/view-count.ts';
 import { forgetViewsNow } from '#store/view-counts.ts';
