@@ -43,16 +43,16 @@ import { COMMAND, OPTION } from './names.ts';
 const INTERACTION = { ping: 1, command: 2, autocomplete: 4 } as const;
 const EPHEMERAL = 64;
 
-/** The links a deck's answer gives: its page and its image, on the host Discord asked. */
+/** The links a deck's answer gives: its code page and its image, on the host Discord asked. */
 export interface DeckLinks {
-  page: string;
+  codePage: string;
   image: string;
 }
 
 /** The public deck most like a /deck's deck (contract §12.3): its name, its share page, how alike (0–1). */
 export interface Closest {
   name: string;
-  page: string;
+  sharePage: string;
   score: number;
 }
 
@@ -167,7 +167,7 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks,
   if (closest)
     fixed.push({
       name: labels.closestDeck,
-      value: `[${escapeMarkdown(cut(closest.name, 200))}](${closest.page}) · ${Math.round(closest.score * 100)}%`,
+      value: `[${escapeMarkdown(cut(closest.name, 200))}](${closest.sharePage}) · ${Math.round(closest.score * 100)}%`,
     });
   const reserved = new Set(ranked.reserved_cards);
   if (reserved.size > 0)
@@ -215,7 +215,7 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks,
     ),
     inline: true,
   }));
-  return { title, url: links.page, description, fields: [...typeFields, ...fixed], image: { url: links.image } };
+  return { title, url: links.codePage, description, fields: [...typeFields, ...fixed], image: { url: links.image } };
 }
 
 /** Lines joined within `max` characters: as many as fit, then how many more there are. */

@@ -43,7 +43,7 @@ async function closestTo(deck: Deck, origin: string): Promise<Closest | undefine
     const found = await Promise.race([similarTo(deck), late]);
     const [first] = found ?? [];
     if (found === undefined) logger.warn('discord: the closest deck was not found in time; answered without it', { ms: closestMs() });
-    return first && { name: first.name, page: `${origin}/d/${first.share_slug}`, score: first.score };
+    return first && { name: first.name, sharePage: `${origin}/d/${first.share_slug}`, score: first.score };
   } catch (error) {
     logger.warn('discord: the closest deck could not be read; answered without it', { error: error as Error });
     return undefined;
@@ -73,7 +73,7 @@ export const discordInteractions = endpoint(R.discordInteractions, { init: [cata
     // The image Discord shows: the one drawn for its embed's 400 px (contract §12.5).
     linksOf: (urlCode, language) => {
       const { page, preview } = codeLinks(origin, urlCode, language);
-      return { page, image: preview };
+      return { codePage: page, image: preview };
     },
   });
   // Typed by discord-api-types as it is built (answers.ts); the declared shape (lib/shapes/named.ts DiscordResponse)

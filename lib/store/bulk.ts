@@ -1,7 +1,7 @@
 /**
  * Many items at once: read (BatchGetItem: the store-change worker's reads of the decks a batch changed and of the
  * figures they move) and deleted (BatchWriteItem: purges of a deleted deck's likes and versions, an erased
- * account's items). DynamoDB bills each item of a batch as its own GetItem or DeleteItem would: fewer requests,
+ * account's items). DynamoDB bills each item of a bulk call as its own GetItem or DeleteItem would: fewer requests,
  * the same units.
  */
 import { BatchGetCommand, BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
@@ -20,7 +20,7 @@ const keyId = (key: Record<string, string>) => JSON.stringify([key.pk, key.sk]);
 
 /**
  * Sends `requests` until DynamoDB has processed every one: `send` answers those it handed back (under load, or
- * past a batch read's 16 MB), which are sent again after a backoff; after UNPROCESSED_ATTEMPTS calls it fails.
+ * past a bulk read's 16 MB), which are sent again after a backoff; after UNPROCESSED_ATTEMPTS calls it fails.
  */
 async function untilProcessed<T>(requests: T[], send: (requests: T[]) => Promise<T[]>, what: string): Promise<void> {
   for (let attempt = 1; requests.length > 0; attempt++) {

@@ -2,7 +2,7 @@
  * Views on their way from the API's access log to the decks' counts (view-counts.ts), counted exactly once
  * however often a step is retried (contract §9.5; docs/data-model.md):
  *  1. The access log's lines of shared reads answered 200 reach the countViews function in batches (a
- *     CloudWatch Logs subscription; locally infra/local/access-log.ts). A batch is recorded in one
+ *     CloudWatch Logs subscription; locally infra/local/access-log.ts). A batch is logged in one
  *     transaction: a marker of the batch — its id is a hash of its log events' ids, so Lambda's retry of
  *     the same batch has the same id — put only if absent (a retry writes nothing), and the batch's
  *     counts in the view log of each group of decks it touches, under an attribute of its own, the log's
@@ -59,7 +59,7 @@ export async function logViewBatch(id: string, counts: ViewCounts): Promise<'log
     })),
   ]);
   if (outcome === 'failed') return 'already';
-  if (outcome === 'conflict') throw new Error('the view batch was not recorded: its items stayed held by other transactions');
+  if (outcome === 'conflict') throw new Error('the view batch was not logged: its items stayed held by other transactions');
   return 'logged';
 }
 
@@ -83,7 +83,7 @@ export function addBatchesToCount(
       for (const b of rest)
         for (const [day, n] of Object.entries(b.views[slug] ?? {})) {
           views += n;
-          // A batch recorded before days were kept holds its views under no day: in the total only.
+          // A batch logged before days were kept holds its views under no day: in the total only.
           if (day !== '') byDay.set(Number(day), (byDay.get(Number(day)) ?? 0) + n);
         }
       return {

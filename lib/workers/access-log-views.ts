@@ -3,7 +3,7 @@
  * (lib/workers/ VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names, on
  * the UTC day of the log event's timestamp (CloudWatch Logs' `timestamp`: when the line was logged).
  * CloudWatch Logs hands the batch over gzipped and base64-encoded; a batch's id is a hash of its log
- * events' ids, the same when Lambda retries it (lib/store/view-log.ts records it once).
+ * events' ids, the same when Lambda retries it (lib/store/view-log.ts logs it once).
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -66,7 +66,7 @@ export const encodeLogs = (data: CloudWatchLogsDecodedData): CloudWatchLogsEvent
   awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') },
 });
 
-/** The countViews function: records the batch's views once; a failure is thrown, and Lambda retries the batch. */
+/** The countViews function: logs the batch's views once; a failure is thrown, and Lambda retries the batch. */
 export async function countViews(event: CloudWatchLogsEvent): Promise<void> {
   const data = decodeLogs(event);
   if (data.messageType !== 'DATA_MESSAGE') return; // CloudWatch's check that the destination answers
@@ -74,5 +74,5 @@ export async function countViews(event: CloudWatchLogsEvent): Promise<void> {
   const outcome = await logViewBatch(id, views);
   const total = [...views.values()].reduce((a, days) => a + [...days.values()].reduce((b, n) => b + n, 0), 0);
   if (outcome === 'logged' && total > 0) count('ViewsCounted', {}, total);
-  else if (outcome === 'already') logger.info('view batch already recorded', { batch: id });
+  else if (outcome === 'already') logger.info('view batch already logged', { batch: id });
 }

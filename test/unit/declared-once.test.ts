@@ -46,4 +46,15 @@ describe('words of the published document (docs/layout.md)', () => {
       ),
     ).toEqual([]);
   });
+
+  it('a batch of views is logged, and reading many items at once is bulk: no text of lib/ says a view batch is recorded, nor calls a bulk call a batch', () => {
+    const said = (pattern: RegExp) =>
+      sources(join(ROOT, 'lib')).flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => `${relative(ROOT, file)}: ${m[0]}`),
+      );
+    // A stream's batch of records is a batch; a batch of views is logged (the view log), not "recorded".
+    expect(said(/\bbatch(?:es)?\b[^.\n]{0,20}\brecorded\b|\brecords? (?:the |a |its )?(?:view )?batch\b/gi)).toEqual([]);
+    // BatchGetItem and BatchWriteItem are bulk calls (lib/store/bulk.ts): "a batch read", "an item of a batch" are not said of them.
+    expect(said(/\bbatch (?:read|call)s?\b|\bitem of a batch\b/gi)).toEqual([]);
+  });
 });

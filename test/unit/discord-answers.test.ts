@@ -17,7 +17,7 @@ const catalogue = makeCatalogue([
   ...tiny.cards,
   { ...(tiny.get('s1') as NonNullable<ReturnType<typeof tiny.get>>), card_id: 'zz', name: HOSTILE },
 ]);
-const context = { catalogue, linksOf: () => ({ page: 'https://decks.example/c/x', image: 'https://decks.example/c/x/image.png' }) };
+const context = { catalogue, linksOf: () => ({ codePage: 'https://decks.example/c/x', image: 'https://decks.example/c/x/image.png' }) };
 const card = (value: string) =>
   answerInteraction({ type: 2, locale: 'en-US', data: { name: 'card', options: [{ name: 'name', value }] } }, context) as {
     data: { content?: string; embeds?: { title: string }[] };

@@ -4,7 +4,7 @@
  * most (the view-log worker takes them out once moved): its size follows the traffic of a window, not the
  * library.
  *   marker: pk VIEWBATCH#<id>  sk VIEWBATCH  { expires_at: a day later (TTL; Lambda retries for 6 hours at most) }
- *   log:    pk VIEWLOG#<0-3>   sk VIEWLOG    { n: batches recorded, b_<id>: { <share_slug>: views, … }, … }
+ *   log:    pk VIEWLOG#<0-3>   sk VIEWLOG    { n: batches logged, b_<id>: { <share_slug>: views, … }, … }
  */
 import { itemKind } from './kind.ts';
 /** Groups of decks, one view log each: a batch writes its marker and at most 4 logs. */
@@ -32,7 +32,7 @@ export const BATCH_PREFIX = 'b_';
 
 /**
  * A batch as its log holds it: its ordinal in the log, and its views by share slug, each by the UTC day
- * they were served (a batch recorded before days were kept: its views under no day).
+ * they were served (a batch logged before days were kept: its views under no day).
  */
 export interface LoggedBatch {
   id: string;
@@ -50,7 +50,7 @@ export function loggedBatches(changes: readonly [LogImage | undefined, LogImage 
     if (!after) continue;
     for (const name of Object.keys(after)) {
       if (!name.startsWith(BATCH_PREFIX) || (before && Object.hasOwn(before, name))) continue;
-      // A batch recorded before days were kept holds a number a deck: its views under no day.
+      // A batch logged before days were kept holds a number a deck: its views under no day.
       const views = Object.entries(after[name] as Record<string, number | Record<string, number>>).map(([slug, v]) => [
         slug,
         typeof v === 'number' ? { '': v } : Object.fromEntries(Object.entries(v).map(([day, n]) => [day, Number(n)])),
