@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { ownStoreFiles } from './test/support/own-store.ts';
 
-/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them): a file that
- * needs only an empty library takes tables of its own in the run's store (test/support/own-tables.ts) and is not among
- * them. The stack's and the lifecycle's files run in a group of their own, as do the scale tests. */
+/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them: the local
+ * runtime's own start, as a user makes it). A file that needs a library of its own takes tables of its own in its test
+ * worker's store (test/support/own-tables.ts: one started a worker before any test) and runs with the others. The
+ * stack's and the lifecycle's files run in a group of their own, as do the scale tests. */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
 const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
 
@@ -25,7 +26,8 @@ export default defineConfig({
       // time (HTTP, the shared runtime, the browser); then the 100 requests at once, alone; then the stack and
       // the lifecycle; then the files that start a DynamoDB Local of their own, one at a time, alone (two of
       // them at once — a JVM starting beside another's burst of transactions — held a store for 7 s and more:
-      // 503s from a healthy store, past a request's 8 s budget).
+      // 503s from a healthy store, past a request's 8 s budget). No JVM starts during the service's files: the
+      // worker stores are started with the shared runtime, before any test.
       {
         extends: true,
         test: {

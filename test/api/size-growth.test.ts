@@ -19,15 +19,14 @@ import { applyPlays } from '#store/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { logViewBatch } from '#store/view-log.ts';
 import { viewLogMoved } from '#workers/view-log.ts';
-import type { LocalDynamo } from '../../infra/local/dynamodb.ts';
 import { legalCode } from '../support/decks.ts';
 import { recordDynamo } from '../support/dynamo-recorder.ts';
 import { functionFor } from '../support/in-function.ts';
-import { storeOfOwn } from '../support/store.ts';
+import { type OwnTables, tablesOfOwn } from '../support/own-tables.ts';
 
 const demo = demoCatalogue();
 const TODAY = dayOf(Date.now());
-let dynamo: LocalDynamo;
+let tables: OwnTables | undefined;
 let owner: { userId: string; key: string };
 
 /** Counts and tags of decks `from`–`to` (slugs of their own), put straight into the store. */
@@ -113,7 +112,8 @@ async function costs(round: number) {
 
 const at: Record<number, Awaited<ReturnType<typeof costs>>> = {};
 beforeAll(async () => {
-  dynamo = await storeOfOwn();
+  tables = await tablesOfOwn('size-growth');
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   const account = await createAccount('Size');
   owner = { userId: account.user_id, key: (await issueKey(account.user_id, [...SCOPES])).apiKey };
   await seed(0, 1_000);
@@ -121,7 +121,7 @@ beforeAll(async () => {
   await seed(1_000, 20_000);
   at[20_000] = await costs(2);
 }, 300_000);
-afterAll(() => dynamo?.stop());
+afterAll(() => tables?.drop());
 
 describe('no item grows with the library', () => {
   it.each(['read', 'window', 'create', 'figures'] as const)('%s: no call costs more at 20,000 decks than at 1,000', (step) => {

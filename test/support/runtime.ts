@@ -120,7 +120,7 @@ export async function startRuntime(
 export type OwnRuntime = Runtime & { close(): Promise<void> };
 export async function ownRuntime(name: string, extraEnv: Record<string, string> = {}): Promise<OwnRuntime> {
   const dir = mkdtempSync(join(tmpdir(), `deck-library-${name}-`));
-  const tables = await tablesOfOwn(name);
+  const tables = await tablesOfOwn(name, { make: false });
   const runtime = await startRuntime(dir, { ...tables.env, DYNAMODB_ENDPOINT: tables.endpoint, ...extraEnv });
   process.env.API_BASE_URL = runtime.baseUrl;
   return {

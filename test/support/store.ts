@@ -1,8 +1,7 @@
 /**
  * The store as a test reads it directly: every item of a table (a Scan, page by page: for the small
- * stores of the tests that look for what is left of something); a DynamoDB Local of a test file's own with the
- * tables made and this process pointed at it (no runtime, no worker beside it: for a file that fills it with tens of
- * thousands of decks); and a guarded library of a file's own in the run's store.
+ * stores of the tests that look for what is left of something); and a guarded library of a file's own (tables of
+ * its own in its test worker's store: own-tables.ts).
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
@@ -25,6 +24,7 @@ export async function scanAll(def: TableDef = DECKS): Promise<Record<string, unk
   return items;
 }
 
+/** A DynamoDB Local of its own with the tables made and this process pointed at it: the scale tests' (a run of their own, test/scale/vitest.config.ts, with no worker stores). */
 export async function storeOfOwn(): Promise<LocalDynamo> {
   const dynamo = await startDynamoLocal(await freePort());
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;

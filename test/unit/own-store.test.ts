@@ -25,10 +25,10 @@ describe('the test files with a store of their own', () => {
     const call = (name: string, args: string) => `await ${name}(${args});`;
     expect(startsOwnStore(call('startRuntime', 'dir, { CATALOGUE_FILE: out }'))).toBe(true);
     expect(startsOwnStore(call('startRuntime', "'/x', {\n  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),\n}"))).toBe(false);
-    expect(startsOwnStore(call('isolatedRuntime', ''))).toBe(true);
-    // Tables of their own in the run's store (own-tables.ts): no JVM of their own.
-    expect(startsOwnStore(call('guardedStoreForFile', "'name'"))).toBe(false);
-    expect(startsOwnStore(call('ownRuntime', "'name'"))).toBe(false);
+    expect(startsOwnStore(call('storeOfOwn', ''))).toBe(true);
+    // Tables of their own in the test worker's store (own-tables.ts): no JVM of their own.
+    for (const helper of ['guardedStoreForFile', 'ownRuntime', 'isolatedRuntime', 'tablesOfOwn'])
+      expect([helper, startsOwnStore(call(helper, "'name'"))]).toEqual([helper, false]);
     expect(startsOwnStore(call('fetch', "'/api/v1/decks'"))).toBe(false);
   });
 
@@ -48,9 +48,9 @@ describe('the test files with a store of their own', () => {
 
   it('finds the files that do (those the shared store serves are not among them)', () => {
     const found = ownStoreFiles(['test/scale', 'test/infra', 'test/runtime/lifecycle.test.ts']);
-    expect(found).toContain('test/runtime/retries.test.ts');
-    expect(found).toContain('test/api/size-growth.test.ts');
-    expect(found).not.toContain('test/api/trending.test.ts');
+    expect(found).toContain('test/runtime/local-runtime.test.ts');
+    for (const file of ['test/api/trending.test.ts', 'test/runtime/retries.test.ts', 'test/api/size-growth.test.ts'])
+      expect(found).not.toContain(file);
     expect(found).not.toContain('test/docs/readme.test.ts');
     for (const file of found) expect([file, startsOwnStore(readFileSync(join(ROOT, file), 'utf8'))]).toEqual([file, true]);
   });
