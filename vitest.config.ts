@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { ownStoreFiles } from './test/support/own-store.ts';
+import { aloneFiles, ownStoreFiles } from './test/support/own-store.ts';
 
 /** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them: the local
  * runtime's own start, as a user makes it). A file that needs a library of its own takes tables of its own in its test
@@ -7,6 +7,8 @@ import { ownStoreFiles } from './test/support/own-store.ts';
  * stack's and the lifecycle's files run in a group of their own, as do the scale tests. */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
 const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
+/** And those that say they run alone (" * Runs alone: <why>" in their doc comment: a wall-clock bound they assert). */
+const ALONE = [...new Set([...OWN_STORE, ...aloneFiles(['test/scale', 'test/infra', LIFECYCLE])])];
 
 /** 100 requests at once against the shared runtime: it measures the service, so nothing runs beside it. */
 const LOAD = 'test/api/load.test.ts';
@@ -33,11 +35,11 @@ export default defineConfig({
         test: {
           name: 'service',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/scale/**', 'test/infra/**', LIFECYCLE, LOAD, ...OWN_STORE, 'node_modules/**'],
+          exclude: ['test/scale/**', 'test/infra/**', LIFECYCLE, LOAD, ...ALONE, 'node_modules/**'],
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'stores', include: OWN_STORE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
       // The 100 requests at once, alone: beside another file of the service's (both on the shared runtime and
       // its store) the store's transactions queued past a request's 8 s budget — nine PATCHes answered 503
       // (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy but starved of CPU;

@@ -63,3 +63,13 @@ export const ownStoreFiles = (except: readonly string[]): string[] =>
     .filter((file) => !except.some((e) => file === e || file.startsWith(`${e}/`)))
     .filter((file) => startsOwnStore(readFileSync(file, 'utf8')))
     .sort();
+
+/** What a test file's doc comment says when it must run with no other beside it (a wall-clock bound it asserts). */
+export const RUNS_ALONE = /^ \* Runs alone: /m;
+
+/** The test files (project-relative) that say they run alone, but those under `except`. */
+export const aloneFiles = (except: readonly string[]): string[] =>
+  globSync('test/**/*.test.ts')
+    .filter((file) => !except.some((e) => file === e || file.startsWith(`${e}/`)))
+    .filter((file) => RUNS_ALONE.test(readFileSync(file, 'utf8')))
+    .sort();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as dynamodb from '../../infra/local/dynamodb.ts';
 import * as isolated from '../support/isolated.ts';
-import { ownStoreFiles, STORE_STARTERS, startersOf, startsOwnStore } from '../support/own-store.ts';
+import { aloneFiles, ownStoreFiles, RUNS_ALONE, STORE_STARTERS, startersOf, startsOwnStore } from '../support/own-store.ts';
 import * as runtime from '../support/runtime.ts';
 import * as store from '../support/store.ts';
 import * as views from '../support/views.ts';
@@ -53,5 +53,11 @@ describe('the test files with a store of their own', () => {
       expect(found).not.toContain(file);
     expect(found).not.toContain('test/docs/readme.test.ts');
     for (const file of found) expect([file, startsOwnStore(readFileSync(join(ROOT, file), 'utf8'))]).toEqual([file, true]);
+  });
+
+  it('a file that says it runs alone (a wall-clock bound it asserts) is found by its doc comment', () => {
+    expect(aloneFiles(['test/scale', 'test/infra'])).toContain('test/runtime/faults.test.ts');
+    expect(RUNS_ALONE.test('/**\n * Runs alone: its bound.\n */')).toBe(true);
+    expect(RUNS_ALONE.test('/**\n * It runs alone sometimes.\n */')).toBe(false);
   });
 });
