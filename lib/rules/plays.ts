@@ -92,7 +92,7 @@ export const COUNTED = {
   codes: { keysOf: (c: Contribution) => [codeOf(c)], named: (code: string) => `code ${code}` },
 } as const satisfies Record<string, { keysOf: (c: Contribution) => readonly string[]; named: (key: string) => string }>;
 export type Counted = keyof typeof COUNTED;
-export const COUNTED_NAMES = Object.keys(COUNTED) as Counted[];
+export const COUNTED_NAMES = /* @__PURE__ */ Object.keys(COUNTED) as Counted[];
 export type Counts = Record<Counted, Map<string, number>>;
 const countsOf = (make: (name: Counted) => Map<string, number>): Counts =>
   Object.fromEntries(COUNTED_NAMES.map((name) => [name, make(name)])) as Counts;

@@ -90,7 +90,7 @@ export const COUNTED_STORE = {
     keyOf: (item) => String(item.pk).slice(PLAYS_CODE.prefix.length),
   },
 } as const satisfies Record<Counted, CountedStore>;
-const STORES: [Counted, CountedStore][] = Object.entries(COUNTED_STORE) as [Counted, CountedStore][];
+const STORES = /* @__PURE__ */ Object.entries(COUNTED_STORE) as [Counted, CountedStore][];
 /** The counted figures kept in the factions' item. */
 export type InFactions = { [K in Counted as (typeof COUNTED_STORE)[K] extends CountedInFactions ? K : never]: Map<string, number> };
 /** The counted figures a factions' item holds, each by its key. */
@@ -98,7 +98,7 @@ export const inFactionsOf = (item: Record<string, unknown> | undefined): InFacti
   Object.fromEntries(STORES.flatMap(([name, s]) => (inItems(s) ? [] : [[name, figuresUnder(item, s.attr)]]))) as InFactions;
 
 /** The item kinds of the counted figures kept an item a key (the store-change worker's grants). */
-export const COUNTED_KINDS = STORES.flatMap(([, s]) => (inItems(s) ? [s.kind] : []));
+export const COUNTED_KINDS = /* @__PURE__ */ STORES.flatMap(([, s]) => (inItems(s) ? [s.kind] : []));
 
 /** A card pool's item as its figures. */
 export function poolOf(item: Record<string, unknown> | undefined): {
