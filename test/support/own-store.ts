@@ -17,11 +17,11 @@ const HELPERS = ['test/support/*.ts', 'infra/local/dynamodb.ts'];
  * HELPERS whose body calls one of them or a startRuntime naming no DYNAMODB_ENDPOINT (then the runtime starts Java
  * itself) — so a helper that comes to start one is found without a list to keep (issue 59).
  */
-export function startersOf(texts: readonly string[]): string[] {
+export function startersOf(texts: readonly string[], seeds: readonly string[] = ['startDynamoLocal']): string[] {
   const bodies = new Map<string, string>();
   for (const text of texts)
     for (const m of text.matchAll(/^export (?:async )?function (\w+)\(([\s\S]*?)^\}/gm)) bodies.set(m[1] as string, m[2] as string);
-  const found = ['startDynamoLocal'];
+  const found = [...seeds];
   for (let grew = true; grew; ) {
     grew = false;
     for (const [name, body] of bodies)
@@ -33,9 +33,17 @@ export function startersOf(texts: readonly string[]): string[] {
   return found;
 }
 
-export const STORE_STARTERS: readonly string[] = startersOf(
-  HELPERS.flatMap((pattern) => globSync(pattern, { cwd: PROJECT_ROOT })).map((file) => readFileSync(join(PROJECT_ROOT, file), 'utf8')),
+const HELPER_TEXTS = HELPERS.flatMap((pattern) => globSync(pattern, { cwd: PROJECT_ROOT })).map((file) =>
+  readFileSync(join(PROJECT_ROOT, file), 'utf8'),
 );
+export const STORE_STARTERS: readonly string[] = startersOf(HELPER_TEXTS);
+/**
+ * And the helpers that give a file a library of its own (tables of its own in its test worker's store: own-tables.ts
+ * tablesOfOwn), or call one that does. Such a file runs alone too: beside another file's, one filling its library
+ * (hundreds of decks over HTTP) passed its requests' 8 s budget (503s), and one whose 20,000 decks were being
+ * deleted slowed the next file on that store twentyfold (a run of 2026-11-28: 7.8 s → 169 s).
+ */
+export const LIBRARY_STARTERS: readonly string[] = startersOf(HELPER_TEXTS, ['startDynamoLocal', 'tablesOfOwn']);
 
 /** Each startRuntime call's arguments in `code`, to its closing parenthesis. */
 function runtimeCalls(code: string): string[] {
@@ -54,8 +62,8 @@ function startsStore(code: string, starters: readonly string[]): boolean {
   return starts.test(code) || runtimeCalls(code).some((args) => !args.includes('DYNAMODB_ENDPOINT'));
 }
 
-/** Whether a test file's code starts a DynamoDB Local of its own. */
-export const startsOwnStore = (code: string): boolean => startsStore(code, STORE_STARTERS);
+/** Whether a test file's code starts a DynamoDB Local of its own, or takes a library of its own. */
+export const startsOwnStore = (code: string): boolean => startsStore(code, LIBRARY_STARTERS);
 
 /** The test files (project-relative) that start one, but those under `except` (files or folders). */
 export const ownStoreFiles = (except: readonly string[]): string[] =>

@@ -24,7 +24,11 @@ export async function scanAll(def: TableDef = DECKS): Promise<Record<string, unk
   return items;
 }
 
-/** A DynamoDB Local of its own with the tables made and this process pointed at it: the scale tests' (a run of their own, test/scale/vitest.config.ts, with no worker stores). */
+/**
+ * A DynamoDB Local of its own with the tables made and this process pointed at it: the scale tests' (a run of their
+ * own, test/scale/vitest.config.ts, with no worker stores), and size-growth's (20,000 decks: deleted with their tables
+ * in a worker's store, they slowed the next file there twentyfold).
+ */
 export async function storeOfOwn(): Promise<LocalDynamo> {
   const dynamo = await startDynamoLocal(await freePort());
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
