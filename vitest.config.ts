@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { aloneFiles, ownStoreFiles } from './test/support/own-store.ts';
 
-/** The service's test files with a store or a library of their own (test/support/own-store.ts derives them from what they
- * call): a JVM of their own (the local runtime's own start, as a user makes it; size-growth's 20,000 decks), or tables
- * of their own in their test worker's store (test/support/own-tables.ts: the stores started before any test). They run
- * alone, one at a time: side by side (2026-11-28) they answered 503s past the 8 s budget and took 1,064 s in all
- * against 857 s. The stack's and the lifecycle's files run in a group of their own, as do the scale tests. */
+/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them from what they
+ * call), and those that say they run alone: they run one at a time. Tried otherwise (issue 59, 2026-11-28): tables of
+ * their own in one DynamoDB Local a test worker — side by side they answered 503s past the 8 s budget and took 1,064 s
+ * of vitest against 857 s; one at a time on one store, files ran 2–8 times slower than on stores of their own (a JVM
+ * that held the deleted tables of the files before) and three failed. The stack's and the lifecycle's files run in a
+ * group of their own, as do the scale tests. */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
 const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
 /** And those that say they run alone (" * Runs alone: <why>" in their doc comment: a wall-clock bound they assert). */
@@ -29,8 +30,7 @@ export default defineConfig({
       // time (HTTP, the shared runtime, the browser); then the 100 requests at once, alone; then the stack and
       // the lifecycle; then the files that start a DynamoDB Local of their own, one at a time, alone (two of
       // them at once — a JVM starting beside another's burst of transactions — held a store for 7 s and more:
-      // 503s from a healthy store, past a request's 8 s budget). A library of its own is tables in the worker's
-      // store, started with the shared runtime before any test: no JVM to start for it.
+      // 503s from a healthy store, past a request's 8 s budget).
       {
         extends: true,
         test: {
@@ -40,7 +40,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'stores', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
       // The 100 requests at once, alone: beside another file of the service's (both on the shared runtime and
       // its store) the store's transactions queued past a request's 8 s budget — nine PATCHes answered 503
       // (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy but starved of CPU;

@@ -27,7 +27,7 @@ import { storeOfOwn } from '../support/store.ts';
 
 const demo = demoCatalogue();
 const TODAY = dayOf(Date.now());
-let dynamo: LocalDynamo | undefined;
+let dynamo: LocalDynamo;
 let owner: { userId: string; key: string };
 
 /** Counts and tags of decks `from`–`to` (slugs of their own), put straight into the store. */
@@ -113,7 +113,6 @@ async function costs(round: number) {
 
 const at: Record<number, Awaited<ReturnType<typeof costs>>> = {};
 beforeAll(async () => {
-  // A store of its own: its 20,000 decks, deleted with their tables in a shared store, slowed the next file there twentyfold.
   dynamo = await storeOfOwn();
   const account = await createAccount('Size');
   owner = { userId: account.user_id, key: (await issueKey(account.user_id, [...SCOPES])).apiKey };

@@ -18,7 +18,6 @@ import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
-import { tablesOfOwn } from '../support/own-tables.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, type RealCode, realCodes } from '../support/shared.ts';
 
@@ -43,20 +42,6 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
   afterAll(async () => {
     for (const close of closing) await close();
   });
-  /** npm start's program with a catalogue file, on tables of its own in the test worker's store (own-tables.ts). */
-  const runtimeOn = async (name: string, catalogue: string) => {
-    const tables = await tablesOfOwn(name, { make: false });
-    const runtime = await startRuntime(mkdtempSync(join(tmpdir(), `${name}-runtime-`)), {
-      ...tables.env,
-      DYNAMODB_ENDPOINT: tables.endpoint,
-      CATALOGUE_FILE: catalogue,
-    });
-    closing.push(async () => {
-      await runtime.stop();
-      await tables.drop();
-    });
-    return runtime;
-  };
 
   it('the stand-in answers in the recorded shape (node and json keys of the official endpoint)', async () => {
     const standIn = await startKardsStandIn();
@@ -139,7 +124,8 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect(readFileSync(fromSaved, 'utf8')).toBe(readFileSync(out, 'utf8'));
 
     // npm start with that file: the cards answer in each language asked.
-    const runtime = await runtimeOn('fetched', out);
+    const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'fetched-runtime-')), { CATALOGUE_FILE: out });
+    closing.push(async () => void (await runtime.stop()));
     const sample = standIn.cards.find((c) => c.importId !== '') as (typeof standIn.cards)[number];
     for (const [lang, locale] of [
       ['de', 'de-DE'],
@@ -208,7 +194,8 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       if (titles === 'asked') return;
       // Served in Japanese and Traditional Chinese (contract §11.3), by lang and by Accept-Language: the cards,
       // a deck's share page and image, a code's page and image.
-      const runtime = await runtimeOn('languages', out);
+      const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'languages-runtime-')), { CATALOGUE_FILE: out });
+      closing.push(async () => void (await runtime.stop()));
       const { real, slug } = await sharedRealDeck(runtime);
       const first = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];
       const urlCode = urlCodeOf(parseDeckCode(real.code));

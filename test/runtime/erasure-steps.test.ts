@@ -33,7 +33,7 @@ import { THROTTLING } from '../support/fault-proxy.ts';
 import { guardedStoreForFile, scanAll } from '../support/store.ts';
 
 // The file's store calls go through a fault proxy; a worker's steps run with its grants only.
-const store = guardedStoreForFile('erasure-steps');
+const store = guardedStoreForFile();
 const worker = WORKERS.find((w) => w.name === 'accountErasure') as Worker;
 const asWorker = <T>(fn: () => Promise<T>) => asRoute(worker, fn);
 

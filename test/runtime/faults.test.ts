@@ -3,7 +3,7 @@
  * deadline (a neighbour file's CPU once took those 2 s: 10,974 ms).
  *
  * Store faults (contract §8.1), injected by a real proxy between a runtime of this file's own and its own
- * tables in its test worker's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
+ * tables in the run's DynamoDB Local: stalled, slow (past the budget), reset, and DynamoDB's throttling
  * and server errors. A request to every route that reaches the store (an owner route: its key is read;
  * or a route with grants: the route table says which) answers 503 service_unavailable with Retry-After,
  * in the envelope, within 10 s of being sent; nothing of the owner's is written meanwhile (the store's

@@ -26,7 +26,7 @@ import { THROTTLING } from '../support/fault-proxy.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 // The file's store calls go through a fault proxy; a worker's steps run with its grants only.
-const store = guardedStoreForFile('plays-faults');
+const store = guardedStoreForFile();
 
 const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
 const demo = demoCatalogue();

@@ -16,21 +16,20 @@ import { queued } from '../../infra/local/queue.ts';
 import type { OnFailureMessage } from '../../infra/local/streams.ts';
 import { call, code, newOwner } from '../support/api.ts';
 import { type FaultProxy, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
-import { type OwnTables, tablesOfOwn } from '../support/own-tables.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
+import { storeOfOwn } from '../support/store.ts';
 
 const AGE_S = 8;
 const dir = mkdtempSync(join(tmpdir(), 'deck-library-bounds-'));
-let tables: OwnTables | undefined;
+let dynamo: Awaited<ReturnType<typeof storeOfOwn>> | undefined;
 let proxy: FaultProxy | undefined;
 let runtime: Runtime | undefined;
 
 beforeAll(async () => {
-  tables = await tablesOfOwn('stream-bounds');
-  proxy = await startFaultProxy(tables.endpoint);
+  dynamo = await storeOfOwn();
+  proxy = await startFaultProxy(dynamo.endpoint);
   runtime = await startRuntime(dir, {
-    ...tables.env,
     DYNAMODB_ENDPOINT: proxy.url,
     STREAM_BATCH_WINDOW_MS: '0',
     STREAM_MAX_RECORD_AGE_SECONDS: String(AGE_S),
@@ -41,7 +40,7 @@ afterAll(async () => {
   delete process.env.API_BASE_URL;
   await runtime?.stop();
   await proxy?.close();
-  await tables?.drop();
+  await dynamo?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -25,7 +25,7 @@ import { asRoute } from '../../infra/local/grants-guard.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
-guardedStoreForFile('version-trims');
+guardedStoreForFile();
 const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
 const asWorker = <T>(run: () => Promise<T>) => asRoute(worker, run);
 const demo = demoCatalogue();

@@ -24,7 +24,7 @@ import { legalCode, storedDeck } from '../support/decks.ts';
 import { THROTTLING } from '../support/fault-proxy.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
-const store = guardedStoreForFile('view-migration');
+const store = guardedStoreForFile();
 const demo = demoCatalogue();
 const TODAY = dayOf(Date.now());
 

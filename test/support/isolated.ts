@@ -1,19 +1,16 @@
 /**
- * A store of a test file's own, behind a fault proxy: tables of its own in its test worker's DynamoDB Local (in
- * memory; own-tables.ts), the proxy in front of it, and a local runtime (the API and its store-change worker) that
- * reaches the store only through the proxy — so that every call the service makes can be delayed, faulted or counted,
- * and no other runtime's worker touches these tables. Not tables in the shared runtime's store: DynamoDB Local runs one
- * transaction at a time (about 80 a second of 16 items, whatever the tables), and a test that writes hundreds held
- * every other test's transactions for seconds (503s from a healthy store); the worker's store is this file's alone
- * while it runs. This process's own store calls (test setup, checks) go to the store directly (or, `throughProxy`,
+ * A store of a test file's own, behind a fault proxy: its own DynamoDB Local (in memory), the proxy in
+ * front of it, and a local runtime (the API and its store-change worker) that reaches the store only
+ * through the proxy — so that every call the service makes can be delayed, faulted or counted, and no
+ * other runtime's worker touches this store. Its own DynamoDB Local, not tables of its own in the run's:
+ * DynamoDB Local runs one transaction at a time (about 80 a second of 16 items, whatever the tables), and
+ * a test that writes hundreds held every other test's transactions for seconds (503s from a healthy store).
+ * This process's own store calls (test setup, checks) go to the store directly (or, `throughProxy`,
  * through the proxy too, to be counted with the runtime's), and its API calls to the runtime.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startDynamoLocal } from '../../infra/local/dynamodb.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { tablesOfOwn } from './own-tables.ts';
-import { type Runtime, startRuntime } from './runtime.ts';
+import { freePort, type Runtime, startRuntime } from './runtime.ts';
 
 export interface Isolated {
   proxy: FaultProxy;
@@ -46,25 +43,22 @@ export async function quiet(proxy: FaultProxy, quietMs = 1_500, boundMs = 60_000
 }
 
 export async function isolatedRuntime(extraEnv: Record<string, string> = {}, { throughProxy = false } = {}): Promise<Isolated> {
-  const tables = await tablesOfOwn('isolated', { make: false });
-  const proxy = await startFaultProxy(tables.endpoint);
-  // Its discarded-changes queue in a folder of its own (files run side by side).
-  const dir = mkdtempSync(join(tmpdir(), 'deck-library-isolated-'));
+  const dynamo = await startDynamoLocal(await freePort());
+  const proxy = await startFaultProxy(dynamo.endpoint);
   // Two stream workers poll (the store-change and the view-log workers): every 100 ms each, a tenth of a core
   // of DynamoDB Local's between them (at 50 ms, a fifth: measured idle) on a machine every JVM shares.
-  const runtime = await startRuntime(dir, { ...tables.env, DYNAMODB_ENDPOINT: proxy.url, STREAM_POLL_MS: '100', ...extraEnv });
-  process.env.DYNAMODB_ENDPOINT = throughProxy ? proxy.url : tables.endpoint;
+  const runtime = await startRuntime('/nonexistent-data-dir', { DYNAMODB_ENDPOINT: proxy.url, STREAM_POLL_MS: '100', ...extraEnv });
+  process.env.DYNAMODB_ENDPOINT = throughProxy ? proxy.url : dynamo.endpoint;
   process.env.API_BASE_URL = runtime.baseUrl;
   return {
     proxy,
     runtime,
-    endpoint: tables.endpoint,
+    endpoint: dynamo.endpoint,
     close: async () => {
       delete process.env.API_BASE_URL;
       await runtime.stop();
       await proxy.close();
-      await tables.drop();
-      rmSync(dir, { recursive: true, force: true });
+      await dynamo.stop();
     },
   };
 }

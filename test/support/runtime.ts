@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tablesOfOwn } from './own-tables.ts';
 import { PROJECT_ROOT } from './shared.ts';
 
 export interface Runtime {
@@ -113,22 +112,24 @@ export async function startRuntime(
 }
 
 /**
- * A runtime of its own for one test file (a library that holds only the decks the file makes): tables of its own in
- * the run's store (own-tables.ts), a fresh data directory, and this process's API calls (API_BASE_URL) and store
- * pointed at them. `close` stops it, deletes the tables and undoes the rest.
+ * A runtime of its own for one test file (a library that holds only the decks the file makes): a fresh
+ * data directory, and this process's API calls (API_BASE_URL) and store (DYNAMODB_ENDPOINT) pointed at
+ * it. `close` stops it and undoes the rest.
  */
 export type OwnRuntime = Runtime & { close(): Promise<void> };
 export async function ownRuntime(name: string, extraEnv: Record<string, string> = {}): Promise<OwnRuntime> {
   const dir = mkdtempSync(join(tmpdir(), `deck-library-${name}-`));
-  const tables = await tablesOfOwn(name, { make: false });
-  const runtime = await startRuntime(dir, { ...tables.env, DYNAMODB_ENDPOINT: tables.endpoint, ...extraEnv });
+  const runtime = await startRuntime(dir, extraEnv);
+  const store = process.env.DYNAMODB_ENDPOINT;
   process.env.API_BASE_URL = runtime.baseUrl;
+  process.env.DYNAMODB_ENDPOINT = runtime.dynamoEndpoint;
   return {
     ...runtime,
     close: async () => {
       delete process.env.API_BASE_URL;
+      if (store === undefined) delete process.env.DYNAMODB_ENDPOINT;
+      else process.env.DYNAMODB_ENDPOINT = store;
       await runtime.stop();
-      await tables.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The store as a test reads it directly: every item of a table (a Scan, page by page: for the small
- * stores of the tests that look for what is left of something); and a guarded library of a file's own (tables of
- * its own in its test worker's store: own-tables.ts).
+ * stores of the tests that look for what is left of something), and a DynamoDB Local of a test file's
+ * own with the tables made and this process pointed at it (no runtime, no worker beside it).
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
@@ -10,7 +10,6 @@ import { DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal } from '../../infra/local/dynamodb.ts';
 import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
-import { type OwnTables, tablesOfOwn } from './own-tables.ts';
 import { freePort } from './runtime.ts';
 
 export async function scanAll(def: TableDef = DECKS): Promise<Record<string, unknown>[]> {
@@ -24,11 +23,6 @@ export async function scanAll(def: TableDef = DECKS): Promise<Record<string, unk
   return items;
 }
 
-/**
- * A DynamoDB Local of its own with the tables made and this process pointed at it: the scale tests' (a run of their
- * own, test/scale/vitest.config.ts, with no worker stores), and size-growth's (20,000 decks: deleted with their tables
- * in a worker's store, they slowed the next file there twentyfold).
- */
 export async function storeOfOwn(): Promise<LocalDynamo> {
   const dynamo = await startDynamoLocal(await freePort());
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -40,24 +34,22 @@ export async function storeOfOwn(): Promise<LocalDynamo> {
 }
 
 /**
- * A library of the test file's own (tables of its own in the run's store: own-tables.ts) behind a fault proxy (none
- * injected but where a test says), made before the file's tests and deleted after them: this process's calls go
- * through it, held to the grants of the route or worker they run as (asRoute), as the local runtime holds them (and
- * IAM would).
+ * A store of the test file's own behind a fault proxy (none injected but where a test says), made before
+ * the file's tests and stopped after them: this process's calls go through it, held to the grants of the
+ * route or worker they run as (asRoute), as the local runtime holds them (and IAM would).
  */
-export function guardedStoreForFile(name: string): { readonly proxy: FaultProxy } {
-  let tables: OwnTables | undefined;
+export function guardedStoreForFile(): { readonly proxy: FaultProxy } {
+  let dynamo: LocalDynamo | undefined;
   let proxy: FaultProxy | undefined;
   beforeAll(async () => {
-    tables = await tablesOfOwn(name);
-    process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-    proxy = await startFaultProxy(tables.endpoint);
+    dynamo = await storeOfOwn();
+    proxy = await startFaultProxy(dynamo.endpoint);
     process.env.DYNAMODB_ENDPOINT = proxy.url;
     installGrantsGuard();
   }, 120_000);
   afterAll(async () => {
     await proxy?.close();
-    await tables?.drop();
+    await dynamo?.stop();
   });
   return {
     get proxy() {

@@ -26,9 +26,7 @@ describe('the test files with a store of their own', () => {
     expect(startsOwnStore(call('startRuntime', 'dir, { CATALOGUE_FILE: out }'))).toBe(true);
     expect(startsOwnStore(call('startRuntime', "'/x', {\n  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),\n}"))).toBe(false);
     expect(startsOwnStore(call('storeOfOwn', ''))).toBe(true);
-    // Tables of their own in the test worker's store (own-tables.ts): no JVM of their own, but a library that is.
-    expect(STORE_STARTERS).toEqual(['startDynamoLocal', 'storeOfOwn']);
-    for (const helper of ['guardedStoreForFile', 'ownRuntime', 'isolatedRuntime', 'tablesOfOwn', 'viewsRuntime'])
+    for (const helper of ['guardedStoreForFile', 'ownRuntime', 'isolatedRuntime', 'viewsRuntime'])
       expect([helper, startsOwnStore(call(helper, "'name'"))]).toEqual([helper, true]);
     expect(startsOwnStore(call('fetch', "'/api/v1/decks'"))).toBe(false);
   });
