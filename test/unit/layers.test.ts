@@ -70,23 +70,23 @@ function offGraph(sources: ReadonlyMap<string, string>, graph = GRAPH): string[]
   return found;
 }
 
-/** The graph's circles between parts (none: it is a one-way graph), each as `a → b → a`. */
-function partCircles(graph: Readonly<Record<string, readonly string[]>>): string[] {
-  const found: string[] = [];
+/** Each circle of a graph (node → the nodes it points to), as `a → b → a`: found once, from its first node in order. */
+function circlesOf(edges: Readonly<Record<string, readonly string[]>>): string[] {
+  const found = new Set<string>();
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
-  const visit = (part: string) => {
-    state.set(part, 'open');
-    path.push(part);
-    for (const next of graph[part] ?? []) {
-      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next].join(' → '));
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of edges[node] ?? []) {
+      if (state.get(next) === 'open') found.add([...path.slice(path.indexOf(next)), next].join(' → '));
       else if (!state.has(next)) visit(next);
     }
     path.pop();
-    state.set(part, 'done');
+    state.set(node, 'done');
   };
-  for (const part of Object.keys(graph).sort()) if (!state.has(part)) visit(part);
-  return found;
+  for (const node of Object.keys(edges).sort()) if (!state.has(node)) visit(node);
+  return [...found];
 }
 
 const tree = sources('lib');
@@ -99,7 +99,7 @@ describe('the import graph', () => {
     const unused = Object.entries(GRAPH).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`).filter((e) => !used.has(e)));
     expect(unused).toEqual([]);
     expect(Object.keys(GRAPH).sort()).toEqual([...new Set([...tree.keys()].map((f) => f.split('/')[1]))].sort());
-    expect(partCircles(GRAPH)).toEqual([]);
+    expect(circlesOf(GRAPH)).toEqual([]);
   });
 
   it('finds a planted import off the graph, of any form, and a planted circle', () => {
@@ -115,36 +115,22 @@ describe('the import graph', () => {
     }
     // Two parts that never meet (http and workers) may not start to.
     expect(offGraph(new Map([['lib/http/planted.ts', "import { x } from '#workers/batch.ts';"]]))).toHaveLength(1);
-    expect(partCircles({ ...GRAPH, store: [...(GRAPH.store ?? []), 'http'] })).not.toEqual([]);
+    expect(circlesOf({ ...GRAPH, store: [...(GRAPH.store ?? []), 'http'] })).not.toEqual([]);
   });
 });
 
 /** Each circle of imports among lib/'s modules (type imports included), inside a folder or across: `a → b → a`. */
-function circles(sources: ReadonlyMap<string, string>): string[] {
-  const edges = new Map<string, string[]>();
-  for (const [file, source] of sources)
-    edges.set(
-      file,
-      importsOf(source)
-        .map((s) => resolveImport(file, s))
-        .filter((t): t is string => t !== undefined && sources.has(t)),
-    );
-  const found = new Set<string>();
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (file: string) => {
-    state.set(file, 'open');
-    path.push(file);
-    for (const next of edges.get(file) ?? []) {
-      if (state.get(next) === 'open') found.add([...path.slice(path.indexOf(next)), next].join(' → '));
-      else if (!state.has(next)) visit(next);
-    }
-    path.pop();
-    state.set(file, 'done');
-  };
-  for (const file of [...sources.keys()].sort()) if (!state.has(file)) visit(file);
-  return [...found];
-}
+const circles = (sources: ReadonlyMap<string, string>): string[] =>
+  circlesOf(
+    Object.fromEntries(
+      [...sources].map(([file, source]) => [
+        file,
+        importsOf(source)
+          .map((s) => resolveImport(file, s))
+          .filter((t): t is string => t !== undefined && sources.has(t)),
+      ]),
+    ),
+  );
 
 describe('circles', () => {
   it('no module of lib/ imports one that imports it back, however far round (inside a folder too)', () => {
