@@ -56,19 +56,18 @@ function startsStore(code: string, starters: readonly string[]): boolean {
 /** Whether a test file's code starts a DynamoDB Local of its own. */
 export const startsOwnStore = (code: string): boolean => startsStore(code, STORE_STARTERS);
 
-/** The test files (project-relative) that start one, but those under `except` (files or folders). */
-export const ownStoreFiles = (except: readonly string[]): string[] =>
+/** The test files (project-relative) whose code `holds`, but those under `except` (files or folders). */
+const testFilesWhere = (except: readonly string[], holds: (code: string) => boolean): string[] =>
   globSync('test/**/*.test.ts')
     .filter((file) => !except.some((e) => file === e || file.startsWith(`${e}/`)))
-    .filter((file) => startsOwnStore(readFileSync(file, 'utf8')))
+    .filter((file) => holds(readFileSync(file, 'utf8')))
     .sort();
+
+/** The test files (project-relative) that start one, but those under `except` (files or folders). */
+export const ownStoreFiles = (except: readonly string[]): string[] => testFilesWhere(except, startsOwnStore);
 
 /** What a test file's doc comment says when it must run with no other beside it (a wall-clock bound it asserts). */
 export const RUNS_ALONE = /^ \* Runs alone: /m;
 
 /** The test files (project-relative) that say they run alone, but those under `except`. */
-export const aloneFiles = (except: readonly string[]): string[] =>
-  globSync('test/**/*.test.ts')
-    .filter((file) => !except.some((e) => file === e || file.startsWith(`${e}/`)))
-    .filter((file) => RUNS_ALONE.test(readFileSync(file, 'utf8')))
-    .sort();
+export const aloneFiles = (except: readonly string[]): string[] => testFilesWhere(except, (code) => RUNS_ALONE.test(code));
