@@ -81,7 +81,7 @@ export interface PoolDelta {
 /**
  * The figures counted by a key — each the public decks that hold it — declared once: the keys a contribution adds
  * one to, and how a drift line names one. What a delta holds, adds, copies, keeps and compares of them is derived
- * from this; how each is stored is declared once too (store/items/plays.ts COUNTED_ITEMS).
+ * from this; how each is stored is declared once too (store/items/plays.ts COUNTED_STORE).
  */
 export const COUNTED = {
   /** Public decks by main/ally pair. */

@@ -6,7 +6,6 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  COUNTED_NAMES,
   type Contribution,
   contributionOf,
   type Delta,
@@ -22,14 +21,13 @@ import { documentClient, scanItems } from './client.ts';
 import { allPublicDecks } from './decks.ts';
 import {
   ATTR,
-  COUNTED_STORE,
-  type CountedStore,
+  COUNTED_IN_FACTIONS,
+  COUNTED_IN_ITEMS,
   cardsKey,
   contributionFrom,
   contributionKey,
   factionsKey,
   inFactionsOf,
-  inItems,
   LEGACY_TAG_SHARDS,
   PLAYS,
   PLAYS_OF,
@@ -68,19 +66,15 @@ export async function writeFigures(figures: Delta, stored: Delta): Promise<void>
     await put({ ...cardsKey(pool), decks: s.decks, as_of: now, ...Object.fromEntries(cards) });
   });
   const factions: Record<string, unknown> = { ...factionsKey(), decks: figures.decks, as_of: now };
-  for (const name of COUNTED_NAMES) {
-    const store: CountedStore = COUNTED_STORE[name];
+  for (const [name, { attr }] of COUNTED_IN_FACTIONS) for (const [key, n] of figures.counts[name]) factions[`${attr}${key}`] = n;
+  await put(factions);
+  for (const [name, store] of COUNTED_IN_ITEMS) {
     const [want, had] = [figures.counts[name], stored.counts[name]];
-    if (!inItems(store)) {
-      for (const [key, n] of want) factions[`${store.attr}${key}`] = n;
-      continue;
-    }
     await atMost(8, new Set([...had.keys(), ...want.keys()]), async (key) => {
       const n = want.get(key) ?? 0;
       if (n !== had.get(key)) await (n > 0 ? put(store.item(key, n)) : remove(store.key(key)));
     });
   }
-  await put(factions);
 }
 
 /** Every figure as stored, in a delta's shape (zeros left out), the stored contributions by deck, and the keys of the earlier tag shards. */
@@ -101,11 +95,8 @@ async function storedFigures(): Promise<{
       Object.assign(figures.counts, inFactionsOf(item));
     } else if (item.pk === LEGACY_TAG_SHARDS) legacy.push({ pk: String(item.pk), sk: String(item.sk) });
   }
-  for (const name of COUNTED_NAMES) {
-    const store: CountedStore = COUNTED_STORE[name];
-    if (inItems(store))
-      for await (const item of scanPrefix(store.kind.prefix)) figures.counts[name].set(store.keyOf(item), Number(item.decks ?? 0));
-  }
+  for (const [name, store] of COUNTED_IN_ITEMS)
+    for await (const item of scanPrefix(store.kind.prefix)) figures.counts[name].set(store.keyOf(item), Number(item.decks ?? 0));
   for await (const item of scanPrefix(PLAYS_OF.prefix))
     contributions.set(String(item.pk).slice(PLAYS_OF.prefix.length), contributionFrom(item));
   return { figures: nonZero(figures), contributions, legacy };

@@ -15,7 +15,6 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   addChange,
   addDistinct,
-  COUNTED_NAMES,
   type Contribution,
   type Counts,
   codeOf,
@@ -33,14 +32,13 @@ import { documentClient, MAX_TRANSACT_ITEMS, type TransactItem, transact } from 
 import { deckKey } from './items/deck.ts';
 import {
   ATTR,
-  COUNTED_STORE,
-  type CountedStore,
+  COUNTED_IN_FACTIONS,
+  COUNTED_IN_ITEMS,
   cardsKey,
   contributionFrom,
   contributionKey,
   factionsKey,
   inFactionsOf,
-  inItems,
   poolOf,
   type StoredContribution,
   TAG_BOARD,
@@ -118,9 +116,6 @@ async function countsNow(keys: Iterable<string>, keyOf: (key: string) => Record<
   return new Map(asked.map((key, i) => [key, Number(items[i]?.decks ?? 0)]));
 }
 
-/** Each counted figure kept an item a key (items/plays.ts COUNTED_STORE), with its store. */
-const inItemsStores = () => COUNTED_NAMES.flatMap((name) => (inItems(COUNTED_STORE[name]) ? [[name, COUNTED_STORE[name]] as const] : []));
-
 /**
  * The writes of a summed delta: each card pool (distinct ones too), the factions' item (the count of public decks and
  * each counted figure kept in it, ADDed), and each counted figure kept an item a key (from the decks `had` says each
@@ -137,21 +132,15 @@ export function figureWrites(delta: Delta, now: string, had: Partial<Counts> = {
     writes.push(adds(cardsKey(pool), figures, now));
   }
   const factions = new Map<string, number>([['decks', delta.decks]]);
-  const items: TransactItem[] = [];
-  for (const name of COUNTED_NAMES) {
-    const store: CountedStore = COUNTED_STORE[name];
+  for (const [name, { attr }] of COUNTED_IN_FACTIONS) for (const [key, n] of delta.counts[name]) factions.set(`${attr}${key}`, n);
+  if (delta.decks !== 0 || factions.size > 1) writes.push(adds(factionsKey(), factions, now));
+  for (const [name, store] of COUNTED_IN_ITEMS)
     for (const [key, n] of delta.counts[name]) {
-      if (!inItems(store)) {
-        factions.set(`${store.attr}${key}`, n);
-        continue;
-      }
       const before = had[name]?.get(key) ?? 0;
       const decks = Math.max(0, before + n);
-      items.push(countWrite(store.key(key), store.item(key, decks), before, decks));
+      writes.push(countWrite(store.key(key), store.item(key, decks), before, decks));
     }
-  }
-  if (delta.decks !== 0 || factions.size > 1) writes.push(adds(factionsKey(), factions, now));
-  return [...writes, ...items];
+  return writes;
 }
 
 /** A deck's contribution as written with its change, on the condition that it is still the one read. */
@@ -167,10 +156,10 @@ function contributionWrite({ deckId, before, after }: Change): TransactItem {
 
 /**
  * The most items a chunk's transaction writes: each deck's contribution, each pool and its distinct twin, the
- * factions' item, each tag, each code.
+ * factions' item, and each key of a counted figure kept an item a key (a tag's, a code's).
  */
 const itemsWritten = (decks: number, d: Delta) =>
-  inItemsStores().reduce((n, [name]) => n + d.counts[name].size, decks + 2 * d.pools.size + 1);
+  COUNTED_IN_ITEMS.reduce((n, [name]) => n + d.counts[name].size, decks + 2 * d.pools.size + 1);
 
 /**
  * Changes in chunks a transaction can take: at most CHUNK_DECKS decks, CHUNK_CARDS distinct cards a pool and
@@ -199,7 +188,7 @@ function chunked(changes: Change[]): Change[][] {
 async function writeChunk(chunk: Change[]): Promise<'ok' | 'stale'> {
   const summed = nonZero(chunk.reduce((d, c) => addChange(d, c.before.contribution, c.after), emptyDelta()));
   const had: Partial<Counts> = Object.fromEntries(
-    await Promise.all(inItemsStores().map(async ([name, store]) => [name, await countsNow(summed.counts[name].keys(), store.key)])),
+    await Promise.all(COUNTED_IN_ITEMS.map(async ([name, store]) => [name, await countsNow(summed.counts[name].keys(), store.key)])),
   );
   // A code's contribution: any of the chunk's decks of it (before or after its change).
   const byCode = new Map<string, Contribution>();

@@ -77,12 +77,12 @@ export interface CountedItems {
   keyOf: (item: Record<string, unknown>) => string;
 }
 export type CountedStore = CountedInFactions | CountedItems;
-export const inItems = (s: CountedStore): s is CountedItems => 'kind' in s;
+const inItems = (s: CountedStore): s is CountedItems => 'kind' in s;
 
 /** Where each counted figure (rules/plays.ts COUNTED) is kept, declared once: the writes, reads, recount and grants follow. */
 export const COUNTED_STORE = {
   pairs: { attr: 'p:' },
-  tags: { kind: PLAYS_TAG, key: tagKey, item: tagItem, keyOf: (item) => String(item.tag) },
+  tags: { kind: PLAYS_TAG, key: tagKey, item: tagItem, keyOf: (item) => tagFigureOf(item)[0] },
   codes: {
     kind: PLAYS_CODE,
     key: codeKey,
@@ -91,14 +91,18 @@ export const COUNTED_STORE = {
   },
 } as const satisfies Record<Counted, CountedStore>;
 const STORES = /* @__PURE__ */ Object.entries(COUNTED_STORE) as [Counted, CountedStore][];
+/** The counted figures kept an item a key, each with where (derived once: the worker's writes, its reads, the recount). */
+export const COUNTED_IN_ITEMS = /* @__PURE__ */ STORES.flatMap(([name, s]) => (inItems(s) ? [[name, s] as const] : []));
+/** The counted figures kept in the factions' item, each with its attribute prefix. */
+export const COUNTED_IN_FACTIONS = /* @__PURE__ */ STORES.flatMap(([name, s]) => (inItems(s) ? [] : [[name, s] as const]));
 /** The counted figures kept in the factions' item. */
 export type InFactions = { [K in Counted as (typeof COUNTED_STORE)[K] extends CountedInFactions ? K : never]: Map<string, number> };
 /** The counted figures a factions' item holds, each by its key. */
 export const inFactionsOf = (item: Record<string, unknown> | undefined): InFactions =>
-  Object.fromEntries(STORES.flatMap(([name, s]) => (inItems(s) ? [] : [[name, figuresUnder(item, s.attr)]]))) as InFactions;
+  Object.fromEntries(COUNTED_IN_FACTIONS.map(([name, s]) => [name, figuresUnder(item, s.attr)])) as InFactions;
 
 /** The item kinds of the counted figures kept an item a key (the store-change worker's grants). */
-export const COUNTED_KINDS = /* @__PURE__ */ STORES.flatMap(([, s]) => (inItems(s) ? [s.kind] : []));
+export const COUNTED_KINDS = /* @__PURE__ */ COUNTED_IN_ITEMS.map(([, s]) => s.kind);
 
 /** A card pool's item as its figures. */
 export function poolOf(item: Record<string, unknown> | undefined): {
