@@ -3,18 +3,10 @@
  * keeps names its lifetime beside `edge: 'cached'`, and no other source spells one (a Cache-Control's max-age,
  * immutable or stale-while-revalidate); and a word of the published document keeps its one meaning.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#routes';
 import { LIFETIMES } from '#routes/cache-lifetimes.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
-const sources = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : name.endsWith('.ts') ? [path] : [];
-  });
+import { sources } from '../support/imports.ts';
 
 describe('cache lifetimes', () => {
   it('every route the edge keeps declares its lifetime, one of those declared', () => {
@@ -25,10 +17,9 @@ describe('cache lifetimes', () => {
   });
 
   it('no source of the service spells a lifetime but their declaration', () => {
-    const spelled = [...sources(join(ROOT, 'lib')), ...sources(join(ROOT, 'functions')), ...sources(join(ROOT, 'infra'))]
-      .filter((file) => !file.endsWith('cache-lifetimes.ts'))
-      .filter((file) => /max-age=\d|stale-while-revalidate=\d|\bimmutable'/.test(readFileSync(file, 'utf8')))
-      .map((file) => relative(ROOT, file));
+    const spelled = [...sources('lib', 'functions', 'infra')]
+      .filter(([file, source]) => !file.endsWith('cache-lifetimes.ts') && /max-age=\d|stale-while-revalidate=\d|\bimmutable'/.test(source))
+      .map(([file]) => file);
     expect(spelled).toEqual([]);
   });
 });
@@ -49,9 +40,7 @@ describe('words of the published document (docs/layout.md)', () => {
 
   it('a batch of views is logged, and reading many items at once is bulk: no text of lib/ says a view batch is recorded, nor calls a bulk call a batch', () => {
     const said = (pattern: RegExp) =>
-      sources(join(ROOT, 'lib')).flatMap((file) =>
-        [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => `${relative(ROOT, file)}: ${m[0]}`),
-      );
+      [...sources('lib')].flatMap(([file, source]) => [...source.matchAll(pattern)].map((m) => `${file}: ${m[0]}`));
     // A stream's batch of records is a batch; a batch of views is logged (the view log), not "recorded".
     expect(said(/\bbatch(?:es)?\b[^.\n]{0,20}\brecorded\b|\brecords? (?:the |a |its )?(?:view )?batch\b/gi)).toEqual([]);
     // BatchGetItem and BatchWriteItem are bulk calls (lib/store/bulk.ts): "a batch read", "an item of a batch" are not said of them.
