@@ -257,6 +257,16 @@ async function awsReadUnits(c: Call, client: DynamoDBDocumentClient): Promise<nu
   }
 }
 
+/** A key prefix of a table's item: its partition key up to and with its first '#' ("decks DECK#"). */
+const prefixOf = (table: string, item: Record<string, unknown>) => {
+  const pk = String(item.pk);
+  return `${table} ${pk.includes('#') ? pk.slice(0, pk.indexOf('#') + 1) : pk}`;
+};
+
+/** An item's key in its table (the table's key attributes of it). */
+const keyOf = (def: TableDef, item: Record<string, unknown>) =>
+  Object.fromEntries([def.partitionKey, def.sortKey].flatMap((k) => (k ? [[k.name, item[k.name]]] : [])));
+
 /** The write units AWS's rules give a request's writes, by the sizes of the items after it (a delete as 1 KB): each write in its table and every index holding the item, a transaction's twice. */
 async function awsWriteUnits(calls: readonly Call[], client: DynamoDBDocumentClient): Promise<number> {
   const one = async (TableName: unknown, Key: unknown, deleted: boolean) => {
@@ -273,23 +283,15 @@ async function awsWriteUnits(calls: readonly Call[], client: DynamoDBDocumentCli
     const input = c.input as Record<string, unknown>;
     const op = operationOf(c);
     if (op === 'PutItem') {
-      const item = input.Item as Record<string, unknown>;
       const def = defOf(input.TableName);
-      const key = Object.fromEntries([def?.partitionKey, def?.sortKey].filter((k) => k).map((k) => [k?.name, item[k?.name as string]]));
-      units += await one(input.TableName, key, false);
+      units += await one(input.TableName, def ? keyOf(def, input.Item as Record<string, unknown>) : {}, false);
     } else if (op === 'UpdateItem' || op === 'DeleteItem') units += await one(input.TableName, input.Key, op === 'DeleteItem');
     else if (op === 'TransactWriteItems')
       for (const t of input.TransactItems as Record<string, Record<string, unknown>>[]) {
         if (t.ConditionCheck) continue;
         const w = (t.Put ?? t.Update ?? t.Delete) as Record<string, unknown>;
         const def = defOf(w.TableName);
-        const key =
-          w.Key ??
-          Object.fromEntries(
-            [def?.partitionKey, def?.sortKey]
-              .filter((k) => k)
-              .map((k) => [k?.name, (w.Item as Record<string, unknown>)[k?.name as string]]),
-          );
+        const key = w.Key ?? (def ? keyOf(def, w.Item as Record<string, unknown>) : {});
         units += 2 * (await one(w.TableName, key, Boolean(t.Delete)));
       }
   }
@@ -346,16 +348,6 @@ async function seed(decks: number, note: (table: string, item: Record<string, un
   return items;
 }
 
-/** A key prefix of a table's item: its partition key up to and with its first '#' ("decks DECK#"). */
-const prefixOf = (table: string, item: Record<string, unknown>) => {
-  const pk = String(item.pk);
-  return `${table} ${pk.includes('#') ? pk.slice(0, pk.indexOf('#') + 1) : pk}`;
-};
-
-/** An item's key in its table (the table's key attributes of it). */
-const keyOf = (def: TableDef, item: Record<string, unknown>) =>
-  Object.fromEntries([def.partitionKey, def.sortKey].flatMap((k) => (k ? [[k.name, item[k.name]]] : [])));
-
 /**
  * The largest item of each key prefix, from what the run wrote (issue 55: a Scan of every item does not finish at
  * 100,000 decks). `note` takes an item as written; `readBack` takes every item a recorded call put and reads back, once
@@ -363,11 +355,13 @@ const keyOf = (def: TableDef, item: Record<string, unknown>) =>
  * `agreesWithScan` holds the account to a Scan of both tables.
  */
 function largestItems() {
-  const sizes = new Map<string, number>();
-  const note = (table: string, item: Record<string, unknown>) => {
+  /** Notes an item's size in `into` when it is the largest of its key prefix so far. */
+  const noteInto = (into: Map<string, number>) => (table: string, item: Record<string, unknown>) => {
     const prefix = prefixOf(table, item);
-    sizes.set(prefix, Math.max(sizes.get(prefix) ?? 0, itemSize(item)));
+    into.set(prefix, Math.max(into.get(prefix) ?? 0, itemSize(item)));
   };
+  const sizes = new Map<string, number>();
+  const note = noteInto(sizes);
   const readBack = async (calls: readonly Call[], client: DynamoDBDocumentClient) => {
     const keys = new Map<string, { TableName: string; Key: Record<string, unknown> }>();
     const wrote = (TableName: unknown, key: unknown, item?: unknown) => {
@@ -400,14 +394,12 @@ function largestItems() {
   };
   const agreesWithScan = async (client: DynamoDBDocumentClient) => {
     const scanned = new Map<string, number>();
+    const noteScanned = noteInto(scanned);
     for (const def of TABLES) {
       let ExclusiveStartKey: Record<string, unknown> | undefined;
       do {
         const page = await client.send(new ScanCommand({ TableName: tableName(def), ExclusiveStartKey }));
-        for (const item of page.Items ?? []) {
-          const prefix = prefixOf(tableName(def), item);
-          scanned.set(prefix, Math.max(scanned.get(prefix) ?? 0, itemSize(item)));
-        }
+        for (const item of page.Items ?? []) noteScanned(tableName(def), item);
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey);
     }
@@ -615,8 +607,8 @@ async function runSize(decks: number, out: string) {
     console.log(
       `  views: ${views.served} served, ${counted} counted; views check: ${checked.drift.length} decks drifted, ${checked.waiting} batches waiting`,
     );
-    // Their units at once too: the Scan of every item that follows took longer than the rest of a 100,000 run put
-    // together (DynamoDB Local's heap at 18 GB of 24), and a run stopped there still says what a view cost.
+    // Their units at once too: a run that stops later (the largest items, the export) still says what a view cost
+    // (a Scan of every item once took longer than the rest of a 100,000 run put together).
     const w = views.figures;
     console.log(
       `  views' units: ${fixed(w.wcu / views.served, 3)} write, ${fixed(w.rcu / views.served, 3)} read a view; ${w.distinctPerWindow} distinct decks a window; ${w.failedDeliveries} failed deliveries (retried)`,
