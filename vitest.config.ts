@@ -1,16 +1,28 @@
 import { defineConfig } from 'vitest/config';
-import { aloneFiles, ownStoreFiles } from './test/support/own-store.ts';
+import { aloneFiles } from './test/support/groups.ts';
 
-/** The service's test files that start a DynamoDB Local of their own (test/support/own-store.ts derives them from what they
- * call), and those that say they run alone: they run one at a time. Tried otherwise (issue 59, 2026-11-28): tables of
- * their own in one DynamoDB Local a test worker — side by side they answered 503s past the 8 s budget and took 1,064 s
- * of vitest against 857 s; one at a time on one store, files ran 2–8 times slower than on stores of their own (a JVM
- * that held the deleted tables of the files before) and three failed. The stack's and the lifecycle's files run in a
- * group of their own, as do the scale tests. */
+/**
+ * The files that assert a wall-clock bound say so (" * Runs alone: <why>" in their doc comment: test/support/groups.ts)
+ * and run one at a time with no other file beside them. Every other file of the service runs two at a time, a file
+ * with a DynamoDB Local of its own included: DynamoDB Local runs one transaction at a time (a JVM uses about one core),
+ * so two such files keep both cores busy. Measured (issue 59, 2026-11-28, this 2-core machine): one such file at a time,
+ * 857–867 s of vitest; two at a time, 690 s, every test passing. Tried before and measured slower: tables of their own
+ * in one DynamoDB Local a test worker (1,064 s, 503s: one JVM's one transaction at a time shared), one store for every
+ * file in turn (files 2–8 times slower on a JVM holding the deleted tables of the files before). Two at a time once held
+ * a store 7 s (2026-11-24), before the store's JVM took the serial collector and a request's store attempts waited what
+ * was left of its time instead of 2.5 s (issue 53); none since. The stack's and the lifecycle's files run in a group of
+ * their own, as do the scale tests.
+ */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
-const OWN_STORE = ownStoreFiles(['test/scale', 'test/infra', LIFECYCLE]);
-/** And those that say they run alone (" * Runs alone: <why>" in their doc comment: a wall-clock bound they assert). */
-const ALONE = [...new Set([...OWN_STORE, ...aloneFiles(['test/scale', 'test/infra', LIFECYCLE])])];
+const ALONE = aloneFiles(['test/scale', 'test/infra', LIFECYCLE]);
+
+/**
+ * The JVMs of this run's DynamoDB Locals compile with C1 alone: each lives one test file (or one run), too short for
+ * C2's compilations to pay back the CPU they take from the other file beside it — 643 s of vitest with it against 690 s
+ * without (one run each, 2026-11-28). The scale tests' stores, each seeding 200,000 items, keep C2 (157 s with C1, 128 s
+ * without): their config does not set it. startDynamoLocal adds nothing to a caller's setting.
+ */
+process.env.JDK_JAVA_OPTIONS ??= '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
 
 /** 100 requests at once against the shared runtime: it measures the service, so nothing runs beside it. */
 const LOAD = 'test/api/load.test.ts';
@@ -27,10 +39,8 @@ export default defineConfig({
       // How vitest 5 runs these (its groupSpecs): groups by sequence.groupOrder, lowest first, each to its end
       // before the next; but a project of maxWorkers 1 at the default groupOrder 0 is not in group 0 — its
       // files run one at a time in a group of their own after all the others. So: the service, two files at a
-      // time (HTTP, the shared runtime, the browser); then the 100 requests at once, alone; then the stack and
-      // the lifecycle; then the files that start a DynamoDB Local of their own, one at a time, alone (two of
-      // them at once — a JVM starting beside another's burst of transactions — held a store for 7 s and more:
-      // 503s from a healthy store, past a request's 8 s budget).
+      // time (HTTP, the shared runtime, stores of their own, the browser); then the 100 requests at once, alone;
+      // then the stack and the lifecycle; then the files that run alone, one at a time.
       {
         extends: true,
         test: {
@@ -40,7 +50,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'stores', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
       // The 100 requests at once, alone: beside another file of the service's (both on the shared runtime and
       // its store) the store's transactions queued past a request's 8 s budget — nine PATCHes answered 503
       // (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy but starved of CPU;
