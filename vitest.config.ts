@@ -3,23 +3,24 @@ import { aloneFiles } from './test/support/groups.ts';
 
 /**
  * The files that assert a wall-clock bound say so (" * Runs alone: <why>" in their doc comment: test/support/groups.ts)
- * and run one at a time with no other file beside them. Every other file of the service runs two at a time, a file
- * with a DynamoDB Local of its own included: DynamoDB Local runs one transaction at a time (a JVM uses about one core),
- * so two such files keep both cores busy. Measured (issue 59, 2026-11-28, this 2-core machine): one such file at a time,
- * 857–867 s of vitest; two at a time, 690 s, every test passing. Tried before and measured slower: tables of their own
- * in one DynamoDB Local a test worker (1,064 s, 503s: one JVM's one transaction at a time shared), one store for every
- * file in turn (files 2–8 times slower on a JVM holding the deleted tables of the files before). Two at a time once held
- * a store 7 s (2026-11-24), before the store's JVM took the serial collector and a request's store attempts waited what
- * was left of its time instead of 2.5 s (issue 53); none since. The stack's and the lifecycle's files run in a group of
- * their own, as do the scale tests.
+ * and run one at a time with no other file beside them. Every other file of the service runs side by side, three at a
+ * time, a file with a DynamoDB Local of its own included: DynamoDB Local runs one transaction at a time, and a file's
+ * requests wait on their hops (test process, runtime, store) more than on a core, so three files keep two cores busier.
+ * Measured (issue 59, 2026-11-28, this 2-core machine, every test passing each time): such files one at a time, 857–867
+ * s of vitest; two at a time, 690 s (643 s with C1 below); three, 584 s. Tried before and measured slower: tables of
+ * their own in one DynamoDB Local a test worker (1,064 s, 503s: one JVM's one transaction at a time shared), one store
+ * for every file in turn (files 2–8 times slower on a JVM holding the deleted tables of the files before). Side by side
+ * once held a store 7 s (2026-11-24), before the store's JVM took the serial collector and a request's store attempts
+ * waited what was left of its time instead of 2.5 s (issue 53); none since. The stack's and the lifecycle's files run in
+ * a group of their own, two at a time, as do the scale tests (after the suite: .ci/run says why).
  */
 const LIFECYCLE = 'test/runtime/lifecycle.test.ts';
 const ALONE = aloneFiles(['test/scale', 'test/infra', LIFECYCLE]);
 
 /**
  * The JVMs of this run's DynamoDB Locals compile with C1 alone: each lives one test file (or one run), too short for
- * C2's compilations to pay back the CPU they take from the other file beside it — 643 s of vitest with it against 690 s
- * without (one run each, 2026-11-28). The scale tests' stores, each seeding 200,000 items, keep C2 (157 s with C1, 128 s
+ * C2's compilations to pay back the CPU they take from the files beside it — 643 s of vitest with it against 690 s
+ * without (two files at a time, one run each, 2026-11-28). The scale tests' stores, each seeding 200,000 items, keep C2 (157 s with C1, 128 s
  * without): their config does not set it. startDynamoLocal adds nothing to a caller's setting.
  */
 process.env.JDK_JAVA_OPTIONS ??= '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
@@ -33,12 +34,12 @@ export default defineConfig({
     setupFiles: ['test/support/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Most test files wait on a store, a runtime or a browser rather than compute: two at a time on two cores.
+    // The stack's and the lifecycle's files, two at a time (their synths and execution environments take both cores).
     maxWorkers: 2,
     projects: [
       // How vitest 5 runs these (its groupSpecs): groups by sequence.groupOrder, lowest first, each to its end
       // before the next; but a project of maxWorkers 1 at the default groupOrder 0 is not in group 0 — its
-      // files run one at a time in a group of their own after all the others. So: the service, two files at a
+      // files run one at a time in a group of their own after all the others. So: the service, three files at a
       // time (HTTP, the shared runtime, stores of their own, the browser); then the 100 requests at once, alone;
       // then the stack and the lifecycle; then the files that run alone, one at a time.
       {
@@ -48,6 +49,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/scale/**', 'test/infra/**', LIFECYCLE, LOAD, ...ALONE, 'node_modules/**'],
           sequence: { groupOrder: 0 },
+          // Three at a time on two cores: their requests wait on hops more than on a core (above).
+          maxWorkers: 3,
         },
       },
       { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },

@@ -11,7 +11,7 @@ start_beside() {
   shift
   # A session is an autogroup of the scheduler's of its own (sched_autogroup_enabled, Linux's sched(7)): a nice value
   # weighs only within its autogroup, so the new session's autogroup is given nice 19 too — else the job, niced or
-  # not, takes as much CPU as the whole suite (seen: a clean-clone CI's first service files 5 times slower).
+  # not, takes as much CPU as the command it is beside (seen: beside `npm test`, a service file 5 times slower).
   setsid sh -c 'if [ -w /proc/self/autogroup ]; then echo 19 >/proc/self/autogroup; fi; exec nice -n 19 "$@"' beside "$@" \
     >"$beside_dir/${#beside_pids[@]}.log" 2>&1 &
   beside_pids+=("$!")

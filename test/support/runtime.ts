@@ -24,15 +24,11 @@ export interface Runtime {
  * one of the run's thousands of connections before the runtime bound it (CI, 2026-11-28: "port 43255 is taken
  * (PORT)"). So ports below that range, where no connection's own port is ever taken, in a slice of this
  * worker's own (VITEST_POOL_ID is 1–maxWorkers; the run's own process, 0), handed out in turn: two workers
- * never pick the same port, nor one worker a port it handed out a moment ago. A second vitest run beside the
- * first (CI runs the scale tests beside `npm test`) starts its slices at TEST_PORT_SLICE (its config's), so
- * neither run picks a port from the other's slices.
+ * never pick the same port, nor one worker a port it handed out a moment ago.
  */
 const PORT_FLOOR = 10_000;
 const SLICE = 2_500; // 8 slices between 10,000 and 30,000, under the ephemeral range's floor (32768)
-export const portSlice = (env: NodeJS.ProcessEnv = process.env): number =>
-  PORT_FLOOR + ((Number(env.TEST_PORT_SLICE ?? 0) + Number(env.VITEST_POOL_ID ?? 0)) % 8) * SLICE;
-const slice = portSlice();
+const slice = PORT_FLOOR + (Number(process.env.VITEST_POOL_ID ?? 0) % 8) * SLICE;
 let nextInSlice = Math.floor(Math.random() * SLICE);
 const listensFree = (port: number): Promise<boolean> =>
   new Promise((ok) => {

@@ -1,6 +1,6 @@
 /**
- * CI's jobs beside `npm test` (.ci/beside.sh, sourced by .ci/run): each at nice 19 in a session of its own (and that
- * session's scheduler autogroup at nice 19: else the nice value weighs nothing against the suite's session), its output
+ * CI's jobs beside a command (.ci/beside.sh, sourced by .ci/run: the synth beside the scale tests): each at nice 19 in a session of its own (and that
+ * session's scheduler autogroup at nice 19: else the nice value weighs nothing against the command's session), its output
  * printed after the command under a line saying how it ended, a failed one failing the whole; and when the command
  * fails (the script exits), every job's whole group is stopped — nothing is left running.
  */
@@ -28,7 +28,7 @@ const running = (pid: number) => {
   }
 };
 
-describe('jobs beside the suite (.ci/beside.sh)', () => {
+describe('jobs beside a command (.ci/beside.sh)', () => {
   it('run at nice 19, each in a session of its own; their output follows the command’s, each under its name and how it ended', () => {
     const r = run(
       [
@@ -65,7 +65,7 @@ describe('jobs beside the suite (.ci/beside.sh)', () => {
         `start_beside long sh -c 'sleep 60 & echo "child $!"; echo "job $$"; wait'`,
         'sleep 0.5',
         `cat "$beside_dir/0.log"`,
-        'false # the suite failing',
+        'false # the command failing',
         'wait_beside',
       ].join('\n'),
     );

@@ -1,13 +1,13 @@
 /**
- * How the test files are grouped and kept apart (test/support/groups.ts, test/support/runtime.ts): a file that says
- * it runs alone is found by its doc comment; the scale run that CI starts beside `npm test` takes its ports from
- * slices of its own, so the two runs never hand out the same port.
+ * How the test files are grouped (test/support/groups.ts, vitest.config.ts): a file that says it runs alone is found
+ * by its doc comment, and the run's config gives exactly those files a group of their own, one at a time, out of the
+ * service's group of files run side by side.
  */
 import { describe, expect, it } from 'vitest';
 import main from '../../vitest.config.ts';
-import scale from '../scale/vitest.config.ts';
 import { aloneFiles, RUNS_ALONE } from '../support/groups.ts';
-import { portSlice } from '../support/runtime.ts';
+
+type Project = { test: { name: string; include: string[]; exclude?: string[]; maxWorkers?: number } };
 
 describe('the test files’ groups', () => {
   it('a file that says it runs alone (a wall-clock bound it asserts) is found by its doc comment', () => {
@@ -17,16 +17,14 @@ describe('the test files’ groups', () => {
     expect(RUNS_ALONE.test('/**\n * It runs alone sometimes.\n */')).toBe(false);
   });
 
-  it('the scale run beside `npm test` hands out ports from slices the main run never uses (its process and each worker’s)', () => {
-    /** The port slices a run uses: its own process (pool 0) and each of its workers (VITEST_POOL_ID 1–maxWorkers). */
-    const slicesOf = (env: Record<string, string | undefined>, workers: number) =>
-      Array.from({ length: workers + 1 }, (_, pool) => portSlice({ ...env, VITEST_POOL_ID: String(pool) }));
-    const ofMain = slicesOf({}, Number(main.test?.maxWorkers));
-    const ofScale = slicesOf(scale.test?.env ?? {}, Number(scale.test?.maxWorkers));
-    expect(new Set(ofMain).size).toBe(ofMain.length);
-    expect(new Set(ofScale).size).toBe(ofScale.length);
-    expect(ofScale.filter((slice) => ofMain.includes(slice))).toEqual([]);
-    // Without its own first slice the scale run would take the main run's.
-    expect(slicesOf({}, Number(scale.test?.maxWorkers)).filter((slice) => ofMain.includes(slice))).not.toEqual([]);
+  it('those files run one at a time in a group of their own, and the service’s group, side by side, leaves them out', () => {
+    const projects = main.test?.projects as Project[];
+    const named = (name: string) => projects.find((p) => p.test.name === name)?.test;
+    const alone = aloneFiles(['test/scale', 'test/infra']);
+    expect(alone.length).toBeGreaterThan(0);
+    expect(named('alone')).toMatchObject({ include: alone, maxWorkers: 1 });
+    const service = named('service');
+    expect(service?.maxWorkers).toBeGreaterThan(1);
+    for (const file of alone) expect([file, service?.exclude?.includes(file)]).toEqual([file, true]);
   });
 });
