@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { aloneFiles } from './test/support/groups.ts';
+import { aloneFiles, StoresFirst } from './test/support/groups.ts';
 
 /**
  * The files that assert a wall-clock bound say so (" * Runs alone: <why>" in their doc comment: test/support/groups.ts)
@@ -34,6 +34,8 @@ export default defineConfig({
     setupFiles: ['test/support/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // On a clean clone, the files that start a store of their own first (test/support/groups.ts).
+    sequence: { sequencer: StoresFirst },
     // The stack's and the lifecycle's files, two at a time (their synths and execution environments take both cores).
     maxWorkers: 2,
     projects: [
