@@ -20,8 +20,8 @@ const ALONE = aloneFiles(['test/scale', 'test/infra', LIFECYCLE]);
 /**
  * The JVMs of this run's DynamoDB Locals compile with C1 alone: each lives one test file (or one run), too short for
  * C2's compilations to pay back the CPU they take from the files beside it — 643 s of vitest with it against 690 s
- * without (two files at a time, one run each, 2026-11-28). The scale tests' stores, each seeding 200,000 items, keep C2 (157 s with C1, 128 s
- * without): their config does not set it. startDynamoLocal adds nothing to a caller's setting.
+ * without (two files at a time, one run each, 2026-11-28). The scale tests' stores, each seeding 200,000 items, keep
+ * C2 (157 s with C1, 128 s without): their config does not set it. startDynamoLocal adds nothing to a caller's setting.
  */
 process.env.JDK_JAVA_OPTIONS ??= '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
 

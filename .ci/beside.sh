@@ -18,10 +18,12 @@ start_beside() {
   beside_names+=("$name")
 }
 
-# stop_beside: every job's process group stopped (those ended already, and their groups, are gone: nothing to stop).
+# stop_beside: every job's process group stopped (those ended already, and their groups, are gone: nothing to stop),
+# and their kept output removed.
 stop_beside() {
   local pid
   for pid in "${beside_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+  rm -rf "$beside_dir"
 }
 
 # wait_beside: waits for each job in turn and prints its output under a line naming it and how it ended; 1 when any failed.

@@ -38,6 +38,7 @@ describe('the test files’ groups', () => {
     expect(service?.maxWorkers).toBeGreaterThan(1);
     for (const file of alone) expect([file, service?.exclude?.includes(file)]).toEqual([file, true]);
   });
+
   it('every helper looked for is an exported function', () => {
     const exported = { ...dynamodb, ...isolated, ...runtime, ...store, ...views } as Record<string, unknown>;
     for (const name of STORE_STARTERS) expect([name, typeof exported[name]]).toEqual([name, 'function']);
