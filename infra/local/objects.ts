@@ -8,8 +8,10 @@
  * object a file and its headers beside it. So the job's calls are the ones it makes deployed, and a file's bytes
  * are what a download gets. The bucket's lifecycle rule is applied as objects are written: one older than its
  * days is deleted (S3 runs its rules once a day, some time after an object's age passes).
+ * CompleteMultipartUpload's If-None-Match: * is kept (412 where the key exists; S3's 409 for two completing at once
+ * is not: here they run one after another).
  * What it omits: signatures (any request is taken), other buckets' isolation beyond the path, ranges,
- * conditional requests, listing, checksums, the 5 MiB least part size (it takes any), versioning, encryption.
+ * other conditional requests, listing, checksums, the 5 MiB least part size (it takes any), versioning, encryption.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
@@ -101,6 +103,12 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
           file: string;
           headers: Record<string, string>;
         };
+        // If-None-Match: * — only where no object has the key (S3: 412 PreconditionFailed, the upload kept).
+        if (req.headers['if-none-match'] === '*' && existsSync(target))
+          return answer(
+            412,
+            '<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>',
+          );
         // The parts joined a part at a time (a file is never whole in memory here either).
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target, '');

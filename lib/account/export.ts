@@ -2,7 +2,8 @@
  * GET /api/v1/users/:user_id/export (contract §9.4, decks:read): everything the account owns, by
  * pages — the account, its decks whole (25 a page, in id order: a Query of its partition, fewer when
  * the page would pass the answer budget: lib/http/answer-size.ts), and on the first page the share
- * slugs it likes and its collection (contract §12.3). A deck's code and writable fields are what create takes.
+ * slugs it likes and its collection (contract §12.3) — the collection only for a key with collection:read, as its own
+ * route asks (null otherwise, and meta.left_out says so). A deck's code and writable fields are what create takes.
  */
 import { catalogue } from '#catalogue/load.ts';
 import { ANSWER_BUDGET_BYTES, sentSize, withinBudget } from '#http/answer-size.ts';
@@ -32,13 +33,15 @@ export const exportOwnAccount = endpoint(R.exportAccount, { init: [catalogue, do
   const userId = req.key.user_id;
   const start = await after(userId, req.query.cursor);
   const first = start === undefined;
+  // The collection is read only for a key that may read it on its own route (collection:read): scopes hold on every route.
+  const mayReadCollection = req.key.scopes.includes('collection:read');
   const [account, page, likes, collection] = await Promise.all([
     getAccount(userId),
     decksWhole(userId, EXPORT_PAGE, start),
     first ? likedSlugs(userId) : Promise.resolve([]),
-    first ? getCollection(userId) : Promise.resolve(undefined),
+    first && mayReadCollection ? getCollection(userId) : Promise.resolve(undefined),
   ]);
-  const cards = collection?.cards ?? {};
+  const cards = mayReadCollection ? (collection?.cards ?? {}) : null;
   // The key authenticated a moment ago; its account gone since is an account being erased.
   if (!account) throw keyNotFound();
   // A page of decks at their text limits stops short of Lambda's answer limit (and says there is more).
@@ -51,6 +54,10 @@ export const exportOwnAccount = endpoint(R.exportAccount, { init: [catalogue, do
   const next = more && last ? await signCursor(['export', userId, last.id]) : null;
   return {
     data: { account, decks, likes, collection: cards },
-    meta: { has_more: next !== null, next_cursor: next },
+    meta: {
+      has_more: next !== null,
+      next_cursor: next,
+      left_out: mayReadCollection ? [] : [{ field: 'collection' as const, needs_scope: 'collection:read' as const }],
+    },
   };
 });

@@ -4,7 +4,9 @@
  * language no title of the first pass has. A listing is taken only once shown consistent: the English one when two
  * passes list the same cards in the same order, a language's when it lists the English one's — a card removed
  * upstream between two pages moves every later page one card on, and the card that slid across the boundary was in
- * no page of that pass (seen: 1,487 of 1,488 cards, every deck holding the lost one turned illegal; issue 53).
+ * no page of that pass. A pass counts only when every page gives the endpoint's same `count` and the pass read that
+ * many cards: a listing that shifts between two pages of every pass (two passes alike, one card short in both) is
+ * never taken.
  * Used by `deckctl catalogue fetch` (a file) and by the scheduled refresh (lib/workers/catalogue-refresh.ts: a
  * published version).
  */
@@ -60,15 +62,25 @@ async function fetchPage(endpoint: string, offset: number, backoffMs: number, la
   );
 }
 
-/** Every page of one pass (the endpoint asked in one language), checked page by page. */
-async function fetchPass(endpoint: string, backoffMs: number, language: string, progress: (line: string) => void): Promise<unknown[]> {
+/**
+ * Every page of one pass (the endpoint asked in one language), checked page by page; and the counts its pages gave
+ * (the endpoint's own `count`: one, equal to the cards read, in a pass whose listing held still).
+ */
+async function fetchPass(
+  endpoint: string,
+  backoffMs: number,
+  language: string,
+  progress: (line: string) => void,
+): Promise<{ nodes: unknown[]; counts: number[] }> {
   const nodes: unknown[] = [];
+  const counts = new Set<number>();
   for (let offset = 0; ; offset += PAGE_SIZE) {
     const page = await fetchPage(endpoint, offset, backoffMs, language);
     checkPage(page, offset);
     nodes.push(...page.nodes);
+    counts.add(page.count);
     progress(`fetched ${nodes.length} of ${page.count} cards (${language})`);
-    if (!page.hasNextPage) return nodes;
+    if (!page.hasNextPage) return { nodes, counts: [...counts] };
   }
 }
 
@@ -84,15 +96,24 @@ async function fetchListing(
   agreeWith?: string,
 ): Promise<{ nodes: unknown[]; listing: string }> {
   let before = agreeWith;
+  let disagreed: string | undefined;
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    const nodes = await fetchPass(endpoint, backoffMs, language, progress);
+    const { nodes, counts } = await fetchPass(endpoint, backoffMs, language, progress);
+    // A pass whose pages disagree on the endpoint's count, or that read another number of cards than it says, saw
+    // the listing move under it (a card that slid across a page's boundary is in none of its pages): never taken.
+    if (counts.length !== 1 || counts[0] !== nodes.length) {
+      disagreed = `its pages disagree on the count (${counts.join(', ')}; ${nodes.length} read)`;
+      progress(`a pass (${language}) read again: ${disagreed}`);
+      before = agreeWith;
+      continue;
+    }
     const listing = listingOf(nodes);
     if (listing === before) return { nodes, listing };
     if (before !== undefined) progress(`the listing (${language}) changed while it was read: reading it again`);
     before = listing;
   }
   throw new CatalogueFormatError(
-    `the endpoint's listing (${language}) changed while it was read: ${MAX_PASSES} passes and no two in a row alike; nothing taken`,
+    `the endpoint's listing (${language}) changed while it was read: ${MAX_PASSES} passes and no two in a row alike, each whole and agreeing with its own count${disagreed ? ` (the last that was not: ${disagreed})` : ''}; nothing taken`,
   );
 }
 

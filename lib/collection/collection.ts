@@ -12,7 +12,7 @@ import { preconditionFailed, unavailable, validationFailed } from '#http/errors.
 import type { Headed } from '#http/types.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/collection.ts';
-import { changedCollection, type Owned, type Read, readCollectionBody, readCollectionPatch } from '#rules/collection.ts';
+import { changedCollection, type Owned, type Read, readCollectionBody, readCollectionPatch, sameCollection } from '#rules/collection.ts';
 import { documentClient } from '#store/client.ts';
 import { getCollection, writeCollection } from '#store/collections.ts';
 import { collectionAnswer } from './read.ts';
@@ -26,6 +26,8 @@ async function onLatest(req: Headed & { key: { user_id: string }; requestId: str
     if (matches && !matches(current?.version ?? 0)) throw preconditionFailed('the collection');
     const changed = next(current?.cards ?? {});
     if (!changed.ok) throw validationFailed(changed.details);
+    // A write that changes nothing writes nothing: its version and ETag stay (an If-Match held elsewhere still holds).
+    if (sameCollection(current?.cards ?? {}, changed.value)) return collectionAnswer(current);
     const written = await writeCollection(userId, current, changed.value, req.requestId);
     if (written) return collectionAnswer(written);
     await pause(attempt);

@@ -33,6 +33,7 @@ import { codeFacts } from '#rules/code-facts.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { cardsNamed, foldName } from '#rules/deck-text.ts';
 import { factionName } from '#rules/factions.ts';
+import { cutText, visible } from '#rules/invisible.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
 import { answerLanguage } from '#rules/languages.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
@@ -81,17 +82,8 @@ export function deckOfCommand(interaction: unknown, catalogue: Catalogue): Deck 
 /** Discord's markdown, escaped: every character it reads as markup shows as itself (a backslash before ASCII punctuation). */
 export const escapeMarkdown = (text: string): string => text.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&');
 
-/**
- * A text cut to `max` characters (UTF-16 units, as Discord counts), an ellipsis marking the cut — at a code point's
- * boundary: a cut inside a surrogate pair left a lone half (60 emoji in `/card` answered `\ud83d`; issue 53).
- */
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
+/** A text cut to `max` characters (UTF-16 units, as Discord counts): rules/invisible.ts cutText, at a code point's boundary. */
+const cut = cutText;
 
 const NO_MENTIONS = { parse: [] as never[] };
 
@@ -250,7 +242,8 @@ function cardOf(value: string, catalogue: Catalogue, language: string): Card | u
 function cardAnswer(value: string, context: AnswerContext, language: string): Message {
   const labels = labelsFor(language);
   const card = cardOf(value, context.catalogue, language);
-  if (!card) return ephemeral(labels.noCard(escapeMarkdown(cut(value, 100))));
+  // What the player typed, echoed as text a reader sees: no lone surrogate, control or format character sent back.
+  if (!card) return ephemeral(labels.noCard(escapeMarkdown(visible(cut(value, 100)))));
   const notes = [
     card.derived ? labels.spawned : undefined,
     card.exile ? labels.alsoServes(factionName(card.exile, language)) : undefined,

@@ -24,7 +24,7 @@ export const exportAccount = {
   grants: [decks(['Query'], [DECK.grant, LIKED.grant]), accounts(['GetItem'], [ACCOUNT.grant])],
   summary: 'Export the account',
   description:
-    "Everything the account owns, by pages: the account, its decks whole (guide.description and archive included; 25 a page, fewer when decks at their text limits would make the page over 2.5 MB; in id order, by cursor) and, on the first page, the share slugs it likes and its collection (copies by card_id: PUT it to /api/v1/users/{user_id}/collection of another account as `cards`). A deck's deck_code and writable fields are exactly what create takes: POST each to /api/v1/users/{user_id}/decks of another account (or service) to rebuild the library.",
+    "Everything the account owns, by pages: the account, its decks whole (guide.description and archive included; 25 a page, fewer when decks at their text limits would make the page over 2.5 MB; in id order, by cursor) and, on the first page, the share slugs it likes and its collection (copies by card_id: PUT it to /api/v1/users/{user_id}/collection of another account as `cards`) — for a key with the collection:read scope its own route asks; for any other key it is null and meta.left_out names it with the key scope it needs. A deck's deck_code and writable fields are exactly what create takes: POST each to /api/v1/users/{user_id}/decks of another account (or service) to rebuild the library.",
   tag: 'Keys and account',
   success: { status: 200, data: 'AccountExport', meta: 'ExportMeta' },
 } as const satisfies ApiRoute;

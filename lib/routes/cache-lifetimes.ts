@@ -6,8 +6,13 @@
 export const LIFETIMES = {
   /** What changes only with a deployment or the catalogue's refresh (a code's facts, page and text; the cards; the document): five minutes, served stale up to an hour while revalidated. */
   deployment: 'public, max-age=300, stale-while-revalidate=3600',
-  /** What the library's decks move (what it plays, decks like one): a minute. */
+  /** What the library's decks move (what it plays): a minute. */
   library: 'public, max-age=60',
+  /**
+   * A list that names decks (decks like one): 20 s, so that a deck turned private, deleted or erased leaves every
+   * copy within the views window (routes/workers.ts VIEWS_WINDOW_SECONDS, 30 s), the search entries' lag included.
+   */
+  deckList: 'public, max-age=20',
   /** A saved deck's image (its version in its ETag): five minutes. */
   deckImage: 'public, max-age=300',
   /** A code's image: its URL carries the catalogue's version, so a day. */

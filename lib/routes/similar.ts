@@ -1,7 +1,7 @@
 /**
  * Decks like this one (contract §12.3): a public or unlisted deck's, or any code's, closest public decks of the same
  * main nation. No key; bounded reads (lib/public/similar.ts). A code's answer is cached at the edge as a code's facts
- * are (by its canonical form), a minute: it follows the library.
+ * are (by its canonical form), for less than the views window: it names decks, which may turn private.
  */
 
 import { PLAYS } from '#store/items/plays.ts';
@@ -17,7 +17,7 @@ export const SIMILAR_READS = [decks(['GetItem'], [PLAYS.grant]), query('search_b
 
 export const readSimilarDecks = {
   name: 'readSimilarDecks',
-  cache: LIFETIMES.library,
+  cache: LIFETIMES.deckList,
   method: 'GET',
   path: '/api/v1/decks/{share_slug}/similar',
   handler: 'functions/read-similar-decks.ts',
@@ -33,7 +33,7 @@ export const readSimilarDecks = {
 export const readSimilarToCode = {
   name: 'readSimilarToCode',
   edge: 'cached',
-  cache: LIFETIMES.library,
+  cache: LIFETIMES.deckList,
   method: 'GET',
   path: CODE_PATHS.similar,
   handler: 'functions/read-similar-to-code.ts',

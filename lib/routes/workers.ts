@@ -66,6 +66,13 @@ export interface Worker {
 }
 
 /**
+ * The views window (s): the view-log worker's batching window, in which views reach their counts. An answer the edge
+ * keeps that names decks lives shorter than it (cache-lifetimes.ts `deckList`), so that a deck turned private, deleted
+ * or erased is named by no answer once a window has passed.
+ */
+export const VIEWS_WINDOW_SECONDS = 30;
+
+/**
  * The bounds of a record that keeps failing, for the workers whose work is folds and figures (repaired at rest:
  * the next like or view folds again, `deckctl meta recount`): an hour, and 500 retries of its batch.
  */
@@ -131,7 +138,7 @@ export const WORKERS = [
     // A view shows in the stored total within 60 s (contract §9.5): the access log's delivery (seconds),
     // then this window, then one invocation. A window costs one write a deck it saw, so the longer the
     // window the fewer items a view costs at volume (docs/data-model.md has the measured figures).
-    batchingWindowSeconds: 30,
+    batchingWindowSeconds: VIEWS_WINDOW_SECONDS,
     ...GIVE_UP,
     grants: [
       // Each count read and written; those offered to the boards read again in bulk (lib/store/boards.ts).
@@ -262,7 +269,10 @@ export const BULK_EXPORT: DailyWorker = {
   objects: 'write',
   grants: [
     scan('by_share_slug'),
-    decks(['BatchGetItem', 'PutItem'], [BULK_DATA.grant]),
+    // Each deck the index lists read again from the table (the index lags it: a deck made private a moment ago).
+    decks(['BatchGetItem'], [DECK.grant]),
+    // Its files listed (a conditional put: a newer file listed stays).
+    decks(['PutItem'], [BULK_DATA.grant]),
     // The library's figures, as meta/cards and meta/factions read them.
     decks(['GetItem'], [PLAYS.grant]),
     query(TAGS_INDEX),

@@ -39,8 +39,17 @@ export const stamp = (at: Date): string =>
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}Z$/, 'Z');
 
-/** A file's key: `bulk/decks/decks-20261127T043000Z.ndjson.gz` (an export in a second a listed file has moves to the next: lib/workers/bulk-export.ts). */
-export const bulkKey = (type: BulkType, at: Date): string => `${BULK_FOLDER}/${type}/${type}-${stamp(at)}.${BULK_FILES[type].extension}.gz`;
+/** An export's own mark in its keys: 8 lowercase hex digits, drawn once a run (lib/workers/bulk-export.ts). */
+export const RUN_MARK = /^[0-9a-f]{8}$/;
+
+/**
+ * A file's key: `bulk/decks/decks-20261127T043000Z-3f9a0c1e.ndjson.gz` — its time and its run's mark, so that two
+ * exports in the same second (a retried event, two runs by hand) write two keys; a key is written once, never again.
+ */
+export const bulkKey = (type: BulkType, at: Date, run: string): string => {
+  if (!RUN_MARK.test(run)) throw new Error(`a run's mark is 8 hex digits, not ${JSON.stringify(run)}`);
+  return `${BULK_FOLDER}/${type}/${type}-${stamp(at)}-${run}.${BULK_FILES[type].extension}.gz`;
+};
 
 /** What a line is made of: a stored public deck's fields (lib/store/items/deck.ts StoredDeck holds them). */
 export interface BulkSource {

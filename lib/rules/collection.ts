@@ -87,9 +87,10 @@ function copiesOf(given: Record<string, unknown>, path: string, catalogue: Catal
 const OWNED_LINE = /^(\d{1,3})\s*[x×]\s*(?:\(\s*(\d{1,3}|\?)\s*k\s*\)\s*)?(.+)$/i;
 
 /**
- * Copies by card id from the game's text: card lines summed by card; a deck's name line (the first line, or the
- * one before a `Major power:`), its metadata and its %% code read past; a nation's header names the nation the next
- * names are looked up in first. A line that is none of these, or names no card, is an error naming it.
+ * Copies by card id from the game's text: card lines summed by card; a deck's name line (where the game's export
+ * puts one: the line before a `Major power:`), its metadata and its %% code read past; a nation's header names the
+ * nation the next names are looked up in first. A line that is none of these (the first line too: `1000x NAME`,
+ * `hello world`), or names no card, is an error naming it, and nothing is read.
  */
 export function readCollectionText(text: string, catalogue: Catalogue): Owned {
   const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim());
@@ -101,12 +102,10 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
   }
   const owned: Owned = {};
   let nation: CardFaction | undefined;
-  let first = true;
+  let read = false;
   for (const [i, line] of lines.entries()) {
     const n = i + 1;
     if (line === '') continue;
-    const opening = first;
-    first = false;
     if (line.startsWith('%%') || METADATA_LINE.test(line)) continue;
     const card = OWNED_LINE.exec(line);
     if (card) {
@@ -118,6 +117,7 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
       if (total > LIMITS.ownedCopies)
         throw new DeckTextError(`${quoted(name.trim())}: ${total} copies; at most ${LIMITS.ownedCopies} are kept`, n);
       if (total > 0) owned[id] = total;
+      read = true;
       continue;
     }
     const headed = headerNation(line);
@@ -125,14 +125,15 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
       nation = headed;
       continue;
     }
-    // A deck's name line: the text's first, or the one before a deck's "Major power:".
+    // A deck's name line: the one before a deck's "Major power:", as the game's export writes it.
     const nextLine = nextOf[i];
-    if (opening || (nextLine !== undefined && /^major power\s*:/i.test(nextLine))) continue;
+    if (nextLine !== undefined && /^major power\s*:/i.test(nextLine)) continue;
     throw new DeckTextError(
       `${quoted(line)} is not a card line ("2x NAME" or "2x (1K) NAME"), a nation's header or a deck's export line`,
       n,
     );
   }
+  if (!read) throw new DeckTextError('the text holds no card line ("2x NAME" or "2x (1K) NAME"): nothing to read');
   return owned;
 }
 
@@ -180,6 +181,10 @@ export function readCollectionPatch(body: unknown, catalogue: Catalogue): Read<C
   const value = (p: Read<Owned> | undefined) => (p?.ok ? p.value : {});
   return { ok: true, value: { add: summed(value(parts[0]), value(parts[1])), remove: summed(value(parts[2]), value(parts[3])) } };
 }
+
+/** Whether two collections hold the same copies of the same cards. */
+export const sameCollection = (a: Owned, b: Owned): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([id, n]) => b[id] === n);
 
 const summed = (a: Owned, b: Owned): Owned => {
   const out = { ...a };

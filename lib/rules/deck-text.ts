@@ -23,6 +23,7 @@ import { type Card, cardName } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type CardCount, type Deck, DeckCodeError, encodeDeckCode, MAX_GROUP, parseDeckCode } from './deck-code.ts';
 import { type CardFaction, FACTION_BY_NATION, FACTION_NAMES, FACTIONS, type FactionId, factionName } from './factions.ts';
+import { cutText, visible } from './invisible.ts';
 import { LIMITS } from './limits.ts';
 
 export class DeckTextError extends Error {
@@ -100,8 +101,8 @@ export function cardsNamed(catalogue: Catalogue, name: string, nation: CardFacti
   return found;
 }
 
-/** A line as a message quotes it: at most 60 characters. */
-export const quoted = (line: string) => JSON.stringify(line.length > 60 ? `${line.slice(0, 59)}…` : line);
+/** A line as a message quotes it: at most 60 characters, cut at a code point, what a reader cannot see shown as U+FFFD. */
+export const quoted = (line: string) => JSON.stringify(visible(cutText(line, 60)));
 
 /** The deck a text export stands for (its canonical card order); a DeckTextError naming the line it cannot read. */
 export function readDeckText(text: string, catalogue: Catalogue): Deck {

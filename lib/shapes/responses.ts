@@ -211,8 +211,8 @@ export const AccountExport = v.strictObject({
   account: v.strictObject({ user_id: v.string(), display_name: v.string(), created_at: v.string() }),
   decks: v.array(OwnerDeck),
   likes: v.array(v.string()),
-  /** On the first page: the copies the account owns by card_id (contract §12.3; empty when it keeps none). */
-  collection: v.record(cardId, v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** On the first page: the copies the account owns by card_id (contract §12.3; empty when it keeps none); null for a key without collection:read. */
+  collection: v.nullable(v.record(cardId, v.pipe(v.number(), v.integer(), v.minValue(1)))),
 });
 /** A player's collection (contract §12.3): copies owned by card_id, its version (the ETag) and when it last changed. */
 export const Collection = v.strictObject({
@@ -400,6 +400,8 @@ export const ExportMeta = v.strictObject({
   api_version: v.literal(API_VERSION),
   has_more: v.boolean(),
   next_cursor: v.nullable(v.string()),
+  /** What the export leaves out because the key lacks the scope its own route asks (empty when nothing is). */
+  left_out: v.array(v.strictObject({ field: v.literal('collection'), needs_scope: v.literal('collection:read') })),
 });
 /** A list's meta (contract §2): page, limit, has_more, next_cursor (null on the last page). */
 export const ListMeta = v.strictObject({

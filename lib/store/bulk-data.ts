@@ -9,8 +9,26 @@ import { documentClient } from './client.ts';
 import { type BulkFileItem, bulkFileItem, bulkFileKey, fromBulkFileItem } from './items/bulk-data.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export async function writeBulkFile(file: BulkFileItem): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item: bulkFileItem(file) }));
+/**
+ * Lists `file` as its type's newest, unless a newer one is listed (by updated_at, then key): two exports at once
+ * each list their own file whole, and the later listing stands whichever ends first. Whether it was listed.
+ */
+export async function writeBulkFile(file: BulkFileItem): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: tableName(DECKS),
+        Item: bulkFileItem(file),
+        ConditionExpression: 'attribute_not_exists(pk) OR updated_at < :at OR (updated_at = :at AND #key < :key)',
+        ExpressionAttributeNames: { '#key': 'key' },
+        ExpressionAttributeValues: { ':at': file.updated_at, ':key': file.key },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if ((e as Error).name === 'ConditionalCheckFailedException') return false;
+    throw e;
+  }
 }
 
 /** Each type's newest file, in BULK_TYPES's order; none for a type not yet exported. */

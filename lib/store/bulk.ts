@@ -33,12 +33,14 @@ async function untilProcessed<T>(requests: T[], send: (requests: T[]) => Promise
 
 /**
  * Reads items by key, 100 a call, strongly consistent (what a conditional write after it may rely on) unless
- * `consistent` is false (half the read units: a search's page): each key's item, or undefined, in the order of `keys`.
+ * `consistent` is false (half the read units: a search's page): each key's item, or undefined, in the order of `keys`;
+ * `units` hears the read units of each call.
  */
 export async function getItems(
   keys: readonly Record<string, string>[],
   def: TableDef = DECKS,
   consistent = true,
+  units?: (n: number) => void,
 ): Promise<(Record<string, unknown> | undefined)[]> {
   const table = tableName(def);
   const found = new Map<string, Record<string, unknown>>();
@@ -47,9 +49,13 @@ export async function getItems(
     await untilProcessed<Record<string, unknown>>(
       unique.slice(i, i + BATCH_GET_KEYS),
       async (asked) => {
-        const { Responses, UnprocessedKeys } = await documentClient().send(
-          new BatchGetCommand({ RequestItems: { [table]: { Keys: asked, ConsistentRead: consistent } } }),
+        const { Responses, UnprocessedKeys, ConsumedCapacity } = await documentClient().send(
+          new BatchGetCommand({
+            RequestItems: { [table]: { Keys: asked, ConsistentRead: consistent } },
+            ...(units ? { ReturnConsumedCapacity: 'TOTAL' } : {}),
+          }),
         );
+        units?.((ConsumedCapacity ?? []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0));
         for (const item of Responses?.[table] ?? []) found.set(keyId(item as Record<string, string>), item);
         return UnprocessedKeys?.[table]?.Keys ?? [];
       },

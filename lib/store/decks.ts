@@ -6,6 +6,7 @@
  * folds.ts says why): no update is lost and search never disagrees with a deck.
  */
 import { GetCommand, paginateQuery, paginateScan, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getItems } from './bulk.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { likeCountKey } from './items/like-count.ts';
@@ -279,7 +280,10 @@ const scanDecks = (filter: string, values: Record<string, string>, projection?: 
  * export: contract §12.2). The index holds the deck items alone (only they have a share_slug), whole (its projection
  * is ALL), so the Scan reads the decks and nothing else of the table — no search entry, like, version or count:
  * billed by the bytes it reads, a page's summed and rounded up to 4 KB, and halved (an index is read eventually
- * consistent). Private and unlisted decks are read and dropped by the filter, and billed. `units` hears each page's.
+ * consistent). Private and unlisted decks are read and dropped by the filter, and billed. An index is eventually
+ * consistent, so a deck made private or deleted a moment ago may still be public there: each page's decks are read
+ * again from the table, strongly consistent (BatchGetItem: a unit a deck of up to 4 KB), and only those public
+ * there, as they are there, are yielded. `units` hears each call's.
  */
 
 export async function* publicDeckPages(segment: number, segments: number, units?: (n: number) => void): AsyncGenerator<StoredDeck[]> {
@@ -301,7 +305,15 @@ export async function* publicDeckPages(segment: number, segments: number, units?
   );
   for await (const page of pages) {
     units?.(page.ConsumedCapacity?.CapacityUnits ?? 0);
-    yield (page.Items ?? []).map(fromItem);
+    const listed = page.Items ?? [];
+    if (listed.length === 0) continue;
+    const now = await getItems(
+      listed.map((item) => ({ pk: item.pk as string, sk: item.sk as string })),
+      DECKS,
+      true,
+      units,
+    );
+    yield now.flatMap((item) => (item?.visibility === 'public' ? [fromItem(item)] : []));
   }
 }
 

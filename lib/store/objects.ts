@@ -2,7 +2,7 @@
  * The bulk files' bucket (contract §12.2): a file streamed into it as a multipart upload — S3 API Reference,
  * CreateMultipartUpload, UploadPart (every part but the last at least 5 MiB), CompleteMultipartUpload (whose 200
  * may still carry an error in its body), AbortMultipartUpload on a failure — so no step holds the file whole: a
- * part at a time is in memory. Signed with Signature Version 4 by aws4fetch (as catalogue-read.ts signs DynamoDB's
+ * part at a time is in memory; the upload completes only where no object has its key (If-None-Match). Signed with Signature Version 4 by aws4fetch (as catalogue-read.ts signs DynamoDB's
  * requests), with the function's credentials from its environment, as Lambda sets them, rather than the S3 client
  * and its upload helper (several hundred KB of bundle for four requests); aws4fetch retries a 5xx or a 429 with
  * backoff. BULK_BUCKET names the bucket; S3_ENDPOINT points the requests at a local stand-in (path-style:
@@ -79,8 +79,14 @@ export async function putStreamed(key: string, headers: Record<string, string>, 
     }
     if (heldBytes > 0 || etags.length === 0) await send();
     const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${etag}</ETag></Part>`).join('');
+    // Only if no object has the key (S3 API Reference, CompleteMultipartUpload If-None-Match: `*`; 412 when one has,
+    // 409 when another write to it is under way): a key is written once, never rewritten.
     await ok(
-      await client.fetch(at({}), { method: 'POST', body: `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>` }),
+      await client.fetch(at({}), {
+        method: 'POST',
+        headers: { 'if-none-match': '*' },
+        body: `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`,
+      }),
       'CompleteMultipartUpload',
     );
   } catch (e) {

@@ -1,7 +1,7 @@
 /**
  * The bulk files (contract §12.2): once a day (an EventBridge schedule; `npx deckctl bulk export` on demand), every
  * public deck as a line of gzip NDJSON, and the library's card and faction figures as one gzip JSON document, each
- * to a new key of the bucket that carries its time (lib/rules/bulk.ts: never rewritten; the bucket's lifecycle
+ * to a new key of the bucket that carries its time and its run's mark (lib/rules/bulk.ts: never rewritten; the bucket's lifecycle
  * rule deletes a file after BULK_KEPT_DAYS, so a deck made private, deleted or erased leaves every file within
  * them); then the listing's item of its type (lib/store/bulk-data.ts), so the listing names only whole files.
  * Streamed end to end: the decks come a page at a time from a parallel Scan of the share-slug index (deck items
@@ -9,16 +9,17 @@
  * output goes to the bucket a part at a time (lib/store/objects.ts) — at most a page a segment and a part are in
  * memory, whatever the library's size. Its read units are summed from what DynamoDB reports.
  */
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { LIFETIMES } from '#routes/cache-lifetimes.ts';
 import { readDeckImage, readSharePage } from '#routes/share.ts';
-import { BULK_FILES, BULK_TYPES, type BulkType, bulkKey, deckLine } from '#rules/bulk.ts';
+import { BULK_FILES, type BulkType, bulkKey, deckLine } from '#rules/bulk.ts';
 import { imageQuery } from '#rules/image-sizes.ts';
 import { poolsAsked } from '#rules/plays.ts';
 import { cardFigures, factionFigures } from '#rules/plays-shown.ts';
-import { readBulkFiles, writeBulkFile } from '#store/bulk-data.ts';
+import { writeBulkFile } from '#store/bulk-data.ts';
 import { publicDeckPages } from '#store/decks.ts';
 import type { BulkFileItem } from '#store/items/bulk-data.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -61,9 +62,10 @@ export async function* merged<T>(sources: AsyncIterator<T>[]): AsyncGenerator<T>
 async function writeFile(
   type: BulkType,
   at: Date,
+  run: string,
   write: (line: (text: string) => Promise<void>) => Promise<number>,
 ): Promise<BulkFileItem> {
-  const key = bulkKey(type, at);
+  const key = bulkKey(type, at, run);
   const gzip = createGzip();
   const line = async (text: string) => {
     if (!gzip.write(text)) await once(gzip, 'drain');
@@ -81,6 +83,8 @@ async function writeFile(
   const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': LIFETIMES.immutable };
   const [written, records] = await Promise.all([putStreamed(key, headers, gzip), writing]);
   const file = { type, key, updated_at: at.toISOString(), ...written, records };
+  // Listed unless a newer file is listed already (an export that began later and ended first): the listing names
+  // the newest whole file, with its own size, digest and records.
   await writeBulkFile(file);
   return file;
 }
@@ -100,12 +104,12 @@ function linksOn(origin: string): (d: StoredDeck) => { page: string; image: stri
 
 /** Writes both files at `at`, the decks' links on `origin`: each file as listed, and the read units of the decks' Scan. */
 export async function exportBulk(asked: Date, origin: string): Promise<{ files: BulkFileItem[]; readUnits: number }> {
-  // A key is written once: an export in the second of a listed file (a retried event, two runs at once by hand) takes the next.
-  const listed = new Set((await readBulkFiles()).map((f) => f.key));
-  let at = new Date(Math.floor(asked.getTime() / 1000) * 1000);
-  while (BULK_TYPES.some((type) => listed.has(bulkKey(type, at)))) at = new Date(at.getTime() + 1000);
+  // A key is written once: this run's mark in its keys (two runs in one second write two files), and the bucket
+  // asked to refuse a key that exists (If-None-Match: *, lib/store/objects.ts).
+  const at = new Date(Math.floor(asked.getTime() / 1000) * 1000);
+  const run = randomBytes(4).toString('hex');
   let readUnits = 0;
-  const decks = await writeFile('decks', at, async (line) => {
+  const decks = await writeFile('decks', at, run, async (line) => {
     let records = 0;
     const linksOf = linksOn(origin);
     const segments = Array.from({ length: SEGMENTS }, (_, s) => publicDeckPages(s, SEGMENTS, (n) => (readUnits += n)));
@@ -116,7 +120,7 @@ export async function exportBulk(asked: Date, origin: string): Promise<{ files: 
       }
     return records;
   });
-  const plays = await writeFile('plays', at, async (line) => {
+  const plays = await writeFile('plays', at, run, async (line) => {
     const [pool, factions] = await Promise.all([readPools(poolsAsked(undefined, undefined)), readFactions()]);
     const cards = cardFigures(pool, catalogue(), 'en');
     await line(

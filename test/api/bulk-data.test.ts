@@ -20,6 +20,7 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import { exportBulk } from '#workers/bulk-export.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
@@ -135,7 +136,7 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
     expect(files.map((f) => f.type)).toEqual(['decks', 'plays']);
     const decks = files[0] as Listed;
     expect(decks.download_uri.startsWith(`${edge}/${BULK_FOLDER}/decks/decks-`)).toBe(true);
-    expect(decks.download_uri).toMatch(/\/decks-\d{8}T\d{6}Z\.ndjson\.gz$/);
+    expect(decks.download_uri).toMatch(/\/decks-\d{8}T\d{6}Z-[0-9a-f]{8}\.ndjson\.gz$/);
     expect([decks.content_type, decks.content_encoding]).toEqual(['application/x-ndjson', 'gzip']);
     const got = await raw(decks.download_uri);
     expect([got.status, got.headers['content-type'], got.headers['content-encoding'], got.headers['cache-control']]).toEqual([
@@ -249,5 +250,81 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
     expect(second?.records).toBe(287);
     const after = await raw((first as Listed).download_uri.replace(edge, bucket));
     expect([after.status, sha256(after.bytes)]).toEqual([200, sha256(before.bytes)]);
+  });
+
+  it('two and three exports at once: every key written once, every file listed or printed as its bytes are', async () => {
+    for (const n of [2, 3]) {
+      const runs = await Promise.all(
+        Array.from({ length: n }, () =>
+          deckctl(['bulk', 'export', '--json'], { DYNAMODB_ENDPOINT: runtime?.dynamoEndpoint, PUBLIC_URL: edge }),
+        ),
+      );
+      expect(runs.map((r) => [r.status, r.stderr])).toEqual(Array(n).fill([0, '']));
+      const files = runs.flatMap(
+        (r) => (JSON.parse(r.stdout) as { files: { key: string; size: number; sha256: string; records: number }[] }).files,
+      );
+      // No key written twice: 2n files under 2n keys, each file's bytes what its export measured.
+      expect(new Set(files.map((f) => f.key)).size).toBe(2 * n);
+      for (const f of files) {
+        const got = await raw(`${bucket}/${f.key}`);
+        const records = f.key.includes('/decks/')
+          ? gunzipSync(got.bytes).toString('utf8').split('\n').length - 1
+          : (JSON.parse(gunzipSync(got.bytes).toString('utf8')) as { cards: unknown[] }).cards.length;
+        expect([f.key, got.status, got.bytes.length, sha256(got.bytes), records]).toEqual([f.key, 200, f.size, f.sha256, f.records]);
+      }
+      // The listing names one of them per type, and says of it what its bytes are.
+      for (const listed of await listing(runtime?.baseUrl as string)) {
+        const got = await raw(listed.download_uri);
+        expect(files.map((f) => f.key)).toContain(listed.download_uri.slice(bucket.length + 1));
+        expect([got.bytes.length, sha256(got.bytes)]).toEqual([listed.size, listed.sha256]);
+      }
+    }
+  }, 120_000);
+
+  it('decks made private, deleted or erased a moment before an export are in no file, though the index still lists them', async () => {
+    const owner = await newOwner();
+    const gone = await newOwner();
+    const made = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async (_, i) =>
+          (await createDeck(i < 4 ? owner : gone, { visibility: 'public', deck_code: code('usa', 'soviet', i) })).body.data as {
+            id: string;
+            share_slug: string;
+          },
+      ),
+    );
+    // The share-slug index as it lags its table (eventually consistent): its Scan answers as it did before the change.
+    const proxy = await startFaultProxy(runtime?.dynamoEndpoint as string);
+    try {
+      proxy.set('Scan', { kind: 'lagging', match: 'IndexName' });
+      const exported = async () => {
+        const run = await deckctl(['bulk', 'export', '--json'], { DYNAMODB_ENDPOINT: proxy.url, PUBLIC_URL: edge });
+        expect([run.status, run.stderr]).toEqual([0, '']);
+        const [decks] = (JSON.parse(run.stdout) as { files: { key: string }[] }).files;
+        return gunzipSync((await raw(`${bucket}/${decks?.key}`)).bytes)
+          .toString('utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { share_slug: string }).share_slug);
+      };
+      const before = await exported();
+      expect(made.every((d) => before.includes(d.share_slug))).toBe(true);
+      // Two turned private and one deleted at once, the account of two erased; then the export.
+      await Promise.all([
+        call('PATCH', `${owner.decks}/${made[0]?.id}`, { key: owner.key, body: { visibility: 'private' } }),
+        call('PATCH', `${owner.decks}/${made[1]?.id}`, { key: owner.key, body: { visibility: 'private' } }),
+        call('DELETE', `${owner.decks}/${made[2]?.id}`, { key: owner.key, body: {} }),
+        call('DELETE', `/api/v1/users/${gone.userId}`, { key: gone.key, body: { confirm: gone.userId } }),
+      ]);
+      const replayed = proxy.seen.get('replayed') ?? 0;
+      const after = await exported();
+      // The index answered as before (every Scan page replayed), yet no deck that is not public now is in the file.
+      expect((proxy.seen.get('replayed') ?? 0) - replayed).toBeGreaterThan(0);
+      expect(after).toContain(made[3]?.share_slug);
+      expect(made.filter((d, i) => i !== 3 && after.includes(d.share_slug))).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

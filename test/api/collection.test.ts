@@ -7,11 +7,14 @@
  */
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
+import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
+import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { call, createDeck, details, newOwner, type Owner } from '../support/api.ts';
 import { namedRealCatalogue, nameIn } from '../support/named-catalogue.ts';
@@ -214,11 +217,103 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
     expect((await call('GET', path(o))).status).toBe(401);
   });
 
-  it('the export carries the collection', async () => {
+  it('the export carries the collection for a key with collection:read, and says when it leaves it out', async () => {
     const o = await newOwner();
     const id = known()[0]?.cards[0]?.code as string;
     expect((await put(o, { cards: { [id]: 5 } })).status).toBe(200);
     const exported = await call('GET', `/api/v1/users/${o.userId}/export`, { key: o.key });
-    expect(exported.body.data.collection).toEqual({ [id]: 5 });
+    expect([exported.body.data.collection, exported.body.meta.left_out]).toEqual([{ [id]: 5 }, []]);
+    // A key that may read decks but not the collection (its own route answers it 403) exports no collection.
+    const decksOnly = await issueKey(o.userId, ['decks:read']);
+    expect((await call('GET', path(o), { key: decksOnly.apiKey })).status).toBe(403);
+    const partial = await call('GET', `/api/v1/users/${o.userId}/export`, { key: decksOnly.apiKey });
+    expect(partial.status).toBe(200);
+    expect(partial.body.data.collection).toBeNull();
+    expect(partial.body.meta.left_out).toEqual([{ field: 'collection', needs_scope: 'collection:read' }]);
+    expect(JSON.stringify(partial.body)).not.toContain(`"${id}":5`);
+  });
+
+  it('a hostile first line never empties a collection: 422 naming the line, nothing written; a no-op keeps the version and ETag', async () => {
+    const o = await newOwner();
+    const [x, y] = (known()[0] as (typeof share)[number]).cards.map((c) => c.code) as [string, string];
+    const name = (catalogue.get(x) as { name: string }).name;
+    const held = await put(o, { cards: { [x]: 5, [y]: 3 } });
+    expect(held.status).toBe(200);
+    const before = (await get(o)).body.data;
+    const firsts = ['1000x', '-1x', '1.5x', '1e309x', '\uff12x', 'NaNx'].map((n) => `${n} ${name}`);
+    for (const first of [...firsts, 'hello world'])
+      for (const text of [first, `${first}\n2x ${name}`]) {
+        for (const r of [await put(o, { text }), await patch(o, { add_text: text }), await patch(o, { remove_text: text })]) {
+          expect([text, r.status, r.body.error?.details?.[0]?.message?.slice(0, 7)]).toEqual([text, 422, 'line 1:']);
+        }
+      }
+    expect((await get(o)).body.data).toEqual(before);
+    // A write that changes nothing: the same version and ETag, and an If-Match of them still holds.
+    const etag = `"${before.version}"`;
+    for (const body of [{ remove: { zz: 1 } }, { add: {} }, { remove: { [known()[1]?.cards.at(-1)?.code as string]: 1 } }]) {
+      const r = await patch(o, body, { 'if-match': etag });
+      if (r.status === 422) continue; // a card no collection may hold (zz): refused, not a no-op
+      expect([JSON.stringify(body), r.status, r.headers.get('etag'), r.body.data.version]).toEqual([
+        JSON.stringify(body),
+        200,
+        etag,
+        before.version,
+      ]);
+    }
+    const same = await put(o, { cards: { [y]: 3, [x]: 5 } }, { 'if-match': etag });
+    expect([same.status, same.headers.get('etag')]).toEqual([200, etag]);
+    expect((await get(o)).body.data).toEqual(before);
+  });
+
+  it('a fuzz of lines in every served language: a collection changes only by a 2xx whose answer is what it holds', async () => {
+    const o = await newOwner();
+    const cards = known()
+      .flatMap((c) => c.cards.map((card) => card.code))
+      .slice(0, 12);
+    expect((await put(o, { cards: Object.fromEntries(cards.map((id) => [id, 2])) })).status).toBe(200);
+    const lines = fc.sample(
+      fc.record({
+        language: fc.constantFrom(...SERVED_LANGUAGES.map((l) => l.tag).filter((l) => KARDS_LANGUAGES.includes(l))),
+        card: fc.constantFrom(...cards),
+        count: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom('1', '2', '3', '0') },
+          { weight: 2, arbitrary: fc.constantFrom('99', '100', '-1', '1.5', '1e309', '\uff11', '0x1', 'NaN', '') },
+          { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
+        ),
+        mark: fc.constantFrom('x ', 'X ', '× ', ' x ', 'x', ''),
+        cut: fc.constantFrom(0, 0, 0, 1, 3),
+        junk: fc.oneof(
+          { weight: 4, arbitrary: fc.constant('') },
+          { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+          { weight: 1, arbitrary: fc.constantFrom('\ud800', '\u0000', '\u202e', '  ') },
+        ),
+        first: fc.boolean(),
+        how: fc.constantFrom('put', 'add_text', 'remove_text'),
+      }),
+      { numRuns: 60, seed: 20261129 },
+    );
+    const seen = new Set<number>();
+    for (const l of lines) {
+      const cardName = nameIn((catalogue.get(l.card) as { name: string }).name, l.language);
+      const line = `${l.count}${l.mark}${cardName.slice(0, cardName.length - l.cut)}${l.junk}`;
+      const text = l.first ? line : `2x ${nameIn((catalogue.get(cards[0] as string) as { name: string }).name, l.language)}\n${line}`;
+      const before = (await get(o)).body.data;
+      const r = l.how === 'put' ? await put(o, { text }) : await patch(o, { [l.how]: text });
+      const after = (await get(o)).body.data;
+      const what = JSON.stringify({ text, how: l.how, status: r.status });
+      seen.add(r.status);
+      if (r.status !== 200) {
+        expect([what, r.status, after]).toEqual([what, 422, before]);
+        continue;
+      }
+      // A 200 says what the collection now holds; its version moved exactly when its cards did.
+      expect([what, r.body.data.cards, r.body.data.version]).toEqual([what, after.cards, after.version]);
+      const changed = JSON.stringify(after.cards) !== JSON.stringify(before.cards);
+      expect([what, after.version]).toEqual([what, changed ? before.version + 1 : before.version]);
+      // Put the library back where the next line expects it.
+      if (l.how === 'put') await put(o, { cards: Object.fromEntries(cards.map((id) => [id, 2])) });
+    }
+    // The sample reaches both ways: lines read and lines refused.
+    expect([...seen].sort()).toEqual([200, 422]);
   });
 });

@@ -11,10 +11,12 @@
  *   - a share page read through the edge points its og:image at the edge's host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDeckCode } from '#rules/deck-code.ts';
+import { VIEWS_WINDOW_SECONDS } from '#routes/workers.ts';
+import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { call, code, createDeck, DEMO_VERSION, newOwner, type Owner } from '../support/api.ts';
+import { call, code, createDeck, DEMO_VERSION, deckable, demo, newOwner, type Owner } from '../support/api.ts';
+import { legalDeck } from '../support/decks.ts';
 import { freePort, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 import { settled } from '../support/settle.ts';
 
@@ -125,6 +127,50 @@ describe('public reads at the edge', () => {
     expect((await call('DELETE', `${owner.decks}/${deck.id}`, { key: owner.key, body: {} })).status).toBe(200);
     expect((await get(image)).status).toBe(404);
   });
+
+  it('a cached list of decks outlives no deck that turned private, was deleted or whose account was erased by more than the views window', async () => {
+    const base = legalDeck(demo, 'japan', 'britain');
+    const outside = deckable('japan')
+      .map((c) => c.card_id)
+      .filter((id) => !base.some((c) => c.card_id === id));
+    const authors = await Promise.all([newOwner(), newOwner(), newOwner()]);
+    const slugs: string[] = [];
+    const ids: string[] = [];
+    for (const [i, author] of authors.entries()) {
+      const cards = [...base.slice(1), { card_id: outside[i] as string, count: base[0]?.count as number }];
+      const r = await createDeck(author, { visibility: 'public', deck_code: encodeDeckCode({ main: 'japan', ally: 'britain', cards }) });
+      expect(r.status, r.text).toBe(201);
+      slugs.push(r.body.data.share_slug);
+      ids.push(r.body.data.id);
+    }
+    const path = `/api/v1/codes/${urlCodeOf({ main: 'japan', ally: 'britain', cards: base })}/similar`;
+    const listed = async () => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { share_slug: string }[] };
+      return { cache: res.headers.get('x-cache'), slugs: body.data.map((d) => d.share_slug) };
+    };
+    await settled(listed, (l) => slugs.every((s) => l.slugs.includes(s)));
+    expect((await listed()).cache).toBe('Hit from cloudfront');
+    // One turned private, one deleted, one account erased: the API drops them at once.
+    const [a, b, c] = authors as [Owner, Owner, Owner];
+    expect((await call('PATCH', `${a.decks}/${ids[0]}`, { key: a.key, body: { visibility: 'private' } })).status).toBe(200);
+    expect((await call('DELETE', `${b.decks}/${ids[1]}`, { key: b.key, body: {} })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/users/${c.userId}`, { key: c.key, body: { confirm: c.userId } })).status).toBe(200);
+    const changedAt = Date.now();
+    await settled(
+      async () => ((await call('GET', path)).body.data as { share_slug: string }[]).map((d) => d.share_slug),
+      (direct) => slugs.every((s) => !direct.includes(s)),
+    );
+    // Through the edge, once the views window (30 s) has passed since the change, no answer names them.
+    await new Promise((r) => setTimeout(r, Math.max(0, changedAt + VIEWS_WINDOW_SECONDS * 1000 + 1_000 - Date.now())));
+    const after = await listed();
+    expect(slugs.filter((s) => after.slugs.includes(s))).toEqual([]);
+    // The list's lifetime at the edge is within the views window (its max-age is the route's declared lifetime).
+    const head = await get(path);
+    const maxAge = Number(/max-age=(\d+)/.exec(head.headers.get('cache-control') ?? '')?.[1]);
+    expect(maxAge * 1000).toBeLessThan(VIEWS_WINDOW_SECONDS * 1000);
+  }, 90_000);
 
   // Issue 53: the stand-in kept the first of a repeated parameter (200 German, kept) and never kept a 308.
   it("a parameter given twice reaches the API as given (the API's own 400), and a code's 308 is kept as CloudFront keeps one with Cache-Control", async () => {

@@ -94,7 +94,7 @@ describe('decks like this one', () => {
     const r = await call('GET', `/api/v1/decks/${slugs.base}/similar`);
     expect(r.status, r.text).toBe(200);
     expectLikeBase(r.body.data);
-    expect(r.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(r.headers.get('cache-control')).toBe('public, max-age=20');
   });
 
   it('by code: the same list; another spelling of the code is 308 to its canonical form; a private slug is 404', async () => {

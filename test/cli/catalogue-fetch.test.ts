@@ -255,6 +255,20 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect(standIn.requests).toBe(3 * Math.ceil(standIn.cards.length / 20));
   }, 120_000);
 
+  it("a listing that shifts between two pages of every pass (its pages' counts disagree): never taken, nothing written", async () => {
+    // Pages before offset 200 list every card and count them all; from it on one card fewer: the card at 200 of the
+    // whole listing slides onto page 10, read already, in every pass — two passes alike, both one card short.
+    const standIn = await startKardsStandIn({ shiftsEachPass: { at: 45, offset: 200 } });
+    closing.push(standIn.close);
+    const out = join(dir, 'shifting.json');
+    const run = await deckctl(['catalogue', 'fetch', '--out', out, '--endpoint', standIn.url, '--languages', 'en'], quick);
+    expect([run.status, run.stderr]).toEqual([1, expect.stringMatching(/changed while it was read: 4 passes/)]);
+    expect(run.stderr).toMatch(
+      new RegExp(`disagree on the count \\(${standIn.cards.length}, ${standIn.cards.length - 1}; ${standIn.cards.length - 1} read\\)`),
+    );
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
   it('a page that keeps failing, a short page or a malformed card: exit 1 naming it, and nothing written', async () => {
     const cases = [
       [{ failAt: 40 }, /offset 40 failed \(HTTP 500\) after 5 attempts/],

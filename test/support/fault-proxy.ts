@@ -31,6 +31,11 @@ export type Fault = (
   /** A batch answered in part: half its keys (or requests, at least one) reach the store, the rest are handed back unprocessed. */
   | { kind: 'partial' }
   | { kind: 'error'; status: number; type: string; message?: string; extra?: Record<string, unknown> }
+  /**
+   * An index that lags its table (DynamoDB: a global secondary index is eventually consistent): a call's answer is
+   * the one the store gave the first call of the same body while the fault was set; a new body is passed on and kept.
+   */
+  | { kind: 'lagging' }
 ) & {
   /** Only calls whose request body contains this. */
   match?: string;
@@ -158,6 +163,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const written = new Map<string, number>();
   const units = { read: 0, write: 0 };
   const count = (key: string, n = 1, into = seen) => into.set(key, (into.get(key) ?? 0) + n);
+  /** A lagging fault's answers, by the body of the call they answered. */
+  const kept = new Map<Fault, Map<string, { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>>();
 
   const forward = (
     req: IncomingMessage,
@@ -242,6 +249,27 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         res.write('{"Item":{"pk":{"S":"USER#');
         setTimeout(() => req.socket.destroy(), 20);
         return;
+      case 'lagging': {
+        const answers = kept.get(fault) ?? new Map();
+        kept.set(fault, answers);
+        const old = answers.get(body.toString());
+        if (old) {
+          count('replayed');
+          res.writeHead(old.status, old.headers);
+          res.end(old.body);
+          return;
+        }
+        forward(req, res, body, undefined, (answer) => {
+          const headers = {
+            'content-type': 'application/x-amz-json-1.0',
+            'content-length': String(answer.length),
+            'x-amz-crc32': String(crc32(answer)),
+          };
+          answers.set(body.toString(), { status: 200, headers, body: answer });
+          return answer;
+        });
+        return;
+      }
       case 'error': {
         const text = JSON.stringify({
           __type: `com.amazonaws.dynamodb.v20120810#${fault.type}`,
@@ -271,6 +299,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       if (fault) {
         faults.set(operation, fault);
         used.delete(fault);
+        kept.delete(fault);
       } else faults.delete(operation);
     },
     clear: () => {

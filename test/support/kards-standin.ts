@@ -76,6 +76,11 @@ export interface StandInFaults {
    * onto a page the client has read).
    */
   removeAfter?: { requests: number; at: number };
+  /**
+   * A listing that shifts in every pass: the pages before `offset` list every card, the pages from it on list them
+   * without the card at index `at` (and count one fewer) — a card that leaves between two pages of each pass.
+   */
+  shiftsEachPass?: { at: number; offset: number };
 }
 
 export interface StandIn {
@@ -156,12 +161,14 @@ export async function startKardsStandIn(faults: StandInFaults = {}): Promise<Sta
       }
       const language = variables?.language ?? 'en';
       standIn.languages.push(language);
-      const page = cards.slice(offset, offset + 20).map((c, i) => nodeOf(c, offset + i, language));
+      const shift = faults.shiftsEachPass;
+      const listed = shift && offset >= shift.offset ? cards.filter((_, i) => i !== shift.at) : cards;
+      const page = listed.slice(offset, offset + 20).map((c, i) => nodeOf(c, offset + i, language));
       answer(200, {
         data: {
           cards: {
             __typename: 'CardConnection',
-            pageInfo: { __typename: 'PageInfo', count: cards.length, hasNextPage: offset + 20 < cards.length },
+            pageInfo: { __typename: 'PageInfo', count: listed.length, hasNextPage: offset + 20 < listed.length },
             edges: (offset === faults.shortAt ? page.slice(1) : page).map((node) => ({ __typename: 'CardEdge', node })),
           },
         },

@@ -19,9 +19,10 @@ const errorOf = (text: string) => {
 };
 
 describe('a collection’s text', () => {
-  it('card lines with or without kredits, summed; a name line first or before "Major power:", metadata, headers and the code read past', () => {
+  it('card lines with or without kredits, summed; a name line before "Major power:", metadata, headers and the code read past', () => {
     const text = [
       'My cards',
+      'Major power: soviet',
       `2x ${a.name}`,
       `1x (${a.kredits}K) ${a.name.toUpperCase()}`,
       'soviet:',
@@ -45,10 +46,24 @@ describe('a collection’s text', () => {
     if (derived) expect(errorOf(`1x [${derived.card_id}]`).message).toMatch(/^line 1: .*derived card/);
   });
 
-  it('a text of many decks’ name lines reads in one pass (8,000 name and metadata lines: nothing owned)', () => {
-    const text = Array.from({ length: 4_000 }, (_, i) => `Deck ${i}\nMajor power: soviet`).join('\n');
+  it('a first line is a card line, a header, or a name line before "Major power:": anything else is an error naming it', () => {
+    // Each of these, first, would once have been read past as a deck's name, the lines after it replacing a collection.
+    const hostile = ['1000x', '-1x', '1.5x', '1e309x', '0x10x', '\uff12x', 'NaNx', '+1x'].map((n) => `${n} ${a.name}`);
+    for (const first of [...hostile, 'hello world', `${a.name}`, '\u202e2x evil'])
+      for (const rest of ['', `\n2x ${b.name}`]) expect(errorOf(`${first}${rest}`).message).toMatch(/^line 1: /);
+    // Before a "Major power:" the same line is a deck's name, as the game's export writes one.
+    expect(readCollectionText(`1000x ${a.name}\nMajor power: soviet\n2x ${b.name}`, demo)).toEqual({ [b.card_id]: 2 });
+  });
+
+  it('a text that holds no card line is an error, not an empty collection', () => {
+    for (const text of ['', '   \n\n', 'Deck\nMajor power: soviet\nAlly: usa', '%%45|xx', 'soviet:'])
+      expect(errorOf(text).message).toMatch(/holds no card line/);
+  });
+
+  it('a text of many decks’ name lines reads in one pass (8,000 name and metadata lines, then one card)', () => {
+    const text = `${Array.from({ length: 4_000 }, (_, i) => `Deck ${i}\nMajor power: soviet`).join('\n')}\n1x ${a.name}`;
     expect(text.length).toBeLessThanOrEqual(LIMITS.collectionTextChars);
-    expect(readCollectionText(text, demo)).toEqual({});
+    expect(readCollectionText(text, demo)).toEqual({ [a.card_id]: 1 });
   });
 });
 

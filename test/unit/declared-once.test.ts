@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '#routes';
 import { LIFETIMES } from '#routes/cache-lifetimes.ts';
+import { VIEWS_WINDOW_SECONDS } from '#routes/workers.ts';
 import { sources } from '../support/imports.ts';
 
 describe('cache lifetimes', () => {
@@ -14,6 +15,32 @@ describe('cache lifetimes', () => {
     expect(cached.length).toBeGreaterThan(10);
     expect(cached.filter((r) => r.cache === undefined).map((r) => r.name)).toEqual([]);
     for (const r of ROUTES as readonly Route[]) if (r.cache) expect(Object.values(LIFETIMES), r.name).toContain(r.cache);
+  });
+
+  it('an answer the edge keeps that names decks lives shorter than the views window (contract §13.1)', async () => {
+    const { openApiDocument } = await import('#docs/openapi.ts');
+    const doc = openApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    // A success that names decks: its schema, or a component it refers to (and so on), has a share_slug.
+    const names = (schema: unknown, seen: Set<string>): boolean => {
+      const text = JSON.stringify(schema ?? {});
+      if (text.includes('"share_slug"')) return true;
+      return [...text.matchAll(/#\/components\/schemas\/(\w+)/g)].some(([, name]) => {
+        if (seen.has(name as string)) return false;
+        seen.add(name as string);
+        return names(doc.components.schemas[name as string], seen);
+      });
+    };
+    const namesDecks = (r: Route) => names(doc.paths[r.path]?.[r.method.toLowerCase()]?.responses?.['200'], new Set());
+    const cached = (ROUTES as readonly Route[]).filter((r) => r.edge === 'cached');
+    const naming = cached.filter(namesDecks);
+    expect(naming.map((r) => r.name)).toContain('readSimilarToCode');
+    for (const r of naming) {
+      const maxAge = Number(/max-age=(\d+)/.exec(r.cache ?? '')?.[1]);
+      expect([r.name, maxAge < VIEWS_WINDOW_SECONDS, /stale-while/.test(r.cache ?? '')]).toEqual([r.name, true, false]);
+    }
   });
 
   it('no source of the service spells a lifetime but their declaration', () => {

@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
-import { answerInteraction, cardChoices, cut, escapeMarkdown } from '#discord/answers.ts';
+import { answerInteraction, cardChoices, escapeMarkdown } from '#discord/answers.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { factionName } from '#rules/factions.ts';
+import { cutText as cut } from '#rules/invisible.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { TINY_CODE, tiny } from '../support/decks.ts';
@@ -53,6 +54,31 @@ describe('Discord answers', () => {
         if (text.length > max) expect(out.endsWith('…')).toBe(true);
       }
     }
+  });
+
+  it('/card echoes no lone surrogate, control or format character of what it was sent; a /deck text cut mid-pair shows no escape', () => {
+    for (const value of [
+      '\ud800 lone high, lone low \udc00',
+      'a\u0000b\u0007c\u001bd\u007f',
+      '\u202eevil\u202c',
+      `${'x'.repeat(99)}🃏tail`,
+    ]) {
+      const content = card(value).data.content as string;
+      expect([value, content.isWellFormed()]).toEqual([value, true]);
+      expect([value, /[\p{Cc}\p{Cf}\p{Cs}]/u.test(content)]).toEqual([value, false]);
+    }
+    expect(card('\ud800 lone').data.content).toContain('\ufffd lone');
+    // A line quoted in /deck's answer, its 59th unit the first half of a pair: no `\ud83d` written out.
+    const deck = answerInteraction(
+      {
+        type: 2,
+        locale: 'en-US',
+        data: { name: 'deck', options: [{ name: 'code', value: `2x (1K) ${'y'.repeat(58)}🃏🃏 and more` }] },
+      },
+      context,
+    ) as { data: { content: string } };
+    expect(deck.data.content).not.toMatch(/\\u[dD][89abAB]/);
+    expect(deck.data.content.isWellFormed()).toBe(true);
   });
 
   it("/card with 60 emoji: an ephemeral answer, well formed, within Discord's limit", () => {
