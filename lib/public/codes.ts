@@ -6,13 +6,14 @@ import { codeFacts } from '#rules/code-facts.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { imageQuery, languageQuery } from './language.ts';
 
-/** A code's page, image and preview (its image at an embed's size: what link previews and Discord show), absolute, in the language asked (none said for English: the routes' default). */
+/** A code's page, image and preview (its image at its default size, an embed's: what link previews and Discord show), absolute, in the language asked (none said for English: the routes' default). */
 export function codeLinks(origin: string, canonical: string, language: string) {
   const at = (path: string, query = languageQuery(language)) => `${origin}${path.replace('{code}', canonical)}${query}`;
+  const image = at(CODE_PATHS.image, imageQuery(language, catalogueTag()));
   return {
     page: at(CODE_PATHS.page),
-    image: at(CODE_PATHS.image, imageQuery(language, catalogueTag())),
-    preview: at(CODE_PATHS.image, imageQuery(language, catalogueTag(), 'embed')),
+    image,
+    preview: image,
     json: at(CODE_PATHS.facts),
     similar: at(CODE_PATHS.similar, ''),
     deckPage: `${origin}/d/`,

@@ -10,7 +10,6 @@ import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
 import * as R from '#routes/share.ts';
-import type { ImageSize } from '#rules/image-sizes.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { mainPool } from '#rules/plays.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -31,16 +30,16 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const origin = originOf(req);
   const slug = deck.share_slug;
   const language = languageOf(req);
-  // The image in the page's language (its link previews show the names the reader reads), of today's catalogue:
-  // the wide one for a person's link, the embed's size for the previews (contract §12.5).
-  const image = (size?: ImageSize) => `${origin}/api/v1/decks/${slug}/image.png${imageQuery(language, catalogueTag(), size)}`;
+  // The image in the page's language (its link previews show the names the reader reads), of today's catalogue, at
+  // its default size: the one that reads where Discord shows it (contract §12.5, §13.1), for a person and a preview.
+  const image = `${origin}/api/v1/decks/${slug}/image.png${imageQuery(language, catalogueTag())}`;
   return htmlPage(
     200,
     sharePage(deckSheet(deck, catalogue(), language, played), {
       page: `${origin}/d/${slug}`,
       json: `${origin}/api/v1/decks/${slug}`,
-      image: image(),
-      preview: image('embed'),
+      image,
+      preview: image,
       similar: `${origin}${CODE_PATHS.similar.replace('{code}', urlCodeOf(parsedCode(deck.deck_code).deck))}`,
       deckPage: `${origin}/d/`,
     }),

@@ -45,7 +45,7 @@ export const readCodeImage = {
   capped: true,
   grants: [],
   summary: 'The image of a deck code',
-  description: `A 1200×630 PNG, as a saved deck's image: the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.`,
+  description: `A PNG, as a saved deck's image (1200×900 by default, readable where it is shown 400 px wide; size=wide: 1200×630): the factions' names as its title, no author; an illegal deck says why after its card count and draws the cards a rule fails on in red. ${BY_LANGUAGE} Cached a day; its ETag changes with the code, the catalogue, the drawing and the language (If-None-Match: 304, nothing drawn). Its function's concurrency and its route's rate are capped: a flood gets 429 from API Gateway. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.`,
   tag: 'Deck codes',
   success: IMAGE_SUCCESS,
 } as const satisfies ApiRoute;

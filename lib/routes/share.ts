@@ -66,7 +66,7 @@ export const readDeckImage = {
   grants: [query('by_share_slug')],
   summary: 'The image of a public or unlisted deck',
   description:
-    'A 1200×630 PNG: name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; labels in it whatever the catalogue, card names in English where the catalogue lacks it: Content-Language lists both). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.',
+    'A PNG (1200×900 by default, readable where it is shown 400 px wide, as a Discord embed shows it; size=wide: the 1200×630 large card): name, factions, author, the cards by kredit cost with copies, the kredit curve. Card names in the language asked (lang, else Accept-Language; labels in it whatever the catalogue, card names in English where the catalogue lacks it: Content-Language lists both). Its ETag changes with the deck, the catalogue and the language; send it back as If-None-Match for a 304. Counts no view. The links the service prints carry catalogue=<version> (a new catalogue, a new URL for caches that key on it); it changes nothing drawn.',
   tag: 'Public decks',
   success: IMAGE_SUCCESS,
   errors: ['deck_not_found'],

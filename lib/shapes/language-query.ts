@@ -4,7 +4,7 @@
  * not-found function reads) carry only this.
  */
 import * as v from 'valibot';
-import { IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
 import { LANGUAGE_TAG } from '#rules/languages.ts';
 
 export const lang = v.optional(
@@ -35,7 +35,7 @@ export const ImageQuery = v.object({
         `The picture: ${Object.entries(IMAGE_SIZES)
           .map(
             ([name, { width, height, shown }]) =>
-              `${name}, ${width}×${height}${shown < width ? ` (readable where it is shown ${shown} px wide, as a Discord embed shows it: every text at least 12 px there, the cards as running text)` : " (the default; a link preview's large card)"}`,
+              `${name}, ${width}×${height}${name === DEFAULT_IMAGE_SIZE ? ' (the default)' : ''}${shown < width ? ` (readable where it is shown ${shown} px wide, as a Discord embed shows it: every text at least 12 px there, the cards as running text)` : " (a link preview's large card, the cards in columns: its text is small where it is shown 400 px wide)"}`,
           )
           .join('; ')}.`,
       ),

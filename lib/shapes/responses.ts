@@ -316,14 +316,14 @@ export const CodeFacts = v.strictObject({
   legality: Legality,
   links: v.strictObject({
     page: v.pipe(v.string(), v.url()),
-    image: v.pipe(v.string(), v.url(), v.description("Its 1200×630 image: a link preview's large card.")),
-    preview: v.pipe(
+    image: v.pipe(
       v.string(),
       v.url(),
       v.description(
-        "Its 1200×900 image drawn to be read where it is shown 400 px wide (size=embed): what a chat embed, as Discord's, should show.",
+        'Its image, 1200×900, drawn to be read where it is shown 400 px wide: what a chat embed, as Discord’s, shows (size=wide asks for the 1200×630 large card).',
       ),
     ),
+    preview: v.pipe(v.string(), v.url(), v.description('The image link previews show (og:image): the same picture as image.')),
   }),
 });
 

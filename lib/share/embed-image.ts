@@ -25,6 +25,17 @@ export const EMBED_LEAST_TEXT = (12 * EMBED.width) / EMBED.shown;
 export const EMBED_TEXT = { title: 44, text: EMBED_LEAST_TEXT } as const;
 /** The list's box (baselines from `top` to `bottom`, a line every `row`), and the margins of everything. */
 export const EMBED_LIST = { left: 36, right: 1164, top: 232, bottom: 885, row: 45 } as const;
+/**
+ * The two frames a deck is set in: `full` (the kredit curve in the header, right of the title), and `compact` for a
+ * deck whose cards `full` cannot hold — no curve, the header a line shorter, a line every 44 px (a text's box is
+ * 1.2 em: 43.2 px), so two lines more of cards. What `compact` cannot hold either is said at the list's end.
+ */
+export const EMBED_FRAMES = {
+  full: { curve: true, row: EMBED_LIST.row, inline: false, gap: 0.6, left: EMBED_LIST.left, right: EMBED_LIST.right },
+  compact: { curve: false, row: 44, inline: false, gap: 0.6, left: EMBED_LIST.left, right: EMBED_LIST.right },
+  dense: { curve: false, row: 44, inline: true, gap: 0.4, left: 24, right: 1176 },
+} as const;
+export type EmbedFrame = keyof typeof EMBED_FRAMES;
 /** A text's box above and below its baseline, in ems (Inter's ascender 0.969 and descender 0.242, rounded in). */
 export const TEXT_BOX = { above: 0.95, below: 0.25 } as const;
 
@@ -98,14 +109,67 @@ export function breakable(s: string): { text: string; joiner: '' | ' ' }[] {
   return pieces;
 }
 
-/** The deck image at an embed's size: its SVG, every text placed and measured, its bars, and how many cards it could not hold. */
-export function embedImageLayout(
-  sheet: DeckSheet,
-  measure: Measure,
-): { svg: string; texts: DrawnText[]; boxes: DrawnBox[]; hidden: number; rows: number } {
+export interface EmbedLayout {
+  svg: string;
+  texts: DrawnText[];
+  boxes: DrawnBox[];
+  /** Cards the list could not hold (said at its end). */
+  hidden: number;
+  rows: number;
+  frame: EmbedFrame;
+  /** The lines the title is drawn on (1 or 2), and whether it was shortened (only a name past two lines is). */
+  titleLines: number;
+  titleCut: boolean;
+}
+
+/**
+ * The deck image at an embed's size: its SVG, every text placed and measured, its bars, and how many cards it could
+ * not hold — in the full frame, or the compact one where the full one leaves cards out.
+ */
+export function embedImageLayout(sheet: DeckSheet, measure: Measure): EmbedLayout {
+  let best: EmbedLayout | undefined;
+  for (const frame of Object.keys(EMBED_FRAMES) as EmbedFrame[]) {
+    const laid = layoutIn(frame, sheet, measure);
+    if (laid.hidden === 0) return laid;
+    if (!best || laid.hidden < best.hidden) best = laid;
+  }
+  return best as EmbedLayout;
+}
+
+/**
+ * The title in its box: at 44 px, else the largest size down to the least (36) at which it fits on one line, else on
+ * two lines at the least size (broken where breakable() allows), else shortened on its second line.
+ */
+export function titleLines(title: string, box: number, measure: Measure): { lines: string[]; size: number; cut: boolean } {
+  const { title: most, text: least } = EMBED_TEXT;
+  for (let size = most; size >= least; size -= 2) if (measure(title, size, true) <= box) return { lines: [title], size, cut: false };
+  const pieces = breakable(title);
+  let first = '';
+  let k = 0;
+  for (; k < pieces.length; k++) {
+    const piece = pieces[k] as { text: string; joiner: '' | ' ' };
+    const next = first ? `${first}${piece.joiner}${piece.text}` : piece.text;
+    if (first && measure(next, least, true) > box) break;
+    first = next;
+  }
+  const rest = pieces
+    .slice(k)
+    .map((p, i) => (i ? p.joiner : '') + p.text)
+    .join('');
+  if (!rest) return { lines: [fitted(first, box, least, true, measure)], size: least, cut: measure(first, least, true) > box };
+  const second = fitted(rest, box, least, true, measure);
+  return {
+    lines: [fitted(first, box, least, true, measure), second],
+    size: least,
+    cut: second !== rest || measure(first, least, true) > box,
+  };
+}
+
+function layoutIn(frameName: EmbedFrame, sheet: DeckSheet, measure: Measure): EmbedLayout {
+  const frame = EMBED_FRAMES[frameName];
   const labels = labelsFor(sheet.language);
-  const { title: T, text: S } = EMBED_TEXT;
-  const { left, right } = EMBED_LIST;
+  const { text: S } = EMBED_TEXT;
+  const { left, right } = frame;
   const texts: DrawnText[] = [];
   const boxes: DrawnBox[] = [];
   const svg: string[] = [];
@@ -129,8 +193,9 @@ export function embedImageLayout(
     );
   };
 
+  const space = (size: number) => measure(' ', size, false);
   // The kredit curve, top right: a bar a cost, its copies above it, its cost under it ("3K" where every cost fits so).
-  const costs = sheet.curve;
+  const costs = frame.curve ? sheet.curve : [];
   const widest = (unit: string) =>
     Math.max(0, ...costs.flatMap((c) => [measure(String(c.count), S, false), measure(`${c.kredits}${unit}`, S, false)]));
   const unit = widest('K') + 12 <= 60 ? 'K' : '';
@@ -146,14 +211,27 @@ export function embedImageLayout(
     draw(String(count), cx, bar.y - 12, step, S, false, TEXT_FILL, 'middle');
     draw(`${kredits}${unit}`, cx, chart.bottom + 40, step, S, false, DIM_FILL, 'middle');
   }
-  // The title and byline, left of the curve.
+  // The title and byline, left of the curve: the title whole, on two lines where one cannot hold it.
   const headerBox = (costs.length ? chart.left - 24 : right) - left;
-  draw(sheet.name, left, 70, headerBox, T, true, '#ffffff');
+  const title = titleLines(xmlChars(sheet.name), headerBox, measure);
   const byline = [sheet.author === null ? '' : labels.by(sheet.author), sheet.system, labels.cards(sheet.cardCount)]
     .filter(Boolean)
     .join(' · ');
-  draw(byline, left, 124, headerBox, S, false, DIM_FILL);
-  svg.push(`<line x1="${left}" x2="${right}" y1="188" y2="188" stroke="#343a40" stroke-width="3"/>`);
+  // Inline (the dense frame): the byline after a one-line title, on its line, where it fits whole there.
+  const titleWidth = title.lines.length === 1 ? measure(title.lines[0] as string, title.size, true) : Infinity;
+  const inline = frame.inline && titleWidth + space(S) * 3 + measure(byline, S, false) <= headerBox;
+  const titleBase = title.lines.length === 1 ? (frame.curve ? 70 : 56) : 58;
+  for (const [i, text] of title.lines.entries()) draw(text, left, titleBase + i * 44, headerBox, title.size, true, '#ffffff');
+  let bylineBase = titleBase + (title.lines.length - 1) * 44 + 54;
+  if (inline) {
+    bylineBase = titleBase;
+    const at = left + titleWidth + space(S) * 3;
+    draw(byline, at, bylineBase, right - at, S, false, DIM_FILL);
+  } else draw(byline, left, bylineBase, headerBox, S, false, DIM_FILL);
+  // The rule under the header: below the curve's cost labels, or the byline, whichever is lower.
+  const rule = Math.max(frame.curve ? 188 : 0, bylineBase + 26);
+  svg.push(`<line x1="${left}" x2="${right}" y1="${rule}" y2="${rule}" stroke="#343a40" stroke-width="3"/>`);
+  const listTop = rule + 44;
 
   // The running text: what breaks the rules (its own lines, two at most), then each cost's cards.
   const line = sheet.issues.length
@@ -177,7 +255,9 @@ export function embedImageLayout(
           breaks: true,
           lead: 'gap',
         });
-      atoms.push({ text: `${c.count}×`, bold: true, fill: TEXT_FILL, breaks: i !== 0, lead: i === 0 ? 'space' : 'gap' });
+      // A card's copies before its name; set dense, a single copy's none (only 2× and more are marked).
+      const bare = frame.inline && c.count === 1;
+      if (!bare) atoms.push({ text: `${c.count}×`, bold: true, fill: TEXT_FILL, breaks: i !== 0, lead: i === 0 ? 'space' : 'gap' });
       const fill = c.flagged ? FLAGGED_FILL : c.ally ? ALLY_FILL : TEXT_FILL;
       // A piece of a name no wider than a line leaves beside its copies (no real name has one near it).
       for (const [k, p] of breakable(xmlChars(c.name)).entries())
@@ -185,19 +265,18 @@ export function embedImageLayout(
           text: fitted(p.text, right - left - 4 * S, S, false, measure),
           bold: false,
           fill,
-          breaks: k > 0,
-          lead: k === 0 || p.joiner === ' ' ? 'space' : 'none',
+          breaks: k > 0 || (bare && i !== 0),
+          lead: k === 0 ? (bare && i !== 0 ? 'gap' : 'space') : p.joiner === ' ' ? 'space' : 'none',
           card: c.card_id,
           joiner: k === 0 ? '' : p.joiner,
         });
       if (c.reserved) atoms.push({ text: labels.reserveMark, bold: true, fill: RESERVED_FILL, breaks: false, lead: 'space' });
       cards.push(atoms);
     }
-  const space = measure(' ', S, false);
-  const gap = 0.6 * S;
-  const lines = Math.floor((EMBED_LIST.bottom - EMBED_LIST.top) / EMBED_LIST.row) + 1;
+  const gap = frame.gap * S;
+  const lines = Math.floor((EMBED_LIST.bottom - listTop) / frame.row) + 1;
   const width = (a: Atom) => measure(a.text, S, a.bold);
-  const leadOf = (a: Atom) => (a.lead === 'space' ? space : a.lead === 'gap' ? gap : 0);
+  const leadOf = (a: Atom) => (a.lead === 'space' ? space(S) : a.lead === 'gap' ? gap : 0);
 
   /** The runs (a card's atoms, or the rules' line) set in lines from the list's left: each atom's line and x, and how many lines. */
   const set = (runs: Atom[][]) => {
@@ -246,7 +325,7 @@ export function embedImageLayout(
   while (shown > 0 && laid.lines > lines) laid = set(runs(--shown));
   const hidden = cards.length - shown;
   for (const { atom, row, x } of laid.placed) {
-    const y = EMBED_LIST.top + row * EMBED_LIST.row;
+    const y = listTop + row * frame.row;
     const w = width(atom);
     texts.push({
       text: atom.text,
@@ -266,5 +345,14 @@ export function embedImageLayout(
 <rect width="${EMBED.width}" height="12" fill="${ACCENT}"/>
 ${svg.join('\n')}
 </svg>`;
-  return { svg: out, texts, boxes, hidden, rows: laid.lines };
+  return {
+    svg: out,
+    texts,
+    boxes,
+    hidden,
+    rows: laid.lines,
+    frame: frameName,
+    titleLines: title.lines.length,
+    titleCut: title.cut,
+  };
 }

@@ -91,14 +91,10 @@ async function writeFile(
 
 /** A deck's links as a line carries them: its page, its image and its preview, on `origin`, in English (the image queries made once an export, not once a deck). */
 function linksOn(origin: string): (d: StoredDeck) => { page: string; image: string; preview: string } {
-  const [wide, embed] = [imageQuery('en', catalogueTag()), imageQuery('en', catalogueTag(), 'embed')];
+  const query = imageQuery('en', catalogueTag());
   return (d) => {
-    const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}`;
-    return {
-      page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`,
-      image: `${image}${wide}`,
-      preview: `${image}${embed}`,
-    };
+    const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}${query}`;
+    return { page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`, image, preview: image };
   };
 }
 

@@ -17,7 +17,7 @@ import { loadCatalogueFile } from '#catalogue/load.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { factionName } from '#rules/factions.ts';
-import { IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -44,8 +44,8 @@ const pct = (s: string) =>
     .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
     .join('');
 
-/** A decoded PNG is of the size (1200×630 unless said) and not blank (its luminance varies: text and bars on the background). */
-function expectDrawn(bytes: Buffer, size: ImageSize = 'wide') {
+/** A decoded PNG is of the size (the default, 1200×900, unless said) and not blank (its luminance varies: text and bars on the background). */
+function expectDrawn(bytes: Buffer, size: ImageSize = DEFAULT_IMAGE_SIZE) {
   const png = PNG.sync.read(bytes);
   expect([png.width, png.height]).toEqual([IMAGE_SIZES[size].width, IMAGE_SIZES[size].height]);
   const luminance: number[] = [];
@@ -89,7 +89,7 @@ describe('GET /api/v1/codes/{code}', () => {
     expect(facts.links).toEqual({
       page: `${baseUrl()}/c/${canonical}`,
       image: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}`,
-      preview: `${baseUrl()}/api/v1/codes/${canonical}/image.png?size=embed&catalogue=${DEMO_VERSION}`,
+      preview: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}`,
     });
     // Cacheable: an ETag, 304 on it.
     const again = await call('GET', `/api/v1/codes/${canonical}`, { headers: { 'if-none-match': r.headers.get('etag') as string } });
@@ -205,14 +205,14 @@ describe('GET /api/v1/codes/{code}', () => {
     const first = r.body.data.cards[0];
     expect(first.name).toBe(demo.get(first.card_id)?.names?.de);
     expect(r.body.data.links.image).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`);
-    expect(r.body.data.links.preview).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&size=embed&catalogue=${DEMO_VERSION}`);
+    expect(r.body.data.links.preview).toBe(`${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`);
     const bad = await call('GET', `/api/v1/codes/${canonical}?lang=__proto__`);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_parameter']);
   });
 });
 
 describe('GET /api/v1/codes/{code}/image.png', () => {
-  it('a 1200×630 PNG, cached a day, an ETag per code and language: If-None-Match is 304 and, in the function, draws nothing', async () => {
+  it('a 1200×900 PNG by default (readable 400 px wide), cached a day, an ETag per code and language: If-None-Match is 304 and, in the function, draws nothing', async () => {
     const path = `/api/v1/codes/${canonical}/image.png`;
     const r = await call('GET', path);
     expect([r.status, r.headers.get('content-type'), r.headers.get('cache-control')]).toEqual([200, 'image/png', 'public, max-age=86400']);
@@ -231,16 +231,17 @@ describe('GET /api/v1/codes/{code}/image.png', () => {
     expect(renders()).toBe(before + 1);
   });
 
-  it('size=embed (contract §12.5): a 1200×900 PNG with an ETag of its own (another URL: another entry at the edge); a size not served is 400', async () => {
+  it('size=wide (contract §12.5, §13.1): a 1200×630 PNG with an ETag of its own (another URL: another entry at the edge); the default is the embed’s size; a size not served is 400', async () => {
     const path = `/api/v1/codes/${canonical}/image.png`;
-    const [wide, embed] = await Promise.all([call('GET', path), call('GET', `${path}?size=embed`)]);
-    expect([embed.status, embed.headers.get('cache-control')]).toEqual([200, 'public, max-age=86400']);
+    const [embed, wide] = await Promise.all([call('GET', path), call('GET', `${path}?size=wide`)]);
+    expect([wide.status, wide.headers.get('cache-control')]).toEqual([200, 'public, max-age=86400']);
+    expectDrawn(wide.bytes, 'wide');
     expectDrawn(embed.bytes, 'embed');
     expect(embed.headers.get('etag')).not.toBe(wide.headers.get('etag'));
-    expect((await call('GET', `${path}?size=embed`, { headers: { 'if-none-match': embed.headers.get('etag') as string } })).status).toBe(
+    expect((await call('GET', `${path}?size=wide`, { headers: { 'if-none-match': wide.headers.get('etag') as string } })).status).toBe(
       304,
     );
-    expect((await call('GET', `${path}?size=wide`)).bytes.equals(wide.bytes)).toBe(true);
+    expect((await call('GET', `${path}?size=embed`)).bytes.equals(embed.bytes)).toBe(true);
     const bad = await call('GET', `${path}?size=huge`);
     expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([
       400,
@@ -274,7 +275,8 @@ describe('GET /c/{code}', () => {
     expect(result.ogTitle).toBe('Soviet Union / United States · a KARDS deck');
     expect(result.twitterCard).toBe('summary_large_image');
     const image = new URL(result.ogImage?.[0]?.url as string);
-    expect([image.pathname, image.searchParams.get('size')]).toEqual([`/api/v1/codes/${canonical}/image.png`, 'embed']);
+    // The default image (no size: the embed's, readable 400 px wide).
+    expect([image.pathname, image.searchParams.get('size')]).toEqual([`/api/v1/codes/${canonical}/image.png`, null]);
     expect([result.ogImage?.[0]?.width, result.ogImage?.[0]?.height]).toEqual(['1200', '900']);
     const drawn = await call('GET', image.pathname + image.search);
     expect(drawn.status).toBe(200);

@@ -255,7 +255,7 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
       if (reserved.length === 0) expect(ranked).toBeUndefined();
       else for (const c of reserved) expect(shown(ranked.value)).toContain(c.name);
       expect(embed.description.includes('not for ranked')).toBe(reserved.length > 0 && facts.legality.valid);
-      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png?size=embed&catalogue=${catalogueTag()}`);
+      expect(embed.image.url).toBe(`http://decks.example/api/v1/codes/${url}/image.png?catalogue=${catalogueTag()}`);
     }
     // The image Discord fetches: drawn by the code's image function.
     const image = await inFunctionReply('GET', `/api/v1/codes/${url}/image.png?size=embed`, { host: 'decks.example' });

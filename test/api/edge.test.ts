@@ -199,7 +199,7 @@ describe('public reads at the edge', () => {
     const deck = (await createDeck(owner, { visibility: 'public', deck_code: code('britain', 'usa', 2) })).body.data;
     const html = await (await get(`/d/${deck.share_slug}`)).text();
     expect(html).toContain(
-      `<meta property="og:image" content="${edge}/api/v1/decks/${deck.share_slug}/image.png?size=embed&amp;catalogue=${DEMO_VERSION}">`,
+      `<meta property="og:image" content="${edge}/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}">`,
     );
     expect(html).toContain(`<meta property="og:url" content="${edge}/d/${deck.share_slug}">`);
     const facts = (await (await get(`/api/v1/codes/${urlCodeOf(parseDeckCode(code('britain', 'usa', 2)))}`)).json()) as {

@@ -88,7 +88,7 @@ describe('GET /d/:share_slug', () => {
     const { result } = await ogs({ html: r.text });
     const page = `${baseUrl()}/d/${deck.share_slug}`;
     // Of today's catalogue (contract §11.5): a new one is a new URL.
-    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png?size=embed&catalogue=${DEMO_VERSION}`;
+    const image = `${baseUrl()}/api/v1/decks/${deck.share_slug}/image.png?catalogue=${DEMO_VERSION}`;
     expect(result.ogTitle).toBe('Soviet Union / United States by Page Author');
     // What a player wants before clicking, not the title again: the curve (copies at each cost, lowest to
     // highest) and the cards the deck is built around (its key components), counted here from the catalogue.
@@ -238,7 +238,7 @@ describe('GET /d/:share_slug', () => {
 });
 
 describe('GET /api/v1/decks/:share_slug/image.png', () => {
-  it('a 1200×630 PNG that is not blank, with an ETag: If-None-Match is 304 with no body; a change of the deck changes it', async () => {
+  it('a 1200×900 PNG by default (the embed’s: readable 400 px wide) that is not blank, with an ETag: If-None-Match is 304 with no body; a change of the deck changes it', async () => {
     const { owner, deck } = await hostileDeck();
     const path = `/api/v1/decks/${deck.share_slug}/image.png`;
     const r = await call('GET', path);
@@ -246,7 +246,7 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     expect(r.headers.get('content-type')).toBe('image/png');
     expect(r.headers.get('cache-control')).toBe('public, max-age=300');
     const png = PNG.sync.read(r.bytes);
-    expect([png.width, png.height]).toEqual([1200, 630]);
+    expect([png.width, png.height]).toEqual([1200, 900]);
     // Not blank: the luminance of its pixels varies (text and bars on the background).
     const luminance: number[] = [];
     for (let i = 0; i < png.data.length; i += 4 * 7)
@@ -266,11 +266,11 @@ describe('GET /api/v1/decks/:share_slug/image.png', () => {
     const changed = await call('GET', path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
-    // At an embed's size (what the page's previews link to): 1200×900, an ETag of its own.
-    const embed = await call('GET', `${path}?size=embed`);
-    const small = PNG.sync.read(embed.bytes);
-    expect([embed.status, small.width, small.height, embed.headers.get('cache-control')]).toEqual([200, 1200, 900, 'public, max-age=300']);
-    expect(embed.headers.get('etag')).not.toBe(changed.headers.get('etag'));
+    // The wide one (a link preview's large card, asked for): 1200×630, an ETag of its own.
+    const wide = await call('GET', `${path}?size=wide`);
+    const drawn = PNG.sync.read(wide.bytes);
+    expect([wide.status, drawn.width, drawn.height, wide.headers.get('cache-control')]).toEqual([200, 1200, 630, 'public, max-age=300']);
+    expect(wide.headers.get('etag')).not.toBe(changed.headers.get('etag'));
   });
 
   it('the page and the image in the language asked: card names (not the owner text), <html lang>, Content-Language; an ETag per language', async () => {

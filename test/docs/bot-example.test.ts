@@ -45,7 +45,7 @@ describe('the bot example (docs/api.md, docs/sharing.md)', () => {
       title: 'Soviet Union / United States',
       url: `${baseUrl()}/c/${canonical}`,
       description: '39 cards',
-      image: { url: `${baseUrl()}/api/v1/codes/${canonical}/image.png?size=embed&catalogue=${DEMO_VERSION}` },
+      image: { url: `${baseUrl()}/api/v1/codes/${canonical}/image.png?catalogue=${DEMO_VERSION}` },
     });
     const image = await fetch(embed?.image.url as string);
     const png = PNG.sync.read(Buffer.from(await image.arrayBuffer()));
@@ -54,7 +54,7 @@ describe('the bot example (docs/api.md, docs/sharing.md)', () => {
     const german = await deckEmbed(pasted, 'de');
     expect([german?.title, german?.image.url]).toEqual([
       'Sowjetunion / Vereinigte Staaten',
-      `${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&size=embed&catalogue=${DEMO_VERSION}`,
+      `${baseUrl()}/api/v1/codes/${canonical}/image.png?lang=de&catalogue=${DEMO_VERSION}`,
     ]);
   });
 

@@ -70,6 +70,14 @@ const drawnName = (texts: DrawnText[], cardId: string) =>
 describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real code with the real catalogue', () => {
   const catalogue = hasRealCatalogue ? loadCatalogueFile(REAL_CATALOGUE_FILE) : demoCatalogue();
   const share = realCodes().filter((c) => c.format === 'share');
+  /** Every real code with cards that reads (the share codes and the game's client-storage ones). */
+  const readable = realCodes().filter((c) => {
+    try {
+      return parseDeckCode(c.code).cards.length > 0;
+    } catch {
+      return false;
+    }
+  });
   // The real cards named as the GraphQL stand-in names them: a title of its own in each of the game's languages.
   const named = makeCatalogue(
     catalogue.cards.map((c) => {
@@ -246,8 +254,15 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
     /** Every real code, as a saved deck (author, system, tags) and as a bare code, in `language`: each check's failures. */
     type Layout = ReturnType<typeof embedImageLayout>;
     /** What is wrong with an embed layout of `deck` in `language`: a text too small, a card left out, a name not drawn whole, a box over another. */
-    const failuresOf = (layout: Layout, deck: Deck, language: string, at: string): string[] => {
+    const failuresOf = (layout: Layout, deck: Deck, language: string, at: string, title?: string): string[] => {
       const failures: string[] = [];
+      // The title whole: its lines (one or two, the first at the list's left) joined are the deck's name.
+      if (title !== undefined) {
+        const lines = layout.texts.filter((t) => t.x === 24 || t.x === 36).slice(0, layout.titleLines);
+        const drawn = lines.map((t) => t.text);
+        if (layout.titleCut || ![drawn.join(' '), drawn.join('')].includes(title.replace(/ +/g, ' ').trim()))
+          failures.push(`${at}: title drawn "${drawn.join('|')}", named "${title}"`);
+      }
       // No text under 12 px where the image is shown 400 px wide: every size the SVG draws, scaled as the embed scales it.
       const sizes = [...layout.svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
       if (Math.min(...sizes) * (shown / width) < 12) failures.push(`${at}: a text at ${Math.min(...sizes)} px`);
@@ -264,18 +279,29 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       failures.push(...boxFailures(layout, at));
       return failures;
     };
-    /** Every real code as a saved deck (author, system, tags) and as a bare code, in `language`. */
+    /** Every real code as a saved deck (author, system, tags) and as a bare code, in `language`: the share codes and the game's client-storage ones. */
     const layouts = (language: string) =>
-      share.flatMap((real) => {
+      readable.flatMap((real) => {
         const deck = parseDeckCode(real.code);
         const saved = realDeck(
           real.code,
           { author_name: 'A real deck', tags: ['tempo', 'ranked'], guide: { system: 'Tempo' } } as Partial<StoredDeck>,
           language,
         ).stored;
+        const [savedSheet, codeSheetOf] = [deckSheet(saved, named, language), codeSheet(deck, named, language)];
         return [
-          { at: `${real.key} saved ${language}`, deck, layout: embedImageLayout(deckSheet(saved, named, language), measurerFor(language)) },
-          { at: `${real.key} code ${language}`, deck, layout: embedImageLayout(codeSheet(deck, named, language), measurerFor(language)) },
+          {
+            at: `${real.key} saved ${language}`,
+            deck,
+            title: savedSheet.name,
+            layout: embedImageLayout(savedSheet, measurerFor(language)),
+          },
+          {
+            at: `${real.key} code ${language}`,
+            deck,
+            title: codeSheetOf.name,
+            layout: embedImageLayout(codeSheetOf, measurerFor(language)),
+          },
         ];
       });
 
@@ -283,14 +309,24 @@ describe.skipIf(!hasRealCodes || !hasRealCatalogue)('the deck image, every real 
       'in %s: every real code, saved and bare: no text under 12 px at 400 px, no name cut or left out, no box over another',
       (language) => {
         const all = layouts(language);
-        expect(all.length).toBe(2 * share.length);
-        expect(all.flatMap(({ layout, deck, at }) => failuresOf(layout, deck, language, at))).toEqual([]);
+        expect(all.length).toBe(2 * readable.length);
+        expect(all.flatMap(({ layout, deck, at, title }) => failuresOf(layout, deck, language, at, title))).toEqual([]);
       },
     );
 
     it('finds what it is there for: a name cut, a text too small, a box over another, a card left out', () => {
-      const { deck, layout } = layouts('ja').find((l) => l.at === 'bri-usa-2 code ja') as { deck: Deck; layout: Layout };
-      expect(failuresOf(layout, deck, 'ja', 'as drawn')).toEqual([]);
+      const { deck, layout, title } = layouts('ja').find((l) => l.at === 'bri-usa-2 code ja') as {
+        deck: Deck;
+        layout: Layout;
+        title: string;
+      };
+      expect(failuresOf(layout, deck, 'ja', 'as drawn', title)).toEqual([]);
+      // The codes covered are the share codes and the client-storage ones; a title cut is found.
+      expect(readable.length).toBeGreaterThan(share.length);
+      expect(failuresOf({ ...layout, titleCut: true }, deck, 'ja', 'title', title)).toEqual([
+        expect.stringContaining('title: title drawn'),
+      ]);
+      expect(failuresOf(layout, deck, 'ja', 'title', `${title} longer`)).toEqual([expect.stringContaining('title: title drawn')]);
       const i = layout.texts.findIndex((t) => t.card !== undefined);
       const piece = layout.texts[i] as DrawnText;
       const cut = layout.texts.with(i, { ...piece, text: `${[...piece.text].slice(0, -1).join('')}…` });
