@@ -35,12 +35,12 @@ export const GUARD_EXCEPTIONS = {
   s3_bucket_default_encryption_kms_check:
     "The bulk files are public data (every public deck, contract §12.2), encrypted at rest with S3's own keys; a customer-managed KMS key costs $1 a month, the whole idle budget, and CloudFront's every read of a file would need it too.",
   s3_bucket_versioning_enabled_check:
-    "A bulk file's key is written once and deleted by the lifecycle rule after 7 days: versions would keep an erased account's decks in noncurrent versions past the 7 days contract §12.2 allows.",
+    "A bulk file's key is written once and deleted by the lifecycle rule within 7 days: versions would keep an erased account's decks in noncurrent versions past the 7 days contract §12.2 allows.",
   s3_bucket_logging_enabled_check:
     'The bulk files are downloaded through the edge; server access logs need a second bucket (with its own rules), billed by the GB, for a bucket of derived public files no one writes but the export job.',
   s3_event_notifications_enabled_check: 'Nothing follows a new bulk file: the export job lists it itself once its upload is complete.',
   s3_bucket_object_lock_enabled_check:
-    'Object lock would keep the lifecycle rule from deleting a bulk file after 7 days, which an erased account needs (contract §12.2).',
+    'Object lock would keep the lifecycle rule from deleting a bulk file within 7 days, which an erased account needs (contract §12.2).',
 } as const;
 
 export type GuardRule = keyof typeof GUARD_EXCEPTIONS;

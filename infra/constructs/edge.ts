@@ -42,6 +42,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CORS, type Route } from '#routes';
+import { LIFETIMES, maxAgeOf } from '#routes/cache-lifetimes.ts';
 import { BULK_FOLDER } from '#rules/bulk.ts';
 import { cachedBehaviours, rootObjectOf } from '../edge-behaviours.ts';
 import { catalogueVersion, EDGE_CATALOGUE_HEADER, EDGE_HOST_HEADER, EDGE_LANGUAGE_HEADER, edgeFunctionCode } from '../edge-function.ts';
@@ -158,15 +159,15 @@ export class Edge extends Construct {
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         compress: false,
         cachePolicy: new CachePolicy(this, 'Files', {
-          comment: 'Deck Library: the bulk files, by path alone; a year (their keys never change)',
+          comment: 'Deck Library: the bulk files, by path alone; an hour at most (a file the bucket deletes leaves the edge then)',
           queryStringBehavior: CacheQueryStringBehavior.none(),
           headerBehavior: CacheHeaderBehavior.none(),
           cookieBehavior: CacheCookieBehavior.none(),
           enableAcceptEncodingGzip: false,
           enableAcceptEncodingBrotli: false,
-          minTtl: Duration.days(365),
-          defaultTtl: Duration.days(365),
-          maxTtl: Duration.days(365),
+          minTtl: Duration.seconds(0),
+          defaultTtl: Duration.seconds(maxAgeOf(LIFETIMES.bulkFile)),
+          maxTtl: Duration.seconds(maxAgeOf(LIFETIMES.bulkFile)),
         }),
       };
     this.distribution = new Distribution(this, 'Distribution', {

@@ -41,6 +41,9 @@ const body = async (req: IncomingMessage): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 
+/** The file beside an object that keeps its headers: `%h…` is no percent-encoding, so no key's file name ends so. */
+const HEADERS = '%headers.json';
+
 /** Headers an object keeps from its CreateMultipartUpload. */
 const KEPT = ['content-type', 'content-encoding', 'cache-control'] as const;
 
@@ -49,9 +52,23 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
   const uploads = join(folder, 'uploads');
   mkdirSync(objects, { recursive: true });
   mkdirSync(uploads, { recursive: true });
-  /** A path under `root` for a request's path, or none when it would leave it. */
+  /**
+   * The file of a request's path (`/<bucket>/<key>`): the path percent-decoded as S3 decodes it (a malformed escape:
+   * none, 400), its key kept literal as S3 keeps it — `..`, `.` and empty segments are names, never steps — each
+   * segment a file or folder name of its own (percent-encoded, so that no name leaves the folder).
+   */
   const inside = (root: string, path: string) => {
-    const file = normalize(join(root, decodeURIComponent(path)));
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return undefined;
+    }
+    const segments = decoded
+      .replace(/^\//, '')
+      .split('/')
+      .map((part) => (part === '' ? '%' : encodeURIComponent(part).replace(/^\.{1,2}$/, (dots) => '%2E'.repeat(dots.length))));
+    const file = normalize(join(root, ...segments));
     return file.startsWith(root + sep) ? file : undefined;
   };
   /** Deletes the objects older than the lifecycle rule's days. */
@@ -59,9 +76,9 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) expire(path, now);
-      else if (!entry.name.endsWith('.headers.json') && now - statSync(path).mtimeMs > keptDays * 86_400_000) {
+      else if (!entry.name.endsWith(HEADERS) && now - statSync(path).mtimeMs > keptDays * 86_400_000) {
         rmSync(path, { force: true });
-        rmSync(`${path}.headers.json`, { force: true });
+        rmSync(`${path}${HEADERS}`, { force: true });
       }
     }
   };
@@ -119,7 +136,7 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
           appendFileSync(target, bytes);
         }
         const etag = `"${md5.digest('hex')}-${parts.length}"`;
-        writeFileSync(`${target}.headers.json`, JSON.stringify({ ...headers, etag }));
+        writeFileSync(`${target}${HEADERS}`, JSON.stringify({ ...headers, etag }));
         rmSync(upload, { recursive: true, force: true });
         expire(objects, Date.now());
         return answer(200, `<CompleteMultipartUploadResult><ETag>${etag}</ETag></CompleteMultipartUploadResult>`);
@@ -129,9 +146,9 @@ export async function startLocalObjects(folder: string, keptDays: number, port =
         return answer(204);
       }
       if ((req.method === 'GET' || req.method === 'HEAD') && !uploadId) {
-        if (!existsSync(file) || file.endsWith('.headers.json') || !statSync(file).isFile())
+        if (!existsSync(file) || file.endsWith(HEADERS) || !statSync(file).isFile())
           return answer(404, '<Error><Code>NoSuchKey</Code></Error>');
-        const headers = JSON.parse(readFileSync(`${file}.headers.json`, 'utf8')) as Record<string, string>;
+        const headers = JSON.parse(readFileSync(`${file}${HEADERS}`, 'utf8')) as Record<string, string>;
         res.writeHead(200, { ...headers, 'content-length': String(statSync(file).size) });
         if (req.method === 'HEAD') return res.end();
         return void createReadStream(file).pipe(res);

@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
+import { SCOPES } from '#rules/scopes.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
+import { BucketUnreachable } from '#store/objects.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { bulkExport } from './bulk-export.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
@@ -26,9 +28,8 @@ const commands = new Map<string, Command>([
   [
     'keys create',
     {
-      usage:
-        'keys create --user-id ID --scopes decks:read,decks:write,decks:delete[,keys:manage,account:delete] [--label TEXT] [--expires-in-days 1-365] [--json] [--aws]',
-      help: 'Issues an API key for an account (any scopes: keys:manage and account:delete are implied by none). The key is printed once; only a hash of its secret is stored.',
+      usage: `keys create --user-id ID --scopes SCOPE[,SCOPE…] [--label TEXT] [--expires-in-days 1-365] [--json] [--aws]`,
+      help: `Issues an API key for an account with the scopes named, any of ${SCOPES.join(', ')} (none implies another). The key is printed once; only a hash of its secret is stored.`,
       run: keysCreate,
     },
   ],
@@ -175,6 +176,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`deckctl: ${(e as Error).message}\n${USAGE}`);
       return 2;
+    }
+    if (e instanceof BucketUnreachable) {
+      const local = process.env.S3_ENDPOINT !== undefined;
+      console.error(
+        `deckctl: ${e.message} (${local ? "npm start's stand-in: start it with npm start, or set S3_ENDPOINT / S3_PORT" : 'check the AWS credentials, AWS_REGION and BULK_BUCKET'})`,
+      );
+      return 1;
     }
     if (isStoreUnavailable(e)) {
       const where = process.env.DYNAMODB_ENDPOINT

@@ -23,8 +23,16 @@ export const LIFETIMES = {
   redirect: 'public, max-age=86400',
   /** The reference page: five minutes, served stale up to a day while revalidated. */
   docsPage: 'public, max-age=300, stale-while-revalidate=86400',
-  /** A file named by its content's hash (a bulk file, a docs asset of its build): a year, never revalidated. */
+  /** A file named by its content's hash (a docs asset of its build): a year, never revalidated. */
   immutable: 'public, max-age=31536000, immutable',
+  /**
+   * A bulk file (its key never rewritten, but the file deleted by the bucket's rule: an erased account's decks leave
+   * it): an hour, so that the edge keeps no file past the bucket by more (infra/constructs/edge.ts caps it so too).
+   */
+  bulkFile: 'public, max-age=3600',
 } as const;
 
 export type Lifetime = (typeof LIFETIMES)[keyof typeof LIFETIMES];
+
+/** A lifetime's max-age, in seconds (what the edge's cache policy is capped at where it keeps what the origin says). */
+export const maxAgeOf = (lifetime: Lifetime): number => Number(/max-age=(\d+)/.exec(lifetime)?.[1] ?? 0);

@@ -58,7 +58,7 @@ export const patchCollection = {
   grants: [accounts(['GetItem', 'PutItem'], [ACCOUNT.grant])],
   summary: 'Add or remove copies',
   description:
-    "`add` and `remove` (copies by card_id) and `add_text` and `remove_text` (the game's text): additions first (a card at most 99 copies: more is 422), then removals (removing more than owned leaves none). Two changes at once are both applied; a change retried after a lost answer is applied once. " +
+    "`add` and `remove` (copies by card_id) and `add_text` and `remove_text` (the game's text): additions first (a card at most 99 copies: more is 422), then removals (removing more than owned leaves none). Two changes at once are both applied. A client that retries a change whose answer it lost should send If-Match with the version it read: a retry of a change that landed is then 412 (read the collection again), never applied twice; without If-Match a retried PATCH is a new change (no Idempotency-Key here). A change that leaves the collection as it was writes nothing: its version and ETag stay. " +
     ETAG,
   tag: 'Collection',
   requestHeaders: ['If-Match'],

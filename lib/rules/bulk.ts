@@ -27,8 +27,15 @@ export const BULK_FILES = {
 export type BulkType = keyof typeof BULK_FILES;
 export const BULK_TYPES = Object.keys(BULK_FILES) as [BulkType, ...BulkType[]];
 
-/** How long a file is kept (the bucket's lifecycle rule): an erased or private deck leaves every file within it. */
-export const BULK_KEPT_DAYS = 7;
+/**
+ * The bucket's lifecycle rule's days. S3 expires an object at its creation plus these days rounded up to the next
+ * midnight UTC (S3 User Guide, "Lifecycle configuration elements": expiration), so a file written at the daily
+ * run's 04:45 UTC expires 6 days 19 h 15 min later — within the 7 days contract §12.2 gives an erased account's decks
+ * (the edge keeps a file an hour at most: cache-lifetimes.ts bulkFile) — and the last 7 daily files are kept.
+ */
+export const BULK_KEPT_DAYS = 6;
+/** The days within which a file is gone (contract §12.2): its expiry, rounded to a midnight, and the edge's hour. */
+export const BULK_GONE_DAYS = 7;
 /** Where the files are: this folder of the bucket, and the same path at the edge (`/bulk/…`). */
 export const BULK_FOLDER = 'bulk';
 

@@ -13,7 +13,7 @@ import { RARITIES, type Rarity } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CardCount, Deck } from './deck-code.ts';
 import { undeckable } from './deck-rules.ts';
-import { cardOfLine, DeckTextError, headerNation, METADATA_LINE, quoted } from './deck-text.ts';
+import { cardOfLine, codeLineOf, DeckTextError, headerNation, metadataOf, quoted } from './deck-text.ts';
 import { at, type Detail, detail } from './details.ts';
 import type { CardFaction } from './factions.ts';
 import { LIMITS } from './limits.ts';
@@ -106,7 +106,12 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
   for (const [i, line] of lines.entries()) {
     const n = i + 1;
     if (line === '') continue;
-    if (line.startsWith('%%') || METADATA_LINE.test(line)) continue;
+    // The export's own lines, each read as a deck's export reads it (a code that parses, a nation that is one).
+    if (line.startsWith('%%')) {
+      codeLineOf(line, n);
+      continue;
+    }
+    if (metadataOf(line, n)) continue;
     const card = OWNED_LINE.exec(line);
     if (card) {
       const [, copies = '', kredits = '', name = ''] = card;
@@ -125,7 +130,7 @@ export function readCollectionText(text: string, catalogue: Catalogue): Owned {
       nation = headed;
       continue;
     }
-    // A deck's name line: the one before a deck's "Major power:", as the game's export writes it.
+    // A deck's name line: the one before a deck's "Major power:" (read itself on its own line), as the game's export writes it.
     const nextLine = nextOf[i];
     if (nextLine !== undefined && /^major power\s*:/i.test(nextLine)) continue;
     throw new DeckTextError(
@@ -217,7 +222,7 @@ export function changedCollection(owned: Owned, change: CollectionChange): Read<
 /** What a deck still needs of a collection (contract §12.3). */
 export interface Missing {
   buildable: boolean;
-  /** Copies to get, in the deck's card order. */
+  /** Copies to get, by card_id in base-62 order (the canonical code's, as parseDeckCode gives a deck's cards). */
   cards: CardCount[];
   /** Copies to get in all. */
   total: number;

@@ -48,7 +48,7 @@ export const foldName = (name: string): string =>
 
 // `2x (1K) NAME` (kardscm: ^(\d+)x\s+\((\d+)K\)\s+(.+)$), `?` kredits for a card the catalogue does not know.
 const CARD_LINE = /^(\d{1,3})\s*[x×]\s*\(\s*(\d{1,3}|\?)\s*k\s*\)\s*(.+)$/i;
-export const METADATA_LINE = /^(major power|ally|hq)\s*:\s*(.*)$/i;
+const METADATA_LINE = /^(major power|ally|hq)\s*:\s*(.*)$/i;
 const HEADER_LINE = /^(.{1,40}?)\s*:$/;
 const ID_NAME = /^\[([0-9A-Za-z]{2})\]$/;
 
@@ -101,6 +101,40 @@ export function cardsNamed(catalogue: Catalogue, name: string, nation: CardFacti
   return found;
 }
 
+/**
+ * A metadata line of the export (`Major power: soviet`, `Ally: usa`, `HQ: Moscow`), read: the nation it names (a
+ * major power for `Major power:`), or for `HQ:` a name of its own (read and left: a share code holds no HQ); a
+ * metadata line that names no such nation is an error naming it. Undefined for a line that is no metadata line.
+ */
+export function metadataOf(
+  line: string,
+  n: number,
+): { key: 'major power' | 'ally'; faction: FactionId } | { key: 'hq'; faction?: undefined } | undefined {
+  const metadata = METADATA_LINE.exec(line);
+  if (!metadata) return undefined;
+  const [, label = '', value = ''] = metadata;
+  const key = label.toLowerCase() as 'major power' | 'ally' | 'hq';
+  if (key === 'hq') {
+    if (!value.trim()) throw new DeckTextError('"HQ:" names no headquarters', n);
+    return { key };
+  }
+  const faction = nationNamed(value);
+  if (!faction || faction === 'neutral') throw new DeckTextError(`${quoted(value)} names no nation`, n);
+  if (key === 'major power' && !FACTIONS.find((f) => f.id === faction)?.main)
+    throw new DeckTextError(`${factionName(faction, 'en')} cannot be a major power`, n);
+  return { key, faction: faction as FactionId };
+}
+
+/** A `%%` line of the export, read: its deck, or an error naming the line when it does not parse. */
+export function codeLineOf(line: string, n: number): Deck {
+  try {
+    return parseDeckCode(line);
+  } catch (error) {
+    if (error instanceof DeckCodeError) throw new DeckTextError(`the code does not parse: ${error.message}`, n);
+    throw error;
+  }
+}
+
 /** A line as a message quotes it: at most 60 characters, cut at a code point, what a reader cannot see shown as U+FFFD. */
 export const quoted = (line: string) => JSON.stringify(visible(cutText(line, 60)));
 
@@ -121,12 +155,7 @@ export function readDeckText(text: string, catalogue: Catalogue): Deck {
     if (line === '') continue;
     if (line.startsWith('%%')) {
       if (code) throw new DeckTextError(`a second %% code (the first is on line ${code.line})`, n);
-      try {
-        code = { deck: parseDeckCode(line), line: n };
-      } catch (error) {
-        if (error instanceof DeckCodeError) throw new DeckTextError(`the code does not parse: ${error.message}`, n);
-        throw error;
-      }
+      code = { deck: codeLineOf(line, n), line: n };
       continue;
     }
     const card = CARD_LINE.exec(line);
@@ -139,16 +168,10 @@ export function readDeckText(text: string, catalogue: Catalogue): Deck {
       counts.set(id, { count: total, line: counts.get(id)?.line ?? n });
       continue;
     }
-    const metadata = METADATA_LINE.exec(line);
+    const metadata = metadataOf(line, n);
     if (metadata) {
-      const [, label = '', value = ''] = metadata;
-      const key = label.toLowerCase();
-      if (key === 'hq') continue;
-      const faction = nationNamed(value);
-      if (!faction || faction === 'neutral') throw new DeckTextError(`${quoted(value)} names no nation`, n);
-      if (key === 'ally') ally = faction;
-      else if (FACTIONS.find((f) => f.id === faction)?.main) main = faction;
-      else throw new DeckTextError(`${factionName(faction, 'en')} cannot be a major power`, n);
+      if (metadata.key === 'ally') ally = metadata.faction;
+      else if (metadata.key === 'major power') main = metadata.faction;
       continue;
     }
     const headed = headerNation(line);

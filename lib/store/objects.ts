@@ -18,16 +18,35 @@ export const PART_BYTES = 8 * 1024 * 1024;
 /** How long a presigned link lasts (seconds): longer than the listing that gives it is kept anywhere. */
 export const PRESIGNED_SECONDS = 3600;
 
-function bucket(): { client: AwsClient; url: (key: string) => string; local: boolean } {
+/** The bulk files' bucket could not be reached (refused, reset, no answer): named, so that an operator is told which store failed. */
+export class BucketUnreachable extends Error {
+  override readonly name = 'BucketUnreachable';
+  constructor(
+    readonly endpoint: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach the bulk files' bucket at ${endpoint}`, { cause });
+  }
+}
+
+function bucket(): { client: Pick<AwsClient, 'fetch' | 'sign'>; url: (key: string) => string; local: boolean } {
   const env = process.env;
   const name = env.BULK_BUCKET;
   if (!name) throw new Error('no BULK_BUCKET: the bucket of the bulk files is not set');
   const local = env.S3_ENDPOINT;
   const { client, region } = signer('s3', local, 'reach the bulk files');
   const path = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+  const url = (key: string) => (local ? `${local}/${name}/${path(key)}` : `https://${name}.s3.${region}.amazonaws.com/${path(key)}`);
   return {
-    client,
-    url: (key) => (local ? `${local}/${name}/${path(key)}` : `https://${name}.s3.${region}.amazonaws.com/${path(key)}`),
+    client: {
+      // A failure to reach the bucket at all is the bucket's, said so (not the table's store's).
+      fetch: (input, init) =>
+        client.fetch(input, init).catch((e: unknown) => {
+          throw new BucketUnreachable(new URL(String(input instanceof Request ? input.url : input)).origin, e);
+        }),
+      sign: (input, init) => client.sign(input, init),
+    },
+    url,
     local: local !== undefined,
   };
 }

@@ -80,7 +80,7 @@ async function writeFile(
       throw e;
     },
   );
-  const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': LIFETIMES.immutable };
+  const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': LIFETIMES.bulkFile };
   const [written, records] = await Promise.all([putStreamed(key, headers, gzip), writing]);
   const file = { type, key, updated_at: at.toISOString(), ...written, records };
   // Listed unless a newer file is listed already (an export that began later and ended first): the listing names

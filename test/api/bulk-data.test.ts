@@ -143,7 +143,7 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
       200,
       'application/x-ndjson',
       'gzip',
-      'public, max-age=31536000, immutable',
+      'public, max-age=3600',
     ]);
     expect([got.bytes.length, sha256(got.bytes)]).toEqual([decks.size, decks.sha256]);
     const lines = gunzipSync(got.bytes).toString('utf8').split('\n');
@@ -326,5 +326,26 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('the bucket stand-in keeps keys as S3 does: a malformed escape is 400 (directly and through the edge), `..` a name, never a step', async () => {
+    for (const base of [bucket, `${edge}`]) {
+      const path = base === bucket ? `${bucket}/bulk/%ZZ` : `${edge}/bulk/%ZZ`;
+      const bad = await raw(path);
+      expect([path, bad.status]).toEqual([path, 400]);
+    }
+    // A key of `..` segments names an object that is not there: 404, not a file outside the bucket's folder.
+    for (const key of [
+      '..%2F..%2Fbulk%2Fdecks',
+      '..%2Fuploads',
+      '%2E%2E/%2E%2E/package.json',
+      'bulk/decks/..%2F..%2F..%2F..%2Fpackage.json',
+    ]) {
+      const got = await raw(`${bucket}/${key}`);
+      expect([key, got.status]).toEqual([key, 404]);
+    }
+    // The listed file is still read by its key.
+    const [decks] = await listing(runtime?.baseUrl as string);
+    expect((await raw(decks?.download_uri as string)).status).toBe(200);
   });
 });

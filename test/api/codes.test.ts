@@ -238,9 +238,7 @@ describe('GET /api/v1/codes/{code}/image.png', () => {
     expectDrawn(wide.bytes, 'wide');
     expectDrawn(embed.bytes, 'embed');
     expect(embed.headers.get('etag')).not.toBe(wide.headers.get('etag'));
-    expect((await call('GET', `${path}?size=wide`, { headers: { 'if-none-match': wide.headers.get('etag') as string } })).status).toBe(
-      304,
-    );
+    expect((await call('GET', `${path}?size=wide`, { headers: { 'if-none-match': wide.headers.get('etag') as string } })).status).toBe(304);
     expect((await call('GET', `${path}?size=embed`)).bytes.equals(embed.bytes)).toBe(true);
     const bad = await call('GET', `${path}?size=huge`);
     expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([

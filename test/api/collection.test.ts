@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
+import { compareBase62 } from '#rules/base62.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
@@ -103,8 +104,9 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
         byNation[card.faction] = (byNation[card.faction] ?? 0) + c.count;
       }
       const data = r.body.data;
-      // In the code's own card order (its canonical one), as the deck's other answers list cards.
+      // In the code's own card order (its canonical one: by card_id in base-62 order, as docs/api.md says).
       const order = deck.cards.map((c) => c.card_id);
+      expect(order).toEqual([...order].sort(compareBase62));
       expected.sort((a, b) => order.indexOf(a.card_id) - order.indexOf(b.card_id));
       expect(
         data.cards.map((c: { card_id: string; count: number }) => [c.card_id, c.count]),
@@ -241,7 +243,8 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('a player’s own cards, ove
     expect(held.status).toBe(200);
     const before = (await get(o)).body.data;
     const firsts = ['1000x', '-1x', '1.5x', '1e309x', '\uff12x', 'NaNx'].map((n) => `${n} ${name}`);
-    for (const first of [...firsts, 'hello world'])
+    // The export's own lines that say nothing the game writes (a hostile review's finds): refused, not read past.
+    for (const first of [...firsts, 'hello world', '%%hello world', 'Major power: banana', 'Ally: hello world'])
       for (const text of [first, `${first}\n2x ${name}`]) {
         for (const r of [await put(o, { text }), await patch(o, { add_text: text }), await patch(o, { remove_text: text })]) {
           expect([text, r.status, r.body.error?.details?.[0]?.message?.slice(0, 7)]).toEqual([text, 422, 'line 1:']);

@@ -33,7 +33,7 @@ describe('a collection’s text', () => {
       'Ally: usa',
       'HQ: Moscow',
       `1x [${b.card_id}]`,
-      '%%45|xx',
+      legalCode(demo, 'soviet', 'usa'),
     ].join('\n');
     expect(readCollectionText(text, demo)).toEqual({ [a.card_id]: 3, [b.card_id]: 4 });
   });
@@ -55,8 +55,23 @@ describe('a collection’s text', () => {
     expect(readCollectionText(`1000x ${a.name}\nMajor power: soviet\n2x ${b.name}`, demo)).toEqual({ [b.card_id]: 2 });
   });
 
+  it("the export's own lines are read as a deck's export reads them: a code that parses, a nation that is one, an HQ named", () => {
+    for (const [line, why] of [
+      ['%%hello world', /^line 1: the code does not parse/],
+      ['Major power: banana', /^line 1: "banana" names no nation/],
+      ['Ally: hello world', /^line 1: "hello world" names no nation/],
+      ['Major power: finland', /^line 1: Finland cannot be a major power/],
+      ['HQ:', /^line 1: "HQ:" names no headquarters/],
+    ] as const) {
+      expect(errorOf(`${line}\n2x ${b.name}`).message).toMatch(why);
+      // A name line before a "Major power:" that names no nation is no name line: the error is the metadata's.
+      expect(errorOf(`1000x ${a.name}\n${line}\n2x ${b.name}`).message).toMatch(/^line [12]: /);
+    }
+    expect(readCollectionText(`Deck\nMajor power: soviet\nAlly: usa\nHQ: Moscow\n2x ${b.name}`, demo)).toEqual({ [b.card_id]: 2 });
+  });
+
   it('a text that holds no card line is an error, not an empty collection', () => {
-    for (const text of ['', '   \n\n', 'Deck\nMajor power: soviet\nAlly: usa', '%%45|xx', 'soviet:'])
+    for (const text of ['', '   \n\n', 'Deck\nMajor power: soviet\nAlly: usa', 'soviet:'])
       expect(errorOf(text).message).toMatch(/holds no card line/);
   });
 
