@@ -3,6 +3,7 @@
  * document, and how the route layer reads it before the endpoint runs. A value that does not parse names
  * nothing: the route answers its own 404 (`missing`), as for an unknown value. Pure: no HTTP, no store.
  */
+import { BULK_FILES, BULK_TYPES, type BulkType, bulkTypeOf } from '#rules/bulk.ts';
 import { CARD_ID } from '#rules/card.ts';
 import { KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
 import type { ErrorCode } from '#shapes/errors.ts';
@@ -84,3 +85,12 @@ export const Code: PathParam = {
 
 /** What a parameter gives the endpoint. */
 export type ParsedOf<P> = P extends PathParam<infer T> ? T : never;
+
+/** A bulk file of the listing: its type or its id (lib/rules/bulk.ts BULK_FILES), as Scryfall's /bulk-data/{id|type}. */
+export const BulkId: PathParam<BulkType> = {
+  pattern: `^(?:${BULK_TYPES.join('|')}|${BULK_TYPES.map((t) => BULK_FILES[t].id).join('|')})$`,
+  example: 'decks',
+  description: `A bulk file's type (${BULK_TYPES.join(', ')}) or its id.`,
+  missing: { code: 'not_found', message: 'no such bulk file' },
+  parse: bulkTypeOf,
+};

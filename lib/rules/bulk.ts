@@ -8,6 +8,8 @@ import { parsedCode } from './parsed-codes.ts';
 
 export const BULK_FILES = {
   decks: {
+    /** Its id (Scryfall's bulk-data objects have one, the same from one day's file to the next): fixed. */
+    id: '5b1c0d6e-2f4a-4c8e-9a57-0d3e6f1b8c21',
     name: 'Public decks',
     description:
       'Every public deck, one JSON object a line (NDJSON), gzip: what search lists of it (counts folded as search folds them), its canonical code, its cards, its guide’s description, its version and its links.',
@@ -16,6 +18,7 @@ export const BULK_FILES = {
     schema: 'BulkDeck',
   },
   plays: {
+    id: 'c7e2a9f4-81d3-4b6a-a0f5-3e9d2b7c4a18',
     name: 'What the library plays',
     description:
       "The library's card figures as GET /api/v1/meta/cards answers them with no filter (every card, in English), and GET /api/v1/meta/factions' pairs and tags: one JSON document, gzip.",
@@ -26,6 +29,9 @@ export const BULK_FILES = {
 } as const;
 export type BulkType = keyof typeof BULK_FILES;
 export const BULK_TYPES = Object.keys(BULK_FILES) as [BulkType, ...BulkType[]];
+/** The type a listing's entry is asked for by (its type, or its id, as Scryfall's /bulk-data/{id|type}), if any. */
+export const bulkTypeOf = (asked: string): BulkType | undefined =>
+  BULK_TYPES.find((type) => type === asked || BULK_FILES[type].id === asked);
 
 /**
  * The bucket's lifecycle rule's days. S3 expires an object at its creation plus these days rounded up to the next

@@ -117,7 +117,7 @@ export const SHAPES = {
   'OwnerListItem[]': v.array(COMPONENTS.OwnerListItem),
   'SearchItem[]': v.array(COMPONENTS.SearchItem),
   'SimilarDeck[]': v.array(COMPONENTS.SimilarDeck),
-  'BulkFile[]': v.array(COMPONENTS.BulkFile),
+  BulkList: v.strictObject({ ...S.BulkList.entries, data: v.array(COMPONENTS.BulkFile) }),
   'VersionListItem[]': v.array(COMPONENTS.VersionListItem),
   'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),
   DeckDiff: S.DeckDiff,

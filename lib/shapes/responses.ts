@@ -347,6 +347,11 @@ export const BulkDeck = v.strictObject({
 });
 /** A bulk file as `GET /api/v1/bulk-data` lists it (Scryfall's bulk-data shape, with its digest, its records and the schema of what it holds). */
 export const BulkFile = v.strictObject({
+  /** Scryfall's object kind, so that a client of its bulk data reads this one unchanged. */
+  object: v.literal('bulk_data'),
+  id: v.pipe(v.string(), v.uuid()),
+  /** This entry's own URL (GET /api/v1/bulk-data/{id}). */
+  uri: v.pipe(v.string(), v.url()),
   type: v.picklist(BULK_TYPES),
   name: v.string(),
   description: v.string(),
@@ -395,6 +400,14 @@ export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VE
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });
+/** The bulk files' listing, in Scryfall's list shape (`object`, `has_more`, `data`) and with the envelope's meta. */
+export const BulkList = v.strictObject({
+  object: v.literal('list'),
+  has_more: v.literal(false),
+  data: v.array(BulkFile),
+  meta: Meta,
+});
+
 /** The export's meta (contract §9.4): has_more, next_cursor (null on the last page). */
 export const ExportMeta = v.strictObject({
   api_version: v.literal(API_VERSION),

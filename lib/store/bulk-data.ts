@@ -2,8 +2,8 @@
  * The bulk files' listing (items/bulk-data.ts): the export job writes a type's newest file once it is whole in the
  * bucket; the listing reads every type's in one BatchGetItem, eventually consistent (half a read unit an item).
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { BULK_TYPES } from '#rules/bulk.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BULK_TYPES, type BulkType } from '#rules/bulk.ts';
 import { getItems } from './bulk.ts';
 import { documentClient } from './client.ts';
 import { type BulkFileItem, bulkFileItem, bulkFileKey, fromBulkFileItem } from './items/bulk-data.ts';
@@ -35,4 +35,10 @@ export async function writeBulkFile(file: BulkFileItem): Promise<boolean> {
 export async function readBulkFiles(): Promise<BulkFileItem[]> {
   const items = await getItems(BULK_TYPES.map(bulkFileKey), DECKS, false);
   return items.flatMap((item) => (item ? [fromBulkFileItem(item)] : []));
+}
+
+/** A type's newest file, if it was exported (one GetItem, eventually consistent). */
+export async function readBulkFileOf(type: BulkType): Promise<BulkFileItem | undefined> {
+  const { Item } = await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: bulkFileKey(type) }));
+  return Item ? fromBulkFileItem(Item) : undefined;
 }

@@ -348,4 +348,37 @@ describe('GET /api/v1/bulk-data and its files (contract §12.2)', () => {
     const [decks] = await listing(runtime?.baseUrl as string);
     expect((await raw(decks?.download_uri as string)).status).toBe(200);
   });
+
+  it("a client of Scryfall's bulk data reads the listing and fetches a file by type unchanged", async () => {
+    // What a Scryfall client writes (its /bulk-data list of bulk_data objects, then /bulk-data/{type}), pointed here.
+    const scryfall = async (api: string, type: string) => {
+      const list = (await (await fetch(`${api}/bulk-data`)).json()) as {
+        object: string;
+        has_more: boolean;
+        data: { object: string; type: string; download_uri: string; size: number; uri: string }[];
+      };
+      if (list.object !== 'list' || list.has_more) throw new Error('not a whole list');
+      const entry = list.data.find((d) => d.object === 'bulk_data' && d.type === type);
+      const one = (await (await fetch(`${api}/bulk-data/${type}`)).json()) as {
+        object: string;
+        download_uri: string;
+        size: number;
+        id: string;
+      };
+      const byId = (await (await fetch(entry?.uri as string)).json()) as { download_uri: string };
+      const file = Buffer.from(await (await fetch(one.download_uri)).arrayBuffer());
+      return { entry, one, byId, file };
+    };
+    for (const base of [runtime?.baseUrl as string, edge]) {
+      const { entry, one, byId, file } = await scryfall(`${base}/api/v1`, 'decks');
+      // By type and by id, the same entry; directly, the listing's too (through the edge each is kept 5 minutes of its own).
+      expect([one.object, byId.download_uri, entry?.object]).toEqual(['bulk_data', one.download_uri, 'bulk_data']);
+      if (base !== edge) expect(entry?.download_uri).toBe(one.download_uri);
+      // fetch undoes the declared gzip: the client reads NDJSON; the listed size is of the bytes sent.
+      expect(JSON.parse(file.toString('utf8').split('\n')[0] as string)).toHaveProperty('share_slug');
+      expect((await raw(one.download_uri)).bytes.length).toBe(one.size);
+    }
+    const none = await call('GET', '/api/v1/bulk-data/cards');
+    expect([none.status, none.body.error.code]).toEqual([404, 'not_found']);
+  });
 });
