@@ -216,7 +216,7 @@ export class DeckLibraryStack extends Stack {
         : api.apiEndpoint;
     new CfnOutput(this, 'BulkBucketName', { value: bulkBucket.bucketName, description: 'BULK_BUCKET for deckctl bulk export --aws' });
     // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.RETAIN });
     // Views are counted from the access log (contract §9.5): its lines of shared reads answered 200 reach
     // the countViews function through a subscription filter, in batches, invoked asynchronously: Lambda
     // retries a failed batch twice within 6 hours (the batch's marker makes a retry count nothing twice),

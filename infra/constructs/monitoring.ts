@@ -37,7 +37,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#metrics';
-import { WORKERS, type Worker } from '#routes/workers.ts';
+import { GIVE_UP, WORKERS, type Worker } from '#routes/workers.ts';
 import type { OpsSettings } from '../settings.ts';
 
 export interface MonitoringProps {
@@ -178,7 +178,7 @@ export class Monitoring extends Construct {
       'DiscardedChanges',
       discarded,
       1,
-      'store changes given up on after 24 hours of failures, or an erasure step after an hour (recorded in the discarded-changes queue)',
+      `store changes given up on after ${GIVE_UP.maxRecordAgeSeconds / 3600} hour(s) or ${GIVE_UP.maxRetries} retries of failures (the stream mappings' bounds), an erasure step after an hour, or a scheduled or asynchronous invocation after Lambda's retries (recorded in the discarded-changes queue)`,
     );
 
     // The dashboard (when the settings ask for it): the alarms' metrics and the load behind them, within

@@ -72,7 +72,9 @@ export class ServiceFunction extends NodejsFunction {
     id: string,
     { spec, tableArn, environment, catalogueFile, logRetention, tracing, sourceMaps, reservedConcurrency, bulk }: ServiceFunctionProps,
   ) {
-    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // Retained: a function removed or moved by an update (to another nested stack, say) leaves its logs to expire by
+    // their retention, not deleted with it (docs/deploy.md; a teardown leaves them too: docs/operations.md).
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.RETAIN });
     // What it ships beside its bundle (lib/shipped.ts), staged in one folder once per synth with each
     // script compressed too, in each encoding it may be sent in (lib/docs/encoding.ts).
     const staged = join(Stage.of(scope)?.outdir ?? '.', 'shipped', spec.name);

@@ -76,7 +76,7 @@ export const VIEWS_WINDOW_SECONDS = 30;
  * The bounds of a record that keeps failing, for the workers whose work is folds and figures (repaired at rest:
  * the next like or view folds again, `deckctl meta recount`): an hour, and 500 retries of its batch.
  */
-const GIVE_UP = { maxRecordAgeSeconds: 3600, maxRetries: 500 } as const;
+export const GIVE_UP = { maxRecordAgeSeconds: 3600, maxRetries: 500 } as const;
 
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
 const itemsOf = (kind: ItemKind) => keyPrefix('pk', kind.prefix);

@@ -13,13 +13,14 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { CORS, ROUTES, type Route, throttleClass } from '#routes';
-import { DAILY_WORKERS, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
+import { DAILY_WORKERS, GIVE_UP, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/access-log-fields.ts';
 import { buildApp } from '../../infra/app.ts';
 import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
 import { floodCost, floodTable, LOG_BYTES, RENDER_MS } from '../../infra/flood-cost.ts';
+import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
 import { pascal } from '../../infra/stack.ts';
 import { readStack } from '../../infra/template.ts';
@@ -103,6 +104,25 @@ describe('alarms, topic and dashboard', () => {
     const p99 = of(plain, 'AWS::CloudWatch::Alarm').find(([id]) => id.includes('SearchDecksLatencyP99'))?.[1].Properties;
     expect([p99?.Threshold, p99?.ExtendedStatistic]).toEqual([1000, 'p99']);
     expect(of(plain, 'AWS::SNS::Subscription')).toHaveLength(0);
+  });
+
+  it("the discarded-changes alarm says the mappings' own bounds (an hour's record age, 500 retries), as the mappings have them", () => {
+    const description = of(plain, 'AWS::CloudWatch::Alarm').find(([id]) => id.includes('DiscardedChanges'))?.[1].Properties
+      .AlarmDescription;
+    const mappings = of(plain, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings.length).toBe(WORKERS.length);
+    // Every mapping gives up after the same record age (the erasure's steps retry more often within it).
+    expect([...new Set(mappings.map(([, m]) => m.Properties.MaximumRecordAgeInSeconds))]).toEqual([GIVE_UP.maxRecordAgeSeconds]);
+    expect(mappings.map(([, m]) => m.Properties.MaximumRetryAttempts)).toContain(GIVE_UP.maxRetries);
+    expect(description).toContain(`after ${GIVE_UP.maxRecordAgeSeconds / 3600} hour(s) or ${GIVE_UP.maxRetries} retries`);
+    expect(description).not.toMatch(/24 hours/);
+  });
+
+  it("docs/operations.md's table of the rules that fail on purpose is infra/guard.ts's, rule by rule and reason by reason", () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('The rules that fail on purpose are these'), doc.indexOf("cdk-nag's CloudFront findings"));
+    const rows = [...table.matchAll(/^\| `(\w+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(rows)).toEqual(GUARD_EXCEPTIONS);
   });
 
   it('the dashboard only when the settings ask for it, within the free 50 metrics', () => {
