@@ -16,7 +16,7 @@ import { freePort } from '../support/runtime.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
 
 /** The names a source reads (`process.env.X`, `env.X`, `env['X']`), not those it only sets (`env.X ??= …`, `env.X = …`). */
-export function variablesRead(source: string): Set<string> {
+function variablesRead(source: string): Set<string> {
   const read = new Set<string>();
   for (const m of source.matchAll(/\benv(?:\.([A-Z_][A-Z0-9_]*)|\[['"]([A-Z_][A-Z0-9_]*)['"]\])(\s*(?:\?\?=|=(?!=)))?/g))
     if (!m[3]) read.add((m[1] ?? m[2]) as string);
