@@ -52,5 +52,5 @@ export const readBulkData = endpoint(R.readBulkData, { init: [documentClient] },
 export const readBulkFile = endpoint(R.readBulkFile, { init: [documentClient] }, async (req) => {
   const file = await readBulkFileOf(req.params.bulk_id);
   if (!file) throw new ApiError(404, 'not_found', 'no such bulk file: it has not been exported yet');
-  return { data: await entryOf(file, req), bare: true };
+  return { data: { ...(await entryOf(file, req)), meta: { api_version: API_VERSION } }, bare: true };
 });

@@ -1,33 +1,33 @@
 /**
- * Decks like this one (contract §12.3, §13.2): GET /api/v1/decks/{share_slug}/similar and GET /api/v1/codes/{code}/similar —
+ * Decks like this one (contract §12.3): GET /api/v1/decks/{share_slug}/similar and GET /api/v1/codes/{code}/similar —
  * up to 10 public decks of the same main nation most alike by copies (lib/rules/similar.ts), each with its score.
- * Candidates by the deck's whole card set: the decks that share one of its MinHash bands (at most SIMILAR_PER_BAND of
- * each of SIMILAR_BANDS bands: a bounded read at any library size), scored exactly; the closest answered by their
- * `all` search entries (a deck no longer public has none, and is left out).
+ * Bounded reads whatever the library's size: the main nation's figures (one item: how many decks play each card),
+ * then the most viewed entries of the deck's three least played cards' search partitions (at most 100 each).
  */
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/similar.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
-import { bandPlaces, closest, SIMILAR_MOST, SIMILAR_PER_BAND, SIMILAR_SPARE } from '#rules/similar.ts';
+import { mainPool } from '#rules/plays.ts';
+import { closest, rarestCards, SIMILAR_PER_CARD } from '#rules/similar.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
-import { bandMembers, publicEntries } from '#store/bands.ts';
 import { documentClient } from '#store/client.ts';
+import { deckOfEntry } from '#store/items/search-entry.ts';
+import { readPools } from '#store/plays.ts';
+import { cardPartition } from '#store/search-query.ts';
 import { codeAt } from './code-at.ts';
 
 /** The closest public decks to `deck` (`self`: its id, when it is one of the library's), each a search item with its score. */
 export async function similarTo(deck: Deck, self?: string) {
-  const members = (await Promise.all(bandPlaces(deck).map((place) => bandMembers(place, SIMILAR_PER_BAND)))).flat();
-  const candidates = [...new Map(members.map((m) => [m.id, m])).values()];
-  const ranked = closest(deck, candidates, self, SIMILAR_MOST + SIMILAR_SPARE);
-  const entries = await publicEntries(ranked.map((r) => r.candidate.id));
-  return ranked
-    .flatMap(({ score }, i) => {
-      const entry = entries[i];
-      return entry ? [{ ...searchItem(entry), score }] : [];
-    })
-    .slice(0, SIMILAR_MOST);
+  const pool = await readPools([mainPool(deck.main)]);
+  const cards = rarestCards(deck, (id) => pool.cards.get(id)?.decks ?? 0);
+  const read = (await Promise.all(cards.map((id) => cardPartition(id, deck.main, SIMILAR_PER_CARD)))).flat();
+  const candidates = read.flatMap((entry) => {
+    const d = deckOfEntry(entry);
+    return d ? [{ id: entry.deck_id, views: entry.views, deck: d, entry }] : [];
+  });
+  return closest(deck, candidates, self).map(({ candidate, score }) => ({ ...searchItem(candidate.entry), score }));
 }
 
 export const readSimilarDecks = endpoint(R.readSimilarDecks, { init: [documentClient] }, async (req) => {

@@ -37,9 +37,9 @@ export const readBulkFile = {
   grants: [decks(['GetItem'], [BULK_DATA.grant])],
   summary: 'One bulk file, by its type or its id',
   description:
-    "The listing's entry of one type (`decks`, `plays`) or id, as Scryfall's GET /bulk-data/{id} and /bulk-data/{type} answer one: the object itself, no envelope. A type or id not listed (or not yet exported) is 404 not_found.",
+    "The listing's entry of one type (`decks`, `plays`) or id, as Scryfall's GET /bulk-data/{id} and /bulk-data/{type} answer one: the object itself (the envelope's meta beside its fields). A type or id not listed (or not yet exported) is 404 not_found.",
   tag: 'Meta',
-  success: { status: 200, data: 'BulkFile', bare: true, headers: ['Cache-Control'] },
+  success: { status: 200, data: 'BulkFileOne', bare: true, headers: ['Cache-Control'] },
   errors: ['not_found'],
 } as const satisfies ApiRoute;
 

@@ -2,10 +2,8 @@
  * Grants several routes (or a route and a worker) share: what one kind of change touches, once. Item kinds
  * are named by their modules (lib/store/items/), never spelled here.
  */
-
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
-import { BAND } from '#store/items/band.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
@@ -23,7 +21,7 @@ export const viewing: Grant[] = [decks(['GetItem'], [VIEW_COUNT.grant])];
 export const changing: Grant[] = [
   decks(['GetItem', 'UpdateItem', 'ConditionCheckItem'], [DECK.grant]),
   decks(['PutItem'], [VERSION.grant]),
-  decks(['PutItem', 'DeleteItem'], [SEARCH_ENTRY.grant, BAND.grant]),
+  decks(['PutItem', 'DeleteItem'], [SEARCH_ENTRY.grant]),
 ];
 
 // A change of an account's keys (store/accounts.ts changeKeys): the account's list of its live keys
@@ -46,7 +44,7 @@ export const liking = (marks: 'PutItem' | 'DeleteItem'): Grant[] => [
 // and deleted, each with its search entries, its like counter and its view count in one transaction (store/decks.ts).
 export const erasing: Grant[] = [
   decks(['Query', 'DeleteItem'], [DECK.grant]),
-  decks(['DeleteItem'], [SEARCH_ENTRY.grant, BAND.grant, LIKE_COUNT.grant, VIEW_COUNT.grant]),
+  decks(['DeleteItem'], [SEARCH_ENTRY.grant, LIKE_COUNT.grant, VIEW_COUNT.grant]),
 ];
 
 // An erasure's item (store/erasures.ts), and the closing of the account's keys: the account marked,

@@ -1,6 +1,5 @@
 /** Owner decks: an owner's own decks, by API key (contract §4). */
 import { OwnerListQuery } from '#shapes/queries.ts';
-import { BAND } from '#store/items/band.ts';
 import { DECK } from '#store/items/deck.ts';
 import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { REMEMBERED_ANSWER } from '#store/items/remembered-answer.ts';
@@ -59,7 +58,7 @@ export const createDeck = {
   catalogue: true,
   // The deck, its first version, its search entries and its remembered answer (Idempotency-Key; one transaction); reading the answer back.
   grants: [
-    decks(['PutItem'], [DECK.grant, VERSION.grant, SEARCH_ENTRY.grant, BAND.grant, REMEMBERED_ANSWER.grant]),
+    decks(['PutItem'], [DECK.grant, VERSION.grant, SEARCH_ENTRY.grant, REMEMBERED_ANSWER.grant]),
     decks(['GetItem'], [REMEMBERED_ANSWER.grant]),
   ],
   summary: 'Create a deck from a deck code',
@@ -132,10 +131,7 @@ export const deleteDeck = {
   params: ownDeck,
   body: 'EmptyBody',
   // The deck, its entries, its counter and its view count in one transaction; its likes are the worker's.
-  grants: [
-    decks(['GetItem'], [DECK.grant]),
-    decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, BAND.grant, LIKE_COUNT.grant, VIEW_COUNT.grant]),
-  ],
+  grants: [decks(['GetItem'], [DECK.grant]), decks(['DeleteItem'], [DECK.grant, SEARCH_ENTRY.grant, LIKE_COUNT.grant, VIEW_COUNT.grant])],
   summary: 'Delete a deck',
   description: 'The body is exactly {}. Needs the decks:delete scope (no other scope stands in).',
   tag: 'Owner decks',

@@ -4,17 +4,16 @@
  * are (by its canonical form), for less than the views window: it names decks, which may turn private.
  */
 
-import { BAND } from '#store/items/band.ts';
-import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
+import { PLAYS } from '#store/items/plays.ts';
 import { LIFETIMES } from './cache-lifetimes.ts';
 import { CODE_PATHS } from './code-paths.ts';
 import { Code, ShareSlug } from './params.ts';
 import { type ApiRoute, decks, query } from './route.ts';
 
 const SIMILAR =
-  "Up to 10 public decks of the same main nation most alike by copies: score = Σ min(copies) / Σ max(copies) over the cards of both (1: the same cards and copies). Most alike first, ties by id. The deck itself and its exact copies (the same canonical code) are left out, and each other code is listed once (its deck of the lowest id). Found by the deck's whole card set: the decks that share one of its 17 MinHash bands (a deck at likeness 0.5 or more shares one with probability 0.99 or more; at most 50 read of each band: a bounded read at any library size), every candidate scored exactly.";
-/** What finding decks like one reads: its bands' partitions, and the closest decks' search entries. */
-export const SIMILAR_READS = [decks(['Query'], [BAND.grant]), decks(['BatchGetItem'], [SEARCH_ENTRY.grant])];
+  "Up to 10 public decks of the same main nation most alike by copies: score = Σ min(copies) / Σ max(copies) over the cards of both (1: the same cards and copies). Most alike first, ties by views. The deck itself and its exact copies (the same canonical code) are left out, and each other code is listed once (its most viewed deck). Found among the most viewed decks holding one of the deck's three least played cards (at most 100 each): a bounded read at any library size.";
+/** What finding decks like one reads: the main nation's figures, and search's partitions on the views index. */
+export const SIMILAR_READS = [decks(['GetItem'], [PLAYS.grant]), query('search_by_views')];
 
 export const readSimilarDecks = {
   name: 'readSimilarDecks',

@@ -118,6 +118,7 @@ export const SHAPES = {
   'SearchItem[]': v.array(COMPONENTS.SearchItem),
   'SimilarDeck[]': v.array(COMPONENTS.SimilarDeck),
   BulkList: v.strictObject({ ...S.BulkList.entries, data: v.array(COMPONENTS.BulkFile) }),
+  BulkFileOne: S.BulkFileOne,
   'VersionListItem[]': v.array(COMPONENTS.VersionListItem),
   'PublicVersionListItem[]': v.array(COMPONENTS.PublicVersionListItem),
   DeckDiff: S.DeckDiff,

@@ -400,6 +400,8 @@ export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VE
 // --- envelopes ---------------------------------------------------------------------------------------------
 export { API_VERSION };
 export const Meta = v.strictObject({ api_version: v.literal(API_VERSION) });
+/** One bulk file's entry as GET /api/v1/bulk-data/{id|type} answers it: Scryfall's bulk_data object, with the envelope's meta. */
+export const BulkFileOne = v.strictObject({ ...BulkFile.entries, meta: Meta });
 /** The bulk files' listing, in Scryfall's list shape (`object`, `has_more`, `data`) and with the envelope's meta. */
 export const BulkList = v.strictObject({
   object: v.literal('list'),

@@ -8,7 +8,6 @@
 import { GetCommand, paginateQuery, paginateScan, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getItems } from './bulk.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
-import { bandItemsOf } from './items/band.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
 import { likeCountKey } from './items/like-count.ts';
 import { entriesOf, entryKey, facetsOf } from './items/search-entry.ts';
@@ -19,22 +18,14 @@ import { forgetViews } from './view-counts.ts';
 
 const table = () => tableName(DECKS);
 
-/**
- * Entry writes that take the search index from `before`'s facets to `after`'s, and its bands (items/band.ts) from
- * `before`'s to `after`'s: deletes first, then puts. A band is put only where `before` lacks it (its item holds the
- * code alone: a change of anything else leaves it as it is); with no `before` (a create, a reindex), every band.
- */
+/** Entry writes that take the search index from `before`'s facets to `after`'s: deletes first, then puts. */
 function entryWrites(before: StoredDeck | undefined, after: StoredDeck | undefined): TransactItem[] {
   const next = after ? entriesOf(after) : [];
   const kept = new Set(next.map((e) => e.sk as string));
   const gone = (before ? facetsOf(before) : []).filter((f) => !kept.has(f));
-  const [bandsBefore, bandsAfter] = [before ? bandItemsOf(before) : [], after ? bandItemsOf(after) : []];
-  const [had, has] = [new Set(bandsBefore.map((b) => b.pk)), new Set(bandsAfter.map((b) => b.pk))];
   return [
     ...gone.map((f) => ({ Delete: { TableName: table(), Key: entryKey((before as StoredDeck).id, f) } })),
-    ...bandsBefore.filter((b) => !has.has(b.pk)).map((b) => ({ Delete: { TableName: table(), Key: { pk: b.pk, sk: b.sk } } })),
     ...next.map((Item) => ({ Put: { TableName: table(), Item } })),
-    ...bandsAfter.filter((b) => !had.has(b.pk)).map((Item) => ({ Put: { TableName: table(), Item } })),
   ];
 }
 
@@ -45,7 +36,7 @@ export async function getDeck(userId: string, deckId: string): Promise<StoredDec
 
 /** The items a deck is stored as: the deck item and, while public, its search entries. */
 export function deckItems(deck: StoredDeck): { deck: Record<string, unknown>; entries: Record<string, unknown>[] } {
-  return { deck: deckItem(deck), entries: [...entriesOf(deck), ...bandItemsOf(deck)] };
+  return { deck: deckItem(deck), entries: entriesOf(deck) };
 }
 
 /**

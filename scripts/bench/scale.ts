@@ -48,14 +48,13 @@ import { VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 import { BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { type Contribution, contributionOf, emptyDelta, recount } from '#rules/plays.ts';
-import { closest, SIMILAR_BANDS, SIMILAR_MOST, SIMILAR_PER_BAND, SIMILAR_PROBES, SIMILAR_SPARE } from '#rules/similar.ts';
+import { SIMILAR_CARDS, SIMILAR_PER_CARD } from '#rules/similar.ts';
 import { SORTS } from '#rules/sorts.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { atMost } from '#store/at-most.ts';
 import { buildBoards } from '#store/boards.ts';
 import { deckItems } from '#store/decks.ts';
 import type { BulkFileItem } from '#store/items/bulk-data.ts';
-import type { StoredDeck } from '#store/items/deck.ts';
 import { contributionKey } from '#store/items/plays.ts';
 import { BATCH_PREFIX, VIEW_GROUPS, viewLogKey } from '#store/items/view-log.ts';
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
@@ -117,8 +116,6 @@ export interface SizeResult {
   };
   /** The deck item's own read units (eventually consistent) of the shared read's deck. */
   sharedDeckOwn: number;
-  /** Decks like one (contract §13.2): recall@10 against brute force over the library, and read units a request. */
-  similar: SimilarRecall;
   largest: { prefix: string; bytes: number; readUnits: number }[];
   /** The bulk export (contract §12.2) of the library as it stands after the views. */
   bulk: BulkFigures | { failed: string };
@@ -552,9 +549,9 @@ async function runSize(decks: number, out: string) {
     await measure('search, q matching nothing', 'GET', '/api/v1/decks?q=zqxjvk&limit=20', undefined, undefined, budget);
     await measure('meta/cards', 'GET', `/api/v1/meta/cards?main_faction=${first.main_faction}&limit=50`);
     await measure('meta/factions', 'GET', '/api/v1/meta/factions');
-    // Decks like this one (contract §13.2): at most SIMILAR_PER_BAND items of each band, thrice where a band is crowded
-    // (its probe rows' reads), the closest decks' entries (and the deck, by its slug).
-    const alike = SIMILAR_BANDS * (1 + SIMILAR_PROBES) * SIMILAR_PER_BAND + SIMILAR_MOST + SIMILAR_SPARE;
+    // Decks like this one (contract §12.3): the figures' item, and at most SIMILAR_PER_CARD entries of each of
+    // SIMILAR_CARDS partitions (and the deck, by its slug).
+    const alike = SIMILAR_CARDS * SIMILAR_PER_CARD;
     await measure('similar (a deck)', 'GET', `/api/v1/decks/${first.share_slug}/similar`, undefined, undefined, alike + 2);
     await measure(
       'similar (a code)',
@@ -563,10 +560,6 @@ async function runSize(decks: number, out: string) {
       undefined,
       undefined,
       alike + 1,
-    );
-    const similarRecall = await recallOf(decks, make, recorder);
-    console.log(
-      `  similar: recall@10 ${similarRecall.recall.toFixed(3)} against brute force over ${decks} decks (100 decks asked); at 0.5 or more ${similarRecall.recallHalf.toFixed(3)}, at 0.8 or more ${similarRecall.recallNear.toFixed(3)}; read units p50 ${similarRecall.p50} max ${similarRecall.max}`,
     );
     // What a collection builds (contract §12.3): the key, the collection and search's budget of index items. The
     // collection: the first 20 decks' cards, every copy.
@@ -642,7 +635,6 @@ async function runSize(decks: number, out: string) {
       rows,
       views: { ...views.figures, served: views.served, counted, drift: checked.drift.length, waiting: checked.waiting },
       sharedDeckOwn,
-      similar: similarRecall,
       largest: largest.rows(),
       when: new Date().toISOString(),
       machine: machine(),
@@ -802,53 +794,6 @@ async function viewStream(decks: number, recorder: ReturnType<typeof recordDynam
 const fixed = (n: number, d = 1) => n.toFixed(d);
 
 /** The requests' table. */
-/** What `similar` finds against brute force (contract §13.2), and what it reads. */
-interface SimilarRecall {
-  /** recall@10: of the 10 closest by brute force, the share listed, over the decks asked. */
-  recall: number;
-  /** The same of the brute-force neighbours scoring 0.5 or more, and 0.8 or more. */
-  recallHalf: number;
-  recallNear: number;
-  /** Read units a request (DynamoDB Local's report), p50 and max. */
-  p50: number;
-  max: number;
-}
-
-/**
- * recall@10 of `similar` by slug for 100 decks of the library, against a brute-force ranking over every deck of it
- * (lib/rules/similar.ts closest: same main nation, Σ min / Σ max), decks told apart by share slug (a deck's id is drawn
- * at its seeding: ties at the tenth place may fall otherwise than the API's, by id); the units of each request.
- */
-async function recallOf(decks: number, make: (i: number) => StoredDeck, recorder: ReturnType<typeof recordDynamo>): Promise<SimilarRecall> {
-  const library = Array.from({ length: decks }, (_, i) => {
-    const d = make(i);
-    return { id: d.share_slug, deck: parseDeckCode(d.deck_code) };
-  });
-  let [recall, half, halfGot, near, nearGot] = [0, 0, 0, 0, 0];
-  const units: number[] = [];
-  for (let q = 0; q < 100; q++) {
-    const me = library[(q * 7919) % decks] as (typeof library)[number];
-    recorder.reset();
-    const r = await invoke('GET', `/api/v1/decks/${me.id}/similar`);
-    units.push(tallyOf([...recorder.calls]).rcu);
-    const listed = new Set((JSON.parse(r.body as string).data as { share_slug: string }[]).map((d) => d.share_slug));
-    const brute = closest(me.deck, library, me.id);
-    recall += brute.length ? brute.filter((b) => listed.has(b.candidate.id)).length / brute.length : 1;
-    for (const b of brute) {
-      if (b.score >= 0.5) [half, halfGot] = [half + 1, halfGot + (listed.has(b.candidate.id) ? 1 : 0)];
-      if (b.score >= 0.8) [near, nearGot] = [near + 1, nearGot + (listed.has(b.candidate.id) ? 1 : 0)];
-    }
-  }
-  units.sort((a, b) => a - b);
-  return {
-    recall: recall / 100,
-    recallHalf: half ? halfGot / half : 1,
-    recallNear: near ? nearGot / near : 1,
-    p50: units[50] ?? 0,
-    max: units.at(-1) ?? 0,
-  };
-}
-
 function printRows(rows: readonly Row[]) {
   table(
     [

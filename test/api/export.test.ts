@@ -180,7 +180,7 @@ describe('GET /api/v1/users/:user_id/export', () => {
     expect([empty.status, empty.body.data.decks, empty.body.meta]).toEqual([
       200,
       [],
-      { api_version: 'v1', has_more: false, next_cursor: null },
+      { api_version: 'v1', has_more: false, next_cursor: null, left_out: [] },
     ]);
   });
 });
