@@ -1,7 +1,7 @@
 /**
  * The HTTP API access log's line, in HTTP API's own context variables (the function's own line adds the
  * route name and key id): one declaration for the stage (stack.ts), the local gateway that writes the
- * same lines (local/access-log.ts), and the views counted from them (lib/workers/ VIEW_SUBSCRIPTION
+ * same lines (local/access-log.ts), and the views counted from them (lib/routes/workers.ts VIEW_SUBSCRIPTION
  * reads routeKey, path and status).
  */
 export const ACCESS_LOG_FIELDS = {

@@ -64,7 +64,7 @@ export interface EdgeProps {
 /**
  * A name that is the account's, not the region's (CloudFront's policies): the construct's unique id (its stack's name
  * among it) and the stack's region, so that a second region or stack in one account names none twice (CDK names its
- * cache policies so by default, not its origin request and response headers policies: aws-cdk issue 34336).
+ * cache policies so by default, not its origin request and response headers policies: github.com/aws/aws-cdk/issues/34336).
  */
 export const accountWideName = (scope: Construct, id: string, unique = 100): string =>
   `${Names.uniqueResourceName(scope, { maxLength: unique })}${id}-${Stack.of(scope).region}`;

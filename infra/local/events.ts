@@ -43,7 +43,7 @@ export interface RawRequest {
 }
 
 // ignoreBOM: a leading byte-order mark is kept as the text's first character, not dropped — the body a signature
-// covers is the bytes sent (a BOM before a signed PING answered PONG under the PING's own signature: issue 53).
+// covers is the bytes sent (a BOM before a signed PING answered PONG under the PING's own signature).
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** A body as API Gateway passes it: text when it is UTF-8, else base64 (isBase64Encoded), never altered. */
 function eventBody(body: Buffer): { body?: string; isBase64Encoded: boolean } {

@@ -101,7 +101,20 @@ async function stop(code: number) {
 // mid-stop, leaving Java running (test/runtime/local-runtime.test.ts, Ctrl-C ten times).
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
-const server = createServer((req, res) => void serve(req, res));
+/**
+ * The API, and one path of the local runtime's own that no deployed API has: `GET /_local/streams`, when its stream
+ * workers last found their change streams read to the end — `resting_since`, the earliest of the workers' latest such
+ * passes (ms since the epoch; 0 while one is still handing changes over; null with none running). A test that waits
+ * for what the workers do asks it whether they are still at work (test/support/settle.ts).
+ */
+const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/_local/streams') {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ resting_since: pollers.length ? Math.min(...pollers.map((p) => p.restingSince())) : null }));
+    return;
+  }
+  void serve(req, res);
+});
 server.on('clientError', onClientError);
 
 /** Fails plainly when a port is taken, before anything is started on it. */
@@ -119,7 +132,7 @@ try {
   // Every function's bundle as `cdk deploy` ships it (LAMBDA_ASSETS: a synthesis to reuse), before anything else
   // starts: the synthesis holds this process for half a minute (CDK bundles each asset synchronously), and a
   // connection left idle through it is closed by its server (Node's after 5 s, DynamoDB Local's after about 30 s)
-  // while this process cannot see it — the next call on it answered "socket hang up" and the start ended (issue 53).
+  // while this process cannot see it — the next call on it answered "socket hang up" and the start ended.
   let outdir: string | undefined;
   if (lifecycle) {
     console.log('Building the functions as cdk deploy does (LAMBDA_LIFECYCLE=1)…');
@@ -216,7 +229,7 @@ try {
     if (answer.error) throw new Error(`${answer.error.errorType}: ${answer.error.errorMessage}`);
     return answer.result as Answer;
   };
-  // Views: the access log, and its subscriber (lib/workers/ VIEW_SUBSCRIPTION).
+  // Views: the access log, and its subscriber (lib/routes/workers.ts VIEW_SUBSCRIPTION).
   accessLog = startAccessLog({
     subscriber: VIEW_SUBSCRIPTION,
     invoke: (event) => invokeFunction(VIEW_SUBSCRIPTION, event),

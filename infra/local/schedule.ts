@@ -1,5 +1,5 @@
 /**
- * A daily worker (lib/workers/ DAY_OPENER) on the local runtime, as its EventBridge schedule runs it in AWS:
+ * A daily worker (lib/routes/workers.ts DAY_OPENER) on the local runtime, as its EventBridge schedule runs it in AWS:
  * at its time of day, UTC, with a scheduled event of that time — and once at start, so that a runtime
  * started after that time has had the day's run. A failed run is tried twice more, as Lambda retries an
  * asynchronous event, then logged.

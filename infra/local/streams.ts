@@ -68,6 +68,11 @@ export interface OnFailureMessage {
 export interface StreamPoller {
   /** Stops polling; with `drain`, first hands over every record the stream holds now (its window ended early), as a clean stop. */
   stop(options?: { drain?: boolean }): Promise<void>;
+  /**
+   * When the latest pass over the open shards that read nothing began (ms since the epoch), or 0 while the last pass
+   * read something: every record the stream held at that time had been handed to the worker and answered.
+   */
+  restingSince(): number;
 }
 
 /** A stream record as the event source mapping hands it to a function (its JSON shape). */
@@ -229,9 +234,12 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
   // a poll of an idle stream is then one GetRecords per open shard.
   let shards: Shard[] = [];
   let described = 0;
+  let rested = 0;
   const loop = (async () => {
     while (!stopped) {
       let busy = false;
+      let failed = false;
+      const began = Date.now();
       try {
         if (Date.now() - described > DESCRIBE_EVERY_MS) {
           shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
@@ -248,13 +256,17 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
         // An expired iterator, or the store not answering: start the shards again from where they got to.
         iterators.clear();
         log(`${worker.name}: polling the change stream failed (${(error as Error).message}); polling again`);
+        failed = true;
       }
+      // A pass that read nothing and did not fail found every shard read to its end.
+      rested = busy || failed ? 0 : began;
       if (!busy && draining) break; // drained: a pass found nothing
       if (!busy && !stopped) await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
 
   return {
+    restingSince: () => rested,
     stop: async ({ drain = false } = {}) => {
       if (drain) draining = true;
       else stopped = true;

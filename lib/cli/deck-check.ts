@@ -1,4 +1,4 @@
-/** `deckctl deck check CODE`: the deck rules applied to one code (contract §7), in either form or in a link (issue 56). */
+/** `deckctl deck check CODE`: the deck rules applied to one code (contract §7), in either form or in a link. */
 import type { Catalogue } from '#rules/catalogue.ts';
 import { checkDeck } from '#rules/deck-rules.ts';
 import { derivedWithCards, readDeckCode } from '#rules/deck-write.ts';

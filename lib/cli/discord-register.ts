@@ -41,7 +41,7 @@ export async function discordRegister(args: string[]): Promise<number> {
     });
     text = await answer.text();
   } catch (e) {
-    // Discord, not the store: said with the URL asked and why (a network failure is not DynamoDB's; issue 53).
+    // Discord, not the store: said with the URL asked and why (a network failure is not DynamoDB's).
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (e as Error).message;
     console.error(`deckctl: cannot reach Discord's API at ${url} (${why}); check the network, or DISCORD_API_URL`);

@@ -1,6 +1,6 @@
 /**
  * A deck code in a route's path (contract §10.2): read in either form or from a link holding it (a kards.com
- * deck-builder link's ?hash=, URL-encoded in the path: issue 56), sent on (308) to its canonical URL
+ * deck-builder link's ?hash=, URL-encoded in the path), sent on (308) to its canonical URL
  * form when it is not in it, refused (400 invalid_parameter, saying what is wrong and at which offset)
  * when it does not parse; too long a code is refused before it is read. No catalogue: a code is read alone.
  */

@@ -13,7 +13,7 @@ import { VERSION } from '#store/items/version.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { accounts, decks, type Grant } from './route.ts';
 
-// Views: a deck's stored count (view-counts.ts). Counting them is the access log's (lib/workers/ VIEW_SUBSCRIPTION).
+// Views: a deck's stored count (view-counts.ts). Counting them is the access log's (lib/routes/workers.ts VIEW_SUBSCRIPTION).
 export const viewing: Grant[] = [decks(['GetItem'], [VIEW_COUNT.grant])];
 
 // A change of a deck: the deck read, then written with its new version and its entry changes in one

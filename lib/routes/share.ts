@@ -28,7 +28,7 @@ export const HTML_SUCCESS = {
 } as const satisfies Success;
 
 export const readSharePage = {
-  // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/workers/ VIEW_SUBSCRIPTION).
+  // The share page people open (contract §9.3): a view, counted as the JSON read's (lib/routes/workers.ts VIEW_SUBSCRIPTION).
   name: 'readSharePage',
   method: 'GET',
   path: '/d/{share_slug}',
@@ -49,7 +49,7 @@ export const readSharePage = {
 export const readDeckImage = {
   // The deck image unfurlers show (contract §9.3): drawn in the function with the renderer and font it ships. Not
   // kept at the edge (contract §12.4): a deck turned private, deleted or erased is 404 at once through it, where a
-  // copy kept 5 minutes went on answering 200 (issue 53). Its cost: every read reaches the function (≈ $5.56 a
+  // copy kept 5 minutes went on answering 200. Its cost: every read reaches the function (≈ $5.56 a
   // million at 250 ms a render, docs/operations.md); the images of codes, which nothing makes private, stay cached.
   name: 'readDeckImage',
   cache: LIFETIMES.deckImage,

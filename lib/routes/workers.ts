@@ -169,7 +169,7 @@ export const WORKERS = [
     maxRetries: 10_000,
     // Two batches of a shard at once: another account's erasure goes on while one step waits. With the decks table's
     // two mappings (one at a time a shard each), 4 executions a shard at most — a new account's quota is 10, and the
-    // API keeps at least half (contract §12.4; at 10 this mapping alone could take all 10: issue 54).
+    // API keeps at least half (contract §12.4; at 10 this mapping alone could take all 10).
     parallelization: 2,
     // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
     timeoutSeconds: 60,

@@ -18,7 +18,7 @@ export const VIEWS_FOLD_MIN = 25;
 /**
  * Write units a fold costs an item it rewrites: the item, and in each sort index that holds it the key it moves
  * (a delete and a put) or the counts it copies — 7 an entry, measured with DynamoDB Local's
- * ReturnConsumedCapacity (issue 55: a deck of 16 entries, 115 units a fold).
+ * ReturnConsumedCapacity (a deck of 16 entries: 115 units a fold).
  */
 export const FOLD_UNITS_PER_ITEM = 7;
 /** Views a fold must carry a write unit it costs (contract §12.1: a fold's cost a small part of a view's). */

@@ -1,6 +1,6 @@
 /**
  * The deck image at a chat embed's size (contract §12.5), pure: a 1200×900 SVG (4:3) of the deck for where
- * it is shown 400 px wide — Discord fits an embed's image into 400×300 (leovoel/embed-visualizer issue 30,
+ * it is shown 400 px wide — Discord fits an embed's image into 400×300 (github.com/leovoel/embed-visualizer/issues/30,
  * measured in the client), so a 4:3 picture is shown whole at 400×300, a third of its size. Every text is
  * drawn at 36 px or more (12 px there). The wide image (image.ts: 1200×630, the cards in columns) cannot
  * hold a 30-card deck at that size, so this one sets the cards as running text, by kredit cost: each cost's

@@ -250,7 +250,7 @@ ${guide}${reasonedList(labels.keyComponents, sheet.keyComponents, labels)}${reas
 const kindOf = (c: SheetCard, labels: Labels) =>
   c.type && c.rarity ? `<small class="kind">${e(labels.type[c.type])} · ${e(labels.rarity[c.rarity])}</small>` : '';
 
-/** How many of the library's public decks of the main nation play a card (contract §10.3, issue 35 item 4): "in N%". */
+/** How many of the library's public decks of the main nation play a card (contract §10.3): "in N%". */
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const playedOf = (c: SheetCard, sheet: DeckSheet, labels: Labels) =>
   c.played === null

@@ -38,7 +38,7 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts =
  * least an attempt's own bound). A store slow because calls queue at it (a burst) still does the work it was
  * given; an attempt given up at STORE_TIMEOUTS' 2.5 s and sent again gave it the same work twice, and the queue
  * grew with the retries — 100 creates at once sent 246–279 transactions and 69–90 of them answered 503 from a
- * healthy DynamoDB Local (issue 53; with this, 103 transactions and 100 × 201). A stalled store still answers
+ * healthy DynamoDB Local (with this, 103 transactions and 100 × 201). A stalled store still answers
  * 503 at the request's deadline; outside a request (workers, start-up) an attempt keeps STORE_TIMEOUTS' bound.
  */
 const attemptMs = (deadline: Deadline) => Math.max(STORE_TIMEOUTS.requestTimeout, deadline.at - Date.now());

@@ -263,7 +263,7 @@ export const SCAN_PAGE = 500;
  * index, which holds the deck items alone, whole (as publicDeckPages): not the table's every search entry, count and
  * version too (a 100,000-deck library is 3.3 million items, 100,000 of them decks), in pages of SCAN_PAGE (a 1 MB page
  * beside 3.3 million items outlived the service's 2.5 s attempt bound on DynamoDB Local: `deckctl views check` after
- * the scale bench's views, issue 55's note).
+ * the scale bench's views).
  */
 const scanDecks = (filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> =>
   scanItems({
@@ -297,7 +297,7 @@ export async function* publicDeckPages(segment: number, segments: number, units?
       FilterExpression: 'visibility = :public',
       ExpressionAttributeValues: { ':public': 'public' },
       // Pages of SCAN_PAGE deck items (~0.5 MB): each call well inside the service's 2.5 s attempt bound (a 1 MB page of
-      // an index beside 3.3 million items outlived it on DynamoDB Local: issue 57's note). Billed the same: by the
+      // an index beside 3.3 million items outlived it on DynamoDB Local). Billed the same: by the
       // bytes read, a page's rounded up to 4 KB.
       Limit: SCAN_PAGE,
       ReturnConsumedCapacity: 'TOTAL',

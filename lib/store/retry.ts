@@ -13,7 +13,7 @@
  *     that an alarm sees the store struggling before any request fails;
  *   - no retry quota: on Lambda an environment serves one request at a time, the deadline bounds each
  *     request's retries, and the jitter spreads them. The SDK's quota (500 tokens, 10 a timeout) drained
- *     under a burst of timeouts that were the pool's queue, not the store (issue 19), and then refused
+ *     under a burst of timeouts that were the pool's queue, not the store, and then refused
  *     retries to requests that needed one.
  */
 import { count } from '#metrics';

@@ -7,7 +7,7 @@ import { TAGS_INDEX } from './items/plays.ts';
 export type KeyAttr = { name: string; type: 'S' | 'N' };
 
 /**
- * Every index by name, per table (issue 47: a name the compiler checks): the definitions below, the routes'
+ * Every index by name, per table (a name the compiler checks): the definitions below, the routes'
  * grants (lib/routes/route.ts `query`) and the store's Queries take only these.
  */
 export type DecksIndex =

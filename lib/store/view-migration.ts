@@ -53,7 +53,7 @@ export async function migrateViewBuckets(today = dayOf(Date.now())): Promise<Mig
         tally.views += views;
       } else tally.already++;
       // Out of the bucket (its views of the week go with the bucket, deleted below): a rerun finds it moved. A bucket
-      // gone already was emptied and deleted by another run at once: nothing is left to take out (issue 53: the second
+      // gone already was emptied and deleted by another run at once: nothing is left to take out (the second
       // of two runs ended with the SDK's raw "The conditional request failed").
       await unlessConditionFailed(
         documentClient().send(

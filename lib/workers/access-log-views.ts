@@ -1,6 +1,6 @@
 /**
  * The views in a batch of the API's access log (contract §9.5): each line of a read that counts a view
- * (lib/workers/ VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names, on
+ * (lib/routes/workers.ts VIEW_SUBSCRIPTION: its routes, answered 200) is one view of the deck its path names, on
  * the UTC day of the log event's timestamp (CloudWatch Logs' `timestamp`: when the line was logged).
  * CloudWatch Logs hands the batch over gzipped and base64-encoded; a batch's id is a hash of its log
  * events' ids, the same when Lambda retries it (lib/store/view-log.ts logs it once).

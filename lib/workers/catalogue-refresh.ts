@@ -2,8 +2,8 @@
  * The catalogue kept current without a deploy (contract §11.5): daily (an EventBridge schedule: lib/workers/
  * CATALOGUE_REFRESH), and on demand (`deckctl catalogue refresh [--aws]`), the official catalogue is fetched as
  * `deckctl catalogue fetch` does (lib/catalogue/fetch.ts: every page, every language), validated as the service
- * loads a catalogue (parseCatalogue), compiled as a deploy compiles it, and published (lib/store/catalogue-
- * publish.ts) only when it is another than the one the functions use — the published version, else the one they
+ * loads a catalogue (parseCatalogue), compiled as a deploy compiles it, and published
+ * (lib/store/catalogue-publish.ts) only when it is another than the one the functions use — the published version, else the one they
  * ship. A fetch or a validation that fails publishes nothing: the error says why, the functions keep theirs.
  * The functions see a new version within CATALOGUE_CHECK_SECONDS (lib/catalogue/load.ts).
  * A version that drops cards the one in use has (contract §12.5) is held, not published: the dropped cards named in

@@ -54,7 +54,7 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
  * The erasure worker's handler (batch.ts): a step that fails names its record (the batch is retried from
  * there; every step is idempotent) and holds up no other account's step; a step that would not finish
  * before the timeout is not begun. Steps that keep failing are given up on after the mapping's record age
- * (lib/workers/ WORKERS) and land in the discarded-changes queue, which is alarmed: the erasure item is
+ * (lib/routes/workers.ts WORKERS) and land in the discarded-changes queue, which is alarmed: the erasure item is
  * still there, and a change of it resumes the erasure (docs/operations.md).
  */
 export const handleErasures = batchHandler('accountErasure', workOf, STEP_MS);

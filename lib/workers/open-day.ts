@@ -1,6 +1,6 @@
 /**
  * A new day of the views' week (lib/rules/week.ts), opened at midnight, UTC (an EventBridge schedule; locally a
- * timer: lib/workers/ DAY_OPENER) on the count of every public deck whose folded views of the week are above 0
+ * timer: lib/routes/workers.ts DAY_OPENER) on the count of every public deck whose folded views of the week are above 0
  * (search's `all` facet by trending): one conditional write a deck, so that the day 8 before leaves its week and
  * the store-change worker folds what it lost into search (`views_7d`, `by_trending`: view-folds.ts) — a deck gone
  * cold leaves trending with no view; and each deck on a trending board offered again with its new week

@@ -36,6 +36,25 @@ export interface Bench {
   history: { id: string; share_slug: string };
 }
 
+/**
+ * The bench's writes whose units docs/operations.md gives (test/api/costs.test.ts measures the same bodies and
+ * holds the docs to them): the owner's decks (the first PATCHed), a public create of two tags, and the library
+ * deck whose first like is folded (the one before it is the warm-up's).
+ */
+export const ownedDeckBody = (i: number) => ({
+  deck_code: legalCode(demoCatalogue(), 'soviet', 'usa', 12, i),
+  guide: { system: 'Bench' },
+  visibility: 'public',
+  tags: ['bench'],
+});
+export const publicCreateBody = () => ({
+  deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'),
+  guide: { system: 'B' },
+  visibility: 'public',
+  tags: ['a', 'b'],
+});
+export const LIKED_DECK = 199;
+
 export const table = (head: string[], rows: (string | number)[][]) => {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (r: (string | number)[]) => r.map((c, i) => String(c).padEnd(widths[i] as number)).join('  ');

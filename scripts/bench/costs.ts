@@ -22,7 +22,7 @@ import { handleStoreChanges } from '#workers/store-changes.ts';
 import { PRICES } from '../../infra/prices.ts';
 import { legalCode } from '../../test/support/decks.ts';
 import { type Call, itemsWritten, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
-import { type Bench, invoke, table } from './common.ts';
+import { type Bench, invoke, LIKED_DECK, publicCreateBody, table } from './common.ts';
 
 // US$ per million on-demand read / write request units (us-east-1): infra/prices.ts.
 const PRICE = { read: PRICES.dynamodb.readUnitsPerMillion, write: PRICES.dynamodb.writeUnitsPerMillion };
@@ -97,6 +97,19 @@ export function tallyOf(calls: readonly Call[]): Tally {
   return t;
 }
 
+/** The like's fold is the store-change worker's: it is given the deck's counter's change as the stream carries it. */
+export function foldLikes(counts: { likes: number; changes: number }, slug: string) {
+  const counter = {
+    pk: { S: likeCountKey(slug).pk },
+    sk: { S: 'COUNT' },
+    likes: { N: String(counts.likes) },
+    changes: { N: String(counts.changes) },
+  };
+  return handleStoreChanges({
+    Records: [{ eventName: 'MODIFY', dynamodb: { Keys: { pk: counter.pk, sk: counter.sk }, NewImage: counter, SequenceNumber: '1' } }],
+  });
+}
+
 export async function costs({ account, apiKey, decksPath, owned, library, shared, history }: Bench) {
   const recorder = recordDynamo({ capacity: true });
   const measured = async <T>(run: () => Promise<T>): Promise<[T, Tally]> => {
@@ -128,13 +141,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['owner list (50)', 'GET', `${decksPath}?limit=50`, apiKey, undefined],
     ['owner read', 'GET', `${decksPath}/${shared.id}`, apiKey, undefined],
     ['create (private)', 'POST', decksPath, apiKey, { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' } }],
-    [
-      'create (public, 2 tags)',
-      'POST',
-      decksPath,
-      apiKey,
-      { deck_code: legalCode(demoCatalogue(), 'soviet', 'usa'), guide: { system: 'B' }, visibility: 'public', tags: ['a', 'b'] },
-    ],
+    ['create (public, 2 tags)', 'POST', decksPath, apiKey, publicCreateBody()],
     ['PATCH (public deck)', 'PATCH', `${decksPath}/${(owned[1] as { id: string }).id}`, apiKey, { sort_order: 2 }],
     ['history (owner, 20 of 25 versions)', 'GET', `${decksPath}/${history.id}/versions?limit=20`, apiKey, undefined],
     ['history (public, 20 of 25 versions)', 'GET', `/api/v1/decks/${history.share_slug}/versions?limit=20`, undefined, undefined],
@@ -151,7 +158,10 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     [
       'like (a deck under 10 likes)',
       'PUT',
-      [-1, -2].map((i) => `/api/v1/users/${account.user_id}/likes/${(library.at(i) as StoredDeck).share_slug}`) as [string, string],
+      [LIKED_DECK - 1, LIKED_DECK].map((i) => `/api/v1/users/${account.user_id}/likes/${(library[i] as StoredDeck).share_slug}`) as [
+        string,
+        string,
+      ],
       apiKey,
       undefined,
     ],
@@ -223,22 +233,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       undefined,
     ],
   ];
-  // The like's fold is the store-change worker's: it is given the counter's change as the stream carries it.
-  const likeFolds = async (slug: string) => {
-    const counts = await getCounts(slug, true);
-    const counter = {
-      pk: { S: likeCountKey(slug).pk },
-      sk: { S: 'COUNT' },
-      likes: { N: String(counts.likes) },
-      changes: { N: String(counts.changes) },
-    };
-    const [, folded] = await measured(() =>
-      handleStoreChanges({
-        Records: [{ eventName: 'MODIFY', dynamodb: { Keys: { pk: counter.pk, sk: counter.sk }, NewImage: counter, SequenceNumber: '1' } }],
-      }),
-    );
-    return folded;
-  };
+  const likeFolds = async (slug: string) => (await measured(async () => foldLikes(await getCounts(slug, true), slug)))[1];
   const costs: (string | number)[][] = [];
   const row = (label: string, status: number | string, t: Tally) => [
     label,

@@ -19,15 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { SCOPES } from '#auth/keys.ts';
-import { demoCatalogue } from '#catalogue/load.ts';
 import { logger } from '#logger';
 import { dynamoClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
 import { ensureTables, startDynamoLocal } from '../../infra/local/dynamodb.ts';
-import { legalCode } from '../../test/support/decks.ts';
 import { freePort } from '../../test/support/runtime.ts';
 import { coldStarts } from './cold-start.ts';
-import { type Bench, invoke, ONLY_ROUTES, publicDeck, QUICK } from './common.ts';
+import { type Bench, invoke, ONLY_ROUTES, ownedDeckBody, publicDeck, QUICK } from './common.ts';
 import { costs } from './costs.ts';
 import { latency } from './latency.ts';
 import { runScale } from './scale.ts';
@@ -49,12 +47,7 @@ async function main() {
     const decksPath = `/api/v1/users/${account.user_id}/decks`;
     const owned: { id: string; share_slug: string }[] = [];
     for (let i = 0; i < 50; i++) {
-      const r = await invoke('POST', decksPath, apiKey, {
-        deck_code: legalCode(demoCatalogue(), 'soviet', 'usa', 12, i),
-        guide: { system: 'Bench' },
-        visibility: 'public',
-        tags: ['bench'],
-      });
+      const r = await invoke('POST', decksPath, apiKey, ownedDeckBody(i));
       owned.push(JSON.parse(r.body as string).data);
     }
     // A history of 25 versions: more than a page of 20.

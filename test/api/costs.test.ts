@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '#auth/keys.ts';
 import type { RouteName } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
+import { createDeck as storeDeck } from '#store/decks.ts';
+import { getCounts } from '#store/folds.ts';
 import { SEARCH_READS } from '#store/items/search-entry.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
+import { LIKED_DECK, ownedDeckBody, publicCreateBody, publicDeck } from '../../scripts/bench/common.ts';
+import { foldLikes, tallyOf } from '../../scripts/bench/costs.ts';
 import { call, code, createDeck, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalCode } from '../support/decks.ts';
 import { operationOf, recordDynamo } from '../support/dynamo-recorder.ts';
@@ -231,5 +237,60 @@ describe('store operations and items per request', () => {
   it('the catalogue costs the store nothing', async () => {
     expect(await cost('readCard', 'GET', '/api/v1/cards/2B')).toEqual({ status: 200, operations: {}, read: 0, written: 0 });
     expect(await cost('listCards', 'GET', '/api/v1/cards?limit=3')).toEqual({ status: 200, operations: {}, read: 0, written: 0 });
+  });
+});
+
+describe("docs/operations.md's write units", () => {
+  /** The read / write units docs/operations.md's table gives a row (by the start of its first cell). */
+  const documented = (row: string) => {
+    const line = readFileSync('docs/operations.md', 'utf8')
+      .split('\n')
+      .find((l) => l.trimStart().startsWith(`| ${row}`));
+    const units = line
+      ?.split('|')[3]
+      ?.trim()
+      .match(/^([\d.]+) \/ ([\d.]+)$/);
+    expect(units, row).toBeTruthy();
+    return Number(units?.[2]);
+  };
+
+  it("a public create of two tags, a PATCH of a public deck and a like's fold: the write units of the bench's own requests, as it bills them", async () => {
+    const bench = await newOwner(SCOPES, 'Bench Owner');
+    const invoke = async (method: string, url: string, body?: unknown) => {
+      const fn = await functionFor(method, url);
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${bench.key}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      };
+      const answer = await fn.invoke(headers, Buffer.from(body ? JSON.stringify(body) : ''));
+      expect(answer.statusCode, String(answer.body)).toBeLessThan(300);
+      return JSON.parse(String(answer.body)).data;
+    };
+    /** Write units of what `run` asks the store, as the bench counts them (a transaction's from its items, as AWS bills it). */
+    const units = async (run: () => Promise<unknown>) => {
+      const recorder = recordDynamo({ capacity: true });
+      try {
+        await run();
+      } finally {
+        recorder.stop();
+      }
+      return tallyOf(recorder.calls).wcu;
+    };
+    // The bench's second deck, PATCHed once (its warm-up), then measured.
+    await invoke('POST', bench.decks, ownedDeckBody(0));
+    const patched = await invoke('POST', bench.decks, ownedDeckBody(1));
+    await invoke('PATCH', `${bench.decks}/${patched.id}`, { sort_order: 2 });
+    const patch = await units(() => invoke('PATCH', `${bench.decks}/${patched.id}`, { sort_order: 3 }));
+    const create = await units(() => invoke('POST', bench.decks, publicCreateBody()));
+    // The library deck the bench likes, stored as the bench stores it, liked, then its fold.
+    const liked = publicDeck(LIKED_DECK);
+    await storeDeck(liked);
+    await invoke('PUT', `/api/v1/users/${bench.userId}/likes/${liked.share_slug}`);
+    const fold = await units(async () => foldLikes(await getCounts(liked.share_slug, true), liked.share_slug));
+    expect({ create, patch, fold }).toEqual({
+      create: documented('create, public with 2 tags'),
+      patch: documented('PATCH of a public deck'),
+      fold: documented('its fold, by the store-change worker'),
+    });
   });
 });

@@ -22,6 +22,7 @@ import { LATENCY_WATCHED } from '../../infra/constructs/monitoring.ts';
 import { floodCost, floodTable, LOG_BYTES, RENDER_MS } from '../../infra/flood-cost.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { billTable, idleBill } from '../../infra/idle-cost.ts';
+import { PRICES } from '../../infra/prices.ts';
 import { pascal } from '../../infra/stack.ts';
 import { readStack } from '../../infra/template.ts';
 import { legalCode } from '../support/decks.ts';
@@ -276,6 +277,15 @@ describe('a flood of distinct codes (contract §10.2)', () => {
     );
     expect(usual + platform + access).toBeLessThanOrEqual(LOG_BYTES.usual);
     expect(longest + platform + accessMost).toBeLessThanOrEqual(LOG_BYTES.most);
+    // docs/operations.md's log cost of a million usual requests is these bytes' ingestion (within a cent, and
+    // the bytes it states within 100 of these).
+    const bytes = usual + platform + access;
+    const stated = readFileSync('docs/operations.md', 'utf8').match(
+      /CloudWatch Logs ≈ \$([\d.]+) \(about ([\d,]+) bytes of log lines a request/,
+    );
+    expect(stated, 'docs/operations.md: "CloudWatch Logs ≈ $X (about N bytes of log lines a request"').toBeTruthy();
+    expect(Math.abs(Number(stated?.[2]?.replace(',', '')) - bytes)).toBeLessThanOrEqual(100);
+    expect(Math.abs(Number(stated?.[1]) - ((bytes * 1e6) / 1e9) * PRICES.cloudwatch.logsIngestedGb)).toBeLessThanOrEqual(0.01);
   });
 });
 
