@@ -7,6 +7,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { validationFailed, versionNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import * as R from '#routes/history.ts';
+import { plainOf } from '#rules/deck-fields.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import type { StoredVersion } from '#store/items/version.ts';
 import { readVersion } from '#store/versions.ts';
@@ -22,9 +23,7 @@ function restoring(v: StoredVersion): Record<string, unknown> {
     deck_code: v.deck_code,
     ...(v.guide ? { guide: v.guide } : {}),
     archive,
-    tags: v.tags,
-    visibility: v.visibility,
-    sort_order: v.sort_order,
+    ...plainOf(v),
     featured_card_id: v.display.featured_card_id,
     card_back_id: v.display.card_back_id,
   };

@@ -4,6 +4,7 @@
  * once, never rewritten; kept BULK_KEPT_DAYS by the bucket's lifecycle rule), and a public deck as a line of the
  * `decks` file. The job that writes them is lib/workers/bulk-export.ts; the listing, lib/public/bulk-data.ts.
  */
+import { publicPlainOf } from './deck-fields.ts';
 import { parsedCode } from './parsed-codes.ts';
 
 export const BULK_FILES = {
@@ -96,7 +97,7 @@ export function deckLine(d: BulkSource, links: { page: string; image: string; pr
     name: d.name,
     main_faction: d.main_faction,
     ally_faction: d.ally_faction,
-    tags: d.tags,
+    ...publicPlainOf(d),
     system: d.guide?.system ?? '',
     display: d.display,
     author: { display_name: d.author_name },

@@ -1,7 +1,8 @@
 /** The shapes of a deck's content: what a write produces and a store keeps (contract §3); the snapshot is derived on read. */
 import type { CardCount } from './deck-code.ts';
+import type { PlainValues } from './deck-fields.ts';
 import type { FactionId } from './factions.ts';
-import type { AlternativesOut, ChartSettingsOut, GuideOut, KeyComponentsOut, Visibility } from './schemas.ts';
+import type { AlternativesOut, ChartSettingsOut, GuideOut, KeyComponentsOut } from './schemas.ts';
 
 export type Guide = GuideOut;
 export type KeyComponents = KeyComponentsOut;
@@ -33,10 +34,8 @@ export interface Described extends Derived {
   cards_snapshot: CardCount[];
 }
 
-export interface DeckContent extends Derived {
-  tags: string[];
-  visibility: Visibility;
-  sort_order: number;
+/** A deck's content: derived from its code, its plain fields (deck-fields.ts), its guide, archive and display. */
+export interface DeckContent extends Derived, PlainValues {
   guide: Guide | null;
   archive: Archive;
   display: Display;

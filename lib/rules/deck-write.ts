@@ -15,6 +15,7 @@ import {
   deckContext,
 } from './content-rules.ts';
 import { cardsSnapshot, type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from './deck-code.ts';
+import { initialPlain, PLAIN_INPUTS, type PlainValues, patchedPlain } from './deck-fields.ts';
 import { type Archive, type DeckContent, type Derived, type Described, defaultArchive, type Guide } from './deck-model.ts';
 import { checkDeck } from './deck-rules.ts';
 import { DeckTextError, readDeckText } from './deck-text.ts';
@@ -30,9 +31,7 @@ export const FIELDS = {
   deck_code: S.DeckCode,
   guide: S.Guide,
   archive: S.Archive,
-  tags: S.Tags,
-  visibility: S.Visibility,
-  sort_order: S.SortOrder,
+  ...PLAIN_INPUTS,
   featured_card_id: S.FeaturedCardId,
   card_back_id: S.CardBackId,
   /**
@@ -161,13 +160,10 @@ export function readDeckCode(code: string, path = 'deck_code'): Deck | Detail {
   }
 }
 
-interface Draft {
+interface Draft extends PlainValues {
   deck_code: string | undefined;
   guide: Guide | null;
   archive: Archive;
-  tags: string[];
-  visibility: S.Visibility;
-  sort_order: number;
   featured_card_id: string | null;
   card_back_id: string | null;
 }
@@ -256,9 +252,7 @@ export function checkCreate(submitted: Record<string, unknown>, catalogue: Catal
     deck_code: values.deck_code,
     guide: values.guide ?? salvaged.guide ?? null,
     archive,
-    tags: values.tags ?? [],
-    visibility: values.visibility ?? 'private',
-    sort_order: values.sort_order ?? 0,
+    ...initialPlain(values),
     featured_card_id: values.featured_card_id ?? null,
     card_back_id: values.card_back_id ?? null,
   };
@@ -277,9 +271,7 @@ export function checkPatch(body: Record<string, unknown>, current: DeckContent, 
     deck_code: values.deck_code ?? current.deck_code,
     guide: values.guide ?? (read.submitted.has('guide') ? (salvaged.guide ?? null) : current.guide),
     archive,
-    tags: values.tags ?? current.tags,
-    visibility: values.visibility ?? current.visibility,
-    sort_order: values.sort_order ?? current.sort_order,
+    ...patchedPlain(values, current),
     featured_card_id: Object.hasOwn(values, 'featured_card_id') ? (values.featured_card_id ?? null) : current.display.featured_card_id,
     card_back_id: Object.hasOwn(values, 'card_back_id') ? (values.card_back_id ?? null) : current.display.card_back_id,
   };

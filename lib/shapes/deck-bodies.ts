@@ -4,6 +4,7 @@
  * deck and the search item. Codes are parsed once per container (#rules/parsed-codes.ts).
  */
 import type { Catalogue } from '#rules/catalogue.ts';
+import { plainOf, publicPlainOf } from '#rules/deck-fields.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
 import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
 import { type ParsedCode, parsedCode, snapshotOf } from '#rules/parsed-codes.ts';
@@ -47,9 +48,7 @@ export const contentResponse = (d: Content): Out<typeof S.DeckContent> => ({
   ally_faction: d.ally_faction,
   deck_code: d.deck_code,
   cards_snapshot: snapshotOf(d.deck_code),
-  tags: d.tags,
-  visibility: d.visibility,
-  sort_order: d.sort_order,
+  ...plainOf(d),
   guide: d.guide,
   archive: d.archive,
   display: d.display,
@@ -60,9 +59,7 @@ export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {
   const { guide } = d;
   return {
     ...deckIdentity(d),
-    tags: d.tags,
-    visibility: d.visibility,
-    sort_order: d.sort_order,
+    ...plainOf(d),
     share_slug: d.share_slug,
     guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
     display: d.display,
@@ -96,7 +93,7 @@ export function publicDeck(
 ): Out<typeof S.PublicDeck> {
   return {
     ...deckIdentity(d),
-    tags: d.tags,
+    ...publicPlainOf(d),
     display: d.display,
     guide: d.guide,
     archive: { key_components: d.archive.key_components, alternatives: d.archive.alternatives, chart_settings: d.archive.chart_settings },

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { BULK_TYPES } from '#rules/bulk.ts';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
+import { PLAIN_ANSWERS, PUBLIC_PLAIN_ANSWERS } from '#rules/deck-fields.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
@@ -18,7 +19,6 @@ import { SCOPES } from '#rules/scopes.ts';
 import { answered } from './answered.ts';
 import { API_VERSION } from './envelope-constants.ts';
 
-const int = v.pipe(v.number(), v.integer());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
 const faction = v.picklist(FACTION_IDS as unknown as [FactionId, ...FactionId[]]);
@@ -98,9 +98,7 @@ export const OtkChart = v.strictObject({
 /** An item of the owner's list: the owner deck without guide.description and archive. */
 export const OwnerListItem = v.strictObject({
   ...identity,
-  tags: v.array(v.string()),
-  visibility: v.picklist(VISIBILITIES),
-  sort_order: int,
+  ...PLAIN_ANSWERS,
   share_slug: shareSlug,
   guide: v.nullable(GuideSummary),
   display: Display,
@@ -119,7 +117,7 @@ export const OwnerDeck = v.strictObject({
 /** The public deck (contract §3): never visibility, sort_order, version or the owner. */
 export const PublicDeck = v.strictObject({
   ...identity,
-  tags: v.array(v.string()),
+  ...PUBLIC_PLAIN_ANSWERS,
   display: Display,
   guide: v.nullable(Guide),
   archive: Archive,
@@ -161,9 +159,7 @@ export const DeckContent = v.strictObject({
   ally_faction: faction,
   deck_code: v.string(),
   cards_snapshot: v.array(CardCount),
-  tags: v.array(v.string()),
-  visibility: v.picklist(VISIBILITIES),
-  sort_order: int,
+  ...PLAIN_ANSWERS,
   guide: v.nullable(Guide),
   archive: Archive,
   display: Display,

@@ -286,7 +286,12 @@ describe("docs/operations.md's write units", () => {
     const liked = publicDeck(LIKED_DECK);
     await storeDeck(liked);
     await invoke('PUT', `/api/v1/users/${bench.userId}/likes/${liked.share_slug}`);
-    const fold = await units(async () => foldLikes(await getCounts(liked.share_slug, true), liked.share_slug));
+    // The runtime's own worker may fold the like first: a change one newer than the counter's is always folded (an
+    // older one is refused, and writes nothing), as the bench's is, with no worker beside it.
+    const fold = await units(async () => {
+      const counts = await getCounts(liked.share_slug, true);
+      return foldLikes({ likes: counts.likes, changes: counts.changes + 1 }, liked.share_slug);
+    });
     expect({ create, patch, fold }).toEqual({
       create: documented('create, public with 2 tags'),
       patch: documented('PATCH of a public deck'),

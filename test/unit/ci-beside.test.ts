@@ -63,7 +63,8 @@ describe('jobs beside a command (.ci/beside.sh)', () => {
       [
         // A job whose own child outlives it unless its group is stopped; each prints its pid first.
         `start_beside long sh -c 'sleep 60 & echo "child $!"; echo "job $$"; wait'`,
-        'sleep 0.5',
+        // Until the job has said both (a fixed sleep once ended before it had on a busy machine).
+        `until grep -q '^job' "$beside_dir/0.log" 2>/dev/null; do sleep 0.05; done`,
         `cat "$beside_dir/0.log"`,
         'false # the command failing',
         'wait_beside',

@@ -5,6 +5,7 @@
  *                                           guide_description, owner_order, texts_at }
  * Its repository is decks.ts; its search entries are search-entry.ts.
  */
+import { PLAIN_NAMES } from '#rules/deck-fields.ts';
 import type { DeckContent, Guide } from '#rules/deck-model.ts';
 import { itemKind } from './kind.ts';
 
@@ -82,9 +83,7 @@ export const OWNER_LIST_ATTRIBUTES = [
   'main_faction',
   'ally_faction',
   'deck_code',
-  'tags',
-  'visibility',
-  'sort_order',
+  ...PLAIN_NAMES,
   'guide',
   'display',
   'views',

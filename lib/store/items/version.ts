@@ -18,6 +18,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { cardChanges } from '#rules/card-changes.ts';
 import { changedFields, type VersionedField } from '#rules/changed-fields.ts';
 import type { CardCount } from '#rules/deck-code.ts';
+import { type PlainName, plainOf } from '#rules/deck-fields.ts';
 import type { Archive, DeckContent, Guide } from '#rules/deck-model.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Visibility } from '#rules/schemas.ts';
@@ -97,9 +98,7 @@ export function versionItem(next: StoredDeck, previous: StoredDeck | undefined):
     main_faction: next.main_faction,
     ally_faction: next.ally_faction,
     deck_code: next.deck_code,
-    tags: next.tags,
-    visibility: next.visibility,
-    sort_order: next.sort_order,
+    ...plainOf(next),
     guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
     display: next.display,
     changed: previous ? changedFields(previous, next) : [],
@@ -116,7 +115,7 @@ export function versionItem(next: StoredDeck, previous: StoredDeck | undefined):
 
 /** A version item's attributes as stored. */
 type Attributes = Omit<VersionSummary, 'cards'> &
-  Pick<StoredVersion, 'user_id' | 'created_at' | 'tags' | 'sort_order' | 'display'> & {
+  Pick<StoredVersion, 'user_id' | 'created_at' | PlainName | 'display'> & {
     deck_id: string;
     slug: string;
     guide: Omit<Guide, 'description'> | null;
@@ -156,9 +155,7 @@ export function fromVersionItem(item: Record<string, unknown>): VersionItem {
       main_faction: i.main_faction,
       ally_faction: i.ally_faction,
       deck_code: i.deck_code,
-      tags: i.tags,
-      visibility: i.visibility,
-      sort_order: i.sort_order,
+      ...plainOf(i),
       guide: i.guide ?? null,
       display: i.display,
       changed: summary.changed,
