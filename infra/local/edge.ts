@@ -12,7 +12,8 @@
  * CloudFront's do. What it does not do: TLS, compression (no Accept-Encoding is forwarded on a cached path),
  * request collapsing (two misses at once both reach the origin), stale-while-revalidate, the TTL bounds of
  * the cache policy beyond max-age (at most a day), the error caching of 4xx and 5xx answers, eviction (the cache lives
- * as long as the process). A request
+ * as long as the process), ranges (a `Range` header is not forwarded and the whole answer is sent, 200, where
+ * CloudFront answers 206 or 416: a downloader that resumes must not use this stand-in to test it). A request
  * for `/` is sent to the root path, as to the default root object, through the default behaviour (never kept:
  * which behaviour CloudFront applies to it is not documented, and never keeping it cannot serve a stale copy).
  */
@@ -104,7 +105,10 @@ export async function startLocalEdge(port: number, origin: string, catalogue: st
         const fromBucket = bucket !== undefined && asked.startsWith(`/${BULK_FOLDER}/`) && (req.method === 'GET' || req.method === 'HEAD');
         const send = (status: number, headers: Record<string, string | string[]>, body: Buffer, how: 'Hit' | 'Miss') => {
           const out = Object.fromEntries(Object.entries(headers).filter(([h]) => !HOP.has(h)));
-          res.writeHead(status, { ...out, 'x-cache': `${how} from cloudfront`, 'content-length': body.length });
+          // A HEAD's answer has no body: its length is the origin's, as a GET's would be (CloudFront passes it on).
+          const given = headers['content-length'];
+          const length = req.method === 'HEAD' && given !== undefined ? Number(given) : body.length;
+          res.writeHead(status, { ...out, 'x-cache': `${how} from cloudfront`, 'content-length': length });
           res.end(req.method === 'HEAD' ? undefined : body);
         };
         if (fromBucket) {

@@ -16,6 +16,7 @@ import * as v from 'valibot';
 import { logger } from '#logger';
 import type { PathParam } from '#routes/params.ts';
 import { type HtmlErrorStatus, type Route, refusesBody } from '#routes/route.ts';
+import { cutText, visible } from '#rules/invisible.ts';
 import type { Scope } from '#rules/scopes.ts';
 import { bodyLimit, jsonBody, noBody, rawBody } from './body.ts';
 import { envelope, requestIdOf, success } from './envelope.ts';
@@ -48,12 +49,12 @@ function checkQueryText(rawQueryString: string | undefined): void {
     try {
       decoded = decodeURIComponent(name.replaceAll('+', ' '));
     } catch {
-      throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding: ${name.slice(0, 40)}`);
+      throw invalidParameter(`a query parameter's name is not valid UTF-8 after percent-decoding: ${visible(cutText(name, 40))}`);
     }
     try {
       decodeURIComponent(value.replaceAll('+', ' '));
     } catch {
-      throw invalidParameter(`${decoded.slice(0, 40)}: not valid UTF-8 after percent-decoding`);
+      throw invalidParameter(`${visible(cutText(decoded, 40))}: not valid UTF-8 after percent-decoding`);
     }
   }
 }

@@ -29,10 +29,37 @@ export const imageSvg = (sheet: DeckSheet, size: ImageSize): string => DRAW[size
 /** The size an image request asks for (`size`), else the wide one. */
 export const sizeOf = (req: { query: { size?: ImageSize } }): ImageSize => req.query.size ?? DEFAULT_IMAGE_SIZE;
 
-/** The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names. */
+/**
+ * An owner's text as the image draws it: composed (NFC), at most one combining mark after a character (a stack of
+ * them is drawn over the lines around it while measured as nothing), and each character the language's faces lack
+ * drawn as "?" — never a box, and never one that makes the renderer give up the fallback of the whole line.
+ */
+export function drawnText(text: string, language: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFC').replace(/(\p{M})\p{M}+/gu, '$1')) out += drawable(ch, language) ? ch : '?';
+  return out;
+}
+
+/**
+ * The sheet `sheetIn` makes in `language`, or in English when the fonts cannot draw one of its card names; the
+ * owner's text in it (the byline, guide system, tags, reasons, chart labels) as drawnText makes it.
+ */
 export function drawableSheet(sheetIn: (language: string) => DeckSheet, language: string): DeckSheet {
-  const sheet = sheetIn(language);
-  return sheet.groups.every((g) => g.cards.every((c) => drawable(c.name, language))) ? sheet : sheetIn(DEFAULT_LANGUAGE);
+  const asked = sheetIn(language);
+  const sheet = asked.groups.every((g) => g.cards.every((c) => drawable(c.name, language))) ? asked : sheetIn(DEFAULT_LANGUAGE);
+  const drawn = (text: string) => drawnText(text, sheet.language);
+  const reasoned = (items: DeckSheet['keyComponents']) => items.map((i) => ({ ...i, reason: drawn(i.reason) }));
+  return {
+    ...sheet,
+    // A deck's name is its factions' (rules/factions.ts deckName): drawn in the image's language, as a code's is.
+    name: `${sheet.main} / ${sheet.ally}`,
+    author: sheet.author === null ? null : drawn(sheet.author),
+    system: drawn(sheet.system),
+    tags: sheet.tags.map(drawn),
+    keyComponents: reasoned(sheet.keyComponents),
+    alternatives: reasoned(sheet.alternatives),
+    otk: sheet.otk.map((line) => ({ ...line, label: drawn(line.label) })),
+  };
 }
 
 /**

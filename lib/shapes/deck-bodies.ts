@@ -4,7 +4,7 @@
  * deck and the search item. Codes are parsed once per container (#rules/parsed-codes.ts).
  */
 import type { Catalogue } from '#rules/catalogue.ts';
-import { plainOf, publicPlainOf } from '#rules/deck-fields.ts';
+import { listedPlainOf, plainOf, publicPlainOf, unlistedPlainOf } from '#rules/deck-fields.ts';
 import type { DeckContent as Content } from '#rules/deck-model.ts';
 import { deckStats, legality, otkChart, type Stats } from '#rules/insight.ts';
 import { type ParsedCode, parsedCode, snapshotOf } from '#rules/parsed-codes.ts';
@@ -59,7 +59,7 @@ export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {
   const { guide } = d;
   return {
     ...deckIdentity(d),
-    ...plainOf(d),
+    ...listedPlainOf(d),
     share_slug: d.share_slug,
     guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
     display: d.display,
@@ -74,6 +74,7 @@ export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {
 /** The owner deck: the list item with the whole guide, the archive, stats and legality. */
 export const ownerDeck = (d: StoredDeck, catalogue: Catalogue): Out<typeof S.OwnerDeck> => ({
   ...ownerListItem(d),
+  ...unlistedPlainOf(d),
   guide: d.guide,
   archive: d.archive,
   ...insight(d.deck_code, catalogue),
@@ -119,7 +120,7 @@ export function searchItem(e: SearchEntry): Out<typeof S.SearchItem> {
     name: e.name,
     main_faction: e.main_faction,
     ally_faction: e.ally_faction,
-    tags: e.tags,
+    ...publicPlainOf(e),
     system: e.system,
     display: e.display,
     author: { display_name: e.author_name },

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { BULK_TYPES } from '#rules/bulk.ts';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
-import { PLAIN_ANSWERS, PUBLIC_PLAIN_ANSWERS } from '#rules/deck-fields.ts';
+import { LISTED_PLAIN_ANSWERS, PLAIN_ANSWERS, PUBLIC_PLAIN_ANSWERS, UNLISTED_PLAIN_ANSWERS } from '#rules/deck-fields.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { DETAIL_CODES } from '#rules/details.ts';
 import { type CardFaction, FACTION_IDS, type FactionId } from '#rules/factions.ts';
@@ -98,7 +98,7 @@ export const OtkChart = v.strictObject({
 /** An item of the owner's list: the owner deck without guide.description and archive. */
 export const OwnerListItem = v.strictObject({
   ...identity,
-  ...PLAIN_ANSWERS,
+  ...LISTED_PLAIN_ANSWERS,
   share_slug: shareSlug,
   guide: v.nullable(GuideSummary),
   display: Display,
@@ -109,6 +109,7 @@ export const OwnerListItem = v.strictObject({
 /** The owner deck (contract §3). */
 export const OwnerDeck = v.strictObject({
   ...OwnerListItem.entries,
+  ...UNLISTED_PLAIN_ANSWERS,
   guide: v.nullable(Guide),
   archive: Archive,
   stats: Stats,
@@ -135,7 +136,7 @@ export const SearchItem = v.strictObject({
   name: v.string(),
   main_faction: faction,
   ally_faction: faction,
-  tags: v.array(v.string()),
+  ...PUBLIC_PLAIN_ANSWERS,
   system: v.string(),
   display: Display,
   author: Author,

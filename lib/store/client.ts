@@ -26,6 +26,8 @@ let doc: DynamoDBDocumentClient | undefined;
 /** A DynamoDB client. Its own retrying is off by default: documentClient() retries by the service's policy. */
 export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts = 1): DynamoDBClient {
   const endpoint = env.DYNAMODB_ENDPOINT;
+  if (endpoint && !URL.canParse(endpoint))
+    throw new Error(`DYNAMODB_ENDPOINT is not a URL: ${endpoint} (the table store's, e.g. http://127.0.0.1:8000)`);
   // DynamoDB's own settings, given as the SDK's defaults for the same reason as the rest (sdk-config.ts).
   const config = { ...sdkClientConfig(maxAttempts), accountIdEndpointMode: 'preferred', endpointDiscoveryEnabled: false } as const;
   return endpoint

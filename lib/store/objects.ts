@@ -29,11 +29,20 @@ export class BucketUnreachable extends Error {
   }
 }
 
+/**
+ * How long one call to the bucket may take before it is given up as unreachable (ms; S3_TIMEOUT_MS, for a test's
+ * stalled stand-in): a part is 8 MiB, seconds at most from a function; a bucket that never answers is named, not
+ * waited on for ever.
+ */
+const callMs = () => Number(process.env.S3_TIMEOUT_MS) || 60_000;
+
 function bucket(): { client: Pick<AwsClient, 'fetch' | 'sign'>; url: (key: string) => string; local: boolean } {
   const env = process.env;
   const name = env.BULK_BUCKET;
   if (!name) throw new Error('no BULK_BUCKET: the bucket of the bulk files is not set');
   const local = env.S3_ENDPOINT;
+  if (local && !URL.canParse(local))
+    throw new Error(`S3_ENDPOINT is not a URL: ${local} (the bulk files' bucket's, e.g. http://127.0.0.1:4569)`);
   const { client, region } = signer('s3', local, 'reach the bulk files');
   const path = (key: string) => key.split('/').map(encodeURIComponent).join('/');
   const url = (key: string) => (local ? `${local}/${name}/${path(key)}` : `https://${name}.s3.${region}.amazonaws.com/${path(key)}`);
@@ -41,7 +50,7 @@ function bucket(): { client: Pick<AwsClient, 'fetch' | 'sign'>; url: (key: strin
     client: {
       // A failure to reach the bucket at all is the bucket's, said so (not the table's store's).
       fetch: (input, init) =>
-        client.fetch(input, init).catch((e: unknown) => {
+        client.fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(callMs()) }).catch((e: unknown) => {
           throw new BucketUnreachable(new URL(String(input instanceof Request ? input.url : input)).origin, e);
         }),
       sign: (input, init) => client.sign(input, init),

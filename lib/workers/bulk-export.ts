@@ -67,7 +67,11 @@ async function writeFile(
 ): Promise<BulkFileItem> {
   const key = bulkKey(type, at, run);
   const gzip = createGzip();
+  // A failure is the upload's or the writer's, reported once by the promise below: the stream's own 'error' is not
+  // another (unheard, it would end the process).
+  gzip.on('error', () => undefined);
   const line = async (text: string) => {
+    if (gzip.destroyed) throw new Error('the upload of the file stopped');
     if (!gzip.write(text)) await once(gzip, 'drain');
   };
   const writing = write(line).then(
@@ -81,7 +85,12 @@ async function writeFile(
     },
   );
   const headers = { 'content-type': BULK_FILES[type].contentType, 'content-encoding': 'gzip', 'cache-control': LIFETIMES.bulkFile };
-  const [written, records] = await Promise.all([putStreamed(key, headers, gzip), writing]);
+  // An upload that fails stops the writer (its stream destroyed) rather than leaving it to read the library for nothing.
+  const uploading = putStreamed(key, headers, gzip).catch((e: unknown) => {
+    gzip.destroy(e as Error);
+    throw e;
+  });
+  const [written, records] = await Promise.all([uploading, writing]);
   const file = { type, key, updated_at: at.toISOString(), ...written, records };
   // Listed unless a newer file is listed already (an export that began later and ended first): the listing names
   // the newest whole file, with its own size, digest and records.

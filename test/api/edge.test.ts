@@ -208,6 +208,23 @@ describe('public reads at the edge', () => {
     expect(facts.data.links.image.startsWith(`${edge}/api/v1/codes/`)).toBe(true);
   });
 
+  it("a HEAD through the edge carries the GET's Content-Length, missed and hit", async () => {
+    const image = `/api/v1/codes/${urlCodeOf(parseDeckCode(code('germany', 'italy', 3)))}/image.png`;
+    for (const path of [image, '/api/v1/bulk-data']) {
+      const body = await (await get(path)).arrayBuffer();
+      expect(body.byteLength, path).toBeGreaterThan(0);
+      for (const round of ['Miss', 'Hit']) {
+        const head = await fetch(`${edge}${path}`, { method: 'HEAD' });
+        expect([path, head.status, head.headers.get('x-cache'), head.headers.get('content-length')]).toEqual([
+          path,
+          200,
+          `${round} from cloudfront`,
+          String(body.byteLength),
+        ]);
+      }
+    }
+  });
+
   it('the root of the edge is the reference page (the default root object)', async () => {
     const root = await get('/');
     expect([root.status, root.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);

@@ -165,6 +165,18 @@ describe('6b. query parameters that are not UTF-8 after percent-decoding (contra
     const cards = await call('GET', '/api/v1/cards?q=%ED%B0%80');
     expect([cards.status, cards.body.error.code]).toEqual([400, 'invalid_parameter']);
   });
+
+  it('the name a message echoes is cut at a code point, and shown as it can be: no lone surrogate, no control character', async () => {
+    // A name of 39 letters and an emoji (a surrogate pair across the 40th unit), then one of a control character.
+    const emoji = `${'a'.repeat(39)}%F0%9F%94%A5`;
+    for (const path of ['/api/v1/bulk-data', '/api/v1/decks', '/api/v1/cards'])
+      for (const query of [`${emoji}=%ZZ`, `${emoji}%ZZ=1`, 'a%07b=%ZZ']) {
+        const r = await call('GET', `${path}?${query}`);
+        expect([path, query, r.status]).toEqual([path, query, 400]);
+        const message = r.body.error.message as string;
+        expect([query, message.isWellFormed(), /[\p{Cc}\p{Cf}]/u.test(message)]).toEqual([query, true, false]);
+      }
+  });
 });
 
 describe('7. media types as RFC 9110 reads them', () => {

@@ -6,6 +6,7 @@
  * reach.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { SCOPES } from '#rules/scopes.ts';
@@ -80,5 +81,41 @@ describe('deckctl names the store it could not reach', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`cannot reach the bulk files' bucket at http://127.0.0.1:${port}`);
     expect(run.stderr).not.toContain(inject('dynamoEndpoint'));
+  });
+
+  it('a bucket that takes the connection and never answers is named within S3_TIMEOUT_MS; with the table store down too, still a message, no crash', async () => {
+    const hole = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((ok) => hole.listen(0, '127.0.0.1', ok));
+    const port = (hole.address() as { port: number }).port;
+    try {
+      const stalled = await deckctl(['bulk', 'export'], {
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_TIMEOUT_MS: '1500',
+      });
+      expect([stalled.status, stalled.stderr.trim()]).toEqual([
+        1,
+        expect.stringContaining(`deckctl: cannot reach the bulk files' bucket at http://127.0.0.1:${port}`),
+      ]);
+    } finally {
+      hole.closeAllConnections();
+      hole.close();
+    }
+    const [bucketPort, storePort] = [await freePort(), await freePort()];
+    const both = await deckctl(['bulk', 'export'], {
+      DYNAMODB_ENDPOINT: `http://127.0.0.1:${storePort}`,
+      S3_ENDPOINT: `http://127.0.0.1:${bucketPort}`,
+    });
+    expect(both.status).toBe(1);
+    expect(both.stderr).toContain("cannot reach the bulk files' bucket");
+    expect(both.stderr).not.toMatch(/Unhandled|\n\s+at /);
+  });
+
+  it('an endpoint that is not a URL is named as the setting it is', async () => {
+    const s3 = await deckctl(['bulk', 'export'], { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), S3_ENDPOINT: '127.0.0.1:4704' });
+    expect([s3.status, s3.stderr.trim()]).toEqual([1, expect.stringContaining('S3_ENDPOINT is not a URL: 127.0.0.1:4704')]);
+    const dynamo = await deckctl(['bulk', 'export'], { DYNAMODB_ENDPOINT: '127.0.0.1:4703' });
+    expect([dynamo.status, dynamo.stderr.trim()]).toEqual([1, expect.stringContaining('DYNAMODB_ENDPOINT is not a URL: 127.0.0.1:4703')]);
+    expect(dynamo.stderr).not.toMatch(/Unhandled|\n\s+at /);
   });
 });

@@ -5,7 +5,7 @@
  *                                           guide_description, owner_order, texts_at }
  * Its repository is decks.ts; its search entries are search-entry.ts.
  */
-import { PLAIN_NAMES } from '#rules/deck-fields.ts';
+import { LISTED_PLAIN, type UnlistedName } from '#rules/deck-fields.ts';
 import type { DeckContent, Guide } from '#rules/deck-model.ts';
 import { itemKind } from './kind.ts';
 
@@ -36,7 +36,7 @@ export interface TextsAt {
   archive: number;
 }
 /** An owner list item: the projection of the owner-order index (no description, no archive). */
-export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name'>;
+export type ListedDeck = Omit<StoredDeck, 'archive' | 'user_id' | 'author_name' | UnlistedName>;
 
 /** Deck items: an owner's partition (`USER#<user_id>`), each deck under its sort key (`DECK#<deck_id>`). */
 export const DECK = { ...itemKind('USER#'), sk: 'DECK#' };
@@ -83,7 +83,7 @@ export const OWNER_LIST_ATTRIBUTES = [
   'main_faction',
   'ally_faction',
   'deck_code',
-  ...PLAIN_NAMES,
+  ...LISTED_PLAIN,
   'guide',
   'display',
   'views',

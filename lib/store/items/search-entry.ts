@@ -9,6 +9,7 @@
  */
 
 import type { Deck } from '#rules/deck-code.ts';
+import { PUBLIC_PLAIN, type PublicName, type PublicPlainValues, publicPlainOf } from '#rules/deck-fields.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import type { Sort } from '#rules/sorts.ts';
@@ -84,7 +85,7 @@ function entryItem(d: StoredDeck, facet: string, cards: string[], copies: string
     name: d.name,
     main_faction: d.main_faction,
     ally_faction: d.ally_faction,
-    tags: d.tags,
+    ...publicPlainOf(d),
     system,
     display: d.display,
     author_name: d.author_name,
@@ -111,13 +112,13 @@ export function entriesOf(d: StoredDeck): Record<string, unknown>[] {
 }
 
 /** A search entry as a search reads it. */
-export interface SearchEntry {
+/** An entry's fields: its deck's public plain fields (deck-fields.ts) among them. */
+export interface SearchEntry extends PublicPlainValues {
   deck_id: string;
   slug: string;
   name: string;
   main_faction: FactionId;
   ally_faction: FactionId;
-  tags: string[];
   system: string;
   display: StoredDeck['display'];
   author_name: string;
@@ -154,7 +155,7 @@ const READS: Record<keyof SearchEntry, true> = {
   name: true,
   main_faction: true,
   ally_faction: true,
-  tags: true,
+  ...(Object.fromEntries(PUBLIC_PLAIN.map((k) => [k, true])) as Record<PublicName, true>),
   system: true,
   display: true,
   author_name: true,
