@@ -32,7 +32,9 @@ export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
-    testTimeout: 30_000,
+    // A timeout is not a budget (budgets are counts and sizes): it ends a test that hangs. Tests that run the CLI in a
+    // subprocess a few times (tsx's start each time) took up to 30 s on this 2-core machine in CI (2026-11-29).
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     // On a clean clone, the files that start a store of their own first (test/support/groups.ts).
     sequence: { sequencer: StoresFirst },

@@ -184,6 +184,13 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 1;
     }
+    // An answer the SDK cannot read as DynamoDB's: the endpoint is something else's (a page, another service).
+    if (process.env.DYNAMODB_ENDPOINT && /Deserialization error/i.test((e as Error).message ?? '')) {
+      console.error(
+        `deckctl: the store at ${process.env.DYNAMODB_ENDPOINT} did not answer as DynamoDB does (is DYNAMODB_ENDPOINT the table store's? npm start prints it)`,
+      );
+      return 1;
+    }
     if (isStoreUnavailable(e)) {
       const where = process.env.DYNAMODB_ENDPOINT
         ? `the store at ${process.env.DYNAMODB_ENDPOINT} (start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)`

@@ -1,6 +1,6 @@
 /**
  * What no route matches (API Gateway's `$default`). A GET or HEAD of a share route's path (the pages people
- * open and the images link previews show: lib/routes/share.ts, and a code's page) with a trailing slash — `/d/{share_slug}/`,
+ * open and the images link previews show: lib/routes/share.ts, and a code's page and image) with a trailing slash — `/d/{share_slug}/`,
  * as a chat client or a hand-typed link may add — answers 308 to the path without it, query kept (contract
  * §10.4); anything else is 404 not_found in the envelope. Only the share routes' paths are read here: the
  * fallback bundles no other route's declaration.
@@ -8,12 +8,12 @@
 import { ApiError } from '#http/errors.ts';
 import { moved } from '#http/redirect.ts';
 import { endpoint } from '#http/types.ts';
-import { readCodePage } from '#routes/codes.ts';
+import { readCodeImage, readCodePage } from '#routes/codes.ts';
 import * as R from '#routes/fallback.ts';
 import { pathMatcher } from '#routes/route.ts';
 import { SHARE_ROUTES } from '#routes/share.ts';
 
-const GET_PATHS = [...SHARE_ROUTES, readCodePage].map((r) => pathMatcher(r.path));
+const GET_PATHS = [...SHARE_ROUTES, readCodePage, readCodeImage].map((r) => pathMatcher(r.path));
 
 /** The path a trailing slash was added to, when it is a share route's; else undefined. */
 export function withoutTrailingSlash(path: string): string | undefined {

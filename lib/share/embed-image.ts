@@ -214,9 +214,14 @@ function layoutIn(frameName: EmbedFrame, sheet: DeckSheet, measure: Measure): Em
   // The title and byline, left of the curve: the title whole, on two lines where one cannot hold it.
   const headerBox = (costs.length ? chart.left - 24 : right) - left;
   const title = titleLines(xmlChars(sheet.name), headerBox, measure);
-  const byline = [sheet.author === null ? '' : labels.by(sheet.author), sheet.system, labels.cards(sheet.cardCount)]
-    .filter(Boolean)
-    .join(' · ');
+  const owner = [sheet.author === null ? '' : labels.by(sheet.author), sheet.system].filter(Boolean).join(' · ');
+  const count = labels.cards(sheet.cardCount);
+  const byline = owner ? `${owner} · ${count}` : count;
+  /** The byline in `box`: the card count always whole, the owner's part (name, system) cut before it where all cannot fit. */
+  const bylineIn = (box: number) =>
+    !owner || measure(byline, S, false) <= box
+      ? byline
+      : `${fitted(owner, box - measure(` · ${count}`, S, false), S, false, measure)} · ${count}`;
   // Inline (the dense frame): the byline after a one-line title, on its line, where it fits whole there.
   const titleWidth = title.lines.length === 1 ? measure(title.lines[0] as string, title.size, true) : Infinity;
   const inline = frame.inline && titleWidth + space(S) * 3 + measure(byline, S, false) <= headerBox;
@@ -226,8 +231,8 @@ function layoutIn(frameName: EmbedFrame, sheet: DeckSheet, measure: Measure): Em
   if (inline) {
     bylineBase = titleBase;
     const at = left + titleWidth + space(S) * 3;
-    draw(byline, at, bylineBase, right - at, S, false, DIM_FILL);
-  } else draw(byline, left, bylineBase, headerBox, S, false, DIM_FILL);
+    draw(bylineIn(right - at), at, bylineBase, right - at, S, false, DIM_FILL);
+  } else draw(bylineIn(headerBox), left, bylineBase, headerBox, S, false, DIM_FILL);
   // The rule under the header: below the curve's cost labels, or the byline, whichever is lower.
   const rule = Math.max(frame.curve ? 188 : 0, bylineBase + 26);
   svg.push(`<line x1="${left}" x2="${right}" y1="${rule}" y2="${rule}" stroke="#343a40" stroke-width="3"/>`);

@@ -102,6 +102,7 @@ describe('HEAD and trailing slashes', async () => {
       `/d/${deck.share_slug}/?utm=x`,
       `/api/v1/decks/${deck.share_slug}/image.png/`,
       `/c/${subject.code}/?lang=de`,
+      `/api/v1/codes/${subject.code}/image.png/?size=wide`,
     ]) {
       const moved = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
       const to = path.replace(/\/(\?|$)/, '$1');

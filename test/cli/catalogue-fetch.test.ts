@@ -267,7 +267,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       new RegExp(`disagree on the count \\(${standIn.cards.length}, ${standIn.cards.length - 1}; ${standIn.cards.length - 1} read\\)`),
     );
     expect(existsSync(out)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it('a page that keeps failing, a short page or a malformed card: exit 1 naming it, and nothing written', async () => {
     const cases = [
@@ -284,7 +284,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect(existsSync(out)).toBe(false);
       expect(existsSync(`${out}.partial`)).toBe(false);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("a card the service would refuse to load, or that would make an answer past its bounds: exit 1 naming it, the operator's file left as it was", async () => {
     const out = join(dir, 'kept.json');
@@ -311,7 +311,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect(readFileSync(out, 'utf8')).toBe('[]\n');
       expect(existsSync(`${out}.partial`)).toBe(false);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a page that fails and then answers is retried; usage mistakes exit 2', async () => {
     const standIn = await startKardsStandIn({ flakyAt: { offset: 60, times: 2 } });
@@ -325,7 +325,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       ['catalogue', 'fetch', '--out', out, '--languages', 'English'],
     ])
       expect((await deckctl(args)).status, args.join(' ')).toBe(2);
-  }, 60_000);
+  }, 180_000);
 
   it("the operator's path of docs/deploy.md, line by line (fetch, check a real code, diff against the one deployed), but the deploy", async () => {
     const standIn = await startKardsStandIn();
@@ -361,5 +361,5 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       expect([line, run.status], run.stderr).toEqual([line, 0]);
     }
     expect(loadCatalogueFile(join(cwd, 'cards.json')).languages).toEqual(new Set(KARDS_LANGUAGES));
-  }, 60_000);
+  }, 180_000);
 });

@@ -111,6 +111,22 @@ describe('deckctl names the store it could not reach', () => {
     expect(both.stderr).not.toMatch(/Unhandled|\n\s+at /);
   });
 
+  it('a table store endpoint that answers as something else (a web page) is named, not a deserialization error', async () => {
+    const page = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not DynamoDB</html>'));
+    await new Promise<void>((ok) => page.listen(0, '127.0.0.1', ok));
+    const at = `http://127.0.0.1:${(page.address() as { port: number }).port}`;
+    try {
+      const run = await deckctl(['users', 'create', '--display-name', 'Someone'], { DYNAMODB_ENDPOINT: at });
+      expect([run.status, run.stderr.trim()]).toEqual([
+        1,
+        `deckctl: the store at ${at} did not answer as DynamoDB does (is DYNAMODB_ENDPOINT the table store's? npm start prints it)`,
+      ]);
+    } finally {
+      page.closeAllConnections();
+      page.close();
+    }
+  });
+
   it('an endpoint that is not a URL is named as the setting it is', async () => {
     const s3 = await deckctl(['bulk', 'export'], { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), S3_ENDPOINT: '127.0.0.1:4704' });
     expect([s3.status, s3.stderr.trim()]).toEqual([1, expect.stringContaining('S3_ENDPOINT is not a URL: 127.0.0.1:4704')]);

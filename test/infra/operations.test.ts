@@ -6,7 +6,7 @@
  * them), an optional concurrency reservation and tracing switch — defaults first, then the context
  * values that change them.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -124,6 +124,9 @@ describe('alarms, topic and dashboard', () => {
     const table = doc.slice(doc.indexOf('The rules that fail on purpose are these'), doc.indexOf("cdk-nag's CloudFront findings"));
     const rows = [...table.matchAll(/^\| `(\w+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
     expect(Object.fromEntries(rows)).toEqual(GUARD_EXCEPTIONS);
+    // The rules' count and those that fail on purpose, as the paragraph above the table says them.
+    const rules = globSync('node_modules/@cdklabs/cdk-validator-cfnguard/rules/control-tower/cfn-guard/**/*.guard').length;
+    expect(doc.replace(/\s+/g, ' ')).toContain(`of the package's ${rules} rules, the ${rows.length} below fail on purpose`);
   });
 
   it('the dashboard only when the settings ask for it, within the free 50 metrics', () => {

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { drawableSheet, drawnText, imageSvg } from '#public/image-answer.ts';
 import { factionName } from '#rules/factions.ts';
+import { labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { drawable } from '#share/png.ts';
-import { deckSheet } from '#share/sheet.ts';
+import { deckSheet, escapeMarkup } from '#share/sheet.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 
 const catalogue = demoCatalogue();
@@ -47,6 +48,9 @@ describe("an owner's text in a deck image", () => {
         const lacking = [...new Set([...text].filter((ch) => ch.trim() !== '' && !drawable(ch, sheet.language)))];
         expect([tag, size, lacking]).toEqual([tag, size, []]);
       }
+      // The byline keeps the card count whole however long the owner's name: the name is cut before it.
+      const long = drawableSheet((language) => deckSheet({ ...deck, author_name: 'W'.repeat(64) }, catalogue, language), tag);
+      expect([tag, imageSvg(long, 'embed').includes(escapeMarkup(labelsFor(long.language).cards(long.cardCount)))]).toEqual([tag, true]);
       // The title: the factions in the language drawn, not the stored (English) name.
       expect(sheet.name).toBe(`${factionName('japan', sheet.language)} / ${factionName('usa', sheet.language)}`);
     }
