@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS_WINDOW_SECONDS } from '#routes/workers.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
+import { atMost } from '#store/at-most.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, DEMO_VERSION, deckable, demo, newOwner, type Owner } from '../support/api.ts';
 import { legalDeck } from '../support/decks.ts';
@@ -41,9 +42,13 @@ describe('public reads at the edge', () => {
     const languages = ['de-DE,de;q=0.9', 'en-GB', 'de', 'en'];
     let misses = 0;
     const statuses = new Set<number>();
+    // Five at a time: the local runtime renders in one process, and twenty first renders at once ran past a request's
+    // budget on a loaded CI machine (a 503 is not kept, so its code missed again).
     for (let i = 0; i < 1_000; i += 20)
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, j) => {
+      await atMost(
+        5,
+        Array.from({ length: 20 }, (_, j) => j),
+        async (j) => {
           const n = i + j;
           const res = await get(`/api/v1/codes/${codes[n % 20]}/image.png`, {
             'accept-language': languages[Math.floor(n / 20) % 4] as string,
@@ -51,7 +56,7 @@ describe('public reads at the edge', () => {
           await res.arrayBuffer();
           statuses.add(res.status);
           if (res.headers.get('x-cache') === 'Miss from cloudfront') misses++;
-        }),
+        },
       );
     expect(statuses).toEqual(new Set([200]));
     // Each round of 20 asks for the 20 codes once, in one of 4 spellings of 2 languages: a code's first request in
