@@ -159,7 +159,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       const image = await fetch(`${runtime.baseUrl}/api/v1/decks/${slug}/image.png${lang ? `?lang=${lang}` : ''}`);
       expect([lang, image.status, image.headers.get('content-language')]).toEqual([lang, 200, lang || 'en']);
     }
-  }, 120_000);
+  }, 240_000);
 
   it.each(['every', 'asked'] as const)(
     'titles that come %s (every locale in one answer, or the one asked and English): every language of the game named, a pass a language only where needed',
@@ -231,7 +231,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
         }
       }
     },
-    120_000,
+    240_000,
   );
 
   // Issue 53: a card removed upstream between two pages moved every later page one card on; the fetch checked each page
@@ -253,7 +253,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect(fetched.get(removed)).toBeUndefined();
     // The first pass (one card lost), the second (the listing as it is now), the third agreeing with it.
     expect(standIn.requests).toBe(3 * Math.ceil(standIn.cards.length / 20));
-  }, 120_000);
+  }, 240_000);
 
   it("a listing that shifts between two pages of every pass (its pages' counts disagree): never taken, nothing written", async () => {
     // Pages before offset 200 list every card and count them all; from it on one card fewer: the card at 200 of the

@@ -1158,7 +1158,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     const without = resourcesIn(dir) as Record<string, { Type: string }>;
     expect(Object.values(without).filter((r) => r.Type.startsWith('AWS::CloudFront::'))).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
-  }, 120_000);
+  }, 300_000);
 
   it('the bulk files (contract §12.2): a private bucket — public access blocked, encrypted, TLS only, each file deleted within 7 days — that the edge reads by origin access control, keyed by the path alone and kept an hour', () => {
     // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
@@ -1299,7 +1299,7 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 
   it("the viewer-request function is the rules' negotiation (test/unit/edge-function.test.ts), carrying the shipped catalogue's version", () => {
     const [, fn] = byType('AWS::CloudFront::Function')[0] ?? [];
@@ -1324,5 +1324,5 @@ describe('Discord (contract §11.3): the interactions function and its public ke
     const others = routes.filter((r) => r.name !== 'discordInteractions' && r.path !== '$default');
     for (const route of others) expect(envOf(keyed, route.name).DISCORD_PUBLIC_KEY, route.name).toBeUndefined();
     expect(() => synth({}, { 'deck-library:discordPublicKey': 'not-a-key', ...TEMPLATE_ONLY }, false)).toThrow(/64 hex characters/);
-  }, 120_000);
+  }, 300_000);
 });
