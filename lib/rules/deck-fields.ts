@@ -13,7 +13,8 @@
  *
  * The owner list reads a local secondary index whose projection names its attributes (store/tables.ts): DynamoDB
  * cannot change an LSI's projection on an existing table, so a field added after the table was made is `listed:
- * false` (the owner list then reads it from the deck item, docs/data-model.md) unless the table is made again.
+ * false` — the owner list's items leave it out, and the deck's own reads (owner, public, export) show it — unless the
+ * table is made again.
  */
 import * as v from 'valibot';
 import * as S from './schemas.ts';
