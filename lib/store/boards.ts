@@ -62,7 +62,8 @@ const valueIn = (o: Offered, sort: BoardSort) => (sort === 'views' ? o.views : o
  * then the count of each offered deck that could change one (on it, or above its floor) read again, consistently —
  * a deck deleted, made private or moved since its count was first read is taken off instead, so that an offer
  * racing a delete never puts a gone deck back; then each board that changes written on condition of the revision
- * read. The boards that moved meanwhile go round again. Answers the boards written, and whether the boards are
+ * read; then the count of each deck put on a board read once more (a leaving that read the board before the write
+ * found nothing to take off). The boards that moved meanwhile, and those of a deck gone since, go round again. Answers the boards written, and whether the boards are
  * built (the `all` facet's views board, which buildBoards writes last, was among those read; false when it was not
  * asked for).
  */
@@ -107,6 +108,8 @@ export async function offerToBoards(
       gone.push({ deck: o.deck, facets: boardFacets(o.main, o.ally).filter((f) => !kept.includes(f)) });
     });
     const moved: typeof keys = [];
+    /** Decks this round put on a board they were not on, and the boards. */
+    const entered = new Map<string, { slug: string; boards: { sort: BoardSort; facet: string }[] }>();
     for (const [i, { sort, facet }] of keys.entries()) {
       const board = held[i];
       if (!board) continue;
@@ -127,9 +130,33 @@ export async function offerToBoards(
           }),
         ),
       );
-      if (done) written++;
-      else moved.push({ sort, facet });
+      if (!done) {
+        moved.push({ sort, facet });
+        continue;
+      }
+      written++;
+      for (const m of next.members)
+        if (!board.members.some((b) => b.id === m.id)) {
+          const deck = entered.get(m.id) ?? { slug: m.slug, boards: [] };
+          deck.boards.push({ sort, facet });
+          entered.set(m.id, deck);
+        }
     }
+    // A deck's leaving (deleted, made private, moved) may have read a board before this round's write put it on
+    // and found nothing to take off: each deck put on a board has its count read once more, after the write, and
+    // one that left sends its boards round again (it is then taken off). Its leaving took its count first, so a
+    // count still there means the leaving reads the boards after this write, and takes the deck off itself.
+    const newcomers = [...entered.entries()];
+    const after = await getItems(newcomers.map(([, d]) => viewCountKey(d.slug)));
+    newcomers.forEach(([id, d], i) => {
+      const listed = countOf(after[i]).listed;
+      for (const b of d.boards)
+        if (
+          (listed?.deck !== id || !boardFacets(listed.main, listed.ally).includes(b.facet)) &&
+          !moved.some((k) => keyOf(k.sort, k.facet) === keyOf(b.sort, b.facet))
+        )
+          moved.push(b);
+    });
     keys = moved;
   }
   return { written, built };

@@ -36,6 +36,8 @@ export type Fault = (
    * the one the store gave the first call of the same body while the fault was set; a new body is passed on and kept.
    */
   | { kind: 'lagging' }
+  /** The call waits before it reaches the store until `release()` (an order between two callers, set by the test). */
+  | { kind: 'hold' }
 ) & {
   /** Only calls whose request body contains this. */
   match?: string;
@@ -72,6 +74,8 @@ export interface FaultProxy {
   set(operation: string, fault?: Fault): void;
   /** Passes every call on again, and drops the stalled ones. */
   clear(): void;
+  /** Sends the held calls on to the store. */
+  release(): void;
   /** Calls seen per operation, and per outcome. */
   seen: Map<string, number>;
   /** Items written by calls that succeeded, by operation (a transaction's puts, updates and deletes; a batch's requests). */
@@ -159,6 +163,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const faults = new Map<string, Fault>();
   const used = new Map<Fault, number>();
   const stalled = new Set<Socket>();
+  const held: (() => void)[] = [];
   const seen = new Map<string, number>();
   const written = new Map<string, number>();
   const units = { read: 0, write: 0 };
@@ -228,6 +233,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         return;
       case 'delay':
         setTimeout(() => forward(req, res, body), fault.ms);
+        return;
+      case 'hold':
+        held.push(() => forward(req, res, body));
         return;
       case 'delayAnswer':
         forward(req, res, body, (reply) => setTimeout(reply, fault.ms));
@@ -305,6 +313,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     clear: () => {
       faults.clear();
       dropStalled();
+    },
+    release: () => {
+      for (const send of held.splice(0)) send();
     },
     seen,
     written,
