@@ -33,20 +33,27 @@ describe('deletes take everything with them', () => {
       await Promise.all(fans.slice(0, 3).map((f) => like(f, d.share_slug)));
       await Promise.all(Array.from({ length: 5 }, () => call('GET', `/api/v1/decks/${d.share_slug}`)));
     }
-    // The delete, and everything racing it.
-    const raced = await Promise.all(
-      decks.map((d) =>
-        Promise.all([
-          call('DELETE', `${owner.decks}/${d.id}`, { key: owner.key, body: {} }),
-          like(fans[3] as Owner, d.share_slug),
-          like(fans[0] as Owner, d.share_slug, 'DELETE'),
-          call('PATCH', `${owner.decks}/${d.id}`, { key: owner.key, body: { tags: ['raced'] } }),
-          ...Array.from({ length: 5 }, () => call('GET', `/api/v1/decks/${d.share_slug}`)),
-        ]),
-      ),
-    );
+    // The delete, and everything racing it: five decks at a time (each deck's eleven requests at once). All fifteen at
+    // once, 165 requests, outran a request's time budget (503) with two other files' runtimes beside it on 2 cores.
+    const raced: Awaited<ReturnType<typeof call>>[][] = [];
+    for (let i = 0; i < decks.length; i += 5)
+      raced.push(
+        ...(await Promise.all(
+          decks
+            .slice(i, i + 5)
+            .map((d) =>
+              Promise.all([
+                call('DELETE', `${owner.decks}/${d.id}`, { key: owner.key, body: {} }),
+                like(fans[3] as Owner, d.share_slug),
+                like(fans[0] as Owner, d.share_slug, 'DELETE'),
+                call('PATCH', `${owner.decks}/${d.id}`, { key: owner.key, body: { tags: ['raced'] } }),
+                ...Array.from({ length: 5 }, () => call('GET', `/api/v1/decks/${d.share_slug}`)),
+              ]),
+            ),
+        )),
+      );
     for (const replies of raced) {
-      expect(replies[0]?.status).toBe(200);
+      expect(replies[0]?.status, replies[0]?.text).toBe(200);
       for (const r of replies) expect([200, 404], r.text).toContain(r.status);
     }
     // Within a minute (the likes and any view count brought back are the worker's), nothing is left.
