@@ -16,7 +16,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTE_GROUPS, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
-import { discordInteractions } from '#routes/discord.ts';
+import { DISCORD_ROUTES } from '#routes/discord.ts';
 import { DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#routes/workers.ts';
 import { BULK_FOLDER, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
@@ -120,7 +120,7 @@ export class DeckLibraryStack extends Stack {
         // The interactions endpoint checks Discord's signatures with the application's public key (none: it answers 404).
         environment: {
           ...tableNames,
-          ...(route.name === discordInteractions.name && props.settings.discordPublicKey
+          ...(route.name === DISCORD_ROUTES.discordInteractions.name && props.settings.discordPublicKey
             ? { DISCORD_PUBLIC_KEY: props.settings.discordPublicKey }
             : {}),
         },

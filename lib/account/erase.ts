@@ -5,7 +5,7 @@
  */
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/account.ts';
+import { ACCOUNT_ROUTES as R } from '#routes/account.ts';
 import { checkErasureBody } from '#rules/erasure.ts';
 import { documentClient } from '#store/client.ts';
 import { countDecks } from '#store/decks.ts';

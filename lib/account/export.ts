@@ -10,7 +10,7 @@ import { ANSWER_BUDGET_BYTES, sentSize, withinBudget } from '#http/answer-size.t
 import { cursorKeyAtInit, openCursor, signCursor } from '#http/cursor.ts';
 import { invalidParameter, keyNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/account.ts';
+import { ACCOUNT_ROUTES as R } from '#routes/account.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { getAccount } from '#store/accounts.ts';
 import { documentClient } from '#store/client.ts';

@@ -7,7 +7,7 @@
 import { newKey } from '#auth/accounts.ts';
 import { forbidden, keyNotFound, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/account.ts';
+import { ACCOUNT_ROUTES as R } from '#routes/account.ts';
 import { detail } from '#rules/details.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import { beyond, checkKeyBody, keyStatus } from '#rules/keys.ts';

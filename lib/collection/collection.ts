@@ -11,7 +11,7 @@ import { ifMatch } from '#decks/params.ts';
 import { preconditionFailed, unavailable, validationFailed } from '#http/errors.ts';
 import type { Headed } from '#http/types.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/collection.ts';
+import { COLLECTION_ROUTES as R } from '#routes/collection.ts';
 import { changedCollection, type Owned, type Read, readCollectionBody, readCollectionPatch, sameCollection } from '#rules/collection.ts';
 import { documentClient } from '#store/client.ts';
 import { getCollection, writeCollection } from '#store/collections.ts';

@@ -8,7 +8,7 @@ import { sharedDeck } from '#decks/shared-deck.ts';
 import { invalidParameter, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { languageHeaders, languageOf } from '#public/language.ts';
-import * as R from '#routes/collection.ts';
+import { COLLECTION_ROUTES as R } from '#routes/collection.ts';
 import { cardName } from '#rules/card.ts';
 import { missingOf } from '#rules/collection.ts';
 import { type Deck, encodeDeckCode } from '#rules/deck-code.ts';

@@ -4,7 +4,7 @@
  */
 import { etag } from '#decks/params.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/collection.ts';
+import { COLLECTION_ROUTES as R } from '#routes/collection.ts';
 import { documentClient } from '#store/client.ts';
 import { getCollection } from '#store/collections.ts';
 import type { StoredCollection } from '#store/items/collection.ts';

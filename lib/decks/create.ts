@@ -10,7 +10,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
 import { type ApiResult, type DataOf, endpoint } from '#http/types.ts';
 import { count } from '#metrics';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { checkCreate } from '#rules/deck-write.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { createDeck as storeDeck } from '#store/decks.ts';

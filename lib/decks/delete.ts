@@ -1,7 +1,7 @@
 /** DELETE /api/v1/users/:user_id/decks/:deck_id — with the body `{}` and the decks:delete scope. */
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import { deleteDeck } from '#store/decks.ts';
 import { onLatestDeck } from './optimistic.ts';

@@ -7,7 +7,7 @@
 
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint, type OwnerRequest } from '#http/types.ts';
-import * as R from '#routes/likes.ts';
+import { LIKE_ROUTES as R } from '#routes/likes.ts';
 import { getCounts } from '#store/folds.ts';
 import { setLike } from '#store/likes.ts';
 import { sharedDeck } from './shared-deck.ts';

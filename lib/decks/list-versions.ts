@@ -2,7 +2,7 @@
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/history.ts';
+import { HISTORY_ROUTES as R } from '#routes/history.ts';
 import { getDeck } from '#store/decks.ts';
 import { historyPage, ownerVersionItem } from './history.ts';
 import { deckPath } from './params.ts';

@@ -1,7 +1,7 @@
 /** GET /api/v1/users/:user_id/decks — the caller's decks, by sort_order then most recently updated. */
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { ownerListItem } from '#shapes/deck-bodies.ts';
 import { listDecks } from '#store/decks.ts';
 import { ownerOrder } from '#store/items/deck.ts';

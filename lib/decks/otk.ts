@@ -1,6 +1,6 @@
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { otkChartOf } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath } from './params.ts';

@@ -5,7 +5,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound, versionNotFound } from '#http/errors.ts';
 import { endpoint, type OwnerRequest } from '#http/types.ts';
-import * as R from '#routes/history.ts';
+import { HISTORY_ROUTES as R } from '#routes/history.ts';
 import { deckVersion } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import type { StoredVersion } from '#store/items/version.ts';

@@ -2,7 +2,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { deckNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';
 import { getDeck } from '#store/decks.ts';
 import { deckPath, etag } from './params.ts';

@@ -2,7 +2,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { checkReplace } from '#rules/replace.ts';
 
 export const replaceDeckCards = endpoint(R.replaceCards, { init: [catalogue] }, async (req) => {

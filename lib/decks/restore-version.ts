@@ -6,7 +6,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed, versionNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/history.ts';
+import { HISTORY_ROUTES as R } from '#routes/history.ts';
 import { plainOf } from '#rules/deck-fields.ts';
 import { checkEmptyObject } from '#rules/empty-body.ts';
 import type { StoredVersion } from '#store/items/version.ts';

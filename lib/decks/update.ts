@@ -5,7 +5,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/owner-decks.ts';
+import { OWNER_DECK_ROUTES as R } from '#routes/owner-decks.ts';
 import { changedFields } from '#rules/changed-fields.ts';
 import { checkPatch } from '#rules/deck-write.ts';
 import { ownerDeck } from '#shapes/deck-bodies.ts';

@@ -13,7 +13,7 @@ import { type DataOf, endpoint } from '#http/types.ts';
 import { logger } from '#logger';
 import { codeLinks } from '#public/codes.ts';
 import { similarTo } from '#public/similar.ts';
-import * as R from '#routes/discord.ts';
+import { DISCORD_ROUTES as R } from '#routes/discord.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { documentClient } from '#store/client.ts';
 import { answerInteraction, type Closest, deckOfCommand } from './answers.ts';

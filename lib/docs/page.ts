@@ -18,7 +18,7 @@ import { validators } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { type ApiResult, endpoint, type Headed } from '#http/types.ts';
 import { LIFETIMES } from '#routes/cache-lifetimes.ts';
-import * as R from '#routes/reference.ts';
+import { REFERENCE_ROUTES as R } from '#routes/reference.ts';
 import { shippedPath } from '#shipped';
 import { compressed, ENCODINGS, type Encoding, preferred } from './encoding.ts';
 

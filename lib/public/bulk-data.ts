@@ -9,8 +9,8 @@
 import { ApiError } from '#http/errors.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/bulk-data.ts';
-import { openApi } from '#routes/reference.ts';
+import { BULK_DATA_ROUTES as R } from '#routes/bulk-data.ts';
+import { REFERENCE_ROUTES } from '#routes/reference.ts';
 import { BULK_FILES } from '#rules/bulk.ts';
 import { API_VERSION } from '#shapes/envelope-constants.ts';
 import { readBulkFileOf, readBulkFiles } from '#store/bulk-data.ts';
@@ -19,7 +19,7 @@ import type { BulkFileItem } from '#store/items/bulk-data.ts';
 import { objectLink } from '#store/objects.ts';
 
 /** Where the document names a record's schema: its component (lib/shapes/named.ts). */
-const SCHEMA_PATH = `${openApi.path}#/components/schemas/`;
+const SCHEMA_PATH = `${REFERENCE_ROUTES.openApi.path}#/components/schemas/`;
 
 /** A listed file as the listing shows it (Scryfall's bulk_data object, and ours). */
 async function entryOf(f: BulkFileItem, req: Parameters<typeof originOf>[0] & { headers: Record<string, string | undefined> }) {

@@ -4,7 +4,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/cards.ts';
+import { CARD_ROUTES as R } from '#routes/cards.ts';
 import { languageHeaders, languageOf, localCard } from './language.ts';
 
 export const readCard = endpoint(R.readCard, { init: [catalogue] }, async (req) => {

@@ -6,7 +6,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/cards.ts';
+import { CARD_ROUTES as R } from '#routes/cards.ts';
 import { type Card, cardName } from '#rules/card.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';
 import { languageHeaders, languageOf, localCard } from './language.ts';

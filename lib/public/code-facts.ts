@@ -3,7 +3,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/codes.ts';
+import { CODE_ROUTES as R } from '#routes/codes.ts';
 import { codeAt } from './code-at.ts';
 import { codeAnswer } from './codes.ts';
 import { languageHeaders, languageOf } from './language.ts';

@@ -6,7 +6,7 @@
  */
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/codes.ts';
+import { CODE_ROUTES as R } from '#routes/codes.ts';
 import { prepareRenderer } from '#share/png.ts';
 import { codeSheet } from '#share/sheet.ts';
 import { codeAt } from './code-at.ts';

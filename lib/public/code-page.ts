@@ -7,7 +7,7 @@ import { catalogue } from '#catalogue/load.ts';
 import type { ApiError } from '#http/errors.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/codes.ts';
+import { CODE_ROUTES as R } from '#routes/codes.ts';
 import { badCodePage, sharePage } from '#share/page.ts';
 import { codeSheet } from '#share/sheet.ts';
 import { codeAt } from './code-at.ts';

@@ -7,7 +7,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/code-text.ts';
+import { CODE_TEXT_ROUTES as R } from '#routes/code-text.ts';
 import { writeDeckText } from '#rules/deck-text.ts';
 import { codeAt } from './code-at.ts';
 import { languageHeaders, languageOf } from './language.ts';

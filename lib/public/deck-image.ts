@@ -7,7 +7,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/share.ts';
+import { SHARE_ROUTES as R } from '#routes/share.ts';
 import { prepareRenderer } from '#share/png.ts';
 import { deckSheet } from '#share/sheet.ts';
 import { documentClient } from '#store/client.ts';

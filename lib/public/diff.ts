@@ -7,7 +7,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { sharedDeck, shareSlug } from '#decks/shared-deck.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/history.ts';
+import { HISTORY_ROUTES as R } from '#routes/history.ts';
 import { cardChanges } from '#rules/card-changes.ts';
 import { type Deck, DeckCodeError, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { deckName } from '#rules/factions.ts';

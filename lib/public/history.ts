@@ -6,7 +6,7 @@ import { historyPage, publicVersionItem } from '#decks/history.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { cursorKeyAtInit } from '#http/cursor.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/history.ts';
+import { HISTORY_ROUTES as R } from '#routes/history.ts';
 import { documentClient } from '#store/client.ts';
 
 export const listSharedVersions = endpoint(R.listSharedVersions, { init: [cursorKeyAtInit, documentClient] }, async (req) => {

@@ -7,7 +7,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { cacheable } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/cards.ts';
+import { CARD_ROUTES as R } from '#routes/cards.ts';
 import { cardNamesIn, SERVED_LANGUAGES } from '#rules/languages.ts';
 
 export const listLanguages = endpoint(R.listLanguages, { init: [catalogue] }, async (req) => {

@@ -9,7 +9,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/plays.ts';
+import { PLAYS_ROUTES as R } from '#routes/plays.ts';
 import { poolsAsked } from '#rules/plays.ts';
 import { cardFigures } from '#rules/plays-shown.ts';
 import { documentClient } from '#store/client.ts';

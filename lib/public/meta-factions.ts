@@ -4,7 +4,7 @@
  * the index of tags by rank (the first 50), whatever the library's size or its number of tags.
  */
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/plays.ts';
+import { PLAYS_ROUTES as R } from '#routes/plays.ts';
 import { factionFigures } from '#rules/plays-shown.ts';
 import { documentClient } from '#store/client.ts';
 import { readFactions } from '#store/plays.ts';

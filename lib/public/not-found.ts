@@ -8,12 +8,12 @@
 import { ApiError } from '#http/errors.ts';
 import { moved } from '#http/redirect.ts';
 import { endpoint } from '#http/types.ts';
-import { readCodeImage, readCodePage } from '#routes/codes.ts';
-import * as R from '#routes/fallback.ts';
+import { CODE_ROUTES } from '#routes/codes.ts';
+import { FALLBACK_ROUTES as R } from '#routes/fallback.ts';
 import { pathMatcher } from '#routes/route.ts';
 import { SHARE_ROUTES } from '#routes/share.ts';
 
-const GET_PATHS = [...SHARE_ROUTES, readCodePage, readCodeImage].map((r) => pathMatcher(r.path));
+const GET_PATHS = [...Object.values(SHARE_ROUTES), CODE_ROUTES.readCodePage, CODE_ROUTES.readCodeImage].map((r) => pathMatcher(r.path));
 
 /** The path a trailing slash was added to, when it is a share route's; else undefined. */
 export function withoutTrailingSlash(path: string): string | undefined {

@@ -7,7 +7,7 @@
 import { openApiDocument } from '#docs/openapi.ts';
 import { cacheable } from '#http/cache.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/reference.ts';
+import { REFERENCE_ROUTES as R } from '#routes/reference.ts';
 
 let document: ReturnType<typeof openApiDocument> | undefined;
 

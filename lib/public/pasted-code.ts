@@ -8,7 +8,7 @@ import { utf8Text } from '#http/body.ts';
 import { validationFailed } from '#http/errors.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/code-text.ts';
+import { CODE_TEXT_ROUTES as R } from '#routes/code-text.ts';
 import { detail } from '#rules/details.ts';
 import { deckOfPaste, PastedDeckError } from '#rules/pasted-deck.ts';
 import { urlCodeOf } from '#rules/url-code.ts';

@@ -16,7 +16,7 @@ import { authenticate, authorize } from '#http/auth.ts';
 import { cursorKeyAtInit, openCursor, queryDigest, signCursor } from '#http/cursor.ts';
 import { invalidParameter } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/search.ts';
+import { SEARCH_ROUTES as R } from '#routes/search.ts';
 import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
 import { missingOf, type Owned } from '#rules/collection.ts';
 import { type Format, legalIn } from '#rules/formats.ts';

@@ -9,7 +9,7 @@ import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
-import * as R from '#routes/share.ts';
+import { SHARE_ROUTES as R } from '#routes/share.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { mainPool } from '#rules/plays.ts';
 import { urlCodeOf } from '#rules/url-code.ts';

@@ -1,6 +1,6 @@
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/public.ts';
+import { PUBLIC_ROUTES as R } from '#routes/public.ts';
 import { otkChartOf } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
 

@@ -6,7 +6,7 @@
 import { catalogue } from '#catalogue/load.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/public.ts';
+import { PUBLIC_ROUTES as R } from '#routes/public.ts';
 import { publicDeck } from '#shapes/deck-bodies.ts';
 import { documentClient } from '#store/client.ts';
 import { storedCounts } from '#store/view-counts.ts';

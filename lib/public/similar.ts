@@ -6,7 +6,7 @@
  */
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { endpoint } from '#http/types.ts';
-import * as R from '#routes/similar.ts';
+import { SIMILAR_ROUTES as R } from '#routes/similar.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { mainPool } from '#rules/plays.ts';

@@ -10,7 +10,7 @@ import { CODE_TEXT_ROUTES } from './code-text.ts';
 import { CODE_ROUTES } from './codes.ts';
 import { COLLECTION_ROUTES } from './collection.ts';
 import { DISCORD_ROUTES } from './discord.ts';
-import { notFound } from './fallback.ts';
+import { FALLBACK_ROUTES } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
 import { OWNER_DECK_ROUTES } from './owner-decks.ts';
@@ -29,21 +29,21 @@ export * from './route.ts';
  * stack of their own (infra/stack.ts), so that no CloudFormation stack nears its 500 resources.
  */
 export const ROUTE_GROUPS = {
-  ownerDecks: OWNER_DECK_ROUTES,
-  history: HISTORY_ROUTES,
-  likes: LIKE_ROUTES,
-  search: [...SEARCH_ROUTES, ...SIMILAR_ROUTES],
-  public: PUBLIC_ROUTES,
-  share: SHARE_ROUTES,
-  codes: CODE_ROUTES,
-  codeText: CODE_TEXT_ROUTES,
-  discord: DISCORD_ROUTES,
-  plays: [...PLAYS_ROUTES, ...BULK_DATA_ROUTES],
-  account: ACCOUNT_ROUTES,
-  collection: COLLECTION_ROUTES,
-  cards: CARD_ROUTES,
-  reference: REFERENCE_ROUTES,
-  fallback: [notFound],
+  ownerDecks: Object.values(OWNER_DECK_ROUTES),
+  history: Object.values(HISTORY_ROUTES),
+  likes: Object.values(LIKE_ROUTES),
+  search: [...Object.values(SEARCH_ROUTES), ...Object.values(SIMILAR_ROUTES)],
+  public: Object.values(PUBLIC_ROUTES),
+  share: Object.values(SHARE_ROUTES),
+  codes: Object.values(CODE_ROUTES),
+  codeText: Object.values(CODE_TEXT_ROUTES),
+  discord: Object.values(DISCORD_ROUTES),
+  plays: [...Object.values(PLAYS_ROUTES), ...Object.values(BULK_DATA_ROUTES)],
+  account: Object.values(ACCOUNT_ROUTES),
+  collection: Object.values(COLLECTION_ROUTES),
+  cards: Object.values(CARD_ROUTES),
+  reference: Object.values(REFERENCE_ROUTES),
+  fallback: Object.values(FALLBACK_ROUTES),
 } as const satisfies Record<string, readonly Route[]>;
 
 export const ROUTES = Object.values(ROUTE_GROUPS).flat() satisfies readonly Route[];

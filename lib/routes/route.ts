@@ -200,6 +200,23 @@ export interface ApiRoute extends Route {
   success: Success;
 }
 
+/** A route as its group declares it: its name is its key in the group (`routes`), its handler module follows from the name. */
+export type Declared<R extends Route = ApiRoute> = Omit<R, 'name' | 'handler'>;
+
+/** The handler module of a route or worker of that name: functions/<its name in kebab case>.ts (a worker's ends `-worker`). */
+export const handlerOf = (name: string, suffix = ''): string =>
+  `functions/${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}${suffix}.ts`;
+
+/**
+ * A group's routes, each declared under its name once: the name is the key (what a log line, the document's
+ * operationId and a test find it by), the handler module follows from it (handlerOf).
+ */
+export function routes<const T extends Readonly<Record<string, Declared<Route>>>>(
+  declared: T,
+): { readonly [K in keyof T & string]: T[K] & { readonly name: K; readonly handler: string } } {
+  return Object.fromEntries(Object.entries(declared).map(([name, route]) => [name, { ...route, name, handler: handlerOf(name) }])) as never;
+}
+
 /** Every route's function timeout (s): Lambda ends an invocation there (lib/http/time-guard.ts answers 503 before it). */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 

@@ -9,9 +9,9 @@
  */
 
 import { erasing, keysClosing } from '#routes/grants.ts';
-import { readSharedDeck } from '#routes/public.ts';
-import { accounts, decks, type Grant, type Grantee, query, type Route, routeKey, scan } from '#routes/route.ts';
-import { readSharePage } from '#routes/share.ts';
+import { PUBLIC_ROUTES } from '#routes/public.ts';
+import { accounts, decks, type Grant, type Grantee, handlerOf, query, type Route, routeKey, scan } from '#routes/route.ts';
+import { SHARE_ROUTES } from '#routes/share.ts';
 import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
 import { BOARD } from '#store/items/board.ts';
@@ -34,6 +34,15 @@ import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
  * `prefix`), as the event source mapping's FilterCriteria takes it and the local poller applies it.
  */
 export type FilterPattern = { [field: string]: FilterPattern | (string | { prefix: string })[] };
+
+/** A worker as declared: its handler module follows from its name (functions/<name>-worker.ts: handlerOf). */
+const worker = <W extends { name: string }>(declared: W): W & { handler: string } => ({
+  ...declared,
+  handler: handlerOf(declared.name, '-worker'),
+});
+/** Workers as declared, each given its handler module. */
+const withHandlers = <const T extends readonly { name: string }[]>(declared: T) =>
+  declared.map(worker) as unknown as { readonly [K in keyof T]: T[K] & { handler: string } };
 
 export interface Worker {
   name: string;
@@ -81,10 +90,9 @@ export const GIVE_UP = { maxRecordAgeSeconds: 3600, maxRetries: 500 } as const;
 const keyPrefix = (name: 'pk' | 'sk', prefix: string): FilterPattern => ({ dynamodb: { Keys: { [name]: { S: [{ prefix }] } } } });
 const itemsOf = (kind: ItemKind) => keyPrefix('pk', kind.prefix);
 
-export const WORKERS = [
+export const WORKERS = withHandlers([
   {
     name: 'storeChanges',
-    handler: 'functions/store-changes-worker.ts',
     table: 'decks',
     filters: [
       // A like counter changed: fold its likes (likes.ts).
@@ -131,7 +139,6 @@ export const WORKERS = [
     // Views recorded from the access log (VIEW_SUBSCRIPTION) reach their decks' counts a window at a time:
     // one read and one update a deck a window, whatever its views (lib/store/view-log.ts, view-log.ts).
     name: 'viewLog',
-    handler: 'functions/view-log-worker.ts',
     table: 'decks',
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(VIEW_LOG) }],
     batchSize: 1000,
@@ -160,7 +167,6 @@ export const WORKERS = [
     // the discarded-changes queue's alarm shows it (no alarm of its own: the free tier's ten are in use),
     // and its erasure item, still there, resumes it when changed (docs/operations.md).
     name: 'accountErasure',
-    handler: 'functions/account-erasure-worker.ts',
     table: 'accounts',
     filters: [{ eventName: ['INSERT', 'MODIFY'], ...itemsOf(ERASURE) }],
     batchSize: 10,
@@ -187,7 +193,7 @@ export const WORKERS = [
       decks(['Query', 'BatchWriteItem'], [REMEMBERED_ANSWER.grant]),
     ],
   },
-] as const satisfies readonly Worker[];
+] as const satisfies readonly Omit<Worker, 'handler'>[]).map(worker);
 
 /**
  * A function fed by the API's access log (a CloudWatch Logs subscription filter on the stage's log group;
@@ -200,14 +206,13 @@ export interface LogSubscriber extends Grantee {
 }
 
 /** Views are counted from the access log: each shared read answered 200 is one view (contract §9.5). */
-export const VIEW_SUBSCRIPTION: LogSubscriber = {
+export const VIEW_SUBSCRIPTION: LogSubscriber = worker<Omit<LogSubscriber, 'handler'>>({
   name: 'countViews',
-  handler: 'functions/count-views-worker.ts',
-  routes: [readSharedDeck, readSharePage],
+  routes: [PUBLIC_ROUTES.readSharedDeck, SHARE_ROUTES.readSharePage],
   status: 200,
   // The batch's marker, and its views in the logs of the deck groups (lib/store/view-log.ts).
   grants: [decks(['PutItem'], [VIEW_BATCH.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
-};
+});
 
 /** A function run once a day at a time of day, UTC (an EventBridge schedule; locally a timer, and once at start). */
 export interface DailyWorker extends Grantee {
@@ -223,9 +228,8 @@ export interface DailyWorker extends Grantee {
  * with a week in search, so that the day 8 before leaves its week and search's trending order follows (open-day.ts).
  * Its walk is as long as those decks are many: given 15 minutes.
  */
-export const DAY_OPENER: DailyWorker = {
+export const DAY_OPENER: DailyWorker = worker<Omit<DailyWorker, 'handler'>>({
   name: 'openViewDay',
-  handler: 'functions/open-view-day-worker.ts',
   serves: 'the day slots of the views of the week',
   at: { hour: 0, minute: 0 },
   timeoutSeconds: 900,
@@ -235,7 +239,7 @@ export const DAY_OPENER: DailyWorker = {
     decks(['UpdateItem', 'BatchGetItem'], [VIEW_COUNT.grant]),
     decks(['BatchGetItem', 'PutItem'], [BOARD.grant]),
   ],
-};
+});
 
 /**
  * The catalogue kept current (contract §11.5; catalogue-refresh.ts): daily, the official catalogue fetched and,
@@ -243,25 +247,23 @@ export const DAY_OPENER: DailyWorker = {
  * is every page in every language (about 75 pages a pass, a pass per language the endpoint does not title at
  * once), each page retried with backoff: given 15 minutes. Off on `npm start` unless CATALOGUE_PUBLISHED=on.
  */
-export const CATALOGUE_REFRESH: DailyWorker = {
+export const CATALOGUE_REFRESH: DailyWorker = worker<Omit<DailyWorker, 'handler'>>({
   name: 'refreshCatalogue',
-  handler: 'functions/refresh-catalogue-worker.ts',
   serves: 'the catalogue kept current',
   at: { hour: 4, minute: 30 },
   timeoutSeconds: 900,
   // It compares with the catalogue the functions ship when none is published yet, and reads the published one's pointer.
   catalogue: true,
   grants: [decks(['PutItem'], [CATALOGUE.grant])],
-};
+});
 
 /**
  * The bulk files (contract §12.2; bulk-export.ts): daily, after the catalogue's refresh, every public deck and the
  * library's figures written to the bucket and listed. Streamed; its time grows with the library (the bench measures
  * it): given 15 minutes.
  */
-export const BULK_EXPORT: DailyWorker = {
+export const BULK_EXPORT: DailyWorker = worker<Omit<DailyWorker, 'handler'>>({
   name: 'exportBulk',
-  handler: 'functions/export-bulk-worker.ts',
   serves: 'the bulk files of every public deck and the library’s figures',
   at: { hour: 4, minute: 45 },
   timeoutSeconds: 900,
@@ -277,10 +279,13 @@ export const BULK_EXPORT: DailyWorker = {
     decks(['GetItem'], [PLAYS.grant]),
     query(TAGS_INDEX),
   ],
-};
+});
 
 /** The functions run once a day. */
 export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH, BULK_EXPORT];
+
+/** A stream worker by its name. */
+export const workerNamed = (name: (typeof WORKERS)[number]['name']): Worker => WORKERS.find((w) => w.name === name) as Worker;
 
 /** The subscription's filter pattern, in CloudWatch Logs' syntax for JSON log events. */
 export const subscriptionPattern = (s: LogSubscriber): string =>

@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { LIFETIMES } from '#routes/cache-lifetimes.ts';
-import { readDeckImage, readSharePage } from '#routes/share.ts';
+import { SHARE_ROUTES } from '#routes/share.ts';
 import { BULK_FILES, type BulkType, bulkKey, deckLine } from '#rules/bulk.ts';
 import { imageQuery } from '#rules/image-sizes.ts';
 import { poolsAsked } from '#rules/plays.ts';
@@ -102,8 +102,8 @@ async function writeFile(
 function linksOn(origin: string): (d: StoredDeck) => { page: string; image: string; preview: string } {
   const query = imageQuery('en', catalogueTag());
   return (d) => {
-    const image = `${origin}${readDeckImage.path.replace('{share_slug}', d.share_slug)}${query}`;
-    return { page: `${origin}${readSharePage.path.replace('{share_slug}', d.share_slug)}`, image, preview: image };
+    const image = `${origin}${SHARE_ROUTES.readDeckImage.path.replace('{share_slug}', d.share_slug)}${query}`;
+    return { page: `${origin}${SHARE_ROUTES.readSharePage.path.replace('{share_slug}', d.share_slug)}`, image, preview: image };
   };
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { Route } from '#routes';
-import { VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
+import { VIEW_SUBSCRIPTION, type Worker, workerNamed } from '#routes/workers.ts';
 import { dynamoClient } from '#store/client.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { storedViews } from '#store/view-counts.ts';
@@ -30,7 +30,7 @@ export async function views({ dynamoEndpoint, library }: Bench) {
   // (one every 5 s at 200 reads a second: 1,000 lines), then the view log's worker adds them to their
   // decks' counts a window at a time and the store-change worker folds them. Both follow the table's stream
   // from here on, the view log's worker with one window for the workload.
-  const follow = (worker: (typeof WORKERS)[number], invoke: typeof handleStoreChanges, batchingWindowMs: number) =>
+  const follow = (worker: Worker, invoke: typeof handleStoreChanges, batchingWindowMs: number) =>
     startStreamPoller(
       {
         endpoint: dynamoEndpoint,
@@ -43,7 +43,10 @@ export async function views({ dynamoEndpoint, library }: Bench) {
       },
       dynamoClient(),
     );
-  const pollers = [await follow(WORKERS[0], handleStoreChanges, 0), await follow(WORKERS[1], handleViewLog, 3_000)];
+  const pollers = [
+    await follow(workerNamed('storeChanges'), handleStoreChanges, 0),
+    await follow(workerNamed('viewLog'), handleViewLog, 3_000),
+  ];
   recorder.reset();
   for (let i = 0; i < order.length; i += 25)
     await Promise.all(order.slice(i, i + 25).map((slug) => invoke('GET', `/api/v1/decks/${slug}`)));

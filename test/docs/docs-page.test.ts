@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { docsAsset } from '#routes/reference.ts';
+import { REFERENCE_ROUTES } from '#routes/reference.ts';
+
+const { docsAsset } = REFERENCE_ROUTES;
+
 import { shippedFiles } from '#shipped';
 import { baseUrl, call } from '../support/api.ts';
 import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';

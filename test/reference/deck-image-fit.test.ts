@@ -14,7 +14,10 @@ import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { readDeckImage } from '#routes/share.ts';
+import { SHARE_ROUTES } from '#routes/share.ts';
+
+const { readDeckImage } = SHARE_ROUTES;
+
 import { cardName } from '#rules/card.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';

@@ -10,7 +10,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { WORKERS, type Worker } from '#routes/workers.ts';
+import { workerNamed } from '#routes/workers.ts';
 import { BOARD_FACETS, BOARD_SORTS } from '#rules/boards.ts';
 import { dayOf } from '#rules/week.ts';
 import { buildBoards, type Offered, offeredOf } from '#store/boards.ts';
@@ -26,7 +26,7 @@ import { legalCode, storedDeck } from '../support/decks.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 const store = guardedStoreForFile();
-const worker = (name: string) => WORKERS.find((w) => w.name === name) as Worker;
+const worker = workerNamed;
 const demo = demoCatalogue();
 let sequence = 0;
 
@@ -64,7 +64,12 @@ async function viewedDeck(today: number): Promise<{ deck: StoredDeck; offers: Ma
     today,
   );
   expect(count.listed?.deck).toBe(deck.id);
-  return { deck, offers: new Map([[deck.share_slug, offeredOf(deck.share_slug, { ...count, listed: count.listed as NonNullable<typeof count.listed> }, today)]]) };
+  return {
+    deck,
+    offers: new Map([
+      [deck.share_slug, offeredOf(deck.share_slug, { ...count, listed: count.listed as NonNullable<typeof count.listed> }, today)],
+    ]),
+  };
 }
 
 /** The window's boards round, its first board write held until the deck has left; answers the boards naming the deck. */

@@ -12,7 +12,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { WORKERS, type Worker } from '#routes/workers.ts';
+import { workerNamed } from '#routes/workers.ts';
 import { documentClient } from '#store/client.ts';
 import { countDecks, createDeck } from '#store/decks.ts';
 import { eraseStep, STEP_LIMITS } from '#store/erasure-steps.ts';
@@ -34,7 +34,7 @@ import { guardedStoreForFile, scanAll } from '../support/store.ts';
 
 // The file's store calls go through a fault proxy; a worker's steps run with its grants only.
 const store = guardedStoreForFile();
-const worker = WORKERS.find((w) => w.name === 'accountErasure') as Worker;
+const worker = workerNamed('accountErasure');
 const asWorker = <T>(fn: () => Promise<T>) => asRoute(worker, fn);
 
 const cat = demoCatalogue();

@@ -12,7 +12,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { WORKERS, type Worker } from '#routes/workers.ts';
+import { workerNamed } from '#routes/workers.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
@@ -28,7 +28,7 @@ import { guardedStoreForFile } from '../support/store.ts';
 // The file's store calls go through a fault proxy; a worker's steps run with its grants only.
 const store = guardedStoreForFile();
 
-const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
+const worker = workerNamed('storeChanges');
 const demo = demoCatalogue();
 const PAIRS: [FactionId, FactionId][] = [
   ['soviet', 'usa'],

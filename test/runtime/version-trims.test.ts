@@ -13,7 +13,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { WORKERS, type Worker } from '#routes/workers.ts';
+import { workerNamed } from '#routes/workers.ts';
 import { documentClient } from '#store/client.ts';
 import { createDeck, getDeck, replaceDeck } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
@@ -26,7 +26,7 @@ import { legalCode, storedDeck } from '../support/decks.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 guardedStoreForFile();
-const worker = WORKERS.find((w) => w.name === 'storeChanges') as Worker;
+const worker = workerNamed('storeChanges');
 const asWorker = <T>(run: () => Promise<T>) => asRoute(worker, run);
 const demo = demoCatalogue();
 const description = 'd'.repeat(5_000);

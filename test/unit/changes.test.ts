@@ -7,7 +7,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { matchesFilter, WORKERS } from '#routes/workers.ts';
+import { matchesFilter, workerNamed } from '#routes/workers.ts';
 import { VIEWS_FOLD_MIN, viewStepPassed, viewsFoldDue, viewsFoldWithinBound, weekFoldDue, weekFoldWithinBound } from '#rules/folds.ts';
 import { slotOf, slotWrites } from '#rules/week.ts';
 import { loggedBatches } from '#store/items/view-log.ts';
@@ -271,7 +271,7 @@ describe('a batch handler (every stream worker)', () => {
 });
 
 describe('event filter patterns, as the event source mapping reads them', () => {
-  const [worker] = WORKERS;
+  const worker = workerNamed('storeChanges');
   const matches = (r: DynamoDBRecord) => worker.filters.some((f) => matchesFilter(r, f));
 
   it("the worker is given counters, view counts and deck items — nothing else of the table's changes", () => {

@@ -6,6 +6,8 @@
  * importer counts as used. A planted unused export is found.
  */
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#routes';
+import { DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS } from '#routes/workers.ts';
 import { importsOf, resolveImport, sources } from '../support/imports.ts';
 
 const DECLARED =
@@ -70,5 +72,11 @@ describe('exports', () => {
       ['lib/store/planted-user.ts', "import { PlantedType, passedOn } from '#rules/passes.ts';\nconst x: PlantedType = passedOn;"],
     ]);
     expect(deadExports(planted)).toEqual([...deadExports(tree), 'lib/rules/planted.ts plantedUnused']);
+  });
+
+  it("no dead function: functions/ holds each route's and worker's handler module (named after it: handlerOf), and nothing else", () => {
+    const handlers = [...ROUTES, ...WORKERS, VIEW_SUBSCRIPTION, ...DAILY_WORKERS].map((r) => r.handler);
+    expect(new Set(handlers).size).toBe(handlers.length);
+    expect([...tree.keys()].filter((file) => file.startsWith('functions/')).sort()).toEqual(handlers.sort());
   });
 });
