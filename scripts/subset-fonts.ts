@@ -11,7 +11,8 @@ import { basename, join } from 'node:path';
 import subsetFont from 'subset-font';
 import { loadCatalogueFile } from '../lib/catalogue/load.ts';
 import { cardName } from '../lib/rules/card.ts';
-import { FACTIONS, factionName } from '../lib/rules/factions.ts';
+import { factionName } from '../lib/rules/faction-names.ts';
+import { FACTIONS } from '../lib/rules/factions.ts';
 import { labelTexts } from '../lib/rules/labels.ts';
 
 const [catalogueFile, outDir, ...fonts] = process.argv.slice(2);

@@ -32,7 +32,7 @@ import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { cardsNamed, foldName } from '#rules/deck-text.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { cutText, visible } from '#rules/invisible.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
 import { answerLanguage } from '#rules/languages.ts';

@@ -1,6 +1,8 @@
 /** The card model (contract §1). */
 import type { CardFaction, FactionId } from './factions.ts';
-import { DEFAULT_LANGUAGE } from './languages.ts';
+
+/** English: every card's `name`, and the language of an answer when nothing else matches (languages.ts). */
+export const DEFAULT_LANGUAGE = 'en';
 
 export const CARD_TYPES = ['infantry', 'tank', 'artillery', 'fighter', 'bomber', 'order', 'countermeasure', 'headquarters'] as const;
 export const RARITIES = ['standard', 'limited', 'special', 'elite'] as const;

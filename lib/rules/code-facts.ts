@@ -6,7 +6,8 @@
 import { type CardType, cardName, type Rarity } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type Deck, encodeDeckCode } from './deck-code.ts';
-import { type CardFaction, factionName } from './factions.ts';
+import { factionName } from './faction-names.ts';
+import type { CardFaction } from './factions.ts';
 import { deckStats, legality } from './insight.ts';
 import { urlCodeOf } from './url-code.ts';
 

@@ -22,7 +22,8 @@ import { compareBase62, isCodeCardId } from './base62.ts';
 import { type Card, cardName } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type CardCount, type Deck, DeckCodeError, encodeDeckCode, MAX_GROUP, parseDeckCode } from './deck-code.ts';
-import { type CardFaction, FACTION_BY_NATION, FACTION_NAMES, FACTIONS, type FactionId, factionName } from './factions.ts';
+import { FACTION_NAMES, factionName } from './faction-names.ts';
+import { type CardFaction, FACTION_BY_NATION, FACTIONS, type FactionId } from './factions.ts';
 import { cutText, visible } from './invisible.ts';
 import { LIMITS } from './limits.ts';
 

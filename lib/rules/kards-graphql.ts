@@ -6,6 +6,7 @@
  * pages in, cards out, or a CatalogueFormatError naming the card. The fetching is lib/cli/catalogue-fetch.ts.
  */
 import { type Card, CatalogueFormatError, checkCard, kardsCard, makeCatalogue } from './catalogue.ts';
+import { LANGUAGES } from './i18n/index.ts';
 import { DEFAULT_LANGUAGE, LANGUAGE, languageOfTag } from './languages.ts';
 
 /**
@@ -13,20 +14,7 @@ import { DEFAULT_LANGUAGE, LANGUAGE, languageOfTag } from './languages.ts';
  * as a public bot that reads the same endpoint lists them (alex-weber/katy-kards-bot
  * `src/tools/language.js`, APILanguages: `ja-JP` for Japanese, `zh-Hant` for Traditional Chinese).
  */
-export const KARDS_LOCALES: Readonly<Record<string, string>> = {
-  en: 'en-EN',
-  de: 'de-DE',
-  es: 'es-ES',
-  fr: 'fr-FR',
-  it: 'it-IT',
-  ja: 'ja-JP',
-  ko: 'ko-KR',
-  pl: 'pl-PL',
-  pt: 'pt-BR',
-  ru: 'ru-RU',
-  zh: 'zh-Hans',
-  'zh-Hant': 'zh-Hant',
-};
+export const KARDS_LOCALES: Readonly<Record<string, string>> = Object.fromEntries(LANGUAGES.map((l) => [l.tag, l.kardsLocale]));
 /** What `deckctl catalogue fetch` asks for when not told: every language of the game. */
 export const KARDS_LANGUAGES = Object.keys(KARDS_LOCALES);
 /**

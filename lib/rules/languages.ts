@@ -4,9 +4,11 @@
  * `zh-Hant` (Traditional Chinese, which shares `zh` with Simplified); English is every card's `name`, and
  * what any answer falls back to. Pure: no HTTP.
  */
+import { DEFAULT_LANGUAGE } from './card.ts';
+import { LANGUAGES } from './i18n/index.ts';
 
-/** English: every card's `name`, and the language of an answer when nothing else matches. */
-export const DEFAULT_LANGUAGE = 'en';
+export { DEFAULT_LANGUAGE };
+
 /** A language as catalogues name it: a primary tag, or zh-Hant. */
 export const LANGUAGE = /^(?:[a-z]{2,3}|zh-Hant)$/;
 /** What `lang` may be: a BCP 47 tag (`ru`, `ru-RU`, `zh-Hans`, `zh-TW`); languageOfTag says which language it is. */
@@ -14,22 +16,10 @@ export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
 /**
  * The languages kards.com serves (contract §11.3; alex-weber/katy-kards-bot src/tools/language.js lists
- * them with the endpoint's locales, `ja-JP` and `zh-Hant` among them), each with its name in itself.
+ * them with the endpoint's locales, `ja-JP` and `zh-Hant` among them), each with its name in itself: a file
+ * each (lib/rules/i18n/).
  */
-export const SERVED_LANGUAGES = [
-  { tag: 'en', name: 'English' },
-  { tag: 'de', name: 'Deutsch' },
-  { tag: 'es', name: 'Español' },
-  { tag: 'fr', name: 'Français' },
-  { tag: 'it', name: 'Italiano' },
-  { tag: 'ja', name: '日本語' },
-  { tag: 'ko', name: '한국어' },
-  { tag: 'pl', name: 'Polski' },
-  { tag: 'pt', name: 'Português' },
-  { tag: 'ru', name: 'Русский' },
-  { tag: 'zh', name: '简体中文' },
-  { tag: 'zh-Hant', name: '繁體中文' },
-] as const;
+export const SERVED_LANGUAGES = LANGUAGES.map(({ tag, name }) => ({ tag, name }));
 
 /** The tags of the served languages: what an answer's labels may be in (rules/labels.ts has each). */
 export const SERVED_TAGS: ReadonlySet<string> = new Set(SERVED_LANGUAGES.map((l) => l.tag));

@@ -10,7 +10,7 @@ import { type CardType, cardName, type Rarity } from '#rules/card.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { type Deck, encodeDeckCode } from '#rules/deck-code.ts';
 import { checkDeck, countsAs } from '#rules/deck-rules.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { DECK_TYPES, type DeckType, otkChart } from '#rules/insight.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { DEFAULT_LANGUAGE } from '#rules/languages.ts';

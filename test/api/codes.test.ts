@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, type ImageSize } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';

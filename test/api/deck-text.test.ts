@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardTotal, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { readDeckText } from '#rules/deck-text.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { urlCodeOf } from '#rules/url-code.ts';

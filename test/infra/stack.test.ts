@@ -40,7 +40,8 @@ import {
 import { BULK_FOLDER, BULK_GONE_DAYS, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { cardName } from '#rules/card.ts';
 import { compileCatalogue } from '#rules/catalogue.ts';
-import { FACTIONS, factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
+import { FACTIONS } from '#rules/factions.ts';
 import { KARDS_LANGUAGES } from '#rules/kards-graphql.ts';
 import { labelTexts } from '#rules/labels.ts';
 import { fontMetrics } from '#share/font-metrics.ts';

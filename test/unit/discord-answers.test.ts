@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { answerInteraction, cardChoices, escapeMarkdown } from '#discord/answers.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { cutText as cut } from '#rules/invisible.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';

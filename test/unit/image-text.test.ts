@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { drawableSheet, drawnText, imageSvg } from '#public/image-answer.ts';
-import { factionName } from '#rules/factions.ts';
+import { factionName } from '#rules/faction-names.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { drawable } from '#share/png.ts';

@@ -1,7 +1,8 @@
 /** Which language an answer is in (contract §10.1, §12.5): lang, else Accept-Language's best of those available (the 12 served by default), else English. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FACTION_NAMES, FACTIONS, type FactionId, factionName } from '#rules/factions.ts';
+import { FACTION_NAMES, factionName } from '#rules/faction-names.ts';
+import { FACTIONS, type FactionId } from '#rules/factions.ts';
 import { answerLanguage, cardNamesIn, contentLanguage, LANGUAGE_TAG, languageOfTag, SERVED_LANGUAGES } from '#rules/languages.ts';
 
 const have = new Set(['en', 'de', 'ru', 'zh']);
