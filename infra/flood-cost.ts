@@ -21,10 +21,9 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, unkn
  */
 export const LOG_BYTES = { usual: 2_048, most: 12_288 } as const;
 /**
- * A render's time in a deployed function, as the runbook's figure assumes it. `npm run bench -- --quick`
- * here (2026-11-26, x86, no CPU limit): a warm code image 43 ms at p50, 69 ms at p99 (part 2b); a new
- * process's init and first render 255 ms (part 3). A 1,024 MB function has about 0.58 of a vCPU (a whole
- * one at 1,769 MB): 250 ms is a warm render at that share with room to spare, or a cold one here.
+ * A render's time in a deployed function, as the runbook's figure assumes it: a warm code image's render at a
+ * 1,024 MB function's 0.58 of a vCPU (a whole one at 1,769 MB) with room to spare, or a new process's first
+ * render at a whole core (`npm run bench` parts 2b and 3 measure both; docs/operations.md gives a run's figures).
  */
 export const RENDER_MS = 250;
 const DAY_SECONDS = 86_400;
