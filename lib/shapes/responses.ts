@@ -426,7 +426,4 @@ export const ListMeta = v.strictObject({
 /** The card list's meta: a list's, and the number of matching cards. */
 export const CardListMeta = v.strictObject({ ...ListMeta.entries, total: count });
 
-export const envelope = <D extends v.GenericSchema, M extends v.GenericSchema = typeof Meta>(data: D, meta?: M) =>
-  v.strictObject({ data, meta: (meta ?? Meta) as M });
-
 export type Out<S extends v.GenericSchema> = v.InferOutput<S>;

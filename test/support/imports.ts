@@ -1,6 +1,6 @@
 /**
  * The project's modules as their source says they import each other, for the tests that hold the house to its
- * rules (test/unit/layers.test.ts, dead-exports.test.ts): every module's source, every import it makes (static,
+ * rules (test/unit/layers.test.ts): every module's source, every import it makes (static,
  * `import type`, re-exports, dynamic) and the file an import names, through the `#` aliases of package.json or a
  * relative path.
  */
