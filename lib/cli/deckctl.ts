@@ -6,6 +6,7 @@ import { SCOPES } from '#rules/scopes.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { BucketUnreachable } from '#store/objects.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
+import { archetypesCheck } from './archetypes.ts';
 import { bulkExport } from './bulk-export.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
@@ -124,6 +125,14 @@ const commands = new Map<string, Command>([
       usage: 'discord register --application-id ID [--token-env NAME] [--json]',
       help: "Registers the Discord application's commands (/deck, /card; names and descriptions localised; installable to servers and to users) through Discord's API, replacing the application's global commands. The bot token is read from DISCORD_BOT_TOKEN, or the variable --token-env names. Exit 0 registered, 1 refused.",
       run: discordRegister,
+    },
+  ],
+  [
+    'archetypes check',
+    {
+      usage: 'archetypes check [--rules FILE] [--bulk FILE] [--json] [--aws]',
+      help: 'Reads an archetype rules file (default: the rules in use, the newest of lib/archetypes/) against the catalogue and applies it to every public deck of the library, or of a bulk decks file (--bulk: NDJSON, gzip or not): the decks each rule takes, those none takes, those two rules of one priority take, and those whose archetype differs from the rules in use — a few of each by share slug. Exit 1 when the file does not read (its schema or a card the catalogue lacks: the line named) or two rules of one priority take a deck.',
+      run: archetypesCheck,
     },
   ],
   [

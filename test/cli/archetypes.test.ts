@@ -1,0 +1,92 @@
+/**
+ * `deckctl archetypes check` as an operator runs it (contract §13.3), with the real catalogue of ../shared
+ * (CATALOGUE_FILE) and a bulk decks file of its real codes (gzip NDJSON, as the daily export writes it): the starter
+ * rules (the rules in use) classify them; a proposed file's changes are listed deck by deck; a file naming a card
+ * the catalogue lacks is refused with its line; two rules of one priority taking a deck fail the check.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FACTION_BY_NATION } from '#rules/factions.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'archetypes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const STARTER = JSON.parse(readFileSync('lib/archetypes/2026-05.json', 'utf8')) as {
+  period: string;
+  archetypes: Record<string, unknown>[];
+};
+const env = { CATALOGUE_FILE: REAL_CATALOGUE_FILE };
+const rulesFile = (name: string, archetypes: Record<string, unknown>[]) => {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify({ period: '2026-06', archetypes }, null, 2));
+  return file;
+};
+
+describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl archetypes check', () => {
+  const bulk = join(dir, 'decks.ndjson.gz');
+  const codes = realCodes();
+  writeFileSync(
+    bulk,
+    gzipSync(
+      codes
+        .map((r) =>
+          JSON.stringify({
+            share_slug: r.key,
+            main_faction: FACTION_BY_NATION[r.main],
+            ally_faction: FACTION_BY_NATION[r.ally],
+            cards: r.cards.map((c) => ({ card_id: c.code, count: c.copies })),
+          }),
+        )
+        .join('\n'),
+    ),
+  );
+
+  it('the rules in use, against a bulk file: each rule’s decks, the unclassified, none taken twice', async () => {
+    const r = await deckctl(['archetypes', 'check', '--bulk', bulk, '--json'], env);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.decks).toBe(codes.length);
+    const taken = Object.fromEntries(report.byRule.map((a: { id: string; decks: number }) => [a.id, a.decks]));
+    expect(Object.keys(taken)).toEqual(STARTER.archetypes.map((a) => a.id));
+    for (const n of Object.values(taken)) expect(n).toBeGreaterThanOrEqual(1);
+    expect(report.unclassified.decks).toBe(codes.length - (Object.values(taken) as number[]).reduce((a, b) => a + b, 0));
+    expect(report.twice).toEqual([]);
+    expect(report.changed).toEqual([]);
+    const text = await deckctl(['archetypes', 'check', '--bulk', bulk], env);
+    expect(text.stdout).toContain('japan-war-machine: ');
+    expect(text.stdout).toMatch(/unclassified: \d+ \(/);
+  });
+
+  it("a proposed file: the decks it moves, each from the rules in use's archetype to its own", async () => {
+    // Without the War Machine rule, jp-usa leaves its archetype (no other rule of the file takes it).
+    const proposed = rulesFile(
+      'proposed.json',
+      STARTER.archetypes.filter((a) => a.id !== 'japan-war-machine'),
+    );
+    const r = await deckctl(['archetypes', 'check', '--rules', proposed, '--bulk', bulk, '--json'], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).changed).toEqual([{ deck: 'jp-usa', from: 'japan-war-machine', to: null }]);
+  });
+
+  it('refuses a file naming a card the catalogue lacks, naming its line; fails when two rules of one priority take a deck', async () => {
+    const unknown = rulesFile('unknown.json', [{ ...STARTER.archetypes[0], holds: [{ card: 'ZZ', min: 1 }] }]);
+    const line =
+      readFileSync(unknown, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('"ZZ"')) + 1;
+    const refused = await deckctl(['archetypes', 'check', '--rules', unknown, '--bulk', bulk], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`${unknown}:${line}: japan-war-machine names the card ZZ, which the catalogue does not hold`);
+    const tied = rulesFile('tied.json', [
+      ...STARTER.archetypes,
+      { ...STARTER.archetypes[0], id: 'japan-war-machine-again', names: { en: 'Japan · The War Machine, again' } },
+    ]);
+    const twice = await deckctl(['archetypes', 'check', '--rules', tied, '--bulk', bulk], env);
+    expect(twice.status).toBe(1);
+    expect(twice.stdout).toContain('taken by two rules of one priority: jp-usa (japan-war-machine, japan-war-machine-again)');
+  });
+});

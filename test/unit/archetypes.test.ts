@@ -1,0 +1,114 @@
+/**
+ * Archetype rules as data (contract §13.3; lib/rules/archetypes.ts), on the demo catalogue: a rules file read or
+ * refused with the line that is wrong; a deck's archetype the first rule that takes it by priority; the JSON Schema
+ * beside the rules files the one made from their declaration. (The starter rules against the real catalogue and
+ * the real codes: test/reference/archetypes.test.ts.)
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { ArchetypeRulesError, archetypeName, archetypeOf, archetypeRulesSchema, readArchetypeRules, takenBy } from '#rules/archetypes.ts';
+
+const catalogue = demoCatalogue();
+const rule = (over: Record<string, unknown>) => ({
+  id: 'germany-grey-rifles',
+  names: { en: 'Germany · Grey Rifles', de: 'Deutschland · Graue Schützen' },
+  main: 'germany',
+  ally: 'any',
+  priority: 10,
+  holds: [{ card: '10', min: 2 }],
+  ...over,
+});
+const file = (...archetypes: Record<string, unknown>[]) => JSON.stringify({ period: '2026-05', archetypes }, null, 2);
+const refusal = (text: string) => {
+  try {
+    readArchetypeRules(text, catalogue, 'rules.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(ArchetypeRulesError);
+    return (e as Error).message;
+  }
+  throw new Error('read');
+};
+
+describe('a rules file', () => {
+  it('is read: the archetypes as written', () => {
+    const rules = readArchetypeRules(file(rule({})), catalogue);
+    expect(rules.archetypes.map((a) => a.id)).toEqual(['germany-grey-rifles']);
+  });
+
+  it('is refused, naming the line, when a rule names a card the catalogue lacks, a spawned card or one of other nations', () => {
+    const text = file(rule({}), rule({ id: 'germany-other', priority: 11, one_of: [{ cards: ['10', 'zz'], min: 2 }] }));
+    const line = text.split('\n').findIndex((l) => l.includes('"zz"')) + 1;
+    expect(refusal(text)).toBe(`rules.json:${line}: germany-other names the card zz, which the catalogue does not hold`);
+    expect(refusal(file(rule({ holds: [{ card: '1u', min: 1 }] })))).toMatch(/spawned by other cards: never in a deck$/);
+    // An Italian card in a German rule with a Soviet ally: no deck of those nations holds it; with any ally, one may.
+    expect(refusal(file(rule({ ally: 'soviet', holds: [{ card: '4b', min: 1 }] })))).toMatch(/which no deck of its nations holds$/);
+    expect(readArchetypeRules(file(rule({ holds: [{ card: '4b', min: 1 }] })), catalogue).archetypes).toHaveLength(1);
+  });
+
+  it('is refused for what its schema does not allow, naming the path; and for an id given twice or a rule that holds no card', () => {
+    expect(refusal(file(rule({ names: { de: 'Nur Deutsch' } })))).toMatch(/^rules\.json: archetypes\.0\.names\.en: /);
+    expect(refusal(file(rule({ main: 'italy' })))).toMatch(/^rules\.json: archetypes\.0\.main: /);
+    expect(refusal(file(rule({ holds: [{ card: '10', min: 5 }] })))).toMatch(/^rules\.json: archetypes\.0\.holds\.0\.min: /);
+    expect(refusal(file(rule({ colour: 'grey' })))).toMatch(/^rules\.json: archetypes\.0\.colour: /);
+    expect(refusal(JSON.stringify({ period: '2026-13', archetypes: [] }))).toMatch(/^rules\.json: period: /);
+    expect(refusal(file(rule({ holds: undefined })))).toMatch(/holds no card|holds cards/);
+    expect(refusal(file(rule({}), rule({ priority: 12 })))).toMatch(/^rules\.json:\d+: the id germany-grey-rifles is given twice$/);
+    expect(refusal('{ "period": ')).toMatch(/^rules\.json: not JSON/);
+  });
+
+  it('has the JSON Schema lib/archetypes/rules.schema.json holds (made from its one declaration: scripts/write-archetype-schema.ts)', () => {
+    expect(readFileSync('lib/archetypes/rules.schema.json', 'utf8')).toBe(archetypeRulesSchema());
+  });
+});
+
+describe("a deck's archetype", () => {
+  const rules = readArchetypeRules(
+    file(
+      rule({ id: 'broad', priority: 20, holds: undefined, one_of: [{ cards: ['10', '11', '12'], min: 4 }] }),
+      rule({ id: 'narrow', priority: 10, holds: [{ card: '10', min: 2 }], without: ['13'] }),
+      rule({ id: 'with-soviet', priority: 10, ally: 'soviet', holds: [{ card: '11', min: 3 }] }),
+    ),
+    catalogue,
+  );
+  const deck = (ally: string, cards: Record<string, number>) => ({
+    main: 'germany',
+    ally,
+    cards: Object.entries(cards).map(([card_id, count]) => ({ card_id, count })),
+  });
+
+  it('is the first rule that takes it, by priority (lower first), then the file’s order', () => {
+    expect(archetypeOf(rules, deck('usa', { '10': 2, '11': 2 }))?.id).toBe('narrow');
+    // `without`: one copy of 13 and the narrow rule leaves it; the broad one takes it.
+    expect(archetypeOf(rules, deck('usa', { '10': 2, '11': 2, '13': 1 }))?.id).toBe('broad');
+    expect(archetypeOf(rules, deck('soviet', { '10': 1, '11': 3 }))?.id).toBe('with-soviet');
+    expect(archetypeOf(rules, deck('usa', { '10': 1, '11': 3 }))?.id).toBe('broad');
+    expect(archetypeOf(rules, deck('usa', { '10': 1, '11': 1 }))).toBeUndefined();
+    expect(archetypeOf(rules, { ...deck('usa', { '10': 4 }), main: 'japan' })).toBeUndefined();
+    expect(takenBy(rules, deck('soviet', { '10': 2, '11': 3 })).map((a) => a.id)).toEqual(['narrow', 'with-soviet', 'broad']);
+  });
+
+  it('is named in the reader’s language where the rule names it, else in English', () => {
+    const [first] = rules.archetypes;
+    expect(first && [archetypeName(first, 'de'), archetypeName(first, 'ja')]).toEqual([
+      'Deutschland · Graue Schützen',
+      'Germany · Grey Rifles',
+    ]);
+  });
+
+  it('never depends on the order of the deck’s cards; a rule takes a deck exactly when each of its conditions holds', () => {
+    const ids = ['10', '11', '12', '13'];
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }), (counts) => {
+        const cards = Object.fromEntries(ids.map((id, i) => [id, counts[i] as number]).filter(([, n]) => (n as number) > 0));
+        const d = deck('usa', cards);
+        const reversed = { ...d, cards: [...d.cards].reverse() };
+        expect(archetypeOf(rules, reversed)?.id).toBe(archetypeOf(rules, d)?.id);
+        const [c10, c11, c12, c13] = counts as [number, number, number, number];
+        const expected = c10 >= 2 && c13 === 0 ? 'narrow' : c10 + c11 + c12 >= 4 ? 'broad' : undefined;
+        expect(archetypeOf(rules, d)?.id).toBe(expected);
+      }),
+    );
+  });
+});
