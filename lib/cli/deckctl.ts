@@ -131,7 +131,7 @@ const commands = new Map<string, Command>([
     'archetypes check',
     {
       usage: 'archetypes check [--rules FILE] [--bulk FILE] [--json] [--aws]',
-      help: 'Reads an archetype rules file (default: the rules in use, the newest of lib/archetypes/) against the catalogue and applies it to every public deck of the library, or of a bulk decks file (--bulk: NDJSON, gzip or not): the decks each rule takes, those none takes, those two rules of one priority take, and those whose archetype differs from the rules in use — a few of each by share slug. Exit 1 when the file does not read (its schema or a card the catalogue lacks: the line named) or two rules of one priority take a deck.',
+      help: 'Reads an archetype rules file (default: the rules in use, the newest of lib/archetypes/) against the catalogue and applies it to every public deck of the library, or of a bulk decks file (--bulk: NDJSON, gzip or not): the decks each rule takes, those none takes, those two rules of one priority take, and those whose archetype differs from the rules in use — a few of each by share slug. Exit 1 when the file does not read (the line named, and the value’s path), a bulk line is not a deck (its line named), or two rules of one priority take a deck.',
       run: archetypesCheck,
     },
   ],

@@ -9,13 +9,27 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import type { Catalogue } from './catalogue.ts';
+import type { Card, Catalogue } from './catalogue.ts';
 import type { CardCount } from './deck-code.ts';
-import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from './factions.ts';
+import { COPY_LIMIT } from './deck-rules.ts';
+import { FACTION_IDS, type FactionId, factionById, MAIN_FACTION_IDS } from './factions.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
 const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an id is lower-case words joined by -'), v.maxLength(64));
-const Name = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(60));
+/**
+ * A name as written (not trimmed): starts and ends with a visible character, holds no control or format character
+ * (an escape, a direction override, a zero-width space: it is shown on pages, images and in Discord) and no lone
+ * surrogate; at most 60 UTF-16 units (a JSON Schema counts code points: a name of characters beyond the BMP may pass
+ * an editor's check and not this one).
+ */
+const Name = v.pipe(
+  v.string(),
+  v.regex(
+    /^[^\s\p{Cc}\p{Cf}\p{Cs}](?:[^\p{Cc}\p{Cf}\p{Cs}]*[^\s\p{Cc}\p{Cf}\p{Cs}])?$/u,
+    'a name starts and ends with a visible character and holds no control or format character',
+  ),
+  v.maxLength(60),
+);
 const CardRef = v.pipe(v.string(), v.regex(/^[0-9A-Za-z_.:-]{1,64}$/, 'a card_id of the catalogue'));
 const Count = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
 
@@ -33,16 +47,17 @@ const Archetype = v.pipe(
     /** Lower first: the first archetype of the lowest priority that takes a deck is its archetype. */
     priority: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000)),
     /** Cards the deck holds, each at least `min` copies. */
-    holds: v.optional(v.pipe(v.array(v.strictObject({ card: CardRef, min: Count(4) })), v.maxLength(20))),
+    holds: v.optional(v.pipe(v.array(v.strictObject({ card: CardRef, min: Count(4) })), v.minLength(1), v.maxLength(20))),
     /** Sets of cards the deck holds at least `min` copies of, together. */
     one_of: v.optional(
       v.pipe(
         v.array(v.strictObject({ cards: v.pipe(v.array(CardRef), v.minLength(1), v.maxLength(40)), min: Count(40) })),
+        v.minLength(1),
         v.maxLength(10),
       ),
     ),
     /** Cards the deck holds none of. */
-    without: v.optional(v.pipe(v.array(CardRef), v.maxLength(40))),
+    without: v.optional(v.pipe(v.array(CardRef), v.minLength(1), v.maxLength(40))),
   }),
   v.check(
     (a) => (a.holds?.length ?? 0) + (a.one_of?.length ?? 0) > 0,
@@ -79,53 +94,143 @@ export class ArchetypeRulesError extends Error {
   override readonly name = 'ArchetypeRulesError';
 }
 
-/** The line (1-based) of the text where a JSON string value first appears, or undefined. */
-const lineOf = (text: string, value: string): number | undefined => {
-  const at = text.indexOf(JSON.stringify(value));
-  return at < 0 ? undefined : text.slice(0, at).split('\n').length;
+/**
+ * Where each value of a JSON text is: its line (1-based) by its path (`archetypes.3.holds.0.card`, as valibot's dot
+ * paths), for messages that name the line; and the first key an object gives twice (JSON.parse keeps the last, so a
+ * rule's second `main` would silently win). The text has parsed already: the scan trusts its shape.
+ */
+function scanJson(text: string): { lines: Map<string, number>; twice?: { path: string; line: number } } {
+  const lines = new Map<string, number>();
+  const path: (string | number)[] = [];
+  const frames: { kind: '{' | '['; keys: Set<string> }[] = [];
+  let line = 1;
+  let twice: { path: string; line: number } | undefined;
+  let key = false;
+  const value = () => lines.set(path.join('.'), line);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const frame = frames.at(-1);
+    if (c === '\n') line++;
+    else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (key && frame) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        if (frame.keys.has(name) && !twice) twice = { path: [...path, name].join('.'), line };
+        frame.keys.add(name);
+        path.push(name);
+        key = false;
+      } else value();
+      i = end;
+    } else if (c === '{' || c === '[') {
+      value();
+      frames.push({ kind: c, keys: new Set() });
+      if (c === '[') path.push(0);
+      else key = true;
+    } else if (c === '}' || c === ']') {
+      frames.pop();
+      if (c === ']' || frame?.keys.size) path.pop();
+      key = false;
+    } else if (c === ',') {
+      if (frame?.kind === '[') path.push((path.pop() as number) + 1);
+      else {
+        path.pop();
+        key = true;
+      }
+    } else if (/[-0-9tfn]/.test(c) && !key) {
+      value();
+      while (i + 1 < text.length && /[-+.0-9eEtruefalsn]/.test(text[i + 1] as string)) i++;
+    }
+  }
+  return { lines, twice };
+}
+
+/** The line of a path's value, or of the nearest value holding it. */
+const lineAt = (lines: ReadonlyMap<string, number>, path: string): number => {
+  for (let p = path; ; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
+    const found = lines.get(p);
+    if (found !== undefined || p === '') return found ?? 1;
+  }
 };
 
-/** Every card a rule names, each with where (holds, one_of, without). */
-const cardsOf = (a: ArchetypeRule): string[] => [
-  ...(a.holds ?? []).map((h) => h.card),
-  ...(a.one_of ?? []).flatMap((o) => o.cards),
-  ...(a.without ?? []),
+/** Every card a rule names, with the path of its value in the rule. */
+const cardsOf = (a: ArchetypeRule): { id: string; at: string }[] => [
+  ...(a.holds ?? []).map((h, i) => ({ id: h.card, at: `holds.${i}.card` })),
+  ...(a.one_of ?? []).flatMap((o, i) => o.cards.map((id, j) => ({ id, at: `one_of.${i}.cards.${j}` }))),
+  ...(a.without ?? []).map((id, i) => ({ id, at: `without.${i}` })),
 ];
 
+/** The line and column of a JSON.parse error's position, where its message gives one. */
+const whereInText = (text: string, message: string): string => {
+  const at = /position (\d+)/.exec(message);
+  const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined;
+  if (offset === undefined) return '';
+  const before = text.slice(0, offset);
+  return `:${before.split('\n').length}:${before.length - before.lastIndexOf('\n')}`;
+};
+
 /**
- * A rules file read: its schema (the first issue, by its path), ids unique, and every card it names one the catalogue
- * holds and one a deck of the rule's nations may hold (its main nation's, the ally's — any but the main, for `any` —
- * or neutral); else an ArchetypeRulesError naming the line.
+ * A rules file read, or an ArchetypeRulesError naming the line (and the value's path): JSON (a leading byte-order
+ * mark taken off), no key given twice in an object, its schema, ids unique; then each rule one that can take a deck —
+ * its ally not its main nation, every card it names one the catalogue holds that a deck may hold (not spawned, not a
+ * headquarters) of the rule's nations (its main nation's, the ally's — any but the main, for `any` — or neutral),
+ * within the copies its rarity allows, none both required and refused, none twice in one set, and each set's least
+ * total within what its cards allow.
  */
 export function readArchetypeRules(text: string, catalogue: Catalogue, file = 'the rules file'): ArchetypeRulesFile {
+  const body = text.replace(/^\uFEFF/, '');
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(body);
   } catch (e) {
-    throw new ArchetypeRulesError(`${file}: not JSON (${(e as Error).message})`);
+    const message = (e as Error).message.replace(/\s+/g, ' ');
+    throw new ArchetypeRulesError(`${file}${whereInText(body, message)}: not JSON (${message})`);
   }
+  const { lines, twice } = scanJson(body);
+  if (twice) throw new ArchetypeRulesError(`${file}:${twice.line}: ${twice.path} is given twice (JSON keeps the last: say it once)`);
   const parsed = v.safeParse(ArchetypeRules, json);
   if (!parsed.success) {
     const issue = parsed.issues[0] as v.BaseIssue<unknown>;
-    const path = v.getDotPath(issue) ?? '(the file)';
-    throw new ArchetypeRulesError(`${file}: ${path}: ${issue.message}`);
+    const path = v.getDotPath(issue) ?? '';
+    throw new ArchetypeRulesError(`${file}:${lineAt(lines, path)}: ${path || '(the file)'}: ${issue.message}`);
   }
   const rules = parsed.output;
   const seen = new Set<string>();
-  for (const a of rules.archetypes) {
-    if (seen.has(a.id)) throw new ArchetypeRulesError(`${file}:${lineOf(text, a.id) ?? '?'}: the id ${a.id} is given twice`);
+  for (const [n, a] of rules.archetypes.entries()) {
+    const at = (path: string) => `${file}:${lineAt(lines, `archetypes.${n}.${path}`)}: ${a.id}`;
+    if (seen.has(a.id)) throw new ArchetypeRulesError(`${at('id')}: this id is given to an archetype before it`);
     seen.add(a.id);
-    for (const id of cardsOf(a)) {
+    if (a.ally === a.main) throw new ArchetypeRulesError(`${at('ally')}: its ally is its main nation: no deck is`);
+    const nation = factionById(a.main)?.name as string;
+    if (!a.names.en?.startsWith(`${nation} · `))
+      throw new ArchetypeRulesError(
+        `${at('names.en')}: its English name starts with its main nation, "${nation} · ", then what its cards are`,
+      );
+    const cards = cardsOf(a);
+    for (const { id, at: where } of cards) {
       const card = catalogue.get(id);
-      const at = `${file}:${lineOf(text, id) ?? '?'}`;
-      if (!card) throw new ArchetypeRulesError(`${at}: ${a.id} names the card ${id}, which the catalogue does not hold`);
+      if (!card) throw new ArchetypeRulesError(`${at(where)} names the card ${id}, which the catalogue does not hold`);
       if (card.derived)
-        throw new ArchetypeRulesError(`${at}: ${a.id} names ${card.name} (${id}), which is spawned by other cards: never in a deck`);
+        throw new ArchetypeRulesError(`${at(where)} names ${card.name} (${id}), which is spawned by other cards: never in a deck`);
+      if (card.type === 'headquarters')
+        throw new ArchetypeRulesError(`${at(where)} names ${card.name} (${id}), a headquarters: never in a deck's cards`);
       const nations = [card.faction, ...(card.exile ? [card.exile] : [])];
       const fits = nations.some((f) => f === 'neutral' || f === a.main || (a.ally === 'any' ? f !== a.main : f === a.ally));
       if (!fits)
-        throw new ArchetypeRulesError(`${at}: ${a.id} names ${card.name} (${id}, ${card.faction}), which no deck of its nations holds`);
+        throw new ArchetypeRulesError(`${at(where)} names ${card.name} (${id}, ${card.faction}), which no deck of its nations holds`);
     }
+    const most = (id: string) => COPY_LIMIT[(catalogue.get(id) as Card).rarity];
+    for (const [i, h] of (a.holds ?? []).entries())
+      if (h.min > most(h.card))
+        throw new ArchetypeRulesError(`${at(`holds.${i}.min`)} asks ${h.min} copies of ${h.card}: a deck holds at most ${most(h.card)}`);
+    for (const [i, o] of (a.one_of ?? []).entries()) {
+      if (new Set(o.cards).size < o.cards.length) throw new ArchetypeRulesError(`${at(`one_of.${i}.cards`)} names a card twice in one set`);
+      const total = o.cards.reduce((sum, id) => sum + most(id), 0);
+      if (o.min > total) throw new ArchetypeRulesError(`${at(`one_of.${i}.min`)} asks ${o.min} copies of a set whose cards allow ${total}`);
+    }
+    const required = new Set((a.holds ?? []).map((h) => h.card));
+    for (const [i, id] of (a.without ?? []).entries())
+      if (required.has(id)) throw new ArchetypeRulesError(`${at(`without.${i}`)} refuses ${id}, which it also requires`);
   }
   return rules;
 }
@@ -137,10 +242,16 @@ export interface Classified {
   cards: readonly CardCount[];
 }
 
-/** Whether an archetype takes a deck. */
-export function takes(a: ArchetypeRule, deck: Classified): boolean {
+/** A deck's copies of each card. */
+const copiesOf = (deck: Classified): ReadonlyMap<string, number> => {
+  const copies = new Map<string, number>();
+  for (const c of deck.cards) copies.set(c.card_id, (copies.get(c.card_id) ?? 0) + c.count);
+  return copies;
+};
+
+/** Whether an archetype takes a deck (its copies of each card given: copiesOf). */
+function takes(a: ArchetypeRule, deck: Classified, copies: ReadonlyMap<string, number>): boolean {
   if (a.main !== deck.main || (a.ally !== 'any' && a.ally !== deck.ally)) return false;
-  const copies = new Map(deck.cards.map((c) => [c.card_id, c.count]));
   const held = (id: string) => copies.get(id) ?? 0;
   return (
     (a.holds ?? []).every((h) => held(h.card) >= h.min) &&
@@ -151,9 +262,10 @@ export function takes(a: ArchetypeRule, deck: Classified): boolean {
 
 /** The archetypes that take a deck, in the order they are tried (priority, then the file's order). */
 export function takenBy(rules: ArchetypeRulesFile, deck: Classified): ArchetypeRule[] {
+  const copies = copiesOf(deck);
   return rules.archetypes
     .map((a, i) => ({ a, i }))
-    .filter(({ a }) => takes(a, deck))
+    .filter(({ a }) => takes(a, deck, copies))
     .sort((x, y) => x.a.priority - y.a.priority || x.i - y.i)
     .map(({ a }) => a);
 }
@@ -170,46 +282,64 @@ export interface CheckedDeck extends Classified {
   name: string;
 }
 
-/** At most this many decks named as examples of each line of a check. */
+/** At most this many decks named as examples of each line of a check (the report stays small whatever the library). */
 export const CHECK_EXAMPLES = 3;
+/** At most this many decks a tie or a change lists. */
+export const CHECK_LISTED = 20;
+
+/** A count of decks, and the first few. */
+interface Listed<T> {
+  decks: number;
+  examples: T[];
+}
 
 /** What a check of rules against decks finds (`deckctl archetypes check`). */
 export interface ArchetypeCheck {
   decks: number;
+  /** Decks a rule takes. */
+  classified: number;
   /** Each archetype of the rules: the decks it takes, and a few of them by name. */
-  byRule: { id: string; name: string; decks: number; examples: string[] }[];
-  unclassified: { decks: number; examples: string[] };
+  byRule: ({ id: string; name: string } & Listed<string>)[];
+  unclassified: Listed<string>;
   /** Decks two rules of one priority take (the file's order chose between them): the deck and the rules. */
-  twice: { deck: string; ids: string[] }[];
-  /** Decks whose archetype differs from the one the rules in use give them. */
-  changed: { deck: string; from: string | null; to: string | null }[];
+  twice: Listed<{ deck: string; ids: string[] }>;
+  /** Decks whose archetype differs from the one the rules in use give them (when those were given). */
+  changed: Listed<{ deck: string; from: string | null; to: string | null }>;
 }
 
-/** Rules checked against decks (streamed: a deck at a time), and against the rules in use (`inUse`) where given. */
+const note = <T>(line: Listed<T>, example: T, most = CHECK_EXAMPLES) => {
+  line.decks++;
+  if (line.examples.length < most) line.examples.push(example);
+};
+
+/** Rules checked against decks (streamed: a deck at a time, the report bounded), and against the rules in use (`inUse`) where given. */
 export async function checkArchetypes(
   rules: ArchetypeRulesFile,
   decks: Iterable<CheckedDeck> | AsyncIterable<CheckedDeck>,
   inUse?: ArchetypeRulesFile,
 ): Promise<ArchetypeCheck> {
-  const counts = new Map(
-    rules.archetypes.map((a) => [a.id, { id: a.id, name: archetypeName(a, 'en'), decks: 0, examples: [] as string[] }]),
-  );
-  const out: ArchetypeCheck = { decks: 0, byRule: [...counts.values()], unclassified: { decks: 0, examples: [] }, twice: [], changed: [] };
-  const note = (line: { decks: number; examples: string[] }, deck: string) => {
-    line.decks++;
-    if (line.examples.length < CHECK_EXAMPLES) line.examples.push(deck);
+  const byRule = new Map(rules.archetypes.map((a) => [a.id, { id: a.id, name: archetypeName(a, 'en'), decks: 0, examples: [] as string[] }]));
+  const out: ArchetypeCheck = {
+    decks: 0,
+    classified: 0,
+    byRule: [...byRule.values()],
+    unclassified: { decks: 0, examples: [] },
+    twice: { decks: 0, examples: [] },
+    changed: { decks: 0, examples: [] },
   };
   for await (const deck of decks) {
     out.decks++;
     const taken = takenBy(rules, deck);
     const first = taken[0];
-    if (first) note(counts.get(first.id) as { decks: number; examples: string[] }, deck.name);
-    else note(out.unclassified, deck.name);
+    if (first) {
+      out.classified++;
+      note(byRule.get(first.id) as Listed<string>, deck.name);
+    } else note(out.unclassified, deck.name);
     const tied = taken.filter((a) => a.priority === first?.priority);
-    if (tied.length > 1) out.twice.push({ deck: deck.name, ids: tied.map((a) => a.id) });
+    if (tied.length > 1) note(out.twice, { deck: deck.name, ids: tied.map((a) => a.id) }, CHECK_LISTED);
     if (inUse) {
       const was = archetypeOf(inUse, deck)?.id ?? null;
-      if (was !== (first?.id ?? null)) out.changed.push({ deck: deck.name, from: was, to: first?.id ?? null });
+      if (was !== (first?.id ?? null)) note(out.changed, { deck: deck.name, from: was, to: first?.id ?? null }, CHECK_LISTED);
     }
   }
   return out;

@@ -31,13 +31,24 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('the starter archetype rules
       'jp-usa': 'japan-war-machine',
       'bri-fin': 'britain-motti-tactic',
       'wc-deck-socialist-tokens': 'soviet-reserves-frontal-assault',
-      'server-japan-germany': 'japan-type-93-95-97-tanks',
+      'server-japan-germany': 'japan-type-95-type-97-tanks',
       'parser-docstring-soviet-france': 'soviet-war-production-bloody-sickle',
       // The kards.com builder's empty code: no card, no archetype.
       'empty-usa-finland': null,
     });
     // Every rule takes a real deck (none written for nothing).
     expect(new Set(Object.values(classified))).toEqual(new Set([...rules.archetypes.map((a) => a.id), null]));
+  });
+
+  it('names each archetype by what its cards say: its nation, then every card it holds by name', () => {
+    for (const a of rules.archetypes) {
+      const name = (a.names.en as string).toLowerCase();
+      for (const h of a.holds ?? [])
+        expect([a.id, name]).toEqual([
+          a.id,
+          expect.stringContaining((catalogue.get(h.card)?.name as string).toLowerCase().replace(/^the /, '')),
+        ]);
+    }
   });
 
   it('takes no real code by two rules of one priority', () => {

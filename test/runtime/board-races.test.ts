@@ -6,7 +6,6 @@
  * reaches the store. The round reads the count of each deck it put on a board once more: the deck is taken off
  * again. (CI saw it: a deck deleted while views raced its delete stayed on the trending boards, test/runtime/deletes.)
  */
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
@@ -17,33 +16,19 @@ import { buildBoards, type Offered, offeredOf } from '#store/boards.ts';
 import { getItems } from '#store/bulk.ts';
 import { createDeck, deleteDeck, replaceDeck } from '#store/decks.ts';
 import { boardKey, boardOf } from '#store/items/board.ts';
-import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
+import type { StoredDeck } from '#store/items/deck.ts';
 import { addBatchesToCount } from '#store/view-log.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { boardRound } from '#workers/view-log.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
-import { legalCode, storedDeck } from '../support/decks.ts';
+import { deckRecord, legalCode, storedDeck } from '../support/decks.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 const store = guardedStoreForFile();
 const worker = workerNamed;
 const demo = demoCatalogue();
-let sequence = 0;
+let made = 0;
 
-/** A deck item's change as its stream record carries it. */
-const recordOf = (before: StoredDeck | undefined, after: StoredDeck | undefined): DynamoDBRecord => {
-  const deck = (after ?? before) as StoredDeck;
-  const image = (d: StoredDeck | undefined) => (d ? (marshall(deckItem(d), { removeUndefinedValues: true }) as never) : undefined);
-  return {
-    eventName: !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY',
-    dynamodb: {
-      Keys: marshall(deckKey(deck.user_id, deck.id)) as never,
-      OldImage: image(before),
-      NewImage: image(after),
-      SequenceNumber: String(++sequence).padStart(21, '0'),
-    },
-  };
-};
 const storeChanges = (records: DynamoDBRecord[]) => asRoute(worker('storeChanges'), () => handleStoreChanges({ Records: records }));
 
 /** The boards that name a deck. */
@@ -55,12 +40,12 @@ async function boardsNaming(id: string): Promise<string[]> {
 
 /** A public deck with 5 views today, marked on its count (as the store-change worker marks it): what a window offers. */
 async function viewedDeck(today: number): Promise<{ deck: StoredDeck; offers: Map<string, Offered> }> {
-  const deck = storedDeck({ visibility: 'public', deck_code: legalCode(demo, 'soviet', 'usa', 12, sequence) });
+  const deck = storedDeck({ visibility: 'public', deck_code: legalCode(demo, 'soviet', 'usa', 12, ++made) });
   expect(await createDeck(deck)).toBe('ok');
-  await storeChanges([recordOf(undefined, deck)]);
+  await storeChanges([deckRecord(undefined, deck)]);
   const { count } = await addBatchesToCount(
     deck.share_slug,
-    [{ id: `b${sequence}`, ordinal: 1, views: { [deck.share_slug]: { [today]: 5 } } }],
+    [{ id: `b${made}`, ordinal: 1, views: { [deck.share_slug]: { [today]: 5 } } }],
     today,
   );
   expect(count.listed?.deck).toBe(deck.id);
@@ -94,7 +79,7 @@ describe('a deck that leaves leaves every board, whatever order it and a views w
     const { deck, offers } = await viewedDeck(today);
     const left = await raced(deck, offers, today, async () => {
       expect(await deleteDeck(deck)).toBe(true);
-      await storeChanges([recordOf(deck, undefined)]);
+      await storeChanges([deckRecord(deck, undefined)]);
     });
     expect(left).toEqual([]);
     // A window with no race puts a viewed public deck on its boards (the race is what the test is about).
@@ -111,7 +96,7 @@ describe('a deck that leaves leaves every board, whatever order it and a views w
     const left = await raced(deck, offers, today, async () => {
       const now = { ...deck, visibility: 'private' as const, version: deck.version + 1 };
       expect(await replaceDeck(now, deck)).toBe(true);
-      await storeChanges([recordOf(deck, now)]);
+      await storeChanges([deckRecord(deck, now)]);
     });
     expect(left).toEqual([]);
   });

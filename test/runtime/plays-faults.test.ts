@@ -8,7 +8,6 @@
  */
 
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
@@ -16,12 +15,12 @@ import { workerNamed } from '#routes/workers.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
 import { createDeck } from '#store/decks.ts';
-import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
+import { deckKey, type StoredDeck } from '#store/items/deck.ts';
 import { recountPlays } from '#store/plays-recount.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
-import { legalCode, storedDeck } from '../support/decks.ts';
+import { deckRecord, legalCode, storedDeck } from '../support/decks.ts';
 import { THROTTLING } from '../support/fault-proxy.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
@@ -35,21 +34,6 @@ const PAIRS: [FactionId, FactionId][] = [
   ['germany', 'italy'],
   ['japan', 'britain'],
 ];
-let sequence = 0;
-/** A deck item's change as its stream record carries it. */
-const recordOf = (before: StoredDeck | undefined, after: StoredDeck | undefined): DynamoDBRecord => {
-  const deck = (after ?? before) as StoredDeck;
-  const image = (d: StoredDeck | undefined) => (d ? (marshall(deckItem(d), { removeUndefinedValues: true }) as never) : undefined);
-  return {
-    eventName: !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY',
-    dynamodb: {
-      Keys: marshall(deckKey(deck.user_id, deck.id)) as never,
-      OldImage: image(before),
-      NewImage: image(after),
-      SequenceNumber: String(++sequence).padStart(21, '0'),
-    },
-  };
-};
 const handle = (records: DynamoDBRecord[]) => asRoute(worker, () => handleStoreChanges({ Records: records }));
 
 describe("the figures under the store's faults and the stream's repeats", () => {
@@ -65,7 +49,7 @@ describe("the figures under the store's faults and the stream's repeats", () => 
       });
     });
     for (const d of decks) expect(await createDeck(d)).toBe('ok');
-    const created = decks.map((d) => recordOf(undefined, d));
+    const created = decks.map((d) => deckRecord(undefined, d));
 
     // A transaction applied whose answer is lost: the SDK sends it again with its token (a no-op), once; and every
     // bulk read of the decks, their contributions and the tags' counts answered in part (the rest asked again).
@@ -104,7 +88,7 @@ describe("the figures under the store's faults and the stream's repeats", () => 
             })
           : new DeleteCommand({ TableName: tableName(DECKS), Key: key }),
       );
-      changed.push(recordOf(d, after));
+      changed.push(deckRecord(d, after));
     }
     await Promise.all([handle(changed), handle(changed)]);
     expect((await handle(changed)).batchItemFailures).toEqual([]);

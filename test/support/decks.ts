@@ -1,11 +1,13 @@
 /** Test helpers: legal decks built from any catalogue, stored decks to seed a store with, and a tiny hand-made catalogue. */
 import { randomUUID } from 'node:crypto';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { type Card, type Catalogue, makeCatalogue } from '#rules/catalogue.ts';
 import { type CardCount, type Deck, encodeDeckCode } from '#rules/deck-code.ts';
 import { defaultArchive } from '#rules/deck-model.ts';
 import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
 import type { FactionId } from '#rules/factions.ts';
-import type { StoredDeck } from '#store/items/deck.ts';
+import { deckItem, deckKey, type StoredDeck } from '#store/items/deck.ts';
 
 /** A faction's cards that can stand in a deck (not derived, not a headquarters), in catalogue order. */
 export const deckableCards = (cat: Catalogue, faction: string): Card[] =>
@@ -118,5 +120,21 @@ export function storedDeck(fields: Partial<StoredDeck> & Pick<StoredDeck, 'deck_
     updated_at: now,
     version: 1,
     ...fields,
+  };
+}
+
+let streamSequence = 0;
+/** A deck item's change as its stream record carries it (INSERT, MODIFY or REMOVE), each with the next sequence number. */
+export function deckRecord(before: StoredDeck | undefined, after: StoredDeck | undefined): DynamoDBRecord {
+  const deck = (after ?? before) as StoredDeck;
+  const image = (d: StoredDeck | undefined) => (d ? (marshall(deckItem(d), { removeUndefinedValues: true }) as never) : undefined);
+  return {
+    eventName: !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY',
+    dynamodb: {
+      Keys: marshall(deckKey(deck.user_id, deck.id)) as never,
+      OldImage: image(before),
+      NewImage: image(after),
+      SequenceNumber: String(++streamSequence).padStart(21, '0'),
+    },
   };
 }

@@ -47,19 +47,56 @@ describe('a rules file', () => {
     expect(readArchetypeRules(file(rule({ holds: [{ card: '4b', min: 1 }] })), catalogue).archetypes).toHaveLength(1);
   });
 
-  it('is refused for what its schema does not allow, naming the path; and for an id given twice or a rule that holds no card', () => {
-    expect(refusal(file(rule({ names: { de: 'Nur Deutsch' } })))).toMatch(/^rules\.json: archetypes\.0\.names\.en: /);
-    expect(refusal(file(rule({ main: 'italy' })))).toMatch(/^rules\.json: archetypes\.0\.main: /);
-    expect(refusal(file(rule({ holds: [{ card: '10', min: 5 }] })))).toMatch(/^rules\.json: archetypes\.0\.holds\.0\.min: /);
-    expect(refusal(file(rule({ colour: 'grey' })))).toMatch(/^rules\.json: archetypes\.0\.colour: /);
-    expect(refusal(JSON.stringify({ period: '2026-13', archetypes: [] }))).toMatch(/^rules\.json: period: /);
-    expect(refusal(file(rule({ holds: undefined })))).toMatch(/holds no card|holds cards/);
-    expect(refusal(file(rule({}), rule({ priority: 12 })))).toMatch(/^rules\.json:\d+: the id germany-grey-rifles is given twice$/);
-    expect(refusal('{ "period": ')).toMatch(/^rules\.json: not JSON/);
+  it('is refused for what its schema does not allow, naming the line and the path; and for an id or a key given twice', () => {
+    const text = file(rule({ names: { de: 'Nur Deutsch' } }));
+    const line = text.split('\n').findIndex((l) => l.includes('"names"')) + 1;
+    expect(refusal(text)).toMatch(new RegExp(`^rules\\.json:${line}: archetypes\\.0\\.names\\.en: `));
+    expect(refusal(file(rule({ main: 'italy' })))).toMatch(/^rules\.json:\d+: archetypes\.0\.main: /);
+    expect(refusal(file(rule({ holds: [{ card: '10', min: 5 }] })))).toMatch(/^rules\.json:\d+: archetypes\.0\.holds\.0\.min: /);
+    expect(refusal(file(rule({ colour: 'grey' })))).toMatch(/^rules\.json:\d+: archetypes\.0\.colour: /);
+    expect(refusal(JSON.stringify({ period: '2026-13', archetypes: [] }))).toMatch(/^rules\.json:1: period: /);
+    expect(refusal(file(rule({ holds: undefined })))).toMatch(/holds cards/);
+    expect(refusal(file(rule({ holds: [] })))).toMatch(/archetypes\.0\.holds: /);
+    const dup = file(rule({}), rule({ priority: 12 }));
+    const second = dup.split('\n').flatMap((l, i) => (l.includes('"germany-grey-rifles"') ? [i + 1] : []))[1];
+    expect(refusal(dup)).toBe(`rules.json:${second}: germany-grey-rifles: this id is given to an archetype before it`);
+    // A key given twice: JSON.parse would keep the last silently.
+    const twice = '{\n  "period": "2026-05",\n  "archetypes": [],\n  "archetypes": []\n}';
+    expect(refusal(twice)).toBe('rules.json:4: archetypes is given twice (JSON keeps the last: say it once)');
+    expect(refusal('{ "period": ')).toMatch(/^rules\.json:1:\d+: not JSON/);
+    expect(refusal('{\n  "period": "2026-05",\n  "archetypes": [],\n}')).toMatch(/^rules\.json:4:1: not JSON \(/);
+    // A byte-order mark is taken off.
+    expect(readArchetypeRules(`\uFEFF${file(rule({}))}`, catalogue).archetypes).toHaveLength(1);
+  });
+
+  it('names the line of the value that is wrong, not of an earlier one equal to it', () => {
+    // The Italian card 4b is fine in the first rule (any ally) and wrong in the second (a Soviet ally).
+    const text = file(
+      rule({ holds: [{ card: '4b', min: 1 }] }),
+      rule({ id: 'second', ally: 'soviet', priority: 11, holds: [{ card: '4b', min: 1 }] }),
+    );
+    const line = text.split('\n').flatMap((l, i) => (l.includes('"4b"') ? [i + 1] : []))[1];
+    expect(refusal(text)).toMatch(new RegExp(`^rules\\.json:${line}: second names `));
+  });
+
+  it('is refused for a rule no deck can meet, or a name that is not text to show', () => {
+    expect(refusal(file(rule({ ally: 'germany' })))).toMatch(/its ally is its main nation/);
+    const elite = catalogue.cards.find((c) => c.faction === 'germany' && c.rarity === 'elite' && !c.derived && c.type !== 'headquarters');
+    expect(refusal(file(rule({ holds: [{ card: elite?.card_id, min: 2 }] })))).toMatch(/asks 2 copies of .*: a deck holds at most 1$/);
+    expect(refusal(file(rule({ holds: undefined, one_of: [{ cards: ['10', '10'], min: 2 }] })))).toMatch(/names a card twice in one set$/);
+    expect(refusal(file(rule({ holds: undefined, one_of: [{ cards: ['10'], min: 5 }] })))).toMatch(
+      /asks 5 copies of a set whose cards allow 4$/,
+    );
+    expect(refusal(file(rule({ without: ['10'] })))).toMatch(/refuses 10, which it also requires$/);
+    const hq = catalogue.cards.find((c) => c.type === 'headquarters' && c.faction === 'germany');
+    if (hq) expect(refusal(file(rule({ holds: [{ card: hq.card_id, min: 1 }] })))).toMatch(/a headquarters: never in a deck/);
+    for (const name of ['Japan\u001b[31m', 'a\u202eb', '\u200b', ' Padded', 'Padded ', 'Japan \ud800'])
+      expect(refusal(file(rule({ names: { en: name } }))), JSON.stringify(name)).toMatch(/archetypes\.0\.names\.en: /);
   });
 
   it('has the JSON Schema lib/archetypes/rules.schema.json holds (made from its one declaration: scripts/write-archetype-schema.ts)', () => {
-    expect(readFileSync('lib/archetypes/rules.schema.json', 'utf8')).toBe(archetypeRulesSchema());
+    // As data: the file is formatted as the project's JSON is (biome), the schema written as JSON.stringify writes it.
+    expect(JSON.parse(readFileSync('lib/archetypes/rules.schema.json', 'utf8'))).toEqual(JSON.parse(archetypeRulesSchema()));
   });
 });
 
