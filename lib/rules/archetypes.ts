@@ -318,7 +318,9 @@ export async function checkArchetypes(
   decks: Iterable<CheckedDeck> | AsyncIterable<CheckedDeck>,
   inUse?: ArchetypeRulesFile,
 ): Promise<ArchetypeCheck> {
-  const byRule = new Map(rules.archetypes.map((a) => [a.id, { id: a.id, name: archetypeName(a, 'en'), decks: 0, examples: [] as string[] }]));
+  const byRule = new Map(
+    rules.archetypes.map((a) => [a.id, { id: a.id, name: archetypeName(a, 'en'), decks: 0, examples: [] as string[] }]),
+  );
   const out: ArchetypeCheck = {
     decks: 0,
     classified: 0,

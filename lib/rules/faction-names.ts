@@ -6,7 +6,7 @@
 import { type FactionId, factionById } from './factions.ts';
 import { LANGUAGES } from './i18n/index.ts';
 
-export const FACTION_NAMES: Readonly<Record<string, Readonly<Record<FactionId, string>>>> = Object.fromEntries(
+export const FACTION_NAMES: Readonly<Record<string, Readonly<Record<FactionId, string>>>> = /* @__PURE__ */ Object.fromEntries(
   LANGUAGES.flatMap((l) => ('factions' in l ? [[l.tag, l.factions]] : [])),
 );
 

@@ -14,7 +14,9 @@ import { DEFAULT_LANGUAGE, LANGUAGE, languageOfTag } from './languages.ts';
  * as a public bot that reads the same endpoint lists them (alex-weber/katy-kards-bot
  * `src/tools/language.js`, APILanguages: `ja-JP` for Japanese, `zh-Hant` for Traditional Chinese).
  */
-export const KARDS_LOCALES: Readonly<Record<string, string>> = Object.fromEntries(LANGUAGES.map((l) => [l.tag, l.kardsLocale]));
+export const KARDS_LOCALES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.fromEntries(
+  LANGUAGES.map((l) => [l.tag, l.kardsLocale]),
+);
 /** What `deckctl catalogue fetch` asks for when not told: every language of the game. */
 export const KARDS_LANGUAGES = Object.keys(KARDS_LOCALES);
 /**

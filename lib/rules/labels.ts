@@ -5,7 +5,7 @@
  * language is not served. What a deck's owner wrote, card and faction names (the catalogue's), and the deck
  * rules' messages (the API's, in English as every error of the API) are not labels.
  */
-import { LANGUAGES } from './i18n/index.ts';
+import { LABEL_SETS } from './i18n/index.ts';
 import type { Labels } from './i18n/language.ts';
 import { DEFAULT_LANGUAGE, type SERVED_LANGUAGES } from './languages.ts';
 
@@ -14,7 +14,7 @@ export type { Labels } from './i18n/language.ts';
 export type ServedLanguage = (typeof SERVED_LANGUAGES)[number]['tag'];
 
 /** Every served language's labels (a language's entry must hold every label: the compiler checks). */
-export const LABELS = Object.fromEntries(LANGUAGES.map((l) => [l.tag, l.labels])) as Readonly<Record<ServedLanguage, Labels>>;
+export const LABELS: Readonly<Record<ServedLanguage, Labels>> = LABEL_SETS;
 
 /** The labels of a language: its own where it is served, else English. */
 export const labelsFor = (language: string): Labels =>

@@ -19,10 +19,10 @@ export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
  * them with the endpoint's locales, `ja-JP` and `zh-Hant` among them), each with its name in itself: a file
  * each (lib/rules/i18n/).
  */
-export const SERVED_LANGUAGES = LANGUAGES.map(({ tag, name }) => ({ tag, name }));
+export const SERVED_LANGUAGES = /* @__PURE__ */ LANGUAGES.map(({ tag, name }) => ({ tag, name }));
 
 /** The tags of the served languages: what an answer's labels may be in (rules/labels.ts has each). */
-export const SERVED_TAGS: ReadonlySet<string> = new Set(SERVED_LANGUAGES.map((l) => l.tag));
+export const SERVED_TAGS: ReadonlySet<string> = /* @__PURE__ */ new Set(SERVED_LANGUAGES.map((l) => l.tag));
 
 /** Where Chinese is written in Traditional characters unless a script subtag says otherwise (Taiwan, Hong Kong, Macao). */
 export const TRADITIONAL_REGIONS: ReadonlySet<string> = new Set(['tw', 'hk', 'mo']);

@@ -46,7 +46,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('the starter archetype rules
       for (const h of a.holds ?? [])
         expect([a.id, name]).toEqual([
           a.id,
-          expect.stringContaining((catalogue.get(h.card)?.name as string).toLowerCase().replace(/^the /, '')),
+          expect.stringContaining(String(catalogue.get(h.card)?.name).toLowerCase().replace(/^the /, '')),
         ]);
     }
   });

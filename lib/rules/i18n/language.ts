@@ -4,14 +4,14 @@ import type { FactionId } from '../factions.ts';
 
 /**
  * A served language, as its file declares it (lib/rules/i18n/): its tag, its name in itself, the game's locale of it
- * (the GraphQL endpoint's: kards-graphql.ts), its names of the factions (English has the factions' own), its labels.
+ * (the GraphQL endpoint's: kards-graphql.ts), its names of the factions (English has the factions' own); its labels
+ * are its file's `labels`.
  */
 export interface Language {
   tag: string;
   name: string;
   kardsLocale: string;
   factions?: Readonly<Record<FactionId, string>>;
-  labels: Labels;
 }
 
 export interface Labels {
