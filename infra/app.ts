@@ -17,9 +17,10 @@ import { DeckLibraryStack } from './stack.ts';
 
 /**
  * The app, with cdk-nag and — unless `guard` is false (tests that synthesise only to read the template:
- * cfn-guard's 237 rules take about 25 s a synth) — the Control Tower proactive controls.
+ * cfn-guard's 237 rules take about 25 s a synth) — the Control Tower proactive controls, or the rule files `guard`
+ * names (a test of one service's rules: each rule file is a cfn-guard run over every template).
  */
-export function buildApp(app = new App(), { guard = true } = {}): { app: App; stack: DeckLibraryStack } {
+export function buildApp(app = new App(), { guard = true as boolean | { rules: string[] } } = {}): { app: App; stack: DeckLibraryStack } {
   const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : fileURLToPath(DEMO_CATALOGUE_FILE);
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
   // Refuse a bad catalogue at synth, not at the first request; ship it compiled (checked: no validation at init).
@@ -34,7 +35,10 @@ export function buildApp(app = new App(), { guard = true } = {}): { app: App; st
   });
   // cdk-nag's AwsSolutions checks, and AWS's Control Tower proactive controls as cfn-guard rules, on every
   // synth: a finding that is not fixed must be acknowledged, with its reason, on the construct it is about.
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), ...(guard ? [new EveryTemplateGuard()] : []));
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app),
+    ...(guard ? [new EveryTemplateGuard(guard === true ? {} : { controlTowerRulesEnabled: false, ...guard })] : []),
+  );
   return { app, stack };
 }
 

@@ -4,7 +4,7 @@
  * place those reasons are written (docs/operations.md lists them).
  */
 import { basename, dirname } from 'node:path';
-import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { CfnGuardValidator, type CfnGuardValidatorProps } from '@cdklabs/cdk-validator-cfnguard';
 import { type IPolicyValidationContextBeta1, type IPolicyValidationPluginBeta1, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { readStack } from './template.ts';
@@ -55,10 +55,17 @@ export const guardException = (scope: IConstruct, rule: GuardRule): void =>
  * stacks', where the functions are (infra/stack.ts) — so this gives cfn-guard those too.
  */
 export class EveryTemplateGuard implements IPolicyValidationPluginBeta1 {
-  private readonly guard = new CfnGuardValidator();
-  readonly name = this.guard.name;
-  readonly version = this.guard.version;
-  readonly ruleIds = this.guard.ruleIds;
+  private readonly guard: CfnGuardValidator;
+  readonly name: string;
+  readonly version?: string;
+  readonly ruleIds?: string[];
+
+  constructor(props: CfnGuardValidatorProps = {}) {
+    this.guard = new CfnGuardValidator(props);
+    this.name = this.guard.name;
+    this.version = this.guard.version;
+    this.ruleIds = this.guard.ruleIds;
+  }
 
   validate(context: IPolicyValidationContextBeta1) {
     const nested = context.templatePaths.flatMap((path) =>

@@ -100,9 +100,14 @@ export function toEvent(req: RawRequest, route: Route, params: Record<string, st
   };
 }
 
-/** The context Lambda hands a function: its name, and the time left before its timeout (the routes' 10 s, or its own). */
+/**
+ * The context Lambda hands a function: its name, and the time left before its timeout (the routes' 10 s, or its own).
+ * LOCAL_ROUTE_TIMEOUT_S lengthens the routes' locally (never a worker's own): a test whose requests are not about time
+ * gives them a longer REQUEST_BUDGET_MS under it (test/support/runtime.ts ownRuntime).
+ */
 export function lambdaContext(route: Pick<Route, 'name'> & { timeoutSeconds?: number }): Context {
-  const deadline = Date.now() + (route.timeoutSeconds ?? FUNCTION_TIMEOUT_SECONDS) * 1000;
+  const routes = Number(process.env.LOCAL_ROUTE_TIMEOUT_S) || FUNCTION_TIMEOUT_SECONDS;
+  const deadline = Date.now() + (route.timeoutSeconds ?? routes) * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName: `deck-library-${route.name}`,

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,7 +64,7 @@ import { type CfnResource, readStack } from '../../infra/template.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { startKardsStandIn } from '../support/kards-standin.ts';
-import { hasRealCatalogue } from '../support/shared.ts';
+import { hasRealCatalogue, PROJECT_ROOT } from '../support/shared.ts';
 
 const routes = ROUTES as readonly Route[];
 const workers = WORKERS as readonly Worker[];
@@ -80,7 +80,11 @@ let resources: Record<string, any>;
  */
 const TEMPLATE_ONLY = { 'aws:cdk:bundling-stacks': [] } as const;
 
-function synth(env: Record<string, string | undefined> = {}, extraContext: Record<string, unknown> = {}, guard = true) {
+function synth(
+  env: Record<string, string | undefined> = {},
+  extraContext: Record<string, unknown> = {},
+  guard: boolean | { rules: string[] } = true,
+) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
@@ -1279,9 +1283,25 @@ describe('the edge (contract §11.2): a CloudFront distribution derived from the
     expect(config().DefaultRootObject).toBe(routeByName('docsPage').path.slice(1));
     const excused = ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check'];
     const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
+    // The default synth excuses these three (its report: the rules ran and were acknowledged there).
+    const base = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { pluginName: string; suppressedViolations?: { ruleName: string }[] }[];
+    };
+    const excusedThere = (base.pluginReports.find((p) => p.pluginName === 'cdk-validator-cfnguard')?.suppressedViolations ?? []).map(
+      (v) => v.ruleName,
+    );
+    for (const rule of excused) expect([rule, excusedThere.includes(rule)]).toEqual([rule, true]);
+    // Here the CloudFront controls alone, where those three are (each of the 237 rule files is a cfn-guard run over
+    // every template: all of them took 70 s of this test).
+    const cloudfrontRules = join(PROJECT_ROOT, 'node_modules/@cdklabs/cdk-validator-cfnguard/rules/control-tower/cfn-guard/cloudfront');
+    const ruleText = readdirSync(cloudfrontRules)
+      .map((f) => readFileSync(join(cloudfrontRules, f), 'utf8'))
+      .join('\n');
+    for (const rule of excused) expect([rule, ruleText.includes(`rule ${rule}`)]).toEqual([rule, true]);
     const { dir } = synth(
       {},
       { 'deck-library:domainNames': 'decks.example.org', 'deck-library:certificateArn': certificateArn, ...TEMPLATE_ONLY },
+      { rules: [cloudfrontRules] },
     );
     try {
       // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
