@@ -20,13 +20,22 @@ import { SEARCH_ROUTES as R } from '#routes/search.ts';
 import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
 import { missingOf, type Owned } from '#rules/collection.ts';
 import { type Format, legalIn } from '#rules/formats.ts';
+import { filterValuesInOrder, firstFacet, INDEX_FILTERS } from '#rules/search-filters.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
 import { readBoard } from '#store/boards.ts';
 import { getItems } from '#store/bulk.ts';
 import { documentClient } from '#store/client.ts';
 import { getCollection } from '#store/collections.ts';
-import { type CardedEntry, cardFacet, deckOfEntry, entryKey, SEARCH_ENTRY, type SearchEntry } from '#store/items/search-entry.ts';
+import {
+  ALL_FACET,
+  type CardedEntry,
+  cardFacet,
+  deckOfEntry,
+  entryKey,
+  SEARCH_ENTRY,
+  type SearchEntry,
+} from '#store/items/search-entry.ts';
 import { type Filters, searchEntries } from '#store/search-query.ts';
 import { DECKS } from '#store/tables.ts';
 
@@ -45,14 +54,13 @@ interface SearchCursor {
   s: number;
 }
 
+/** The partition a search reads — a card's, else the first faceted filter's (lib/rules/search-filters.ts), else all — and the rest. */
 function facetAndRest(f: Filters): { facet: string; rest: Filters } {
-  const { tag, ally, main, q, cards = [], excluded } = f;
+  const { cards = [], excluded, ...values } = f;
   const [card, ...more] = cards;
-  if (card) return { facet: cardFacet(card), rest: { tag, ally, main, q, cards: more, excluded } };
-  if (tag) return { facet: `tag:${tag}`, rest: { ally, main, q, excluded } };
-  if (ally) return { facet: `ally:${ally}`, rest: { main, q, excluded } };
-  if (main) return { facet: `main:${main}`, rest: { q, excluded } };
-  return { facet: 'all', rest: { q, excluded } };
+  if (card) return { facet: cardFacet(card), rest: { ...values, cards: more, excluded } };
+  const first = firstFacet(values);
+  return first ? { facet: first.facet, rest: { ...first.rest, excluded } } : { facet: ALL_FACET, rest: { ...values, excluded } };
 }
 
 /** Every card filter names a card of the catalogue the service runs with (contract §8.5). */
@@ -130,10 +138,7 @@ const countOf = (item: ReturnType<typeof searchItem>, sort: BoardSort) => (sort 
 export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { sort, limit } = req.query;
   const filters: Filters = {
-    main: req.query.main_faction,
-    ally: req.query.ally_faction,
-    tag: req.query.tag,
-    q: req.query.q,
+    ...Object.fromEntries(INDEX_FILTERS.map((f) => [f.param, req.query[f.param]])),
     cards: knownCards('card', req.query.card),
     excluded: knownCards('exclude_card', req.query.exclude_card),
   };
@@ -146,10 +151,7 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
     sort,
     String(limit),
     facet,
-    rest.tag,
-    rest.main,
-    rest.ally,
-    rest.q,
+    ...filterValuesInOrder(rest),
     rest.cards?.join(','),
     rest.excluded?.join(','),
     format,

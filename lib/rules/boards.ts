@@ -12,7 +12,9 @@
  * The decks on the board above the floor are therefore the facet's first decks in exact order (ties by id);
  * those at or below it are listed with the rest, from the index, by their folded counts.
  */
+
 import { FACTIONS, type FactionId } from './factions.ts';
+import { facetOf } from './search-filters.ts';
 
 /** Decks a board holds at most: the exact part of an order is at most this long (a page of 20 five times). */
 export const BOARD_SIZE = 100;
@@ -40,12 +42,16 @@ export const EMPTY_BOARD: Board = { members: [], floor: 0 };
 /** Every facet with boards: all public decks, each main faction's, each ally's. */
 export const BOARD_FACETS: readonly string[] = [
   'all',
-  ...FACTIONS.filter((f) => f.main).map((f) => `main:${f.id}`),
-  ...FACTIONS.map((f) => `ally:${f.id}`),
+  ...FACTIONS.filter((f) => f.main).map((f) => facetOf('main_faction', f.id)),
+  ...FACTIONS.map((f) => facetOf('ally_faction', f.id)),
 ];
 
 /** The facets a public deck's boards are of (search's partitions: lib/store/items/search-entry.ts facetsOf). */
-export const boardFacets = (main: FactionId | string, ally: FactionId | string): string[] => ['all', `main:${main}`, `ally:${ally}`];
+export const boardFacets = (main: FactionId | string, ally: FactionId | string): string[] => [
+  'all',
+  facetOf('main_faction', main),
+  facetOf('ally_faction', ally),
+];
 
 /** The order of a board: highest count first, ties by id. */
 export const byCount = (a: Pick<Member, 'id' | 'n'>, b: Pick<Member, 'id' | 'n'>): number =>

@@ -13,6 +13,7 @@ import { SHARE_SLUG, UUID } from '#rules/ids.ts';
 import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
+import type { IndexFilterParam } from '#rules/search-filters.ts';
 import { SORTS } from '#rules/sorts.ts';
 import { lang } from './language-query.ts';
 
@@ -112,11 +113,16 @@ const cursor = v.optional(
   v.pipe(v.string(), described<string>({ type: 'string', description: 'meta.next_cursor of the previous answer, exactly as issued' })),
 );
 
-export const SearchQuery = v.object({
+/** Each index filter's parameter (lib/rules/search-filters.ts), read as text: the compiler holds the two to each other. */
+const INDEX_FILTER_PARAMS = {
   q: text('q', TEXT_QUERY_CHARS),
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
   ally_faction: oneOf('ally_faction', FACTION_IDS as readonly FactionId[]),
   tag: text('tag', LIMITS.tagChars, normalizeTag),
+} satisfies Record<IndexFilterParam, v.GenericSchema<string | undefined, string | undefined>>;
+
+export const SearchQuery = v.object({
+  ...INDEX_FILTER_PARAMS,
   card: cardIds('card', 'Decks that hold this card (every one given)'),
   exclude_card: cardIds('exclude_card', 'Decks that hold none of these cards'),
   format: oneOf('format', FORMATS),

@@ -5,6 +5,7 @@
  * come back short, with a cursor to go on from where the budget ran out.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { INDEX_FILTERS, type IndexFilter, type IndexFilterValues } from '#rules/search-filters.ts';
 import { documentClient } from './client.ts';
 import {
   CARDED_PROJECTION,
@@ -17,11 +18,8 @@ import {
 } from './items/search-entry.ts';
 import { DECKS, tableName } from './tables.ts';
 
-export interface Filters {
-  main?: string;
-  ally?: string;
-  tag?: string;
-  q?: string;
+/** What a search filters on the read: the index filters (lib/rules/search-filters.ts) not already its partition, and cards. */
+export interface Filters extends IndexFilterValues {
   /** Card ids the deck holds, every one. */
   cards?: string[];
   /** Card ids the deck holds none of. */
@@ -59,18 +57,15 @@ export interface SearchPage<E extends SearchEntry = SearchEntry> {
   scanned: number;
 }
 
-const CONDITIONS = {
-  main: 'main_faction = :main',
-  ally: 'ally_faction = :ally',
-  tag: 'contains(tags, :tag)',
-  q: 'contains(search_text, :q)',
-} as const;
+/** An index filter's condition on its value (`:<param>`): equal to it, or holding it (a list's element, a text's part). */
+const conditionOf = (f: IndexFilter): string =>
+  f.test === 'equals' ? `${f.attribute} = :${f.param}` : `contains(${f.attribute}, :${f.param})`;
 
 /** The DynamoDB filter for what the partition does not already imply (`cards` is a list: contains = holds). */
 function filterExpression(f: Filters): { expression?: string; values: Record<string, string> } {
-  const given = (Object.keys(CONDITIONS) as (keyof typeof CONDITIONS)[]).filter((k) => f[k]);
-  const conditions: string[] = given.map((k) => CONDITIONS[k]);
-  const values: Record<string, string> = Object.fromEntries(given.map((k) => [`:${k}`, f[k] as string]));
+  const given = INDEX_FILTERS.filter((filter) => f[filter.param] !== undefined);
+  const conditions: string[] = given.map(conditionOf);
+  const values: Record<string, string> = Object.fromEntries(given.map((filter) => [`:${filter.param}`, f[filter.param] as string]));
   for (const [i, id] of (f.cards ?? []).entries()) {
     conditions.push(`contains(cards, :card${i})`);
     values[`:card${i}`] = id;
@@ -140,7 +135,7 @@ export async function cardPartition(cardId: string, main: string, most: number):
   const page = await searchEntries({
     facet: cardFacet(cardId),
     sort: 'views',
-    filters: { main },
+    filters: { main_faction: main },
     limit: most,
     skip: 0,
     budget: most,

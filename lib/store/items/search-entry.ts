@@ -12,6 +12,7 @@ import type { Deck } from '#rules/deck-code.ts';
 import { PUBLIC_PLAIN, type PublicName, type PublicPlainValues, publicPlainOf } from '#rules/deck-fields.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
+import { facetsByFilter } from '#rules/search-filters.ts';
 import type { Sort } from '#rules/sorts.ts';
 import type { DecksIndex } from '../tables.ts';
 import type { StoredDeck } from './deck.ts';
@@ -49,15 +50,7 @@ export const ALL_FACET = 'all';
 
 /** The facets a deck is found by (none unless public); `cards` when its card ids are already at hand. */
 export const facetsOf = (d: Indexed, cards?: string[]): string[] =>
-  d.visibility === 'public'
-    ? [
-        ALL_FACET,
-        `main:${d.main_faction}`,
-        `ally:${d.ally_faction}`,
-        ...d.tags.map((t) => `tag:${t}`),
-        ...(cards ?? cardIdsOf(d)).map(cardFacet),
-      ]
-    : [];
+  d.visibility === 'public' ? [ALL_FACET, ...facetsByFilter(d), ...(cards ?? cardIdsOf(d)).map(cardFacet)] : [];
 
 const MAX_MILLIS = 9_999_999_999_999;
 const MAX_COUNT = 999_999_999_999_999;

@@ -1,0 +1,47 @@
+/** The index filters of a public search, declared once (lib/rules/search-filters.ts), and what follows from them. */
+import { describe, expect, it } from 'vitest';
+import { facetOf, facetsByFilter, filterValuesInOrder, firstFacet, INDEX_FILTERS } from '#rules/search-filters.ts';
+import { SearchQuery } from '#shapes/queries.ts';
+import { facetsOf } from '#store/items/search-entry.ts';
+
+describe('index filters', () => {
+  it('a deck is in the facet of each value of each faceted filter: every tag, its ally, its main', () => {
+    expect(facetsByFilter({ tags: ['aggro', 'meta'], ally_faction: 'usa', main_faction: 'soviet' })).toEqual([
+      'tag:aggro',
+      'tag:meta',
+      'ally:usa',
+      'main:soviet',
+    ]);
+    const deck = {
+      visibility: 'public' as const,
+      main_faction: 'soviet' as const,
+      ally_faction: 'usa' as const,
+      tags: ['aggro'],
+      deck_code: '%%4|;',
+    };
+    expect(facetsOf(deck, ['10', '11'])).toEqual(['all', 'tag:aggro', 'ally:usa', 'main:soviet', 'card:10', 'card:11']);
+    expect(facetsOf({ ...deck, visibility: 'unlisted' }, [])).toEqual([]);
+  });
+
+  it('a search reads the first faceted filter given, in the declared order, and filters the rest on the read', () => {
+    expect(firstFacet({ main_faction: 'soviet', ally_faction: 'usa', tag: 'aggro', q: 'x' })).toEqual({
+      facet: 'tag:aggro',
+      rest: { main_faction: 'soviet', ally_faction: 'usa', q: 'x' },
+    });
+    expect(firstFacet({ main_faction: 'soviet', ally_faction: 'usa' })).toEqual({
+      facet: 'ally:usa',
+      rest: { main_faction: 'soviet' },
+    });
+    expect(firstFacet({ main_faction: 'germany' })).toEqual({ facet: 'main:germany', rest: {} });
+    // Text alone has no partition of its own.
+    expect(firstFacet({ q: 'rush' })).toBeUndefined();
+    expect(facetOf('main_faction', 'japan')).toBe('main:japan');
+  });
+
+  it("each filter is a parameter of the search's query, read as the declaration says; the digest holds every one in order", () => {
+    const params = Object.keys(SearchQuery.entries);
+    for (const f of INDEX_FILTERS) expect(params, f.param).toContain(f.param);
+    expect(filterValuesInOrder({ q: 'a', tag: 'b' })).toEqual(INDEX_FILTERS.map((f) => ({ q: 'a', tag: 'b' })[f.param as string]));
+    expect(new Set(INDEX_FILTERS.map((f) => f.param)).size).toBe(INDEX_FILTERS.length);
+  });
+});
