@@ -28,10 +28,10 @@ import type {
   APIInteractionResponsePong,
 } from 'discord-api-types/v10';
 import { type Card, type CardType, cardName } from '#rules/card.ts';
+import { cardOf, matchingCards } from '#rules/card-search.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import { codeFacts } from '#rules/code-facts.ts';
 import type { Deck } from '#rules/deck-code.ts';
-import { cardsNamed, foldName } from '#rules/deck-text.ts';
 import { factionName } from '#rules/faction-names.ts';
 import { cutText, visible } from '#rules/invisible.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
@@ -228,17 +228,6 @@ function lines(all: readonly string[], max: number, labels: Labels): string {
   return kept.join('\n') || '—';
 }
 
-/**
- * The card a `/card` value names: its id (an autocomplete choice's value), else a card named so in any language
- * (cardsNamed: a playable card before a spawned one of the same name), else the best of what its autocomplete
- * lists for it — a part of a name ("T-34", "panzer iv") finds the card whose name begins with it, then holds it.
- */
-function cardOf(value: string, catalogue: Catalogue, language: string): Card | undefined {
-  return (
-    catalogue.get(value.trim()) ?? cardsNamed(catalogue, value, undefined, undefined)[0] ?? matching(value, catalogue, language)[0]?.card
-  );
-}
-
 function cardAnswer(value: string, context: AnswerContext, language: string): Message {
   const labels = labelsFor(language);
   const card = cardOf(value, context.catalogue, language);
@@ -268,64 +257,14 @@ function cardAnswer(value: string, context: AnswerContext, language: string): Me
   return { type: 4, data: { embeds: [embed], allowed_mentions: NO_MENTIONS } };
 }
 
-/** The catalogue's cards with their names in a language, folded, kept per catalogue and language. */
-const folded = new WeakMap<Catalogue, Map<string, { card: Card; name: string; mine: string; english: string }[]>>();
-function foldedNames(catalogue: Catalogue, language: string) {
-  let byLanguage = folded.get(catalogue);
-  if (!byLanguage) {
-    byLanguage = new Map();
-    folded.set(catalogue, byLanguage);
-  }
-  let list = byLanguage.get(language);
-  if (!list) {
-    list = catalogue.cards.map((card) => {
-      const name = cardName(card, language);
-      return { card, name, mine: foldName(name), english: foldName(card.name) };
-    });
-    byLanguage.set(language, list);
-  }
-  return list;
-}
-
 /**
- * The cards whose name in the language (else in English) matches what was typed, best first: a name that is what
- * was typed (in the language, then in English), then one that begins with it, then one with a word that begins
- * with it, then one that holds it; a playable card before every spawned one; then by name and id.
- */
-function matching(typed: string, catalogue: Catalogue, language: string): ReturnType<typeof foldedNames> {
-  const q = foldName(typed);
-  const ranked: { rank: number; entry: ReturnType<typeof foldedNames>[number] }[] = [];
-  const rankOf = (name: string) =>
-    name === q
-      ? 0
-      : name.startsWith(q)
-        ? 2
-        : name.split(/[\s\-–—·.,/()]+/).some((w) => w.startsWith(q)) || name.includes(` ${q}`)
-          ? 4
-          : name.includes(q)
-            ? 6
-            : -1;
-  // Nothing typed begins every name: all listed, playable first.
-  for (const entry of foldedNames(catalogue, language)) {
-    const [mine, english] = [rankOf(entry.mine), rankOf(entry.english)];
-    const rank = mine >= 0 ? mine : english >= 0 ? english + 1 : -1;
-    if (rank >= 0) ranked.push({ rank: rank + (entry.card.derived ? 8 : 0), entry });
-  }
-  ranked.sort(
-    (a, b) =>
-      a.rank - b.rank || a.entry.name.localeCompare(b.entry.name, language) || a.entry.card.card_id.localeCompare(b.entry.card.card_id),
-  );
-  return ranked.map((r) => r.entry);
-}
-
-/**
- * Autocomplete: up to 25 cards matching what was typed (matching), each named so that no two look the same: its
+ * Autocomplete: up to 25 cards matching what was typed (lib/rules/card-search.ts), each named so that no two look the same: its
  * name and kredits, a spawned card's mark, and where some are still alike the first of their rarity, their set
  * (a veteran form's is `Special` in the real catalogue) and their id that tells them apart.
  */
 export function cardChoices(typed: string, catalogue: Catalogue, language: string): APIApplicationCommandOptionChoice[] {
   const labels = labelsFor(language);
-  const shown = matching(typed, catalogue, language).slice(0, DISCORD_LIMITS.choices);
+  const shown = matchingCards(typed, catalogue, language).slice(0, DISCORD_LIMITS.choices);
   const texts = shown.map(({ card, name }) => `${name} · ${card.kredits}K${card.derived ? ` · ${labels.spawnedMark}` : ''}`);
   // Choices still alike: each group told apart by the first of rarity, set and id that differs within it.
   const groups = new Map<string, number[]>();
