@@ -25,7 +25,7 @@ const ALONE = aloneFiles(['test/scale', 'test/infra', LIFECYCLE]);
  */
 process.env.JDK_JAVA_OPTIONS ??= '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
 
-/** 100 requests at once against the shared runtime: it measures the service, so nothing runs beside it. */
+/** 100 requests at once on a runtime of its own with the deployed budget: it measures the service, so nothing runs beside it. */
 const LOAD = 'test/api/load.test.ts';
 
 export default defineConfig({
@@ -58,10 +58,9 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 0 } } },
-      // The 100 requests at once, alone: beside another file of the service's (both on the shared runtime and
-      // its store) the store's transactions queued past a request's 8 s budget — nine PATCHes answered 503
-      // (seen twice in CI, at 8,007–8,045 ms, AbortError) from a store that was healthy but starved of CPU;
-      // alone it took 8 s (CI, 2026-11-26).
+      // The 100 requests at once, alone: beside another file of the service's the store's transactions queued past
+      // a request's 8 s budget — nine PATCHes answered 503 (seen twice in CI, AbortError) from a store that was
+      // healthy but starved of CPU.
       { extends: true, test: { name: 'load', include: [LOAD], sequence: { groupOrder: 1 } } },
       // ...then the synthesised stack, and the bundles under the Lambda lifecycle: their synths, bundle runs
       // and dozens of execution environments take both cores, and beside timing-bound tests of the service

@@ -1,16 +1,24 @@
 /**
- * A healthy store never answers 503 (contract §9.1): 100 requests at once against the run's local runtime
- * — one process serving them all, on a healthy DynamoDB Local — likes, creates, PATCHes and reads mixed,
+ * A healthy store never answers 503 (contract §9.1): 100 requests at once against a local runtime with the deployed
+ * budget (the run's shared one gives a request more: test/support/runtime.ts UNTIMED) — one process serving them all,
+ * on a healthy DynamoDB Local — likes, creates, PATCHes and reads mixed,
  * three times over: not one 503, not one 5xx, and every write stored once. And creates at once of decks as wide as
  * real ones, as many as the store gets through in 70% of a request's budget (up to 100), every one 201.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_BUDGET_MS } from '#http/time-guard.ts';
 import type { Card } from '#rules/catalogue.ts';
 import { encodeDeckCode } from '#rules/deck-code.ts';
 import { COPY_LIMIT } from '#rules/deck-rules.ts';
 import { getCounts } from '#store/folds.ts';
 import { call, code, createDeck, deckable, newOwner, type Owner, type Reply } from '../support/api.ts';
+import { DEPLOYED_BUDGET, type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+
+let runtime: OwnRuntime | undefined;
+beforeAll(async () => {
+  runtime = await ownRuntime('load', DEPLOYED_BUDGET);
+});
+afterAll(() => runtime?.close());
 
 /**
  * A public deck as wide as most real ones: 25 distinct cards (the 24 real share codes of ../shared/reference hold 15–30,
@@ -84,8 +92,11 @@ describe('100 requests at once on a healthy store', () => {
       );
       return { replies, ms: Date.now() - started };
     };
-    const pace = await burst(20, 1_000, paced);
-    expect(pace.replies.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.text.slice(0, 160)}`)).toEqual([]);
+    // Paced twice, the faster taken: the first burst on a store of its own also meets its paths' first runs (20 once
+    // took 3.2 s, then 2.0 s on the same machine).
+    const paces = [await burst(20, 1_000, paced), await burst(20, 2_000, paced)];
+    for (const p of paces) expect(p.replies.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.text.slice(0, 160)}`)).toEqual([]);
+    const pace = paces.reduce((a, b) => (b.ms < a.ms ? b : a));
     const size = Math.min(100, Math.floor((0.7 * REQUEST_BUDGET_MS) / (pace.ms / 20)));
     // Fewer than 40 would test too little: a machine that slow is said so, not passed.
     expect(size, `20 creates at once took ${pace.ms} ms`).toBeGreaterThanOrEqual(40);

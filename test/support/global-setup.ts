@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startRuntime } from './runtime.ts';
+import { startRuntime, UNTIMED } from './runtime.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,8 +14,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'deck-library-test-'));
-  // Views reach the stored totals within about a second (the deployed 30 s window is the lifecycle test's).
-  const runtime = await startRuntime(dir, { ACCESS_LOG_DELIVERY_MS: '200', STREAM_BATCH_WINDOW_MS: '500' });
+  // Views reach the stored totals within about a second (the deployed 30 s window is the lifecycle test's); requests
+  // untimed (runtime.ts UNTIMED says why).
+  const runtime = await startRuntime(dir, { ...UNTIMED, ACCESS_LOG_DELIVERY_MS: '200', STREAM_BATCH_WINDOW_MS: '500' });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
   return async () => {

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REQUEST_BUDGET_MS } from '#http/time-guard.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#routes/route.ts';
 import { PROJECT_ROOT } from './shared.ts';
 
 export interface Runtime {
@@ -112,13 +114,16 @@ export async function startRuntime(
 }
 
 /**
- * What a file whose requests are not about time gives each request: 60 s, not the deployed 8 s. Such a file's bursts
- * (twenty requests in flight on its own DynamoDB Local, which runs one transaction at a time) beside two other files
- * on two cores queued past 8 s and answered 503 "the deck store is busy" from a healthy store (plays.test.ts and
- * edge.test.ts in CI): what it asserts is what the answers say, never how soon they come. The budget itself is held
- * where it is the subject (test/runtime/faults.test.ts, test/api/load.test.ts), at the deployed value.
+ * What a request is given where requests are not about time: 60 s, not the deployed 8 s — the run's shared runtime and
+ * a file's own. Bursts (twenty requests in flight on a DynamoDB Local, which runs one transaction at a time) beside
+ * two other files on two cores queued past 8 s and answered 503 "the deck store is busy" from a healthy store
+ * (plays.test.ts and edge.test.ts in CI): such a file asserts what the answers say, never how soon they come. The
+ * deployed budget is held where it is the subject, on a runtime of its own (test/runtime/faults.test.ts,
+ * test/api/load.test.ts: DEPLOYED_BUDGET).
  */
-const UNTIMED = { REQUEST_BUDGET_MS: '60000', LOCAL_ROUTE_TIMEOUT_S: '62' };
+export const UNTIMED = { REQUEST_BUDGET_MS: '60000', LOCAL_ROUTE_TIMEOUT_S: '62' };
+/** The budget and the routes' timeout as deployed, for a runtime whose file holds them. */
+export const DEPLOYED_BUDGET = { REQUEST_BUDGET_MS: String(REQUEST_BUDGET_MS), LOCAL_ROUTE_TIMEOUT_S: String(FUNCTION_TIMEOUT_SECONDS) };
 
 /**
  * A runtime of its own for one test file (a library that holds only the decks the file makes): a fresh
