@@ -6,22 +6,17 @@
  * few of each named. Exit 1 when the file does not read (the line named), a bulk line is not a deck (its line named),
  * or two rules of one priority take a deck.
  */
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import * as v from 'valibot';
+import { rulesInUse } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
-import {
-  type ArchetypeCheck,
-  ArchetypeRulesError,
-  type ArchetypeRulesFile,
-  type CheckedDeck,
-  checkArchetypes,
-  readArchetypeRules,
-} from '#rules/archetypes.ts';
+import { readArchetypeRules } from '#rules/archetype-file.ts';
+import { type ArchetypeCheck, ArchetypeRulesError, type ArchetypeRulesFile, type CheckedDeck, checkArchetypes } from '#rules/archetypes.ts';
 import { COPY_LIMIT } from '#rules/deck-rules.ts';
 import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { SHARE_SLUG } from '#rules/ids.ts';
@@ -30,19 +25,8 @@ import { allPublicDecks } from '#store/decks.ts';
 import { useStore } from './accounts.ts';
 import { UsageError } from './usage.ts';
 
-/** Where the rules files are: one a period of the card pool, named by it (YYYY-MM.json). */
-const RULES_DIR = join(import.meta.dirname, '../archetypes');
-const PERIOD_FILE = /^\d{4}-(?:0[1-9]|1[0-2])\.json$/;
-
-/** The rules in use: the newest period's file. */
-function rulesInUseFile(): string {
-  const newest = readdirSync(RULES_DIR)
-    .filter((f) => PERIOD_FILE.test(f))
-    .sort()
-    .at(-1);
-  if (!newest) throw new ArchetypeRulesError(`no rules file in ${RULES_DIR} (one a period of the card pool: YYYY-MM.json)`);
-  return join(RULES_DIR, newest);
-}
+/** The project's root: the rules files in use are named from it (lib/catalogue/archetypes.ts RULES_FILES). */
+const ROOT = join(import.meta.dirname, '../..');
 
 /** A line of a bulk `decks` file, as far as a check reads it (the file's schema is BulkDeck: lib/shapes/responses.ts). */
 const BulkLine = v.object({
@@ -139,19 +123,16 @@ export async function archetypesCheck(args: string[]): Promise<number> {
   });
   if (values.bulk === '' || values.rules === '') throw new UsageError('--bulk and --rules each take a file');
   try {
-    const inUseFile = rulesInUseFile();
+    // The rules in use: the first of the service's rules files that reads against the catalogue in use.
+    const found = rulesInUse();
+    const inUseFile = found.inUse && join(ROOT, found.inUse.file);
     const file = values.rules ?? inUseFile;
+    const unread = found.problems.join('; ');
+    if (file === undefined) throw new ArchetypeRulesError(`no rules file reads against the catalogue in use: ${unread}`);
     const rules = read(file);
     // The rules in use may no longer read (a new catalogue): the proposal, which may be their fix, is checked all the same.
-    let inUse: ArchetypeRulesFile | undefined;
-    let inUseProblem: string | undefined;
-    if (file !== inUseFile)
-      try {
-        inUse = read(inUseFile);
-      } catch (e) {
-        if (!(e instanceof ArchetypeRulesError)) throw e;
-        inUseProblem = e.message;
-      }
+    const inUse: ArchetypeRulesFile | undefined = file === inUseFile ? undefined : found.inUse?.rules;
+    const inUseProblem = file !== inUseFile && !found.inUse ? unread : undefined;
     if (values.bulk === undefined) useStore(values.aws);
     const report = await checkArchetypes(rules, values.bulk === undefined ? libraryDecks() : bulkDecks(values.bulk), inUse);
     if (values.json) console.log(JSON.stringify(inUseProblem ? { ...report, in_use_unread: inUseProblem } : report));

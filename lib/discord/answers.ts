@@ -27,6 +27,7 @@ import type {
   APIInteractionResponseChannelMessageWithSource,
   APIInteractionResponsePong,
 } from 'discord-api-types/v10';
+import type { ArchetypeRulesFile } from '#rules/archetypes.ts';
 import { type Card, type CardType, cardName } from '#rules/card.ts';
 import { cardOf, matchingCards } from '#rules/card-search.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
@@ -60,6 +61,8 @@ export interface Closest {
 /** What the endpoint needs besides the interaction. */
 export interface AnswerContext {
   catalogue: Catalogue;
+  /** The archetype rules in use (lib/catalogue/archetypes.ts), if any read. */
+  archetypes?: ArchetypeRulesFile;
   /** A deck's links, in a language (lib/public/codes.ts codeLinks on the request's origin). */
   linksOf: (urlCode: string, language: string) => DeckLinks;
   /** The public deck most like the /deck's deck, when the endpoint found one (`deckOfCommand`). */
@@ -127,7 +130,7 @@ export function answerInteraction(interaction: unknown, context: AnswerContext):
 function deckAnswer(text: string, context: AnswerContext, language: string): Message {
   let facts: ReturnType<typeof codeFacts>;
   try {
-    facts = codeFacts(deckOfPaste(text, context.catalogue), context.catalogue, language);
+    facts = codeFacts(deckOfPaste(text, context.catalogue), context.catalogue, language, context.archetypes);
   } catch (error) {
     if (error instanceof PastedDeckError) return ephemeral(labelsFor(language).unreadable(escapeMarkdown(error.message)));
     throw error;

@@ -5,6 +5,7 @@
  * the main nation's figures and three cards' partitions), bounded in time so the answer keeps Discord's 3 s: a
  * store that is slow or failing leaves that one field out, never the answer.
  */
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { utf8Text } from '#http/body.ts';
 import { ApiError, invalidJson } from '#http/errors.ts';
@@ -52,31 +53,36 @@ async function closestTo(deck: Deck, origin: string): Promise<Closest | undefine
   }
 }
 
-export const discordInteractions = endpoint(R.discordInteractions, { init: [catalogue, publicKey, documentClient] }, async (req) => {
-  const verifier = publicKey();
-  if (!verifier) throw new ApiError(404, 'not_found', 'this service has no Discord application configured');
-  if (!signedByDiscord(verifier, req.headers['x-signature-ed25519'], req.headers['x-signature-timestamp'], req.body))
-    throw new ApiError(401, 'unauthorized', 'invalid request signature');
-  let interaction: unknown;
-  try {
-    interaction = JSON.parse(utf8Text(req.body));
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw invalidJson('the body is not valid JSON');
-  }
-  const origin = originOf(req);
-  const deck = deckOfCommand(interaction, catalogue());
-  const closest = deck && (await closestTo(deck, origin));
-  const data = answerInteraction(interaction, {
-    catalogue: catalogue(),
-    closest,
-    // The image Discord shows: the one drawn for its embed's 400 px (contract §12.5).
-    linksOf: (urlCode, language) => {
-      const { page, preview } = codeLinks(origin, urlCode, language);
-      return { codePage: page, image: preview };
-    },
-  });
-  // Typed by discord-api-types as it is built (answers.ts); the declared shape (lib/shapes/named.ts DiscordResponse)
-  // is what the document publishes, and every answer of test/api/discord.test.ts is held to it.
-  return { data: data as DataOf<typeof R.discordInteractions>, bare: true };
-});
+export const discordInteractions = endpoint(
+  R.discordInteractions,
+  { init: [catalogue, archetypeRules, publicKey, documentClient] },
+  async (req) => {
+    const verifier = publicKey();
+    if (!verifier) throw new ApiError(404, 'not_found', 'this service has no Discord application configured');
+    if (!signedByDiscord(verifier, req.headers['x-signature-ed25519'], req.headers['x-signature-timestamp'], req.body))
+      throw new ApiError(401, 'unauthorized', 'invalid request signature');
+    let interaction: unknown;
+    try {
+      interaction = JSON.parse(utf8Text(req.body));
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw invalidJson('the body is not valid JSON');
+    }
+    const origin = originOf(req);
+    const deck = deckOfCommand(interaction, catalogue());
+    const closest = deck && (await closestTo(deck, origin));
+    const data = answerInteraction(interaction, {
+      catalogue: catalogue(),
+      archetypes: archetypeRules(),
+      closest,
+      // The image Discord shows: the one drawn for its embed's 400 px (contract §12.5).
+      linksOf: (urlCode, language) => {
+        const { page, preview } = codeLinks(origin, urlCode, language);
+        return { codePage: page, image: preview };
+      },
+    });
+    // Typed by discord-api-types as it is built (answers.ts); the declared shape (lib/shapes/named.ts DiscordResponse)
+    // is what the document publishes, and every answer of test/api/discord.test.ts is held to it.
+    return { data: data as DataOf<typeof R.discordInteractions>, bare: true };
+  },
+);

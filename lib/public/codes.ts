@@ -1,4 +1,5 @@
 /** The URLs of a code's page and image, in the language asked; and a code's answer (its facts and those two links). */
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogueTag } from '#catalogue/load.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
@@ -23,5 +24,5 @@ export function codeLinks(origin: string, canonical: string, language: string) {
 /** A code's answer (GET /api/v1/codes/{code}, and a pasted deck's): its facts in the language asked, and its page and image. */
 export function codeAnswer(deck: Deck, canonical: string, origin: string, catalogue: Catalogue, language: string) {
   const { page, image, preview } = codeLinks(origin, canonical, language);
-  return { ...codeFacts(deck, catalogue, language), links: { page, image, preview } };
+  return { ...codeFacts(deck, catalogue, language, archetypeRules(catalogue)), links: { page, image, preview } };
 }

@@ -3,6 +3,7 @@
  * or a link holding one, sent as text/plain; the facts of its canonical code as GET /api/v1/codes/{code}
  * answers them. What cannot be read is 422, its detail naming the line (or the code's offset).
  */
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { utf8Text } from '#http/body.ts';
 import { validationFailed } from '#http/errors.ts';
@@ -15,7 +16,7 @@ import { urlCodeOf } from '#rules/url-code.ts';
 import { codeAnswer } from './codes.ts';
 import { languageHeaders, languageOf } from './language.ts';
 
-export const readPastedCode = endpoint(R.readPastedCode, { init: [catalogue] }, async (req) => {
+export const readPastedCode = endpoint(R.readPastedCode, { init: [catalogue, archetypeRules] }, async (req) => {
   const text = utf8Text(req.body);
   let deck: ReturnType<typeof deckOfPaste>;
   try {

@@ -94,65 +94,6 @@ export class ArchetypeRulesError extends Error {
   override readonly name = 'ArchetypeRulesError';
 }
 
-/**
- * Where each value of a JSON text is: its line (1-based) by its path (`archetypes.3.holds.0.card`, as valibot's dot
- * paths), for messages that name the line; and the first key an object gives twice (JSON.parse keeps the last, so a
- * rule's second `main` would silently win). The text has parsed already: the scan trusts its shape.
- */
-function scanJson(text: string): { lines: Map<string, number>; twice?: { path: string; line: number } } {
-  const lines = new Map<string, number>();
-  const path: (string | number)[] = [];
-  const frames: { kind: '{' | '['; keys: Set<string> }[] = [];
-  let line = 1;
-  let twice: { path: string; line: number } | undefined;
-  let key = false;
-  const value = () => lines.set(path.join('.'), line);
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    const frame = frames.at(-1);
-    if (c === '\n') line++;
-    else if (c === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      if (key && frame) {
-        const name = JSON.parse(text.slice(i, end + 1)) as string;
-        if (frame.keys.has(name) && !twice) twice = { path: [...path, name].join('.'), line };
-        frame.keys.add(name);
-        path.push(name);
-        key = false;
-      } else value();
-      i = end;
-    } else if (c === '{' || c === '[') {
-      value();
-      frames.push({ kind: c, keys: new Set() });
-      if (c === '[') path.push(0);
-      else key = true;
-    } else if (c === '}' || c === ']') {
-      frames.pop();
-      if (c === ']' || frame?.keys.size) path.pop();
-      key = false;
-    } else if (c === ',') {
-      if (frame?.kind === '[') path.push((path.pop() as number) + 1);
-      else {
-        path.pop();
-        key = true;
-      }
-    } else if (/[-0-9tfn]/.test(c) && !key) {
-      value();
-      while (i + 1 < text.length && /[-+.0-9eEtruefalsn]/.test(text[i + 1] as string)) i++;
-    }
-  }
-  return { lines, twice };
-}
-
-/** The line of a path's value, or of the nearest value holding it. */
-const lineAt = (lines: ReadonlyMap<string, number>, path: string): number => {
-  for (let p = path; ; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
-    const found = lines.get(p);
-    if (found !== undefined || p === '') return found ?? 1;
-  }
-};
-
 /** Every card a rule names, with the path of its value in the rule. */
 const cardsOf = (a: ArchetypeRule): { id: string; at: string }[] => [
   ...(a.holds ?? []).map((h, i) => ({ id: h.card, at: `holds.${i}.card` })),
@@ -160,44 +101,25 @@ const cardsOf = (a: ArchetypeRule): { id: string; at: string }[] => [
   ...(a.without ?? []).map((id, i) => ({ id, at: `without.${i}` })),
 ];
 
-/** The line and column of a JSON.parse error's position, where its message gives one. */
-const whereInText = (text: string, message: string): string => {
-  const at = /position (\d+)/.exec(message);
-  const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined;
-  if (offset === undefined) return '';
-  const before = text.slice(0, offset);
-  return `:${before.split('\n').length}:${before.length - before.lastIndexOf('\n')}`;
-};
-
 /**
- * A rules file read, or an ArchetypeRulesError naming the line (and the value's path): JSON (a leading byte-order
- * mark taken off), no key given twice in an object, its schema, ids unique; then each rule one that can take a deck —
- * its ally not its main nation, every card it names one the catalogue holds that a deck may hold (not spawned, not a
- * headquarters) of the rule's nations (its main nation's, the ally's — any but the main, for `any` — or neutral),
- * within the copies its rarity allows, none both required and refused, none twice in one set, and each set's least
- * total within what its cards allow.
+ * Rules as JSON, checked (or an ArchetypeRulesError naming, by `where`, the value's place): its schema, ids unique; then
+ * each rule one that can take a deck — its ally not its main nation, every card it names one the catalogue holds that
+ * a deck may hold (not spawned, not a headquarters) of the rule's nations (its main nation's, the ally's — any but the
+ * main, for `any` — or neutral), within the copies its rarity allows, none both required and refused, none twice in
+ * one set, and each set's least total within what its cards allow. A file's text is read by archetype-file.ts (its
+ * lines named); a service reads its bundled rules here.
  */
-export function readArchetypeRules(text: string, catalogue: Catalogue, file = 'the rules file'): ArchetypeRulesFile {
-  const body = text.replace(/^\uFEFF/, '');
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (e) {
-    const message = (e as Error).message.replace(/\s+/g, ' ');
-    throw new ArchetypeRulesError(`${file}${whereInText(body, message)}: not JSON (${message})`);
-  }
-  const { lines, twice } = scanJson(body);
-  if (twice) throw new ArchetypeRulesError(`${file}:${twice.line}: ${twice.path} is given twice (JSON keeps the last: say it once)`);
+export function checkArchetypeRules(json: unknown, catalogue: Catalogue, where: (path: string) => string): ArchetypeRulesFile {
   const parsed = v.safeParse(ArchetypeRules, json);
   if (!parsed.success) {
     const issue = parsed.issues[0] as v.BaseIssue<unknown>;
     const path = v.getDotPath(issue) ?? '';
-    throw new ArchetypeRulesError(`${file}:${lineAt(lines, path)}: ${path || '(the file)'}: ${issue.message}`);
+    throw new ArchetypeRulesError(`${where(path)}: ${path || '(the file)'}: ${issue.message}`);
   }
   const rules = parsed.output;
   const seen = new Set<string>();
   for (const [n, a] of rules.archetypes.entries()) {
-    const at = (path: string) => `${file}:${lineAt(lines, `archetypes.${n}.${path}`)}: ${a.id}`;
+    const at = (path: string) => `${where(`archetypes.${n}.${path}`)}: ${a.id}`;
     if (seen.has(a.id)) throw new ArchetypeRulesError(`${at('id')}: this id is given to an archetype before it`);
     seen.add(a.id);
     if (a.ally === a.main) throw new ArchetypeRulesError(`${at('ally')}: its ally is its main nation: no deck is`);
@@ -276,6 +198,19 @@ export const archetypeOf = (rules: ArchetypeRulesFile, deck: Classified): Archet
 /** An archetype's name in a language: its own there, else English. */
 export const archetypeName = (a: ArchetypeRule, language: string): string =>
   (a.names as Record<string, string | undefined>)[language] ?? (a.names.en as string);
+
+/** A deck's archetype as an answer shows it (contract §13.3): its id, its name in the language asked, and how it was found. */
+export interface ArchetypeAnswer {
+  id: string;
+  name: string;
+  by: 'rule' | 'cluster';
+}
+
+/** A deck's archetype by the rules given (none: null), named in a language. */
+export function archetypeAnswer(rules: ArchetypeRulesFile | undefined, deck: Classified, language: string): ArchetypeAnswer | null {
+  const a = rules && archetypeOf(rules, deck);
+  return a ? { id: a.id, name: archetypeName(a, language), by: 'rule' } : null;
+}
 
 /** A deck as `deckctl archetypes check` reads it: where it comes from (a share slug, a bulk line) and what it holds. */
 export interface CheckedDeck extends Classified {

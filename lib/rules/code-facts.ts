@@ -1,8 +1,10 @@
 /**
  * What a deck code says against the catalogue (contract §10.2), pure: its factions, every card with its
  * name in the language asked, kredits, type, rarity, faction and copies (by kredits, then name; a card
- * the catalogue does not know last, by id, with nulls), its stats and its legality (§8.6).
+ * the catalogue does not know last, by id, with nulls), its stats and its legality (§8.6), and its archetype by the
+ * rules given (§13.3).
  */
+import { type ArchetypeRulesFile, archetypeAnswer } from './archetypes.ts';
 import { type CardType, cardName, type Rarity } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type Deck, encodeDeckCode } from './deck-code.ts';
@@ -21,7 +23,7 @@ export interface CodeCard {
   count: number;
 }
 
-export function codeFacts(deck: Deck, catalogue: Catalogue, language: string) {
+export function codeFacts(deck: Deck, catalogue: Catalogue, language: string, archetypes: ArchetypeRulesFile | undefined) {
   const cards: CodeCard[] = deck.cards.map(({ card_id, count }) => {
     const card = catalogue.get(card_id);
     return card
@@ -52,5 +54,6 @@ export function codeFacts(deck: Deck, catalogue: Catalogue, language: string) {
     cards,
     stats: deckStats(deck, catalogue),
     legality: legality(deck, catalogue),
+    archetype: archetypeAnswer(archetypes, deck, language),
   };
 }

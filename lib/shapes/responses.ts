@@ -82,6 +82,14 @@ export const Legality = v.strictObject({
     Object.fromEntries(FORMATS.map((f) => [f, FormatLegality])) as Record<(typeof FORMATS)[number], typeof FormatLegality>,
   ),
 });
+/** A deck's archetype (contract §13.3): by a rule of the rules in use, or by cluster; null when none takes it. */
+export const Archetype = v.nullable(
+  v.strictObject({
+    id: v.string(),
+    name: v.pipe(v.string(), v.description("In the language asked where the answer has one (its English name's fallback), else English.")),
+    by: v.picklist(['rule', 'cluster']),
+  }),
+);
 /** The OTK chart (contract §8.6): per item, the chance of at least `required` of its pool in the first n cards. */
 export const OtkChart = v.strictObject({
   items: v.array(
@@ -311,6 +319,7 @@ export const CodeFacts = v.strictObject({
   cards: v.array(CodeCard),
   stats: Stats,
   legality: Legality,
+  archetype: Archetype,
   links: v.strictObject({
     page: v.pipe(v.string(), v.url()),
     image: v.pipe(

@@ -96,6 +96,23 @@ describe('GET /api/v1/codes/{code}', () => {
     expect(again.status).toBe(304);
   });
 
+  it("its archetype (contract §13.3): the demo rules' first that takes it, named in the language asked; null when none does", async () => {
+    const taken = urlOf(code('soviet', 'usa', 0));
+    const en = await call('GET', `/api/v1/codes/${taken}`);
+    expect(en.body.data.archetype).toEqual({
+      id: 'soviet-grey-rifles-thistle',
+      name: 'Soviet Union · Volga Grey Rifles and Volga Thistle Mk I',
+      by: 'rule',
+    });
+    const de = await call('GET', `/api/v1/codes/${taken}?lang=de`);
+    expect(de.body.data.archetype.name).toBe('Sowjetunion · Volga Grey Rifles und Volga Thistle Mk I');
+    // A pasted deck's answer is the same facts.
+    const pasted = await call('POST', '/api/v1/codes', { raw: code('soviet', 'usa', 0), headers: { 'content-type': 'text/plain' } });
+    expect([pasted.status, pasted.body.data?.archetype?.id]).toEqual([200, 'soviet-grey-rifles-thistle']);
+    // A Soviet deck without the rule's cards (it holds neither Volga Grey Rifles nor Volga Thistle Mk I): none.
+    expect((await call('GET', `/api/v1/codes/${canonical}`)).body.data.archetype).toBeNull();
+  });
+
   it('any other spelling (the %% form, groups in another order, either form) answers 308 to the one canonical URL, query kept', async () => {
     const spellings = [legal, reversed(legal), reversed(legal).slice(2).replace('|', '-').replaceAll(';', '-'), ` ${legal}`];
     const routes = ['/api/v1/codes/', '/c/'];

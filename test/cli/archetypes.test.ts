@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { FACTION_BY_NATION } from '#rules/factions.ts';
+import { code } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 
@@ -140,5 +142,21 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl archetypes check', 
     const report = JSON.parse(r.stdout);
     expect(report.in_use_unread).toMatch(/japan-war-machine names the card bK, which the catalogue does not hold/);
     expect(report.decks).toBe(codes.length);
+  });
+});
+
+describe('deckctl archetypes check on a fresh checkout (the demo catalogue)', () => {
+  it('checks the demo rules by default: a deck of the demo catalogue that holds a rule’s cards is classified', async () => {
+    const bulk = join(dir, 'demo-decks.ndjson');
+    const line = (slug: string, deckCode: string) => {
+      const deck = parseDeckCode(deckCode);
+      return JSON.stringify({ share_slug: slug, main_faction: deck.main, ally_faction: deck.ally, cards: deck.cards });
+    };
+    writeFileSync(bulk, [line('demo00000001', code('soviet', 'usa', 0)), line('demo00000002', code('japan', 'usa', 0))].join('\n'));
+    const r = await deckctl(['archetypes', 'check', '--bulk', bulk, '--json'], { CATALOGUE_FILE: '' });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect([report.decks, report.classified, report.unclassified.examples]).toEqual([2, 1, ['demo00000002']]);
+    expect(report.byRule.find((a: { id: string }) => a.id === 'soviet-grey-rifles-thistle')?.examples).toEqual(['demo00000001']);
   });
 });

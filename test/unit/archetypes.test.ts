@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { ArchetypeRulesError, archetypeName, archetypeOf, archetypeRulesSchema, readArchetypeRules, takenBy } from '#rules/archetypes.ts';
+import { readArchetypeRules } from '#rules/archetype-file.ts';
+import { ArchetypeRulesError, archetypeName, archetypeOf, archetypeRulesSchema, takenBy } from '#rules/archetypes.ts';
 
 const catalogue = demoCatalogue();
 const rule = (over: Record<string, unknown>) => ({

@@ -199,7 +199,7 @@ describe('labels (contract §11.5)', () => {
   it.each(LANGUAGES)('%s: the /deck and /card embeds and the ephemeral messages hold no English label', (language) => {
     const links = { codePage: 'https://x/c/1', image: 'https://x/c/1.png' };
     for (const deck of [illegal, ranked39]) {
-      const embed = deckEmbed(codeFacts(deck, named, language), links, labelsFor(language));
+      const embed = deckEmbed(codeFacts(deck, named, language, undefined), links, labelsFor(language));
       expect(englishIn(JSON.stringify(embed), language)).toEqual([]);
     }
     const context = { catalogue: named, linksOf: () => links };
