@@ -1,12 +1,14 @@
 /**
  * The archetype rules in use (contract §13.3): the newest period's of lib/archetypes/ for a catalogue of the game's
  * cards, the demo rules (lib/archetypes/demo.json, over the demo catalogue's invented cards) for the demo catalogue —
- * when they read against the catalogue the service runs with (its every card there, each rule one some deck can meet:
- * lib/rules/archetypes.ts checkArchetypeRules), read once a catalogue. Not reading (a catalogue that lost a card a rule
- * names): no archetype by rule, said once in the log.
+ * when the catalogue the service runs with holds every card they name; looked at once a catalogue. Not held (a
+ * catalogue that lost a card a rule names): no archetype by rule, said once in the log. The files are the project's
+ * own, each read whole by lib/rules/archetype-file.ts in its tests (its schema, each rule one some deck can meet): a
+ * function bundles them and the classifier, not the checks.
  */
 import { logger } from '#logger';
-import { ArchetypeRulesError, type ArchetypeRulesFile, checkArchetypeRules } from '#rules/archetypes.ts';
+import { cardsOf } from '#rules/archetype-of.ts';
+import type { ArchetypeRulesFile } from '#rules/archetypes.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import newest from '../archetypes/2026-05.json' with { type: 'json' };
 import demo from '../archetypes/demo.json' with { type: 'json' };
@@ -19,11 +21,13 @@ export const RULES_FILES = [
 ] as const;
 
 /**
- * Whether a catalogue is the demo one (scripts/make-demo-catalogue.ts: every card of a set named "Demo …"; the game
- * has none): its rules are the demo's, and the demo's are never a catalogue of the game's — its invented cards' ids
- * are ids the game's cards have too.
+ * Whether a catalogue is the demo one (scripts/make-demo-catalogue.ts: its cards are of sets named "Demo …"; the
+ * game's are not): the cards the demo rules name are the demo's there. Its rules are the demo's, and the demo's are
+ * never a catalogue of the game's — its invented cards' ids are ids the game's cards have too. Looked up card by card:
+ * a compiled catalogue makes its card objects only when asked (every one, for `cards`).
  */
-const isDemo = (c: Catalogue): boolean => c.cards.length > 0 && c.cards.every((card) => card.set.startsWith('Demo '));
+const DEMO_RULES_CARDS = (demo as ArchetypeRulesFile).archetypes.flatMap((a) => cardsOf(a).map(({ id }) => id));
+const isDemo = (c: Catalogue): boolean => DEMO_RULES_CARDS.every((id) => c.get(id)?.set.startsWith('Demo ') === true);
 
 /** A rules file that read, and where it is (relative to the project). */
 export interface RulesInUse {
@@ -39,13 +43,17 @@ export function rulesInUse(of: Catalogue = catalogue()): { inUse?: RulesInUse; p
   if (known) return known;
   const found: { inUse?: RulesInUse; problems: string[] } = { problems: [] };
   for (const { file, rules } of RULES_FILES.filter((f) => f.demo === isDemo(of))) {
-    try {
-      found.inUse = { file, rules: checkArchetypeRules(rules, of, (path) => `${file}: ${path}`) };
+    const named = rules as ArchetypeRulesFile;
+    const lost = named.archetypes.flatMap((a) =>
+      cardsOf(a)
+        .filter(({ id }) => of.get(id) === undefined)
+        .map(({ id }) => `${a.id} names the card ${id}, which the catalogue does not hold`),
+    );
+    if (lost.length === 0) {
+      found.inUse = { file, rules: named };
       break;
-    } catch (e) {
-      if (!(e instanceof ArchetypeRulesError)) throw e;
-      found.problems.push(e.message);
     }
+    found.problems.push(`${file}: ${lost.join('; ')}`);
   }
   if (!found.inUse) logger.warn('no archetype rules read against the catalogue in use', { problems: found.problems });
   read.set(of, found);

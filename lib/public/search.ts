@@ -20,7 +20,7 @@ import { SEARCH_ROUTES as R } from '#routes/search.ts';
 import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
 import { missingOf, type Owned } from '#rules/collection.ts';
 import { type Format, legalIn } from '#rules/formats.ts';
-import { filterValuesInOrder, firstFacet, INDEX_FILTERS } from '#rules/search-filters.ts';
+import { cursorDigestParts, firstFacet, INDEX_FILTERS } from '#rules/search-filters.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
 import { readBoard } from '#store/boards.ts';
@@ -151,7 +151,7 @@ export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, doc
     sort,
     String(limit),
     facet,
-    ...filterValuesInOrder(rest),
+    ...cursorDigestParts(rest),
     rest.cards?.join(','),
     rest.excluded?.join(','),
     format,

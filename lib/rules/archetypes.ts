@@ -9,24 +9,28 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { archetypeName, archetypeOf, type Classified, cardsOf, takenBy } from './archetype-of.ts';
 import type { Card, Catalogue } from './catalogue.ts';
-import type { CardCount } from './deck-code.ts';
 import { COPY_LIMIT } from './deck-rules.ts';
 import { FACTION_IDS, type FactionId, factionById, MAIN_FACTION_IDS } from './factions.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
 const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an id is lower-case words joined by -'), v.maxLength(64));
 /**
- * A name as written (not trimmed): starts and ends with a visible character, holds no control or format character
- * (an escape, a direction override, a zero-width space: it is shown on pages, images and in Discord) and no lone
- * surrogate; at most 60 UTF-16 units (a JSON Schema counts code points: a name of characters beyond the BMP may pass
+ * A name as written (not trimmed): starts and ends with a visible character — not a space or a character that draws
+ * nothing (a Hangul filler, the blank braille pattern), nor starts with a combining mark — and holds none a reader
+ * cannot see: control, format (an escape, a direction override, a zero-width space), line or paragraph separator,
+ * private use, unassigned (contract §9.1, as tags and display names), nor a lone surrogate: it is shown on pages,
+ * images and in Discord. At most 60 UTF-16 units (a JSON Schema counts code points: a name of characters beyond the BMP may pass
  * an editor's check and not this one).
  */
+const UNSEEN = String.raw`\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Co}\p{Cn}`;
+const BLANK = String.raw`\s\u115F\u1160\u3164\uFFA0\u2800`;
 const Name = v.pipe(
   v.string(),
   v.regex(
-    /^[^\s\p{Cc}\p{Cf}\p{Cs}](?:[^\p{Cc}\p{Cf}\p{Cs}]*[^\s\p{Cc}\p{Cf}\p{Cs}])?$/u,
-    'a name starts and ends with a visible character and holds no control or format character',
+    new RegExp(`^[^${BLANK}\\p{M}${UNSEEN}](?:[^${UNSEEN}]*[^${BLANK}${UNSEEN}])?$`, 'u'),
+    'a name starts and ends with a visible character and holds no control, format, separator, private-use or unassigned character',
   ),
   v.maxLength(60),
 );
@@ -88,18 +92,10 @@ export const archetypeRulesSchema = (): string =>
   )}\n`;
 
 export type ArchetypeRulesFile = v.InferOutput<typeof ArchetypeRules>;
-export type ArchetypeRule = ArchetypeRulesFile['archetypes'][number];
 
 export class ArchetypeRulesError extends Error {
   override readonly name = 'ArchetypeRulesError';
 }
-
-/** Every card a rule names, with the path of its value in the rule. */
-const cardsOf = (a: ArchetypeRule): { id: string; at: string }[] => [
-  ...(a.holds ?? []).map((h, i) => ({ id: h.card, at: `holds.${i}.card` })),
-  ...(a.one_of ?? []).flatMap((o, i) => o.cards.map((id, j) => ({ id, at: `one_of.${i}.cards.${j}` }))),
-  ...(a.without ?? []).map((id, i) => ({ id, at: `without.${i}` })),
-];
 
 /**
  * Rules as JSON, checked (or an ArchetypeRulesError naming, by `where`, the value's place): its schema, ids unique; then
@@ -155,61 +151,6 @@ export function checkArchetypeRules(json: unknown, catalogue: Catalogue, where: 
       if (required.has(id)) throw new ArchetypeRulesError(`${at(`without.${i}`)} refuses ${id}, which it also requires`);
   }
   return rules;
-}
-
-/** A deck as a rule reads it: its nations and its cards. */
-export interface Classified {
-  main: string;
-  ally: string;
-  cards: readonly CardCount[];
-}
-
-/** A deck's copies of each card. */
-const copiesOf = (deck: Classified): ReadonlyMap<string, number> => {
-  const copies = new Map<string, number>();
-  for (const c of deck.cards) copies.set(c.card_id, (copies.get(c.card_id) ?? 0) + c.count);
-  return copies;
-};
-
-/** Whether an archetype takes a deck (its copies of each card given: copiesOf). */
-function takes(a: ArchetypeRule, deck: Classified, copies: ReadonlyMap<string, number>): boolean {
-  if (a.main !== deck.main || (a.ally !== 'any' && a.ally !== deck.ally)) return false;
-  const held = (id: string) => copies.get(id) ?? 0;
-  return (
-    (a.holds ?? []).every((h) => held(h.card) >= h.min) &&
-    (a.one_of ?? []).every((o) => o.cards.reduce((n, id) => n + held(id), 0) >= o.min) &&
-    (a.without ?? []).every((id) => held(id) === 0)
-  );
-}
-
-/** The archetypes that take a deck, in the order they are tried (priority, then the file's order). */
-export function takenBy(rules: ArchetypeRulesFile, deck: Classified): ArchetypeRule[] {
-  const copies = copiesOf(deck);
-  return rules.archetypes
-    .map((a, i) => ({ a, i }))
-    .filter(({ a }) => takes(a, deck, copies))
-    .sort((x, y) => x.a.priority - y.a.priority || x.i - y.i)
-    .map(({ a }) => a);
-}
-
-/** A deck's archetype by rule: the first that takes it, or undefined. */
-export const archetypeOf = (rules: ArchetypeRulesFile, deck: Classified): ArchetypeRule | undefined => takenBy(rules, deck)[0];
-
-/** An archetype's name in a language: its own there, else English. */
-export const archetypeName = (a: ArchetypeRule, language: string): string =>
-  (a.names as Record<string, string | undefined>)[language] ?? (a.names.en as string);
-
-/** A deck's archetype as an answer shows it (contract §13.3): its id, its name in the language asked, and how it was found. */
-export interface ArchetypeAnswer {
-  id: string;
-  name: string;
-  by: 'rule' | 'cluster';
-}
-
-/** A deck's archetype by the rules given (none: null), named in a language. */
-export function archetypeAnswer(rules: ArchetypeRulesFile | undefined, deck: Classified, language: string): ArchetypeAnswer | null {
-  const a = rules && archetypeOf(rules, deck);
-  return a ? { id: a.id, name: archetypeName(a, language), by: 'rule' } : null;
 }
 
 /** A deck as `deckctl archetypes check` reads it: where it comes from (a share slug, a bulk line) and what it holds. */

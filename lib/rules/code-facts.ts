@@ -4,7 +4,7 @@
  * the catalogue does not know last, by id, with nulls), its stats and its legality (§8.6), and its archetype by the
  * rules given (§13.3).
  */
-import { type ArchetypeRulesFile, archetypeAnswer } from './archetypes.ts';
+import { archetypeAnswer, type Rules } from './archetype-of.ts';
 import { type CardType, cardName, type Rarity } from './card.ts';
 import type { Catalogue } from './catalogue.ts';
 import { type Deck, encodeDeckCode } from './deck-code.ts';
@@ -23,7 +23,7 @@ export interface CodeCard {
   count: number;
 }
 
-export function codeFacts(deck: Deck, catalogue: Catalogue, language: string, archetypes: ArchetypeRulesFile | undefined) {
+export function codeFacts(deck: Deck, catalogue: Catalogue, language: string, archetypes: Rules | undefined) {
   const cards: CodeCard[] = deck.cards.map(({ card_id, count }) => {
     const card = catalogue.get(card_id);
     return card

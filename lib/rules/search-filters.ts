@@ -5,13 +5,13 @@
  * search picks its partition in: a card first (lib/public/search.ts), then the first filter here given with a facet,
  * the most selective first; the rest are filtered on the read. The query's schema (lib/shapes/queries.ts), the
  * entries' facets (lib/store/items/search-entry.ts facetsOf), the store's conditions (lib/store/search-query.ts) and
- * the cursor's digest follow from it.
+ * the cursor's digest (cursorDigestParts) follow from it.
  */
 export const INDEX_FILTERS = [
-  { param: 'tag', attribute: 'tags', test: 'holds', facet: 'tag' },
-  { param: 'ally_faction', attribute: 'ally_faction', test: 'equals', facet: 'ally' },
-  { param: 'main_faction', attribute: 'main_faction', test: 'equals', facet: 'main' },
-  { param: 'q', attribute: 'search_text', test: 'holds' },
+  { param: 'tag', attribute: 'tags', test: 'holds', facet: 'tag', cursorPlace: 0 },
+  { param: 'ally_faction', attribute: 'ally_faction', test: 'equals', facet: 'ally', cursorPlace: 2 },
+  { param: 'main_faction', attribute: 'main_faction', test: 'equals', facet: 'main', cursorPlace: 1 },
+  { param: 'q', attribute: 'search_text', test: 'holds', cursorPlace: 3 },
 ] as const satisfies readonly IndexFilter[];
 
 export interface IndexFilter {
@@ -20,6 +20,11 @@ export interface IndexFilter {
   test: 'equals' | 'holds';
   /** A facet's prefix: `<facet>:<value>` is a partition of the search index. */
   facet?: string;
+  /**
+   * Its place in a cursor's digest, for the filters cursors were first issued with (a cursor a client holds stays good
+   * across a deploy); a filter added since has none, and is digested only when given (cursorDigestParts).
+   */
+  cursorPlace?: number;
 }
 
 export type IndexFilterParam = (typeof INDEX_FILTERS)[number]['param'];
@@ -50,5 +55,14 @@ export function firstFacet(values: IndexFilterValues): { facet: string; rest: In
   return { facet: facetOf(picked.param, value as string), rest };
 }
 
-/** Every index filter's value in declaration order (a cursor's digest). */
-export const filterValuesInOrder = (values: IndexFilterValues): (string | undefined)[] => INDEX_FILTERS.map((f) => values[f.param]);
+/** What a cursor's digest holds of the index filters: the first ones' values in their places, then each later one given. */
+export function cursorDigestParts(values: IndexFilterValues): (string | undefined)[] {
+  const placed: (string | undefined)[] = [];
+  const later: string[] = [];
+  for (const f of INDEX_FILTERS as readonly IndexFilter[]) {
+    const value = values[f.param as IndexFilterParam];
+    if (f.cursorPlace !== undefined) placed[f.cursorPlace] = value;
+    else if (value !== undefined) later.push(`${f.param}=${value}`);
+  }
+  return [...placed, ...later];
+}

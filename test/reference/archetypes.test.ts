@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogueFile } from '#catalogue/load.ts';
 import { readArchetypeRules } from '#rules/archetype-file.ts';
-import { archetypeOf, takenBy } from '#rules/archetypes.ts';
+import { archetypeOf, takenBy } from '#rules/archetype-of.ts';
 import { FACTION_BY_NATION } from '#rules/factions.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';
 

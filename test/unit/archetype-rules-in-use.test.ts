@@ -3,11 +3,12 @@
  * demo rules for the demo catalogue — whichever reads against the catalogue in use — and a deck's archetype as an
  * answer shows it (contract §13.3).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { archetypeRules, RULES_FILES, rulesInUse } from '#catalogue/archetypes.ts';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
-import { archetypeAnswer } from '#rules/archetypes.ts';
+import { readArchetypeRules } from '#rules/archetype-file.ts';
+import { archetypeAnswer } from '#rules/archetype-of.ts';
 import { makeCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { code } from '../support/api.ts';
@@ -19,6 +20,14 @@ describe('the archetype rules in use', () => {
       .filter((f) => /^\d{4}-\d{2}\.json$/.test(f))
       .sort();
     expect(RULES_FILES.map((f) => f.file)).toEqual([`lib/archetypes/${periods.at(-1)}`, 'lib/archetypes/demo.json']);
+  });
+
+  it('each file a service bundles reads whole against its catalogue (a service checks only that its cards are there)', () => {
+    expect(() => readArchetypeRules(readFileSync('lib/archetypes/demo.json', 'utf8'), demoCatalogue(), 'demo.json')).not.toThrow();
+    if (hasRealCatalogue)
+      expect(() =>
+        readArchetypeRules(readFileSync(RULES_FILES[0].file, 'utf8'), loadCatalogueFile(REAL_CATALOGUE_FILE), RULES_FILES[0].file),
+      ).not.toThrow();
   });
 
   it('on the demo catalogue, the demo rules: each named by its nation and every card it holds', () => {
@@ -53,7 +62,11 @@ describe('the archetype rules in use', () => {
     const demo = demoCatalogue();
     const without = makeCatalogue(demo.cards.filter((c) => c.card_id !== '2B'));
     expect(archetypeRules(without)).toBeUndefined();
-    expect(rulesInUse(without).problems).toEqual([expect.stringMatching(/names the card 2B, which the catalogue does not hold/)]);
+    // No longer the demo catalogue whole (a card of its rules gone): the game's rules are tried, and do not read.
+    expect(rulesInUse(without).problems).toEqual([
+      expect.stringMatching(/^lib\/archetypes\/2026-05\.json: .* which the catalogue does not hold$/),
+    ]);
+    expect(archetypeRules(makeCatalogue([]))).toBeUndefined();
   });
 
   it("a deck's archetype as answered: the first rule that takes it, named in the language asked (else English), or null", () => {
@@ -66,6 +79,9 @@ describe('the archetype rules in use', () => {
     });
     expect(archetypeAnswer(rules, soviet, 'de')?.name).toBe('Sowjetunion · Volga Grey Rifles und Volga Thistle Mk I');
     expect(archetypeAnswer(rules, soviet, 'fr')?.name).toBe('Soviet Union · Volga Grey Rifles and Volga Thistle Mk I');
+    // A language that is a key of every object is no name of the rule's (hostile review): English.
+    for (const language of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+      expect(archetypeAnswer(rules, soviet, language)?.name).toBe('Soviet Union · Volga Grey Rifles and Volga Thistle Mk I');
     expect(archetypeAnswer(rules, parseDeckCode(code('japan', 'usa', 0)), 'en')).toBeNull();
     expect(archetypeAnswer(undefined, soviet, 'en')).toBeNull();
   });

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { readArchetypeRules } from '#rules/archetype-file.ts';
-import { ArchetypeRulesError, archetypeName, archetypeOf, archetypeRulesSchema, takenBy } from '#rules/archetypes.ts';
+import { archetypeName, archetypeOf, takenBy } from '#rules/archetype-of.ts';
+import { ArchetypeRulesError, archetypeRulesSchema } from '#rules/archetypes.ts';
 
 const catalogue = demoCatalogue();
 const rule = (over: Record<string, unknown>) => ({
@@ -91,8 +92,28 @@ describe('a rules file', () => {
     expect(refusal(file(rule({ without: ['10'] })))).toMatch(/refuses 10, which it also requires$/);
     const hq = catalogue.cards.find((c) => c.type === 'headquarters' && c.faction === 'germany');
     if (hq) expect(refusal(file(rule({ holds: [{ card: hq.card_id, min: 1 }] })))).toMatch(/a headquarters: never in a deck/);
-    for (const name of ['Japan\u001b[31m', 'a\u202eb', '\u200b', ' Padded', 'Padded ', 'Japan \ud800'])
+    // What no reader sees (contract §9.1, as tags and display names: a line or paragraph separator, private use, a
+    // noncharacter, an unassigned code point) and what draws nothing at an end (a Hangul filler, the blank braille
+    // pattern, a combining mark first), each where the reader found it (hostile review).
+    for (const name of [
+      'Japan\u001b[31m',
+      'a\u202eb',
+      '\u200b',
+      ' Padded',
+      'Padded ',
+      'Japan \ud800',
+      'Germany · a\u2028b',
+      'Germany · a\u2029b',
+      'Germany · a\uffffb',
+      'Germany · a\ue000b',
+      'Germany · a\u0378b',
+      'Germany · \u3164',
+      'Germany · \u2800',
+      '\u0301Germany · a',
+    ])
       expect(refusal(file(rule({ names: { en: name } }))), JSON.stringify(name)).toMatch(/archetypes\.0\.names\.en: /);
+    // A letter and its combining accent end a name as they end a word.
+    expect(() => readArchetypeRules(file(rule({ names: { en: 'Germany · Cafe\u0301' } })), catalogue, 'f.json')).not.toThrow();
   });
 
   it('has the JSON Schema lib/archetypes/rules.schema.json holds (made from its one declaration: scripts/write-archetype-schema.ts)', () => {
