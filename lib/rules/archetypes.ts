@@ -13,6 +13,7 @@ import { archetypeName, archetypeOf, type Classified, cardsOf, takenBy } from '.
 import type { Card, Catalogue } from './catalogue.ts';
 import { COPY_LIMIT } from './deck-rules.ts';
 import { FACTION_IDS, type FactionId, factionById, MAIN_FACTION_IDS } from './factions.ts';
+import { INVISIBLE_CLASS } from './invisible.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
 const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an id is lower-case words joined by -'), v.maxLength(64));
@@ -24,7 +25,7 @@ const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an id is lo
  * images and in Discord. At most 60 UTF-16 units (a JSON Schema counts code points: a name of characters beyond the BMP may pass
  * an editor's check and not this one).
  */
-const UNSEEN = String.raw`\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Co}\p{Cn}`;
+const UNSEEN = `${INVISIBLE_CLASS}\\p{Cs}`;
 const BLANK = String.raw`\s\u115F\u1160\u3164\uFFA0\u2800`;
 const Name = v.pipe(
   v.string(),

@@ -4,13 +4,15 @@
  * use) and Cn (unassigned). Tags, guide.system, display names and a catalogue's names must be text a reader sees as
  * it is. A module of its own: the catalogue's functions read it without the request schemas.
  */
-export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
+/** Their categories, as a character class's body (for a pattern that adds to them). */
+export const INVISIBLE_CLASS = String.raw`\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}`;
+export const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
 
 /** What a text holding one of them is told (a tag, a display name, a card's name: `what`). */
 export const holdsInvisible = (what: string): string => `${what} holds no control, format, separator, private-use or unassigned characters`;
 
 /** Every invisible character and every lone surrogate half (a text cut mid-pair, or sent so). */
-const UNSHOWN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/gu;
+const UNSHOWN = new RegExp(`[${INVISIBLE_CLASS}\\p{Cs}]`, 'gu');
 
 /**
  * A text a reader sent, as an answer may echo it: each control, format, separator, private-use or unassigned

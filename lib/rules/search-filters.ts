@@ -42,7 +42,7 @@ export const facetOf = (param: FacetParam, value: string): string =>
 
 /** The facets a public deck is in, by what its entry holds (each filter's attribute: one value, or a list). */
 export const facetsByFilter = (entry: { [A in Faceted['attribute']]: string | readonly string[] }): string[] =>
-  FACETED.flatMap((f) => [entry[f.attribute]].flat().map((value) => facetOf(f.param, value)));
+  FACETED.flatMap((f) => [entry[f.attribute]].flat().map((value) => `${f.facet}:${value}`));
 
 /**
  * The partition a search reads (the first faceted filter given) and what is left to filter on the read; undefined
@@ -52,7 +52,7 @@ export function firstFacet(values: IndexFilterValues): { facet: string; rest: In
   const picked = FACETED.find((f) => values[f.param] !== undefined);
   if (!picked) return undefined;
   const { [picked.param]: value, ...rest } = values;
-  return { facet: facetOf(picked.param, value as string), rest };
+  return { facet: `${picked.facet}:${value}`, rest };
 }
 
 /** What a cursor's digest holds of the index filters: the first ones' values in their places, then each later one given. */
