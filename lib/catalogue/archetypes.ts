@@ -7,7 +7,7 @@
  * function bundles them and the classifier, not the checks.
  */
 import { logger } from '#logger';
-import { cardsOf } from '#rules/archetype-of.ts';
+import { type ArchetypeAnswer, archetypeName, cardsOf } from '#rules/archetype-of.ts';
 import type { ArchetypeRulesFile } from '#rules/archetypes.ts';
 import type { Catalogue } from '#rules/catalogue.ts';
 import newest from '../archetypes/2026-05.json' with { type: 'json' };
@@ -62,3 +62,17 @@ export function rulesInUse(of: Catalogue = catalogue()): { inUse?: RulesInUse; p
 
 /** The rules in use against a catalogue (the catalogue in use when none is given), or undefined. */
 export const archetypeRules = (of: Catalogue = catalogue()): ArchetypeRulesFile | undefined => rulesInUse(of).inUse?.rules;
+
+/**
+ * A deck's kept archetype (lib/rules/deck-model.ts KeptArchetype) named in a language: a rule of the rules in use by
+ * its name there (English where it has none); any other (a cluster's, a rule no longer in use) as it was kept.
+ */
+export function archetypeIn(
+  kept: ArchetypeAnswer | null | undefined,
+  language: string,
+  of: Catalogue = catalogue(),
+): ArchetypeAnswer | null {
+  if (!kept) return null;
+  const rule = kept.by === 'rule' ? archetypeRules(of)?.archetypes.find((a) => a.id === kept.id) : undefined;
+  return rule ? { ...kept, name: archetypeName(rule, language) } : kept;
+}

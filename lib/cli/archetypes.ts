@@ -13,15 +13,19 @@ import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import * as v from 'valibot';
-import { rulesInUse } from '#catalogue/archetypes.ts';
+import { RULES_FILES, rulesInUse } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { readArchetypeRules } from '#rules/archetype-file.ts';
+import { keptArchetype } from '#rules/archetype-of.ts';
 import { type ArchetypeCheck, ArchetypeRulesError, type ArchetypeRulesFile, type CheckedDeck, checkArchetypes } from '#rules/archetypes.ts';
+import { DeckCodeError } from '#rules/deck-code.ts';
 import { COPY_LIMIT } from '#rules/deck-rules.ts';
 import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { SHARE_SLUG } from '#rules/ids.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
-import { allPublicDecks } from '#store/decks.ts';
+import { atMost } from '#store/at-most.ts';
+import { allDecks, allPublicDecks, reclassifyAsRead } from '#store/decks.ts';
+import { clusterArchetypes } from '#workers/clusters.ts';
 import { useStore } from './accounts.ts';
 import { UsageError } from './usage.ts';
 
@@ -114,6 +118,79 @@ function print(file: string, r: ArchetypeCheck, inUseProblem?: string): void {
   if (inUseProblem) console.log(`  not compared with the rules in use, which do not read: ${inUseProblem}`);
   else if (r.changed.decks) console.log(`  changed since the rules in use: ${r.changed.decks}`);
   for (const c of r.changed.examples) console.log(`    ${c.deck}: ${c.from ?? 'none'} → ${c.to ?? 'none'}`);
+}
+
+/**
+ * Whether the catalogue in use is the demo one (its rules the demo's), said on stderr: the demo rules name the demo
+ * catalogue's invented cards by ids the game's cards have too — never a deployed library's.
+ */
+function demoAgainstAws(): boolean {
+  const file = rulesInUse().inUse?.file;
+  if (!RULES_FILES.find((f) => f.file === file)?.demo) return false;
+  console.error(
+    'deckctl: the catalogue in use is the demo one, whose rules are not the service’s: set CATALOGUE_FILE to the catalogue the service runs with',
+  );
+  return true;
+}
+
+/**
+ * `deckctl archetypes cluster [--json] [--aws]`: the daily cluster job now (lib/workers/clusters.ts): the public decks
+ * no rule takes clustered, each given its cluster's archetype or none. Prints the decks read, clustered, the clusters,
+ * and the decks written. Exit 1 against a deployed store with the demo catalogue.
+ */
+export async function archetypesCluster(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
+  if (values.aws && demoAgainstAws()) return 1;
+  useStore(values.aws);
+  const run = await clusterArchetypes();
+  console.log(
+    values.json
+      ? JSON.stringify(run)
+      : `${run.decks} public decks no rule takes: ${run.clustered} in ${run.clusters} clusters; ${run.reclassified} reclassified, ${run.unchanged} unchanged, ${run.changed_meanwhile} changed meanwhile`,
+  );
+  return 0;
+}
+
+/** Decks `apply` reclassifies at once: a few, as the scan yields them (a large table in minutes, never a flood). */
+const DECKS_AT_ONCE = 8;
+
+/**
+ * `deckctl archetypes apply [--json] [--aws]`: every stored deck (public or not) given the archetype the rules in use
+ * give it (a deck no rule takes keeps its cluster, or none), with its search entries — written only where it differs,
+ * only while the deck is as read (no version kept: its content is unchanged). Idempotent (a second run writes nothing)
+ * and so resumable: stopped anywhere, run it again. Exit 1 when no rules file reads against the catalogue in use.
+ */
+export async function archetypesApply(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, aws: { type: 'boolean' } } });
+  const found = rulesInUse();
+  if (!found.inUse) {
+    console.error(`deckctl: no rules file reads against the catalogue in use: ${found.problems.join('; ')}`);
+    return 1;
+  }
+  if (values.aws && demoAgainstAws()) return 1;
+  const rules = found.inUse.rules;
+  useStore(values.aws);
+  const tally = { decks: 0, reclassified: 0, unchanged: 0, changed_meanwhile: 0, unreadable: 0 };
+  await atMost(DECKS_AT_ONCE, allDecks(), async (scanned) => {
+    tally.decks++;
+    try {
+      const outcome = await reclassifyAsRead(scanned, (deck) => keptArchetype(rules, parsedCode(deck.deck_code).deck, deck.archetype));
+      if (outcome === 'reclassified') tally.reclassified++;
+      else if (outcome === 'unchanged') tally.unchanged++;
+      // Deleted meanwhile, or changed on every attempt (its own writes classify it; a second run takes what is left).
+      else tally.changed_meanwhile++;
+    } catch (e) {
+      if (!(e instanceof DeckCodeError)) throw e;
+      // A stored code that does not decode (none should): left as it is, counted, and the walk goes on.
+      tally.unreadable++;
+    }
+  });
+  console.log(
+    values.json
+      ? JSON.stringify({ rules: found.inUse.file, ...tally })
+      : `${found.inUse.file}: ${tally.decks} decks, ${tally.reclassified} reclassified, ${tally.unchanged} unchanged, ${tally.changed_meanwhile} changed meanwhile (run again), ${tally.unreadable} whose code does not decode`,
+  );
+  return 0;
 }
 
 export async function archetypesCheck(args: string[]): Promise<number> {

@@ -6,7 +6,7 @@ import { SCOPES } from '#rules/scopes.ts';
 import { isStoreUnavailable } from '#store/faults.ts';
 import { BucketUnreachable } from '#store/objects.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
-import { archetypesCheck } from './archetypes.ts';
+import { archetypesApply, archetypesCheck, archetypesCluster } from './archetypes.ts';
 import { bulkExport } from './bulk-export.ts';
 import { catalogueDiff } from './catalogue-diff.ts';
 import { catalogueFetch } from './catalogue-fetch.ts';
@@ -133,6 +133,22 @@ const commands = new Map<string, Command>([
       usage: 'archetypes check [--rules FILE] [--bulk FILE] [--json] [--aws]',
       help: 'Reads an archetype rules file (default: the rules in use, the newest of lib/archetypes/) against the catalogue and applies it to every public deck of the library, or of a bulk decks file (--bulk: NDJSON, gzip or not): the decks each rule takes, those none takes, those two rules of one priority take, and those whose archetype differs from the rules in use — a few of each by share slug. Exit 1 when the file does not read (the line named, and the value’s path), a bulk line is not a deck (its line named), or two rules of one priority take a deck.',
       run: archetypesCheck,
+    },
+  ],
+  [
+    'archetypes apply',
+    {
+      usage: 'archetypes apply [--json] [--aws]',
+      help: 'Gives every stored deck the archetype the rules in use give it (after a deploy that changes the rules; a deck no rule takes keeps its cluster, or none), its search entries with it: written only where it differs, only while the deck is as read, no version kept. Idempotent, so resumable: run it again after a stop. Prints the decks reclassified, unchanged and changed meanwhile (run again for those). Exit 1 when no rules file reads against the catalogue in use.',
+      run: archetypesApply,
+    },
+  ],
+  [
+    'archetypes cluster',
+    {
+      usage: 'archetypes cluster [--json] [--aws]',
+      help: 'Runs the daily cluster job now: the public decks no archetype rule takes are grouped by their cards (per main nation: the same anchor cards; a group of 5 or more is a cluster, its signature its core cards, in 80% of its decks, and tech, in 30%), each given its cluster’s archetype (by: "cluster") or none, with its search entries. Prints the decks read, clustered, the clusters and the decks written. Exit 1 against a deployed store (--aws) with the demo catalogue.',
+      run: archetypesCluster,
     },
   ],
   [

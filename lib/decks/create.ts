@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { randomAlphanumeric } from '#auth/random.ts';
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { ApiError, invalidParameter, unavailable, validationFailed } from '#http/errors.ts';
 import { type ApiResult, type DataOf, endpoint } from '#http/types.ts';
@@ -65,7 +66,7 @@ function replay(prior: Remembered, hash: string): ApiResult<DataOf<typeof R.crea
   return { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } };
 }
 
-export const createOwnerDeck = endpoint(R.createDeck, { init: [catalogue] }, async (req) => {
+export const createOwnerDeck = endpoint(R.createDeck, { init: [catalogue, archetypeRules] }, async (req) => {
   const idempotencyKey = req.headers['idempotency-key'];
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_FORM.test(idempotencyKey))
     throw invalidParameter('Idempotency-Key is 1-255 visible ASCII characters');
@@ -75,7 +76,7 @@ export const createOwnerDeck = endpoint(R.createDeck, { init: [catalogue] }, asy
     const prior = await recall(userId, idempotencyKey);
     if (prior) return replay(prior, hash);
   }
-  const result = checkCreate(req.body, catalogue());
+  const result = checkCreate(req.body, catalogue(), archetypeRules());
   if (!result.ok) throw validationFailed(result.details);
   const now = new Date().toISOString();
   const deck: StoredDeck = {

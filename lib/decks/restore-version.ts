@@ -3,6 +3,7 @@
  * version (contract §9.2): applied as a PATCH of every writable field would be, under today's rules.
  */
 
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed, versionNotFound } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
@@ -29,7 +30,7 @@ function restoring(v: StoredVersion): Record<string, unknown> {
   };
 }
 
-export const restoreOwnerVersion = endpoint(R.restoreDeckVersion, { init: [catalogue] }, async (req) => {
+export const restoreOwnerVersion = endpoint(R.restoreDeckVersion, { init: [catalogue, archetypeRules] }, async (req) => {
   const details = checkEmptyObject(req.body, 'a restore');
   if (details.length > 0) throw validationFailed(details);
   const { userId, deckId } = deckPath(req);

@@ -2,6 +2,7 @@
  * PATCH /api/v1/users/:user_id/decks/:deck_id — apply a partial update and re-judge the whole deck,
  * written only if the deck is still the version read (optimistic.ts), and only if it changes anything.
  */
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
@@ -19,7 +20,7 @@ import { etag } from './params.ts';
  * rule; the deck as it is when it changes nothing; undefined when someone changed the deck first.
  */
 export async function patchDeck(current: StoredDeck, body: Record<string, unknown>) {
-  const result = checkPatch(body, current, catalogue());
+  const result = checkPatch(body, current, catalogue(), archetypeRules());
   if (!result.ok) throw validationFailed(result.details);
   // A PATCH that changes nothing writes nothing: the deck keeps its version, ETag and updated_at (its
   // version counts changes: contract §3, §9.2), and no version is kept.
@@ -30,6 +31,6 @@ export async function patchDeck(current: StoredDeck, body: Record<string, unknow
   return { data: ownerDeck(next, catalogue()), headers: { etag: etag(next.version) } };
 }
 
-export const updateOwnerDeck = endpoint(R.updateDeck, { init: [catalogue] }, (req) =>
+export const updateOwnerDeck = endpoint(R.updateDeck, { init: [catalogue, archetypeRules] }, (req) =>
   onLatestDeck(req, (current) => patchDeck(current, req.body)),
 );

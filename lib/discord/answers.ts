@@ -149,7 +149,9 @@ export function deckEmbed(facts: ReturnType<typeof codeFacts>, links: DeckLinks,
     : ranked.legal
       ? `✅ ${labels.legal}`
       : `✅ ${labels.legal} · 🚫 ${labels.notRankedShort}`;
-  const description = `${labels.cards(total)} · ${standing}\n\`${facts.deck_code}\``;
+  // Its archetype's name (the rules', at most 60 characters, shown as text), on a line of its own.
+  const archetype = facts.archetype ? `\n${labels.archetype}: ${escapeMarkdown(facts.archetype.name)}` : '';
+  const description = `${labels.cards(total)} · ${standing}${archetype}\n\`${facts.deck_code}\``;
   const curve = Object.entries(facts.stats.by_kredits);
   const most = Math.max(1, ...curve.map(([, n]) => n));
   const fixed: APIEmbedField[] = [];

@@ -4,6 +4,7 @@
  * VIEW_SUBSCRIPTION). A private, unknown or malformed slug answers the same 404 page. Decks like it are the
  * page's script's to fetch, by the deck's code (cached at the edge by it): nothing of them read per view here.
  */
+import { archetypeIn, archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue, catalogueTag } from '#catalogue/load.ts';
 import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
@@ -23,7 +24,7 @@ import { imageQuery, languageHeaders, languageOf } from './language.ts';
 /** A slug no one may see (private, unknown or malformed): the same 404 page. */
 const htmlError = () => htmlPage(404, NOT_FOUND_PAGE);
 
-export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, documentClient], htmlError }, async (req) => {
+export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, archetypeRules, documentClient], htmlError }, async (req) => {
   const deck = await sharedDeck(req.params.share_slug);
   // What the library's public decks of its main nation play, for each card's "in N%": one GetItem.
   const played = await readPool(mainPool(deck.main_faction));
@@ -35,14 +36,17 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, docum
   const image = `${origin}/api/v1/decks/${slug}/image.png${imageQuery(language, catalogueTag())}`;
   return htmlPage(
     200,
-    sharePage(deckSheet(deck, catalogue(), language, played), {
-      page: `${origin}/d/${slug}`,
-      json: `${origin}/api/v1/decks/${slug}`,
-      image,
-      preview: image,
-      similar: `${origin}${CODE_PATHS.similar.replace('{code}', urlCodeOf(parsedCode(deck.deck_code).deck))}`,
-      deckPage: `${origin}/d/`,
-    }),
+    sharePage(
+      { ...deckSheet(deck, catalogue(), language, played), archetype: archetypeIn(deck.archetype, language)?.name ?? null },
+      {
+        page: `${origin}/d/${slug}`,
+        json: `${origin}/api/v1/decks/${slug}`,
+        image,
+        preview: image,
+        similar: `${origin}${CODE_PATHS.similar.replace('{code}', urlCodeOf(parsedCode(deck.deck_code).deck))}`,
+        deckPage: `${origin}/d/`,
+      },
+    ),
     languageHeaders(language, catalogue()),
   );
 });

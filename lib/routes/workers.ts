@@ -281,8 +281,27 @@ export const BULK_EXPORT: DailyWorker = worker<Omit<DailyWorker, 'handler'>>({
   ],
 });
 
+/**
+ * Cluster archetypes (contract §13.3; lib/workers/clusters.ts): daily, after the catalogue's refresh, the public decks no
+ * archetype rule takes clustered by their cards, each given its cluster's archetype (or none) with its search entries.
+ * Its walk is as long as the library: given 15 minutes.
+ */
+export const CLUSTER_ARCHETYPES: DailyWorker = worker<Omit<DailyWorker, 'handler'>>({
+  name: 'clusterArchetypes',
+  serves: 'cluster archetypes for the public decks no rule takes',
+  at: { hour: 5, minute: 15 },
+  timeoutSeconds: 900,
+  catalogue: true,
+  grants: [
+    scan('by_share_slug'),
+    // Each deck to reclassify read again, then its archetype and its entries written in one transaction (store/decks.ts).
+    decks(['GetItem', 'UpdateItem'], [DECK.grant]),
+    decks(['PutItem', 'DeleteItem'], [SEARCH_ENTRY.grant]),
+  ],
+});
+
 /** The functions run once a day. */
-export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH, BULK_EXPORT];
+export const DAILY_WORKERS: readonly DailyWorker[] = [DAY_OPENER, CATALOGUE_REFRESH, BULK_EXPORT, CLUSTER_ARCHETYPES];
 
 /** A stream worker by its name. */
 export const workerNamed = (name: (typeof WORKERS)[number]['name']): Worker => WORKERS.find((w) => w.name === name) as Worker;

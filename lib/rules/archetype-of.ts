@@ -76,6 +76,20 @@ export function archetypeAnswer(rules: Rules | undefined, deck: Classified, lang
   return a ? { id: a.id, name: archetypeName(a, language), by: 'rule' } : null;
 }
 
+/**
+ * The archetype a deck keeps under the rules given (contract §13.3): the first rule's that takes it (named in English,
+ * as a deck keeps it), else the cluster it was given, else none. With no rules (none read against the catalogue: a card
+ * a rule names left it), what it was given stays: a write does not take away what no rule can say again.
+ */
+export function keptArchetype(
+  rules: Rules | undefined,
+  deck: Classified,
+  kept: ArchetypeAnswer | null | undefined,
+): ArchetypeAnswer | null {
+  if (!rules) return kept ?? null;
+  return archetypeAnswer(rules, deck, 'en') ?? (kept?.by === 'cluster' ? kept : null);
+}
+
 /** Every card a rule names, with the path of its value in the rule. */
 export const cardsOf = (a: Rule): { id: string; at: string }[] => [
   ...(a.holds ?? []).map((h, i) => ({ id: h.card, at: `holds.${i}.card` })),

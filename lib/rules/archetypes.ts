@@ -13,10 +13,11 @@ import { archetypeName, archetypeOf, type Classified, cardsOf, takenBy } from '.
 import type { Card, Catalogue } from './catalogue.ts';
 import { COPY_LIMIT } from './deck-rules.ts';
 import { FACTION_IDS, type FactionId, factionById, MAIN_FACTION_IDS } from './factions.ts';
+import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, ARCHETYPE_NAME_CHARS } from './ids.ts';
 import { INVISIBLE_CLASS } from './invisible.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
-const Id = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'an id is lower-case words joined by -'), v.maxLength(64));
+const Id = v.pipe(v.string(), v.regex(ARCHETYPE_ID, 'an id is lower-case words joined by -'), v.maxLength(ARCHETYPE_ID_CHARS));
 /**
  * A name as written (not trimmed): starts and ends with a visible character — not a space or a character that draws
  * nothing (a Hangul filler, the blank braille pattern), nor starts with a combining mark — and holds none a reader
@@ -33,7 +34,7 @@ const Name = v.pipe(
     new RegExp(`^[^${BLANK}\\p{M}${UNSEEN}](?:[^${UNSEEN}]*[^${BLANK}${UNSEEN}])?$`, 'u'),
     'a name starts and ends with a visible character and holds no control, format, separator, private-use or unassigned character',
   ),
-  v.maxLength(60),
+  v.maxLength(ARCHETYPE_NAME_CHARS),
 );
 const CardRef = v.pipe(v.string(), v.regex(/^[0-9A-Za-z_.:-]{1,64}$/, 'a card_id of the catalogue'));
 const Count = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));

@@ -4,7 +4,9 @@
  * once, never rewritten; kept BULK_KEPT_DAYS by the bucket's lifecycle rule), and a public deck as a line of the
  * `decks` file. The job that writes them is lib/workers/bulk-export.ts; the listing, lib/public/bulk-data.ts.
  */
+
 import { publicPlainOf } from './deck-fields.ts';
+import type { KeptArchetype } from './deck-model.ts';
 import { parsedCode } from './parsed-codes.ts';
 
 export const BULK_FILES = {
@@ -83,6 +85,8 @@ export interface BulkSource {
   updated_at: string;
   deck_code: string;
   version: number;
+  /** Its kept archetype (lib/rules/deck-model.ts KeptArchetype); none kept: none. */
+  archetype?: KeptArchetype;
 }
 
 /**
@@ -97,6 +101,7 @@ export function deckLine(d: BulkSource, links: { page: string; image: string; pr
     name: d.name,
     main_faction: d.main_faction,
     ally_faction: d.ally_faction,
+    archetype: d.archetype ?? null,
     ...publicPlainOf(d),
     system: d.guide?.system ?? '',
     display: d.display,

@@ -1,4 +1,5 @@
 /** The shapes of a deck's content: what a write produces and a store keeps (contract §3); the snapshot is derived on read. */
+import type { ArchetypeAnswer } from './archetype-of.ts';
 import type { CardCount } from './deck-code.ts';
 import type { PlainValues } from './deck-fields.ts';
 import type { FactionId } from './factions.ts';
@@ -34,8 +35,16 @@ export interface Described extends Derived {
   cards_snapshot: CardCount[];
 }
 
+/**
+ * A deck's archetype as kept with it (contract §13.3): by the rules in use when it was written (named in English; an
+ * answer in a language names it there), or by cluster (the cluster job's); null when none takes it. Never writable.
+ */
+export type KeptArchetype = ArchetypeAnswer | null;
+
 /** A deck's content: derived from its code, its plain fields (deck-fields.ts), its guide, archive and display. */
 export interface DeckContent extends Derived, PlainValues {
+  /** Absent on a deck written before archetypes were kept (`deckctl archetypes apply` writes it): none. */
+  archetype?: KeptArchetype;
   guide: Guide | null;
   archive: Archive;
   display: Display;

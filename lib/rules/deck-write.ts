@@ -4,6 +4,7 @@
  * to the result. All failures are reported together; a field that failed its shape is not judged again.
  */
 import * as v from 'valibot';
+import { keptArchetype, type Rules } from './archetype-of.ts';
 import type { Catalogue } from './catalogue.ts';
 import {
   checkAlternatives,
@@ -60,6 +61,7 @@ export const NOT_WRITABLE = new Set([
   'version',
   'user_id',
   'owner_id',
+  'archetype',
 ]);
 
 export type WriteResult = { ok: true; content: DeckContent } | { ok: false; details: Detail[] };
@@ -168,8 +170,19 @@ interface Draft extends PlainValues {
   card_back_id: string | null;
 }
 
-/** Applies every rule to a draft; `keptGuide` marks a guide that was not resubmitted with a new code. */
-function judge(draft: Draft, read: Read, catalogue: Catalogue, keptGuide: boolean): WriteResult {
+/**
+ * Applies every rule to a draft; `keptGuide` marks a guide that was not resubmitted with a new code. The deck's
+ * archetype is the rules' (none given: none), named in English as a deck keeps it; else the cluster the deck `before`
+ * was given, while its code is the same.
+ */
+function judge(
+  draft: Draft,
+  read: Read,
+  catalogue: Catalogue,
+  keptGuide: boolean,
+  archetypes: Rules | undefined,
+  before?: Pick<DeckContent, 'deck_code' | 'archetype'>,
+): WriteResult {
   const rules: Detail[] = [];
   let deck: Deck | undefined;
   if (draft.deck_code !== undefined && !read.failed.includes('deck_code')) {
@@ -203,7 +216,9 @@ function judge(draft: Draft, read: Read, catalogue: Catalogue, keptGuide: boolea
   const details = [...read.details, ...notUnder(rules, read.failed)];
   if (details.length > 0 || !deck) return { ok: false, details };
   const { deck_code: _code, featured_card_id: _f, card_back_id: _c, ...rest } = draft;
-  return { ok: true, content: { ...derive(deck), ...rest, display } };
+  const derived = derive(deck);
+  const kept = before?.deck_code === derived.deck_code ? before.archetype : null;
+  return { ok: true, content: { ...derived, archetype: keptArchetype(archetypes, deck, kept), ...rest, display } };
 }
 
 /** The sections a written archive sets (each written section replaces that section; null ones are reported). */
@@ -239,7 +254,7 @@ function codeOfText(
 }
 
 /** A create or validate body (requirement §4 Create); `deck_text` may stand for `deck_code`. */
-export function checkCreate(submitted: Record<string, unknown>, catalogue: Catalogue): WriteResult {
+export function checkCreate(submitted: Record<string, unknown>, catalogue: Catalogue, archetypes: Rules | undefined): WriteResult {
   const text = codeOfText(submitted, catalogue);
   const read = readFields(text.body);
   read.details.unshift(...text.details);
@@ -256,11 +271,16 @@ export function checkCreate(submitted: Record<string, unknown>, catalogue: Catal
     featured_card_id: values.featured_card_id ?? null,
     card_back_id: values.card_back_id ?? null,
   };
-  return judge(draft, read, catalogue, false);
+  return judge(draft, read, catalogue, false, archetypes);
 }
 
 /** A PATCH body applied to the current content: guide whole, archive per section (contract §4). */
-export function checkPatch(body: Record<string, unknown>, current: DeckContent, catalogue: Catalogue): WriteResult {
+export function checkPatch(
+  body: Record<string, unknown>,
+  current: DeckContent,
+  catalogue: Catalogue,
+  archetypes: Rules | undefined,
+): WriteResult {
   if (Object.keys(body).length === 0) {
     return { ok: false, details: [detail('', 'empty_patch', 'a PATCH needs at least one field')] };
   }
@@ -276,5 +296,5 @@ export function checkPatch(body: Record<string, unknown>, current: DeckContent, 
     card_back_id: Object.hasOwn(values, 'card_back_id') ? (values.card_back_id ?? null) : current.display.card_back_id,
   };
   const keptGuide = Object.hasOwn(values, 'deck_code') && !read.submitted.has('guide');
-  return judge(draft, read, catalogue, keptGuide);
+  return judge(draft, read, catalogue, keptGuide, archetypes, current);
 }

@@ -6,6 +6,11 @@
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A share slug: 12 random characters of [A-Za-z0-9] (contract §3). */
 export const SHARE_SLUG = /^[A-Za-z0-9]{12}$/;
+/** An archetype's id (contract §13.3): lower-case words of letters and digits joined by `-`, at most ARCHETYPE_ID_CHARS. */
+export const ARCHETYPE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const ARCHETYPE_ID_CHARS = 64;
+/** An archetype's name: at most this many UTF-16 units (it is shown on pages, images and in Discord). */
+export const ARCHETYPE_NAME_CHARS = 60;
 /** A key id: the part of a key between `dlk_` and its secret (contract §5), unanchored. */
 export const KEY_ID = '[A-Za-z0-9]{16}';
 /** A key id, whole. */

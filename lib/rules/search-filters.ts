@@ -8,6 +8,7 @@
  * the cursor's digest (cursorDigestParts) follow from it.
  */
 export const INDEX_FILTERS = [
+  { param: 'archetype', attribute: 'archetype_id', test: 'equals', facet: 'archetype' },
   { param: 'tag', attribute: 'tags', test: 'holds', facet: 'tag', cursorPlace: 0 },
   { param: 'ally_faction', attribute: 'ally_faction', test: 'equals', facet: 'ally', cursorPlace: 2 },
   { param: 'main_faction', attribute: 'main_faction', test: 'equals', facet: 'main', cursorPlace: 1 },
@@ -40,7 +41,7 @@ const FACETED = INDEX_FILTERS.filter((f): f is Faceted => 'facet' in f);
 export const facetOf = (param: FacetParam, value: string): string =>
   `${(FACETED.find((f) => f.param === param) as Faceted).facet}:${value}`;
 
-/** The facets a public deck is in, by what its entry holds (each filter's attribute: one value, or a list). */
+/** The facets a public deck is in, by what its entry holds (each filter's attribute: one value, or a list; none: no facet). */
 export const facetsByFilter = (entry: { [A in Faceted['attribute']]: string | readonly string[] }): string[] =>
   FACETED.flatMap((f) => [entry[f.attribute]].flat().map((value) => `${f.facet}:${value}`));
 

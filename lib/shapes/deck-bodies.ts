@@ -31,6 +31,9 @@ const insight = (code: string, catalogue: Catalogue) => {
   return { stats: seen.stats, legality: seen.legality };
 };
 
+/** A deck's kept archetype as an answer shows it: none kept (a deck written before archetypes were) is none. */
+const archetypeOf = (d: Pick<Content, 'archetype'>): Out<typeof S.Archetype> => d.archetype ?? null;
+
 /** Id, derived fields and the snapshot, derived from the stored canonical code (never stored itself). */
 export const deckIdentity = (d: Pick<StoredDeck, 'id' | 'name' | 'main_faction' | 'ally_faction' | 'deck_code'>) => ({
   id: d.id,
@@ -48,6 +51,7 @@ export const contentResponse = (d: Content): Out<typeof S.DeckContent> => ({
   ally_faction: d.ally_faction,
   deck_code: d.deck_code,
   cards_snapshot: snapshotOf(d.deck_code),
+  archetype: archetypeOf(d),
   ...plainOf(d),
   guide: d.guide,
   archive: d.archive,
@@ -74,6 +78,7 @@ export function ownerListItem(d: ListedDeck): Out<typeof S.OwnerListItem> {
 /** The owner deck: the list item with the whole guide, the archive, stats and legality. */
 export const ownerDeck = (d: StoredDeck, catalogue: Catalogue): Out<typeof S.OwnerDeck> => ({
   ...ownerListItem(d),
+  archetype: archetypeOf(d),
   ...unlistedPlainOf(d),
   guide: d.guide,
   archive: d.archive,
@@ -94,6 +99,7 @@ export function publicDeck(
 ): Out<typeof S.PublicDeck> {
   return {
     ...deckIdentity(d),
+    archetype: archetypeOf(d),
     ...publicPlainOf(d),
     display: d.display,
     guide: d.guide,
@@ -120,6 +126,7 @@ export function searchItem(e: SearchEntry): Out<typeof S.SearchItem> {
     name: e.name,
     main_faction: e.main_faction,
     ally_faction: e.ally_faction,
+    archetype: archetypeOf(e),
     ...publicPlainOf(e),
     system: e.system,
     display: e.display,

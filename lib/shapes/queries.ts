@@ -9,7 +9,7 @@ import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { FORMATS } from '#rules/formats.ts';
-import { SHARE_SLUG, UUID } from '#rules/ids.ts';
+import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, SHARE_SLUG, UUID } from '#rules/ids.ts';
 import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
@@ -67,6 +67,24 @@ const text = (name: string, max: number, normalise: (s: string) => string = (s) 
     ),
   );
 
+/** An archetype's id (contract §13.3): decks of that archetype. */
+const archetypeId = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => ARCHETYPE_ID.test(s) && s.length <= ARCHETYPE_ID_CHARS,
+        `${name} is an archetype's id: lower-case words of letters and digits joined by -, at most ${ARCHETYPE_ID_CHARS} characters`,
+      ),
+      described<string>({
+        type: 'string',
+        pattern: ARCHETYPE_ID.source,
+        maxLength: ARCHETYPE_ID_CHARS,
+        description: 'Decks of this archetype (its id)',
+      }),
+    ),
+  );
+
 /** A deck to compare (contract §9.2): a share slug, or a deck code (URL-encoded in the query; it starts with %%). Required. */
 const required = (name: string) => `${name} is required: a share slug or a URL-encoded deck code`;
 const deckRef = (name: string) =>
@@ -115,6 +133,7 @@ const cursor = v.optional(
 
 /** Each index filter's parameter (lib/rules/search-filters.ts), read as text: the compiler holds the two to each other. */
 const INDEX_FILTER_PARAMS = {
+  archetype: archetypeId('archetype'),
   q: text('q', TEXT_QUERY_CHARS),
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
   ally_faction: oneOf('ally_faction', FACTION_IDS as readonly FactionId[]),

@@ -117,6 +117,7 @@ export const OwnerListItem = v.strictObject({
 /** The owner deck (contract §3). */
 export const OwnerDeck = v.strictObject({
   ...OwnerListItem.entries,
+  archetype: Archetype,
   ...UNLISTED_PLAIN_ANSWERS,
   guide: v.nullable(Guide),
   archive: Archive,
@@ -126,6 +127,7 @@ export const OwnerDeck = v.strictObject({
 /** The public deck (contract §3): never visibility, sort_order, version or the owner. */
 export const PublicDeck = v.strictObject({
   ...identity,
+  archetype: Archetype,
   ...PUBLIC_PLAIN_ANSWERS,
   display: Display,
   guide: v.nullable(Guide),
@@ -144,6 +146,7 @@ export const SearchItem = v.strictObject({
   name: v.string(),
   main_faction: faction,
   ally_faction: faction,
+  archetype: Archetype,
   ...PUBLIC_PLAIN_ANSWERS,
   system: v.string(),
   display: Display,
@@ -168,6 +171,7 @@ export const DeckContent = v.strictObject({
   ally_faction: faction,
   deck_code: v.string(),
   cards_snapshot: v.array(CardCount),
+  archetype: Archetype,
   ...PLAIN_ANSWERS,
   guide: v.nullable(Guide),
   archive: Archive,

@@ -29,7 +29,7 @@ const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{max-width:1100px;margin:0 auto;padding:16px}header{border-bottom:3px solid var(--accent);margin-bottom:16px}
 h1{margin:0 0 4px;font-size:1.8rem}h2{font-size:1.15rem;margin:0 0 8px}h3{font-size:.95rem;margin:12px 0 4px;color:var(--muted)}
-.by{color:var(--muted);margin:0 0 8px}.tags{display:flex;flex-wrap:wrap;gap:6px;padding:0;margin:0 0 12px;list-style:none}
+.by{color:var(--muted);margin:0 0 8px}.archetype{margin:0 0 8px;overflow-wrap:anywhere}.tags{display:flex;flex-wrap:wrap;gap:6px;padding:0;margin:0 0 12px;list-style:none}
 .tags li{border:1px solid var(--line);border-radius:999px;padding:0 10px;font-size:.85rem}
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:16px}
@@ -226,7 +226,12 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
 <header>
 <h1>${e(sheet.name)}</h1>
 <p class="by">${sheet.author === null ? '' : `${e(labels.by(sheet.author))} · `}${e(labels.mainAlly(sheet.main, sheet.ally))} · ${e(labels.cards(sheet.cardCount))}</p>
-${tags}</header>
+${
+  sheet.archetype === null
+    ? ''
+    : `<p class="archetype">${e(labels.archetype)}: <b>${e(sheet.archetype)}</b></p>
+`
+}${tags}</header>
 ${issuesOf(sheet, labels)}
 <div class="grid">
 <section class="cards"><h2>${e(labels.cardsByKredits)}</h2>${playedHint(sheet, labels)}${groups}</section>

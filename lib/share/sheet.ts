@@ -61,6 +61,8 @@ export interface DeckSheet {
   /** The saved deck's share slug; null for a bare code. */
   slug: string | null;
   name: string;
+  /** Its archetype's name (contract §13.3), in the sheet's language where the page names it so; null: none. */
+  archetype: string | null;
   main: string;
   ally: string;
   /** The owner's name; null for a bare code. */
@@ -169,6 +171,7 @@ export function deckSheet(deck: StoredDeck, catalogue: Catalogue, language = DEF
     ...cards,
     slug: deck.share_slug,
     name: deck.name,
+    archetype: deck.archetype?.name ?? null,
     author: deck.author_name,
     code: deck.deck_code,
     tags: deck.tags,
@@ -194,6 +197,7 @@ export function codeSheet(deck: Deck, catalogue: Catalogue, language = DEFAULT_L
     ...cards,
     slug: null,
     name: `${cards.main} / ${cards.ally}`,
+    archetype: null,
     author: null,
     code: encodeDeckCode(deck),
     tags: [],

@@ -5,7 +5,9 @@
  * (optimistic concurrency) and, where it writes entries, on the folded counts it read (`asRead`:
  * folds.ts says why): no update is lost and search never disagrees with a deck.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { GetCommand, paginateQuery, paginateScan, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { KeptArchetype } from '#rules/deck-model.ts';
 import { getItems } from './bulk.ts';
 import { documentClient, MAX_TRANSACT_ITEMS, scanItems, type TransactItem, transact } from './client.ts';
 import { DECK, deckAttributes, deckItem, deckKey, deckPk, fromItem, type ListedDeck, type StoredDeck } from './items/deck.ts';
@@ -61,20 +63,35 @@ export async function createDeck(created: StoredDeck, also?: TransactItem): Prom
 }
 
 /**
- * The condition that the stored deck is still the one read: its `version`, and the folded counts its
- * entries are about to be written with (a fold that landed since sends the writer back to read again).
+ * The condition that the stored deck's archetype is still the one read (`deckctl archetypes apply` changes it, and its
+ * facet, without a new version): a writer that read another deletes the entries of the facets it read, and would
+ * leave the new archetype's entry behind (a private or deleted deck still found by `archetype=`).
+ */
+function archetypeAsRead(deck: StoredDeck): { condition: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const id = deck.archetype?.id;
+  const names = { '#arch': 'archetype', '#archId': 'id' };
+  return id === undefined
+    ? { condition: 'attribute_not_exists(#arch.#archId)', names, values: {} }
+    : { condition: '#arch.#archId = :archId', names, values: { ':archId': id } };
+}
+
+/**
+ * The condition that the stored deck is still the one read: its `version`, its archetype (archetypeAsRead), and the
+ * folded counts its entries are about to be written with (a fold that landed since sends the writer back to read again).
  */
 function asRead(deck: StoredDeck) {
   const { likes_changes: changes, views_rev: rev } = deck;
+  const archetype = archetypeAsRead(deck);
   return {
-    ConditionExpression: `version = :version AND #views = :views AND #likes = :likes AND ${
+    ConditionExpression: `version = :version AND ${archetype.condition} AND #views = :views AND #likes = :likes AND ${
       changes === undefined ? 'attribute_not_exists(likes_changes)' : 'likes_changes = :changes'
     } AND ${rev === undefined ? 'attribute_not_exists(views_rev)' : 'views_rev = :rev'}`,
-    ExpressionAttributeNames: { '#views': 'views', '#likes': 'likes' },
+    ExpressionAttributeNames: { '#views': 'views', '#likes': 'likes', ...archetype.names },
     ExpressionAttributeValues: {
       ':version': deck.version,
       ':views': deck.views,
       ':likes': deck.likes,
+      ...archetype.values,
       ...(changes === undefined ? {} : { ':changes': changes }),
       ...(rev === undefined ? {} : { ':rev': rev }),
     },
@@ -160,8 +177,10 @@ export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
       Delete: {
         TableName: table(),
         Key: deckKey(deck.user_id, deck.id),
-        ConditionExpression: 'version = :expected',
-        ExpressionAttributeValues: { ':expected': deck.version },
+        // Its archetype too: the entries it deletes are those of the facets it read (archetypeAsRead).
+        ConditionExpression: `version = :expected AND ${archetypeAsRead(deck).condition}`,
+        ExpressionAttributeNames: archetypeAsRead(deck).names,
+        ExpressionAttributeValues: { ':expected': deck.version, ...archetypeAsRead(deck).values },
       },
     },
     ...entryWrites(deck, undefined),
@@ -255,6 +274,51 @@ export async function reindexDeck(deck: StoredDeck): Promise<'ok' | 'changed'> {
   return 'changed';
 }
 
+/**
+ * Keeps a deck's archetype as the rules in use now give it (`deckctl archetypes apply`), with its search entries, only
+ * while the deck is still as read: 'ok', or 'changed' when a write or a fold came first (read it again). Its content
+ * is unchanged: no version is kept, its version and updated_at stay.
+ */
+export async function reclassifyDeck(deck: StoredDeck, archetype: KeptArchetype): Promise<'ok' | 'changed'> {
+  const read = asRead(deck);
+  const outcome = await transact([
+    {
+      Update: {
+        TableName: table(),
+        Key: deckKey(deck.user_id, deck.id),
+        UpdateExpression: 'SET archetype = :archetype',
+        ConditionExpression: read.ConditionExpression,
+        ExpressionAttributeNames: read.ExpressionAttributeNames,
+        ExpressionAttributeValues: { ...read.ExpressionAttributeValues, ':archetype': archetype },
+      },
+    },
+    ...entryWrites(deck, { ...deck, archetype }),
+  ]);
+  return outcome === 'ok' ? 'ok' : 'changed';
+}
+
+/** Times a deck is read again when a write or a fold came between its read and its reclassification. */
+const RECLASSIFY_ATTEMPTS = 5;
+
+/**
+ * A deck given the archetype `wanted` works out of it as it is (`deckctl archetypes apply`, the cluster job): read
+ * again while a write or a fold comes between — 'reclassified', 'unchanged' (it has it), 'changed' (changed on every
+ * attempt: its own writes classify it) or 'gone' (deleted meanwhile).
+ */
+export async function reclassifyAsRead(
+  scanned: StoredDeck,
+  wanted: (deck: StoredDeck) => KeptArchetype,
+): Promise<'reclassified' | 'unchanged' | 'changed' | 'gone'> {
+  let deck: StoredDeck | undefined = scanned;
+  for (let attempt = 0; deck && attempt < RECLASSIFY_ATTEMPTS; attempt++) {
+    const archetype = wanted(deck);
+    if (isDeepStrictEqual(deck.archetype ?? null, archetype)) return 'unchanged';
+    if ((await reclassifyDeck(deck, archetype)) === 'ok') return 'reclassified';
+    deck = await getDeck(scanned.user_id, scanned.id);
+  }
+  return deck ? 'changed' : 'gone';
+}
+
 /** Deck items a page of a Scan of the decks reads (publicDeckPages, scanDecks). */
 export const SCAN_PAGE = 500;
 
@@ -320,6 +384,11 @@ export async function* publicDeckPages(segment: number, segments: number, units?
 /** Every public deck, whole (for `deckctl search reindex`). */
 export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {
   for await (const item of scanDecks('visibility = :public', { ':public': 'public' })) yield fromItem(item);
+}
+
+/** Every stored deck, whole, public or not (for `deckctl archetypes apply`). */
+export async function* allDecks(): AsyncGenerator<StoredDeck> {
+  for await (const item of scanDecks('', {})) yield fromItem(item);
 }
 
 /** Every stored deck's id, owner and code (for `deckctl catalogue diff`). */

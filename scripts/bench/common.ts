@@ -5,7 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
+import { archetypeAnswer } from '#rules/archetype-of.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
 import { deckName, FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
@@ -74,6 +77,8 @@ export function publicDeck(i: number, cat = demoCatalogue()): StoredDeck {
     main_faction: main,
     ally_faction: ally,
     deck_code: legalCode(cat, main, ally, 12, i),
+    // What a write keeps: its archetype by the rules in use with the catalogue it is of.
+    archetype: archetypeAnswer(archetypeRules(cat), parseDeckCode(legalCode(cat, main, ally, 12, i)), 'en'),
     tags: [`tag${i % 20}`],
     guide: { system: ['Blitz', 'Control', 'Tempo'][i % 3] as string, description: '', core_cards: [], reserve_recommendations: [] },
     created_at: at,

@@ -129,6 +129,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['shared read', 'GET', `/api/v1/decks/${shared.share_slug}`, undefined, undefined],
     ['search (no filter)', 'GET', '/api/v1/decks?limit=20', undefined, undefined],
     ['search (tag)', 'GET', '/api/v1/decks?tag=tag3&limit=20', undefined, undefined],
+    ['search (archetype)', 'GET', '/api/v1/decks?archetype=soviet-grey-rifles-thistle&limit=20', undefined, undefined],
     ['search (q)', 'GET', '/api/v1/decks?q=tempo&limit=20', undefined, undefined],
     ['search (trending)', 'GET', '/api/v1/decks?sort=trending&limit=20', undefined, undefined],
     [

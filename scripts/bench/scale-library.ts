@@ -7,6 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { archetypeRules } from '#catalogue/archetypes.ts';
+import { archetypeAnswer } from '#rules/archetype-of.ts';
 import type { Card, Catalogue } from '#rules/catalogue.ts';
 import { type CardCount, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { ALLY_LIMIT, COPY_LIMIT, DECK_SIZE } from '#rules/deck-rules.ts';
@@ -101,6 +103,7 @@ export function libraryOf(cat: Catalogue, seed = 1) {
   });
   const tagRank = zipf(TAGS.length, random(seed * 7919));
   const year = Date.UTC(2025, 10, 28);
+  const rules = archetypeRules(cat);
   return (i: number): StoredDeck => {
     const next = random(seed * 1_000_003 + i);
     const x = next() * total;
@@ -116,6 +119,8 @@ export function libraryOf(cat: Catalogue, seed = 1) {
       main_faction: pair.main,
       ally_faction: pair.ally,
       deck_code: encodeDeckCode({ main: pair.main, ally: pair.ally, cards }),
+      // What a write keeps: its archetype by the rules in use with the catalogue it is of.
+      archetype: archetypeAnswer(rules, { main: pair.main, ally: pair.ally, cards }, 'en'),
       tags,
       guide: {
         system: SYSTEMS[Math.floor(next() * SYSTEMS.length)] as string,

@@ -545,6 +545,14 @@ async function runSize(decks: number, out: string) {
       );
       await measure(`search ${sort}, one card`, 'GET', `/api/v1/decks?sort=${sort}&card=${card}&limit=20`, undefined, undefined, budget);
       await measure(`search ${sort}, tag + q`, 'GET', `/api/v1/decks?sort=${sort}&tag=tag0&q=tempo&limit=20`, undefined, undefined, budget);
+      await measure(
+        `search ${sort}, archetype`,
+        'GET',
+        `/api/v1/decks?sort=${sort}&archetype=soviet-grey-rifles-thistle&limit=20`,
+        undefined,
+        undefined,
+        budget,
+      );
     }
     await measure('search, q matching nothing', 'GET', '/api/v1/decks?q=zqxjvk&limit=20', undefined, undefined, budget);
     await measure('meta/cards', 'GET', `/api/v1/meta/cards?main_faction=${first.main_faction}&limit=50`);

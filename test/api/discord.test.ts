@@ -6,7 +6,9 @@
  * HTTP, the run's runtime has no Discord key: 404. What this stand-in for Discord omits: Discord's own
  * delivery (retries, its 3 s timer, its invalid-signature probes' timing) and how a client draws an embed.
  */
+
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import * as v from 'valibot';
@@ -275,6 +277,31 @@ describe.skipIf(!hasRealCodes || !named)('/deck and /card, with the real catalog
     expectWithinDiscord(sent);
     const field = sent.body.data.embeds[0].fields.find((f: { name: string }) => f.name === labelsFor('en').closestDeck);
     expect(field?.value).toBe(`[${like.name.replace(/[\\`*_~|<>#[\]()@]/g, '\\$&')}](http://decks.example/d/${like.share_slug}) · 95%`);
+  });
+
+  it("/deck says the deck's archetype on a line of its own, in the user's language (the rule's English name where it has none); none, no line", async () => {
+    const starter = JSON.parse(readFileSync('lib/archetypes/2026-05.json', 'utf8')) as {
+      archetypes: { id: string; names: { en: string } }[];
+    };
+    const warMachine = starter.archetypes.find((a) => a.id === 'japan-war-machine')?.names.en as string;
+    const jpUsa = realCodes().find((c) => c.key === 'jp-usa')?.code as string;
+    for (const [locale, label] of [
+      ['en-US', 'Archetype'],
+      ['de', 'Archetyp'],
+      ['ja', 'アーキタイプ'],
+    ] as const) {
+      const sent = await signed(deckCommand(jpUsa, locale));
+      expectWithinDiscord(sent);
+      const lines = sent.body.data.embeds[0].description.split('\n');
+      expect([locale, lines.filter((l: string) => l.startsWith(`${label}: `)).map(shown)]).toEqual([locale, [`${label}: ${warMachine}`]]);
+    }
+    // A deck no rule takes (the first real deck here is one: its facts say so) has no such line.
+    const facts = (await inFunctionReply('GET', `/api/v1/codes/${urlCodeOf(deck)}`, { host: 'decks.example' })).body.data;
+    const none = await signed(deckCommand(encodeDeckCode(deck)));
+    expect([facts.archetype === null, /^Archetype: /m.test(none.body.data.embeds[0].description)]).toEqual([
+      facts.archetype === null,
+      facts.archetype !== null,
+    ]);
   });
 
   it('in de, ja and zh-TW locales the names are those languages’ (zh-TW → Traditional Chinese); an unknown locale is English', async () => {

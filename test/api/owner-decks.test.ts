@@ -7,6 +7,7 @@ const OWNER_DECK_KEYS = [
   'name',
   'main_faction',
   'ally_faction',
+  'archetype',
   'deck_code',
   'cards_snapshot',
   'tags',
@@ -111,7 +112,7 @@ describe('list', () => {
     const item = all.body.data[0];
     expect(item.archive).toBeUndefined();
     expect(item.guide).toEqual({ system: 'B', core_cards: [], reserve_recommendations: [] });
-    expect(Object.keys(item).sort()).toEqual(OWNER_DECK_KEYS.filter((k) => !['archive', 'stats', 'legality'].includes(k)));
+    expect(Object.keys(item).sort()).toEqual(OWNER_DECK_KEYS.filter((k) => !['archetype', 'archive', 'stats', 'legality'].includes(k)));
 
     const p1 = await call('GET', `${owner.decks}?limit=2`, { key: owner.key });
     expect(p1.body.meta).toMatchObject({ page: 1, limit: 2, has_more: true });

@@ -18,6 +18,7 @@ const PUBLIC_KEYS = [
   'name',
   'main_faction',
   'ally_faction',
+  'archetype',
   'deck_code',
   'cards_snapshot',
   'tags',

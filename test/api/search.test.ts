@@ -161,6 +161,7 @@ describe('search', () => {
     expect(Object.keys(item).sort()).toEqual(
       [
         'ally_faction',
+        'archetype',
         'author',
         'created_at',
         'display',

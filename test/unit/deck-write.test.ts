@@ -7,7 +7,7 @@ import { snapshotOf } from '#rules/parsed-codes.ts';
 import { TINY_CODE, tiny } from '../support/decks.ts';
 
 const base = () => ({ deck_code: TINY_CODE, guide: { system: 'Tempo' } });
-const create = (body: Record<string, unknown>) => checkCreate(body, tiny);
+const create = (body: Record<string, unknown>) => checkCreate(body, tiny, undefined);
 const failures = (r: ReturnType<typeof create>): Pick<Detail, 'path' | 'code'>[] =>
   r.ok ? [] : r.details.map(({ path, code }) => ({ path, code }));
 const created = (body: Record<string, unknown> = base()): DeckContent => {
@@ -309,7 +309,7 @@ describe('patch', () => {
       },
       featured_card_id: 's2',
     });
-  const patch = (body: Record<string, unknown>, cur = current()) => checkPatch(body, cur, tiny);
+  const patch = (body: Record<string, unknown>, cur = current()) => checkPatch(body, cur, tiny, undefined);
   // A new code: one of the deck's 4-copy cards swapped for s7.
   const codeWithout = (id: string, by: string) => TINY_CODE.replace(id, by);
 
@@ -385,5 +385,54 @@ describe('delete body', () => {
   it('must be exactly {}', () => {
     expect(checkEmptyObject({})).toEqual([]);
     expect(checkEmptyObject({ a: 1 }).map((d) => [d.path, d.code])).toEqual([['a', 'must_be_empty_object']]);
+  });
+});
+
+describe("a deck's archetype on a write (contract §13.3)", () => {
+  const rules = {
+    archetypes: [
+      {
+        id: 'soviet-s7',
+        names: { en: 'Soviet Union · S7', de: 'Sowjetunion · S7' },
+        main: 'soviet',
+        ally: 'any',
+        priority: 1,
+        holds: [{ card: 's7', min: 4 }],
+      },
+    ],
+  };
+  const cluster = { id: 'cluster-soviet-s1-s2', name: 'Soviet Union · s1, s2', by: 'cluster' } as const;
+  const withS7 = TINY_CODE.replace('s1s2', 's2s7');
+  const kept = (code = TINY_CODE) => ({ ...created({ ...base(), deck_code: code }), archetype: cluster });
+
+  it('by the rules given, named in English; none given or none taking it: none', () => {
+    const taken = checkCreate({ ...base(), deck_code: withS7 }, tiny, rules);
+    expect(taken.ok && taken.content.archetype).toEqual({ id: 'soviet-s7', name: 'Soviet Union · S7', by: 'rule' });
+    const none = checkCreate(base(), tiny, rules);
+    expect(none.ok && none.content.archetype).toBeNull();
+    const noRules = checkCreate({ ...base(), deck_code: withS7 }, tiny, undefined);
+    expect(noRules.ok && noRules.content.archetype).toBeNull();
+  });
+
+  it('a PATCH keeps the cluster a deck was given while its code is the same; a new code, or a rule taking it, ends it', () => {
+    const tags = checkPatch({ tags: ['x'] }, kept(), tiny, rules);
+    expect(tags.ok && tags.content.archetype).toEqual(cluster);
+    // The same deck in another spelling of its code is the same code.
+    const respelled = checkPatch({ deck_code: ` ${TINY_CODE.replace('s1s2', 's2s1')} ` }, kept(), tiny, rules);
+    expect(respelled.ok && respelled.content.archetype).toEqual(cluster);
+    const moved = checkPatch({ deck_code: TINY_CODE.replace('s1s2', 's2s8') }, kept(), tiny, rules);
+    expect(moved.ok && moved.content.archetype).toBeNull();
+    const ruled = checkPatch({ deck_code: withS7 }, kept(), tiny, rules);
+    expect(ruled.ok && ruled.content.archetype).toEqual({ id: 'soviet-s7', name: 'Soviet Union · S7', by: 'rule' });
+    // A rule's archetype is never carried: the rules in use decide it on each write.
+    const ruleBefore = { ...kept(), archetype: { id: 'retired', name: 'Retired', by: 'rule' as const } };
+    const retired = checkPatch({ tags: ['y'] }, ruleBefore, tiny, rules);
+    expect(retired.ok && retired.content.archetype).toBeNull();
+    // No rules read (a card a rule names left the catalogue): what the deck was given stays while its code does
+    // (hostile review: every write wiped it).
+    const unread = checkPatch({ tags: ['z'] }, ruleBefore, tiny, undefined);
+    expect(unread.ok && unread.content.archetype).toEqual(ruleBefore.archetype);
+    const unreadMoved = checkPatch({ deck_code: withS7 }, ruleBefore, tiny, undefined);
+    expect(unreadMoved.ok && unreadMoved.content.archetype).toBeNull();
   });
 });

@@ -5,13 +5,10 @@ import { SearchQuery } from '#shapes/queries.ts';
 import { facetsOf } from '#store/items/search-entry.ts';
 
 describe('index filters', () => {
-  it('a deck is in the facet of each value of each faceted filter: every tag, its ally, its main', () => {
-    expect(facetsByFilter({ tags: ['aggro', 'meta'], ally_faction: 'usa', main_faction: 'soviet' })).toEqual([
-      'tag:aggro',
-      'tag:meta',
-      'ally:usa',
-      'main:soviet',
-    ]);
+  it('a deck is in the facet of each value of each faceted filter: its archetype, every tag, its ally, its main', () => {
+    expect(facetsByFilter({ archetype_id: 'soviet-guards', tags: ['aggro', 'meta'], ally_faction: 'usa', main_faction: 'soviet' })).toEqual(
+      ['archetype:soviet-guards', 'tag:aggro', 'tag:meta', 'ally:usa', 'main:soviet'],
+    );
     const deck = {
       visibility: 'public' as const,
       main_faction: 'soviet' as const,
@@ -19,7 +16,16 @@ describe('index filters', () => {
       tags: ['aggro'],
       deck_code: '%%4|;',
     };
+    // No archetype kept (none took it, or it was written before archetypes were): no archetype facet.
     expect(facetsOf(deck, ['10', '11'])).toEqual(['all', 'tag:aggro', 'ally:usa', 'main:soviet', 'card:10', 'card:11']);
+    expect(facetsOf({ ...deck, archetype: null }, [])).toEqual(['all', 'tag:aggro', 'ally:usa', 'main:soviet']);
+    expect(facetsOf({ ...deck, archetype: { id: 'soviet-guards', name: 'Guards', by: 'rule' } }, [])).toEqual([
+      'all',
+      'archetype:soviet-guards',
+      'tag:aggro',
+      'ally:usa',
+      'main:soviet',
+    ]);
     expect(facetsOf({ ...deck, visibility: 'unlisted' }, [])).toEqual([]);
   });
 
@@ -33,6 +39,11 @@ describe('index filters', () => {
       rest: { main_faction: 'soviet' },
     });
     expect(firstFacet({ main_faction: 'germany' })).toEqual({ facet: 'main:germany', rest: {} });
+    // An archetype is the most selective: its partition, whatever else is given.
+    expect(firstFacet({ tag: 'aggro', archetype: 'soviet-guards', main_faction: 'soviet' })).toEqual({
+      facet: 'archetype:soviet-guards',
+      rest: { tag: 'aggro', main_faction: 'soviet' },
+    });
     // Text alone has no partition of its own.
     expect(firstFacet({ q: 'rush' })).toBeUndefined();
     expect(facetOf('main_faction', 'japan')).toBe('main:japan');
@@ -45,6 +56,14 @@ describe('index filters', () => {
     // cursor a client holds stays good across a deploy (the declaration's order once moved main and ally: hostile review).
     expect(cursorDigestParts({ q: 'z', tag: 'a', ally_faction: 'usa', main_faction: 'soviet' })).toEqual(['a', 'soviet', 'usa', 'z']);
     expect(cursorDigestParts({ main_faction: 'soviet' })).toEqual([undefined, 'soviet', undefined, undefined]);
+    // A filter added since is digested only when given, by name: a cursor issued without it keeps its digest.
+    expect(cursorDigestParts({ main_faction: 'soviet', archetype: 'soviet-guards' })).toEqual([
+      undefined,
+      'soviet',
+      undefined,
+      undefined,
+      'archetype=soviet-guards',
+    ]);
     expect(new Set(INDEX_FILTERS.map((f) => f.param)).size).toBe(INDEX_FILTERS.length);
   });
 });

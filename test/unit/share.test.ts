@@ -103,15 +103,26 @@ describe('markup in a deck is text', () => {
   it('property: the page and the image hold every string as text, and no element of theirs', () => {
     fc.assert(
       fc.property(
-        fc.record({ author: hostile, system: hostile, description: hostile, tag: hostile, reason: hostile, label: hostile }),
+        fc.record({
+          author: hostile,
+          system: hostile,
+          description: hostile,
+          tag: hostile,
+          reason: hostile,
+          label: hostile,
+          archetype: hostile,
+        }),
         (texts) => {
-          const sheet = deckSheet(deckOf('soviet', 'usa', 0, texts), demo);
+          // An archetype's name as a page is given it (a cluster's is named by its cards: text like any other).
+          const sheet = { ...deckSheet(deckOf('soviet', 'usa', 0, texts), demo), archetype: texts.archetype };
           const $ = cheerio.load(sharePage(sheet, URLS));
           expect($('script').length).toBe(1);
           expect($('img, iframe, object, embed, link[rel!="icon"]').length).toBe(0);
           expect($('[onerror], [onload]').length).toBe(0);
           const body = $('body').text();
-          for (const s of [texts.system, texts.description, texts.tag, texts.reason, texts.label]) if (s.trim()) expect(body).toContain(s);
+          for (const s of [texts.system, texts.description, texts.tag, texts.reason, texts.label, texts.archetype])
+            if (s.trim()) expect(body).toContain(s);
+          expect($('.archetype b').text()).toBe(texts.archetype);
           expect($('meta[property="og:title"]').attr('content')).toBe(`${sheet.name} by ${texts.author}`);
           const svg = cheerio.load(deckImageSvg(sheet, measurerFor(sheet.language)), { xml: true });
           const elements = new Set(

@@ -15,13 +15,13 @@ const base = () => ({ deck_code: TINY_CODE, guide: { system: 'Tempo' } });
 const pairs = (r: { ok: boolean; details?: Detail[] }) => (r.ok ? [] : (r.details ?? []).map((d) => [d.path, d.code]));
 /** The same failures in path order (the order of details is not part of the contract). */
 const sorted = (list: unknown[][]) => [...list].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-const create = (body: Record<string, unknown>) => pairs(checkCreate(body, tiny));
+const create = (body: Record<string, unknown>) => pairs(checkCreate(body, tiny, undefined));
 const current = (): DeckContent => {
-  const r = checkCreate(base(), tiny);
+  const r = checkCreate(base(), tiny, undefined);
   if (!r.ok) throw new Error('base deck');
   return r.content;
 };
-const patch = (body: Record<string, unknown>) => pairs(checkPatch(body, current(), tiny));
+const patch = (body: Record<string, unknown>) => pairs(checkPatch(body, current(), tiny, undefined));
 
 /** Every name of a built-in property of plain objects (and `__proto__`). */
 const BUILT_INS = [...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'then'];
@@ -131,16 +131,16 @@ describe('tags are normalised, then checked', () => {
   });
 
   it('NFC: a decomposed and a composed tag are one tag', () => {
-    const r = checkCreate({ ...base(), tags: ['Cafe\u0301', 'café'] }, tiny);
+    const r = checkCreate({ ...base(), tags: ['Cafe\u0301', 'café'] }, tiny, undefined);
     expect(r.ok && r.content.tags).toEqual(['café']);
   });
 
   it('property: any tag list that is accepted reads back as a list that is accepted unchanged', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 40 }), { maxLength: 12 }), (tags) => {
-        const first = checkCreate({ ...base(), tags }, tiny);
+        const first = checkCreate({ ...base(), tags }, tiny, undefined);
         if (!first.ok) return;
-        const again = checkCreate({ ...base(), tags: first.content.tags }, tiny);
+        const again = checkCreate({ ...base(), tags: first.content.tags }, tiny, undefined);
         expect(again.ok && again.content.tags).toEqual(first.content.tags);
         for (const t of first.content.tags) expect([...t].length).toBeLessThanOrEqual(32);
       }),

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Code kopieren',
   copied: 'Kopiert',
   similar: 'Ähnliche Decks',
+  archetype: 'Archetyp',
   closestDeck: 'Ähnlichstes Deck',
   selectToCopy: 'Markiert: jetzt kopieren',
   asJson: 'Dieses Deck als JSON',

@@ -53,6 +53,7 @@ export const labels: Labels = {
   copy: 'Copy the code',
   copied: 'Copied',
   similar: 'Decks like this one',
+  archetype: 'Archetype',
   closestDeck: 'Closest deck',
   selectToCopy: 'Selected: copy it',
   asJson: 'This deck as JSON',

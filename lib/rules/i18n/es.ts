@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Copiar el código',
   copied: 'Copiado',
   similar: 'Mazos parecidos',
+  archetype: 'Arquetipo',
   closestDeck: 'Mazo más parecido',
   selectToCopy: 'Seleccionado: cópialo',
   asJson: 'Este mazo en JSON',

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Copier le code',
   copied: 'Copié',
   similar: 'Decks similaires',
+  archetype: 'Archétype',
   closestDeck: 'Deck le plus proche',
   selectToCopy: 'Sélectionné : copiez-le',
   asJson: 'Ce deck en JSON',

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Copia il codice',
   copied: 'Copiato',
   similar: 'Mazzi simili',
+  archetype: 'Archetipo',
   closestDeck: 'Mazzo più simile',
   selectToCopy: 'Selezionato: copialo',
   asJson: 'Questo mazzo in JSON',

@@ -62,6 +62,7 @@ export const labels: Labels = {
   copy: 'コードをコピー',
   copied: 'コピーしました',
   similar: '似ているデッキ',
+  archetype: 'アーキタイプ',
   closestDeck: '最も似ているデッキ',
   selectToCopy: '選択しました: コピーしてください',
   asJson: 'このデッキのJSON',

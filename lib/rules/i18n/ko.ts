@@ -62,6 +62,7 @@ export const labels: Labels = {
   copy: '코드 복사',
   copied: '복사됨',
   similar: '비슷한 덱',
+  archetype: '아키타입',
   closestDeck: '가장 비슷한 덱',
   selectToCopy: '선택됨: 복사하세요',
   asJson: '이 덱의 JSON',

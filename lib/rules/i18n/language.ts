@@ -61,6 +61,8 @@ export interface Labels {
   copied: string;
   /** The share page's list of decks like the deck (contract §12.3). */
   similar: string;
+  /** What a deck's archetype is called (contract §13.3): the share page's line and a Discord /deck embed's. */
+  archetype: string;
   /** A Discord /deck embed's field: the public deck most like it (contract §12.3). */
   closestDeck: string;
   selectToCopy: string;

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Kopiuj kod',
   copied: 'Skopiowano',
   similar: 'Podobne talie',
+  archetype: 'Archetyp',
   closestDeck: 'Najbardziej podobna talia',
   selectToCopy: 'Zaznaczono: skopiuj',
   asJson: 'Ta talia jako JSON',

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Copiar o código',
   copied: 'Copiado',
   similar: 'Decks parecidos',
+  archetype: 'Arquétipo',
   closestDeck: 'Deck mais parecido',
   selectToCopy: 'Selecionado: copie-o',
   asJson: 'Este baralho em JSON',

@@ -65,6 +65,7 @@ export const labels: Labels = {
   copy: 'Скопировать код',
   copied: 'Скопировано',
   similar: 'Похожие колоды',
+  archetype: 'Архетип',
   closestDeck: 'Самая похожая колода',
   selectToCopy: 'Выделено: скопируйте',
   asJson: 'Эта колода в JSON',

@@ -62,6 +62,7 @@ export const labels: Labels = {
   copy: '複製代碼',
   copied: '已複製',
   similar: '相似的牌組',
+  archetype: '牌組類型',
   closestDeck: '最相似的牌組',
   selectToCopy: '已選取: 請複製',
   asJson: '此牌組的JSON',

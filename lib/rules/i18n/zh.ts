@@ -62,6 +62,7 @@ export const labels: Labels = {
   copy: '复制代码',
   copied: '已复制',
   similar: '相似的卡组',
+  archetype: '卡组类型',
   closestDeck: '最相似的卡组',
   selectToCopy: '已选中: 请复制',
   asJson: '此卡组的JSON',

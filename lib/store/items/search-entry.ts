@@ -29,7 +29,10 @@ export const SORT_INDEX: Record<Sort, { index: DecksIndex; key: string }> = {
   trending: { index: 'search_by_trending', key: 'by_trending' },
 };
 
-type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags' | 'deck_code'>;
+type Indexed = Pick<StoredDeck, 'visibility' | 'main_faction' | 'ally_faction' | 'tags' | 'deck_code' | 'archetype'>;
+
+/** The id of a deck's kept archetype, as its entries hold it for search's `archetype=`; none: none. */
+const archetypeIdOf = (d: Pick<StoredDeck, 'archetype'>): string[] => (d.archetype ? [d.archetype.id] : []);
 
 /** The distinct card ids of a stored (canonical) deck code, in its canonical order. */
 export const cardIdsOf = (d: Pick<StoredDeck, 'deck_code'>): string[] => parsedCode(d.deck_code).deck.cards.map((c) => c.card_id);
@@ -50,7 +53,9 @@ export const ALL_FACET = 'all';
 
 /** The facets a deck is found by (none unless public); `cards` when its card ids are already at hand. */
 export const facetsOf = (d: Indexed, cards?: string[]): string[] =>
-  d.visibility === 'public' ? [ALL_FACET, ...facetsByFilter(d), ...(cards ?? cardIdsOf(d)).map(cardFacet)] : [];
+  d.visibility === 'public'
+    ? [ALL_FACET, ...facetsByFilter({ ...d, archetype_id: archetypeIdOf(d) }), ...(cards ?? cardIdsOf(d)).map(cardFacet)]
+    : [];
 
 const MAX_MILLIS = 9_999_999_999_999;
 const MAX_COUNT = 999_999_999_999_999;
@@ -78,6 +83,9 @@ function entryItem(d: StoredDeck, facet: string, cards: string[], copies: string
     name: d.name,
     main_faction: d.main_faction,
     ally_faction: d.ally_faction,
+    archetype: d.archetype ?? null,
+    // What `archetype=` tests where another filter picked the partition (one value, or none).
+    ...(d.archetype ? { archetype_id: d.archetype.id } : {}),
     ...publicPlainOf(d),
     system,
     display: d.display,
@@ -112,6 +120,8 @@ export interface SearchEntry extends PublicPlainValues {
   name: string;
   main_faction: FactionId;
   ally_faction: FactionId;
+  /** Absent on an entry written before entries carried it (`deckctl search reindex` writes it): none. */
+  archetype?: StoredDeck['archetype'];
   system: string;
   display: StoredDeck['display'];
   author_name: string;
@@ -148,6 +158,7 @@ const READS: Record<keyof SearchEntry, true> = {
   name: true,
   main_faction: true,
   ally_faction: true,
+  archetype: true,
   ...(Object.fromEntries(PUBLIC_PLAIN.map((k) => [k, true])) as Record<PublicName, true>),
   system: true,
   display: true,

@@ -98,6 +98,7 @@ export function versionItem(next: StoredDeck, previous: StoredDeck | undefined):
     main_faction: next.main_faction,
     ally_faction: next.ally_faction,
     deck_code: next.deck_code,
+    archetype: next.archetype ?? null,
     ...plainOf(next),
     guide: guide && { system: guide.system, core_cards: guide.core_cards, reserve_recommendations: guide.reserve_recommendations },
     display: next.display,
@@ -115,7 +116,7 @@ export function versionItem(next: StoredDeck, previous: StoredDeck | undefined):
 
 /** A version item's attributes as stored. */
 type Attributes = Omit<VersionSummary, 'cards'> &
-  Pick<StoredVersion, 'user_id' | 'created_at' | PlainName | 'display'> & {
+  Pick<StoredVersion, 'user_id' | 'created_at' | PlainName | 'display' | 'archetype'> & {
     deck_id: string;
     slug: string;
     guide: Omit<Guide, 'description'> | null;
@@ -155,6 +156,7 @@ export function fromVersionItem(item: Record<string, unknown>): VersionItem {
       main_faction: i.main_faction,
       ally_faction: i.ally_faction,
       deck_code: i.deck_code,
+      archetype: i.archetype ?? null,
       ...plainOf(i),
       guide: i.guide ?? null,
       display: i.display,

@@ -1,0 +1,3 @@
+import { clusterArchetypesDaily } from '#workers/clusters.ts';
+
+export const handler = clusterArchetypesDaily;

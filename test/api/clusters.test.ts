@@ -1,0 +1,110 @@
+/**
+ * Cluster archetypes over HTTP (contract §13.3), on a library of its own: the public decks no rule takes, near-copies
+ * of one another, are given their cluster's archetype by the daily job (`deckctl archetypes cluster`) — on the owner
+ * and public reads and search items, found by `archetype=` — a group too small is given none, a deck a rule takes keeps
+ * the rule's; the same library twice gives the same ids, and a deck added to another nation moves none.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
+import type { FactionId } from '#rules/factions.ts';
+import { call, newOwner, type Owner, walkSearch } from '../support/api.ts';
+import { deckctl } from '../support/deckctl.ts';
+import { deckableCards, legalDeck } from '../support/decks.ts';
+import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+
+const demo = demoCatalogue();
+let runtime: OwnRuntime;
+let owner: Owner;
+beforeAll(async () => {
+  runtime = await ownRuntime('clusters');
+  owner = await newOwner();
+});
+afterAll(async () => runtime?.close());
+
+/**
+ * A legal demo deck and `n` near-copies of it: copy i has all copies of one of its ally's standard cards traded for as
+ * many of an ally standard card it lacks (legal too: the ally's count and each card's copies are kept).
+ */
+function family(main: FactionId, ally: FactionId, base: number, n: number): string[] {
+  const cards = legalDeck(demo, main, ally, 12, base);
+  const standard = (id: string) => demo.get(id)?.rarity === 'standard';
+  const allied = cards.filter((c) => demo.get(c.card_id)?.faction === ally && standard(c.card_id));
+  const outside = deckableCards(demo, ally).filter((c) => c.rarity === 'standard' && !cards.some((d) => d.card_id === c.card_id));
+  return Array.from({ length: n }, (_, i) => {
+    const traded = allied[i % allied.length] as CardCount;
+    const into = outside[i % outside.length]?.card_id as string;
+    return encodeDeckCode({ main, ally, cards: cards.map((c) => (c.card_id === traded.card_id ? { card_id: into, count: c.count } : c)) });
+  });
+}
+
+const publish = async (deckCode: string) => {
+  const r = await call('POST', owner.decks, {
+    key: owner.key,
+    body: { deck_code: deckCode, guide: { system: 'Tempo' }, visibility: 'public' },
+  });
+  expect(r.status, r.text).toBe(201);
+  return r.body.data as { id: string; share_slug: string; archetype: unknown };
+};
+const cluster = async () => {
+  const r = await deckctl(['archetypes', 'cluster', '--json'], { DYNAMODB_ENDPOINT: runtime.dynamoEndpoint });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { decks: number; clustered: number; clusters: number; reclassified: number; unchanged: number };
+};
+const archetypeOf = async (d: { id: string }) => (await call('GET', `${owner.decks}/${d.id}`, { key: owner.key })).body.data.archetype;
+
+describe('cluster archetypes', () => {
+  it('near-copies no rule takes are given their cluster on every surface; too few are given none; the same library twice, the same ids', async () => {
+    const germans = [];
+    for (const c of family('germany', 'italy', 11, 6)) germans.push(await publish(c));
+    const japanese = [];
+    for (const c of family('japan', 'usa', 5, 3)) japanese.push(await publish(c));
+    for (const d of [...germans, ...japanese]) expect(d.archetype).toBeNull();
+
+    const first = await cluster();
+    expect(first).toMatchObject({ decks: 9, clusters: 1, clustered: 6, reclassified: 6 });
+    const given = await archetypeOf(germans[0] as { id: string });
+    expect(given).toMatchObject({ by: 'cluster' });
+    expect(given.id).toMatch(/^cluster-germany-[0-9a-f]{12}$/);
+    expect(given.name).toMatch(/^Germany · /);
+    expect(given.name.length).toBeLessThanOrEqual(60);
+    for (const d of germans) expect(await archetypeOf(d)).toEqual(given);
+    for (const d of japanese) expect(await archetypeOf(d)).toBeNull();
+    // Public reads, search items and search by it.
+    expect((await call('GET', `/api/v1/decks/${germans[1]?.share_slug}`)).body.data.archetype).toEqual(given);
+    const found = await walkSearch(`archetype=${given.id}`, 4);
+    expect(new Set(found.slugs)).toEqual(new Set(germans.map((d) => d.share_slug)));
+    const items = (await call('GET', `/api/v1/decks?archetype=${given.id}&limit=10`)).body.data;
+    for (const item of items) expect(item.archetype).toEqual(given);
+
+    // Again, nothing changed: the same ids, nothing written.
+    const second = await cluster();
+    expect(second).toMatchObject({ decks: 9, clusters: 1, clustered: 6, reclassified: 0, unchanged: 9 });
+    for (const d of germans) expect((await archetypeOf(d)).id).toBe(given.id);
+
+    // A write that keeps the code keeps the cluster; a deck added to another nation moves no German deck's.
+    const renamed = await call('PATCH', `${owner.decks}/${germans[2]?.id}`, { key: owner.key, body: { tags: ['renamed'] } });
+    expect(renamed.body.data.archetype).toEqual(given);
+    await publish(family('japan', 'usa', 5, 4)[3] as string);
+    const third = await cluster();
+    expect(third.decks).toBe(10);
+    for (const d of germans) expect((await archetypeOf(d)).id).toBe(given.id);
+
+    // A deck made private leaves search by its cluster; the rest stay.
+    await call('PATCH', `${owner.decks}/${germans[0]?.id}`, { key: owner.key, body: { visibility: 'private' } });
+    const left = await walkSearch(`archetype=${given.id}`, 10);
+    expect(new Set(left.slugs)).toEqual(new Set(germans.slice(1).map((d) => d.share_slug)));
+  });
+
+  it('a deck a rule takes keeps the rule’s archetype: the job never clusters it', async () => {
+    // The demo rule for the Soviet Union takes a deck with two of 2B and two of 2C.
+    // Six near-copies (a group big enough to be a cluster), each taken by it (only their ally's cards differ).
+    const made = [];
+    for (const c of family('soviet', 'usa', 0, 6)) made.push(await publish(c));
+    for (const d of made) expect(d.archetype).toMatchObject({ id: 'soviet-grey-rifles-thistle', by: 'rule' });
+    const run = await cluster();
+    // The first test's ten, one made private since: the Soviet decks are not among them.
+    expect(run.decks).toBe(9);
+    for (const d of made) expect(await archetypeOf(d)).toMatchObject({ id: 'soviet-grey-rifles-thistle', by: 'rule' });
+  });
+});
