@@ -17,7 +17,13 @@ import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, ARCHETYPE_NAME_CHARS } from './ids.ts
 import { INVISIBLE_CLASS } from './invisible.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
-const Id = v.pipe(v.string(), v.regex(ARCHETYPE_ID, 'an id is lower-case words joined by -'), v.maxLength(ARCHETYPE_ID_CHARS));
+const Id = v.pipe(
+  v.string(),
+  v.regex(ARCHETYPE_ID, 'an id is lower-case words joined by -'),
+  v.maxLength(ARCHETYPE_ID_CHARS),
+  // A cluster's id is `cluster-<nation>-<digest>` (lib/rules/clusters.ts): a rule's is never one.
+  v.check((id) => !id.startsWith('cluster-'), 'an id starting with cluster- is a cluster’s'),
+);
 /**
  * A name as written (not trimmed): starts and ends with a visible character — not a space or a character that draws
  * nothing (a Hangul filler, the blank braille pattern), nor starts with a combining mark — and holds none a reader

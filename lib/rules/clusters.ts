@@ -2,17 +2,19 @@
  * Clusters for the public decks no archetype rule takes (contract §13.3), pure and deterministic: the same decks, in
  * any order, make the same clusters with the same ids.
  *
- * - A deck's anchors are its ANCHORS cards of its main nation's own (not its ally's, not neutral) with the most copies
- *   — ties to the rarer (the catalogue's rarity, given as `rank`), then to the lower card id. A deck's anchors are its
- *   own: another deck added or taken away never moves them.
- * - Decks of one main nation with the same anchors are a group; a group of at least MIN_DECKS decks is a cluster. Its
- *   signature (HSReplay's): its core cards, those at least CORE of its decks hold, and its tech cards, those at least
- *   TECH hold; its id is its nation's and its core's (a digest of the core's card ids), so it stays while its core
- *   does — two groups of one core are one cluster. It is named by its nation and its anchors.
- * - A deck of a smaller group joins the cluster of its nation whose core it holds the largest share of, at least CORE
- *   (card overlap; ties to the lower id); a joining deck moves no cluster's signature (groups alone make those).
- * So one deck added changes no other deck's cluster unless a signature does: its group's core (the only one it
- * counts in) moves, or its group reaches MIN_DECKS and becomes a cluster others may join.
+ * - A deck's anchors are its ANCHORS cards of its main nation's own (not its ally's, not neutral): the rarest first (an
+ *   elite card is what a deck is built around; copies cannot tell them apart — only standard cards reach 4), then the
+ *   most copies, then the lower card id. They are the deck's own: another deck added or taken away never moves them.
+ * - Decks of one main nation with the same anchors (the cards they share: their overlap where it matters most) are a
+ *   group; a group of at least MIN_DECKS decks is a cluster. Its signature (HSReplay's): its core cards, those at least
+ *   CORE of its decks hold (its anchors always among them), and its tech cards, those at least TECH hold.
+ * - Its id is its nation's and its anchors' (a digest): it stays while the cluster does, whatever its core and tech do;
+ *   its name is its nation's and its anchors'.
+ * So one deck added changes no other deck's cluster: it counts in its own group alone, which it may make a cluster.
+ *
+ * Streamed in two passes over the library, holding no deck: the first counts each group's decks and how many hold each
+ * card (memory bounded by the groups, at most the pairs of a nation's cards, not by the library); the second reads
+ * each deck's cluster off its anchors.
  */
 import { createHash } from 'node:crypto';
 import type { CardCount } from './deck-code.ts';
@@ -23,27 +25,25 @@ export const CLUSTERING = {
   anchors: 2,
   /** Decks a group needs to be a cluster. */
   minDecks: 5,
-  /** Share of a cluster's decks a core card is in (and of a core a joining deck holds). */
+  /** Share of a cluster's decks a core card is in. */
   core: 0.8,
   /** Share of a cluster's decks a tech card is in. */
   tech: 0.3,
 } as const;
 
-/** A deck as clustering reads it: what it is written back by, its main nation, its cards. */
-export interface ClusterDeck<R> {
-  ref: R;
+/** A deck as clustering reads it: its main nation and its cards. */
+export interface ClusterDeck {
   main: string;
   cards: readonly CardCount[];
 }
 
-/** A cluster: its id, nation, signature (core and tech cards, each by card id in order), anchors and groups' decks. */
+/** A cluster: its id, nation, anchors, signature (core and tech cards, each by card id in order) and decks. */
 export interface Cluster {
   id: string;
   main: string;
   anchors: string[];
   core: string[];
   tech: string[];
-  /** Decks of its groups (those that joined it aside). */
   decks: number;
 }
 
@@ -53,89 +53,102 @@ export interface ClusterCatalogue {
   rank(cardId: string): number;
 }
 
-/** A cluster's id: its nation and a digest of its core (lower-case hex: an archetype id's form). */
-export const clusterId = (main: string, core: readonly string[]): string =>
+/** A cluster's id: its nation and a digest of its anchors (lower-case hex: an archetype id's form). */
+export const clusterId = (main: string, anchors: readonly string[]): string =>
   `cluster-${main}-${createHash('sha256')
-    .update(`${main}\n${core.join(',')}`)
+    .update(`${main}\n${anchors.join(',')}`)
     .digest('hex')
     .slice(0, 12)}`;
 
-/** A deck's anchors: its main nation's cards of the most copies, the rarer first, then by id; sorted by id. */
-export function anchorsOf(deck: ClusterDeck<unknown>, catalogue: ClusterCatalogue): string[] {
+/** A deck's anchors (its main nation's cards: the rarer first, then the more copies, then by id), sorted by id; none: []. */
+export function anchorsOf(deck: ClusterDeck, catalogue: ClusterCatalogue): string[] {
   return deck.cards
     .filter((c) => catalogue.factionOf(c.card_id) === deck.main)
-    .sort((a, b) => b.count - a.count || catalogue.rank(b.card_id) - catalogue.rank(a.card_id) || (a.card_id < b.card_id ? -1 : 1))
+    .sort((a, b) => catalogue.rank(b.card_id) - catalogue.rank(a.card_id) || b.count - a.count || (a.card_id < b.card_id ? -1 : 1))
     .slice(0, CLUSTERING.anchors)
     .map((c) => c.card_id)
     .sort();
 }
 
-interface Group<R> {
-  main: string;
-  anchors: string[];
-  members: ClusterDeck<R>[];
-}
-
-/** The cards at least `share` of a group's decks hold, by id. */
-const heldBy = (members: readonly ClusterDeck<unknown>[], share: number, below = Number.POSITIVE_INFINITY): string[] => {
-  const decks = new Map<string, number>();
-  for (const m of members) for (const c of m.cards) decks.set(c.card_id, (decks.get(c.card_id) ?? 0) + 1);
-  return [...decks]
-    .filter(([, n]) => n >= share * members.length && n < below * members.length)
-    .map(([id]) => id)
-    .sort();
+/** The group a deck is in: its nation and anchors; undefined for a deck with no card of its nation's own. */
+const groupKey = (deck: ClusterDeck, catalogue: ClusterCatalogue): string | undefined => {
+  const anchors = anchorsOf(deck, catalogue);
+  return anchors.length === 0 ? undefined : `${deck.main}:${anchors.join(',')}`;
 };
 
-/**
- * The clusters of a library's decks that no rule takes, and each deck's cluster (by its ref), or none. `decks` is read
- * once; what is kept is each deck's ref, nation and cards until its group is known.
- */
-export function clustersOf<R>(
-  decks: Iterable<ClusterDeck<R>>,
+interface Tally {
+  main: string;
+  anchors: string[];
+  decks: number;
+  /** Decks of the group holding each card. */
+  holding: Map<string, number>;
+}
+
+/** The first pass: a group's decks counted, and how many hold each card. */
+export class ClusterCount {
+  readonly #groups = new Map<string, Tally>();
+  readonly #catalogue: ClusterCatalogue;
+  constructor(catalogue: ClusterCatalogue) {
+    this.#catalogue = catalogue;
+  }
+
+  add(deck: ClusterDeck): void {
+    const key = groupKey(deck, this.#catalogue);
+    if (key === undefined) return;
+    const tally = this.#groups.get(key) ?? { main: deck.main, anchors: anchorsOf(deck, this.#catalogue), decks: 0, holding: new Map() };
+    tally.decks++;
+    for (const c of deck.cards) tally.holding.set(c.card_id, (tally.holding.get(c.card_id) ?? 0) + 1);
+    this.#groups.set(key, tally);
+  }
+
+  /** The clusters the counted decks make (by id), and what tells the second pass a deck's. */
+  clusters(): Clusters {
+    const found = new Map<string, Cluster>();
+    for (const [key, t] of [...this.#groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (t.decks < CLUSTERING.minDecks) continue;
+      const share = (n: number) => n / t.decks;
+      const cards = [...t.holding].sort(([a], [b]) => (a < b ? -1 : 1));
+      found.set(key, {
+        id: clusterId(t.main, t.anchors),
+        main: t.main,
+        anchors: t.anchors,
+        core: cards.filter(([, n]) => share(n) >= CLUSTERING.core).map(([id]) => id),
+        tech: cards.filter(([, n]) => share(n) >= CLUSTERING.tech && share(n) < CLUSTERING.core).map(([id]) => id),
+        decks: t.decks,
+      });
+    }
+    return new Clusters(found, this.#catalogue);
+  }
+}
+
+/** The second pass: a deck's cluster, off its anchors. */
+export class Clusters {
+  readonly #byGroup: ReadonlyMap<string, Cluster>;
+  readonly #catalogue: ClusterCatalogue;
+  constructor(byGroup: ReadonlyMap<string, Cluster>, catalogue: ClusterCatalogue) {
+    this.#byGroup = byGroup;
+    this.#catalogue = catalogue;
+  }
+
+  get all(): Cluster[] {
+    return [...this.#byGroup.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  of(deck: ClusterDeck): Cluster | undefined {
+    const key = groupKey(deck, this.#catalogue);
+    return key === undefined ? undefined : this.#byGroup.get(key);
+  }
+}
+
+/** Both passes over decks held in a list (the tests', a bulk file's): the clusters and each deck's. */
+export function clustersOf(
+  decks: readonly ClusterDeck[],
   catalogue: ClusterCatalogue,
-): { clusters: Cluster[]; clusterOf: Map<R, Cluster> } {
-  const groups = new Map<string, Group<R>>();
-  for (const deck of decks) {
-    const anchors = anchorsOf(deck, catalogue);
-    if (anchors.length === 0) continue;
-    const key = `${deck.main}:${anchors.join(',')}`;
-    const group = groups.get(key) ?? { main: deck.main, anchors, members: [] };
-    group.members.push(deck);
-    groups.set(key, group);
-  }
-  const byId = new Map<string, Cluster & { groupMembers: ClusterDeck<R>[] }>();
-  const loose: ClusterDeck<R>[] = [];
-  for (const key of [...groups.keys()].sort()) {
-    const group = groups.get(key) as Group<R>;
-    if (group.members.length < CLUSTERING.minDecks) {
-      loose.push(...group.members);
-      continue;
-    }
-    const core = heldBy(group.members, CLUSTERING.core);
-    const id = clusterId(group.main, core);
-    const same = byId.get(id);
-    if (same) same.groupMembers.push(...group.members);
-    else byId.set(id, { id, main: group.main, anchors: group.anchors, core, tech: [], decks: 0, groupMembers: [...group.members] });
-  }
-  const clusters = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const clusterOf = new Map<R, Cluster>();
-  const done: Cluster[] = clusters.map(({ groupMembers, ...c }) => {
-    const cluster = { ...c, decks: groupMembers.length, tech: heldBy(groupMembers, CLUSTERING.tech, CLUSTERING.core) };
-    for (const m of groupMembers) clusterOf.set(m.ref, cluster);
-    return cluster;
-  });
-  // Card overlap: a loose deck joins the cluster of its nation whose core it holds most of (at least CORE of it).
-  for (const deck of loose) {
-    const held = new Set(deck.cards.map((c) => c.card_id));
-    let best: { cluster: Cluster; share: number } | undefined;
-    for (const cluster of done) {
-      if (cluster.main !== deck.main) continue;
-      const share = cluster.core.filter((id) => held.has(id)).length / cluster.core.length;
-      if (share >= CLUSTERING.core && (!best || share > best.share)) best = { cluster, share };
-    }
-    if (best) clusterOf.set(deck.ref, best.cluster);
-  }
-  return { clusters: done, clusterOf };
+): { clusters: Cluster[]; of: (d: ClusterDeck) => Cluster | undefined } {
+  const count = new ClusterCount(catalogue);
+  for (const d of decks) count.add(d);
+  const clusters = count.clusters();
+  return { clusters: clusters.all, of: (d) => clusters.of(d) };
 }
 
 /** `text` within `max` UTF-16 units, cut at a code point with `…` where it is longer. */
@@ -146,12 +159,12 @@ const within = (text: string, max: number): string => {
     if (cut.length + ch.length > max - 1) break;
     cut += ch;
   }
-  return `${cut}…`;
+  return `${cut.trimEnd()}…`;
 };
 
-/** A cluster's name: its nation's, then its anchors' (by `nameOf`), within `max` UTF-16 units (one anchor, cut, if need be). */
+/** A cluster's name: its nation's, then its anchors' (by `nameOf`, trimmed), within `max` UTF-16 units (one anchor, cut, if need be). */
 export function clusterName(cluster: Cluster, nation: string, nameOf: (cardId: string) => string, max: number): string {
-  const names = cluster.anchors.map(nameOf);
-  const both = `${nation} · ${names.join(' and ')}`;
+  const names = cluster.anchors.map((id) => nameOf(id).trim());
+  const both = `${nation} · ${names.join(' · ')}`;
   return both.length <= max ? both : within(`${nation} · ${names[0] ?? ''}`, max);
 }

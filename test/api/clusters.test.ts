@@ -6,8 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
+import { CLUSTER_ARCHETYPES } from '#routes/workers.ts';
 import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
+import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
+import { invokeWorker } from '../../infra/local/workers.ts';
 import { call, newOwner, type Owner, walkSearch } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { deckableCards, legalDeck } from '../support/decks.ts';
@@ -86,7 +89,9 @@ describe('cluster archetypes', () => {
     const renamed = await call('PATCH', `${owner.decks}/${germans[2]?.id}`, { key: owner.key, body: { tags: ['renamed'] } });
     expect(renamed.body.data.archetype).toEqual(given);
     await publish(family('japan', 'usa', 5, 4)[3] as string);
-    const third = await cluster();
+    // This run as Lambda runs the daily function: its handler, under its grants alone (the local grants guard).
+    installGrantsGuard();
+    const third = await invokeWorker<{ decks: number; clusters: number }>(CLUSTER_ARCHETYPES, {});
     expect(third.decks).toBe(10);
     for (const d of germans) expect((await archetypeOf(d)).id).toBe(given.id);
 
