@@ -9,6 +9,8 @@ export interface Contribution {
   tags: string[];
   /** Copies by card id. */
   cards: Record<string, number>;
+  /** Its archetype's id (contract §13.3); absent: none (or a contribution kept before archetypes were counted). */
+  archetype?: string;
 }
 
 /** A deck as the figures read it (the deck item's fields, or a search entry's with its code). */
@@ -18,6 +20,7 @@ export interface Contributing {
   ally_faction: string;
   tags?: readonly string[];
   deck_code: string;
+  archetype?: { id: string } | null;
 }
 
 export function contributionOf(deck: Contributing | undefined): Contribution | null {
@@ -29,12 +32,20 @@ export function contributionOf(deck: Contributing | undefined): Contribution | n
     ally: deck.ally_faction as FactionId,
     tags: [...new Set(deck.tags ?? [])].sort(),
     cards: Object.fromEntries(cards.map((c) => [c.card_id, c.count])),
+    ...(deck.archetype ? { archetype: deck.archetype.id } : {}),
   };
 }
 
 /** A contribution in one spelling (its cards by id): what a stored one, read back in any key order, is compared by. */
 const canonical = (c: Contribution | null) =>
-  c && JSON.stringify([c.main, c.ally, [...c.tags].sort(), Object.entries(c.cards).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  c &&
+  JSON.stringify([
+    c.main,
+    c.ally,
+    [...c.tags].sort(),
+    Object.entries(c.cards).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    c.archetype ?? null,
+  ]);
 export const sameContribution = (a: Contribution | null, b: Contribution | null): boolean => canonical(a) === canonical(b);
 
 /** The pools card figures are kept for: each main faction, and each main/ally pair. */
@@ -90,6 +101,8 @@ export const COUNTED = {
   tags: { keysOf: (c: Contribution) => c.tags, named: (tag: string) => `tag ${JSON.stringify(tag)}` },
   /** Public decks by canonical code. */
   codes: { keysOf: (c: Contribution) => [codeOf(c)], named: (code: string) => `code ${code}` },
+  /** Public decks by archetype (contract §13.3: a rule's or a cluster's; none: not counted). */
+  archetypes: { keysOf: (c: Contribution) => (c.archetype ? [c.archetype] : []), named: (id: string) => `archetype ${id}` },
 } as const satisfies Record<string, { keysOf: (c: Contribution) => readonly string[]; named: (key: string) => string }>;
 export type Counted = keyof typeof COUNTED;
 export const COUNTED_NAMES = /* @__PURE__ */ Object.keys(COUNTED) as Counted[];

@@ -16,7 +16,7 @@ import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/sheet.ts';
 import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
-import { cardsKey, LEGACY_TAG_SHARDS } from '#store/items/plays.ts';
+import { cardsKey, factionsKey, inFactionsOf, LEGACY_TAG_SHARDS } from '#store/items/plays.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { call, code, demo, newOwner, type Owner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
@@ -37,7 +37,19 @@ let runtime: OwnRuntime | undefined;
 /** Each deck made, as it ends: its owner, id and what the figures should count of it. */
 const made = new Map<
   string,
-  { owner: Owner; deck: { visibility: string; main_faction: string; ally_faction: string; tags: string[]; deck_code: string } | undefined }
+  {
+    owner: Owner;
+    deck:
+      | {
+          visibility: string;
+          main_faction: string;
+          ally_faction: string;
+          tags: string[];
+          deck_code: string;
+          archetype: { id: string } | null;
+        }
+      | undefined;
+  }
 >();
 
 beforeAll(async () => {
@@ -163,6 +175,15 @@ describe('what the library plays', () => {
       expect(factions.body.data).toEqual(factionFigures(want.decks, want.counts.pairs, want.counts.tags));
       expect(factions.body.meta.decks).toBe(want.decks);
       expect(factions.body.data.tags).toContainEqual({ tag: 'swapped', decks: 6 });
+      // The public decks by archetype (contract §13.3): a counted figure, kept in the factions' item as the pairs are.
+      const archetypes = inFactionsOf(
+        (await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: factionsKey(), ConsistentRead: true }))).Item,
+      ).archetypes;
+      expect(want.counts.archetypes.size).toBeGreaterThan(0);
+      expect(Object.fromEntries(archetypes)).toEqual(Object.fromEntries(want.counts.archetypes));
+      expect(want.counts.archetypes.get('soviet-grey-rifles-thistle')).toBe(
+        publicDecks.filter((d) => d.archetype === 'soviet-grey-rifles-thistle').length,
+      );
       // Past the worker's bound, a read is taken once the workers are at rest (test/support/settle.ts): on a slow machine
       // that can be minutes after the burst, within WORKER_CAP_MS.
     },

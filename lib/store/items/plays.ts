@@ -3,7 +3,7 @@
  * store-change worker (lib/store/plays.ts). Each figure is a number an update ADDs to, so a batch's
  * changes, summed, are one write an item whatever their count:
  *   pk META#cards     sk <main> | <main>:<ally>  { decks, as_of, "d:<card_id>": decks, "c:<card_id>": copies }
- *   pk META#factions  sk ALL                     { decks, as_of, "p:<main>:<ally>": decks }
+ *   pk META#factions  sk ALL                     { decks, as_of, "p:<main>:<ally>": decks, "a:<archetype id>": decks }
  *   pk METATAG#<tag>  sk TAG                     { tag, decks, tag_board: "TAGS", tag_rank }   (a used tag's own item)
  * and, for each public deck, what it adds now — so that a change is applied once, whatever retries
  * or repeats of its stream record (the worker writes the figures and this in one transaction, on the
@@ -82,6 +82,7 @@ const inItems = (s: CountedStore): s is CountedItems => 'kind' in s;
 /** Where each counted figure (rules/plays.ts COUNTED) is kept, declared once: the writes, reads, recount and grants follow. */
 export const COUNTED_STORE = {
   pairs: { attr: 'p:' },
+  archetypes: { attr: 'a:' },
   tags: { kind: PLAYS_TAG, key: tagKey, item: tagItem, keyOf: (item) => tagFigureOf(item)[0] },
   codes: {
     kind: PLAYS_CODE,
@@ -136,12 +137,16 @@ export interface StoredContribution {
 }
 export function contributionFrom(item: Record<string, unknown> | undefined): StoredContribution {
   if (!item) return { contribution: null, rev: 0 };
-  const { main, ally, tags, cards, rev } = item as {
+  const { main, ally, tags, cards, archetype, rev } = item as {
     main: Contribution['main'];
     ally: Contribution['ally'];
     tags: string[];
     cards: Record<string, number>;
+    archetype?: string;
     rev: number;
   };
-  return { contribution: main ? { main, ally, tags: [...(tags ?? [])].sort(), cards: cards ?? {} } : null, rev: Number(rev ?? 0) };
+  return {
+    contribution: main ? { main, ally, tags: [...(tags ?? [])].sort(), cards: cards ?? {}, ...(archetype ? { archetype } : {}) } : null,
+    rev: Number(rev ?? 0),
+  };
 }
