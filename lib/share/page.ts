@@ -229,7 +229,7 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
 ${
   sheet.archetype === null
     ? ''
-    : `<p class="archetype">${e(labels.archetype)}: <b>${e(sheet.archetype)}</b></p>
+    : `<p class="archetype">${e(labels.archetype)}: <strong>${e(sheet.archetype)}</strong></p>
 `
 }${tags}</header>
 ${issuesOf(sheet, labels)}

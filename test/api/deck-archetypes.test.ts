@@ -88,7 +88,7 @@ describe("a deck's archetype on every deck answer, and search by it", () => {
     const line = async (path: string) => {
       const r = await call('GET', path);
       expect(r.status, path).toBe(200);
-      return /<p class="archetype">([^<]*): <b>([^<]*)<\/b><\/p>/.exec(r.text)?.slice(1) ?? null;
+      return /<p class="archetype">([^<]*): <strong>([^<]*)<\/strong><\/p>/.exec(r.text)?.slice(1) ?? null;
     };
     const unescaped = (s: string) => s.replaceAll('&#39;', "'").replaceAll('&amp;', '&');
     const soviet = await made(sovietCode);

@@ -171,8 +171,8 @@ describe('API and functions', () => {
       [...workers, ...DAILY_WORKERS].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
     );
     // The erasure worker's steps wait; the daily opener walks every deck with a week, the catalogue's refresh every
-    // page of the endpoint in every language, the bulk export every public deck (15 minutes, Lambda's most).
-    expect([...ownTimeout.values()]).toEqual([60, 900, 900, 900]);
+    // page of the endpoint in every language, the bulk export and the cluster job every public deck (15 minutes, Lambda's most).
+    expect([...ownTimeout.values()]).toEqual([60, 900, 900, 900, 900]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
         Runtime: `nodejs${NODE_MAJOR}.x`,
@@ -848,8 +848,10 @@ describe('bundles', () => {
   // functions to 372,475 (readDeckImage) and 167,083 (readCodeImage) bytes; the functions that draw nothing no longer
   // bundle the labels at all (createDeck 377,263 with them, about 335,000 without). A code's facts carry its
   // archetype: the rules in use (the game's and the demo's, as data) and the classifier, not the rules' checks —
-  // readCode from 102,233 bytes to 105,404.
-  const BUDGET = { store: 373_000, plain: 106_000, drawn: 167_500, openApi: 149_000 };
+  // readCode from 102,233 bytes to 105,404. A deck's archetype on its answers, search by it and its label on pages in the
+  // 12 languages (every label rides with a page's function, the image's too): readDeckImage from 372,845 bytes to
+  // 373,342 (esbuild here), over the store budget of 373,000 by 342 bytes — now 374,000.
+  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 149_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>

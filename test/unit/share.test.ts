@@ -122,7 +122,7 @@ describe('markup in a deck is text', () => {
           const body = $('body').text();
           for (const s of [texts.system, texts.description, texts.tag, texts.reason, texts.label, texts.archetype])
             if (s.trim()) expect(body).toContain(s);
-          expect($('.archetype b').text()).toBe(texts.archetype);
+          expect($('.archetype strong').text()).toBe(texts.archetype);
           expect($('meta[property="og:title"]').attr('content')).toBe(`${sheet.name} by ${texts.author}`);
           const svg = cheerio.load(deckImageSvg(sheet, measurerFor(sheet.language)), { xml: true });
           const elements = new Set(
