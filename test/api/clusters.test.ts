@@ -13,9 +13,9 @@ import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { invokeWorker } from '../../infra/local/workers.ts';
 import { call, newOwner, type Owner, walkSearch } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
-import { settled } from '../support/settle.ts';
 import { deckableCards, legalDeck } from '../support/decks.ts';
 import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
+import { settled } from '../support/settle.ts';
 
 const demo = demoCatalogue();
 let runtime: OwnRuntime;

@@ -57,7 +57,9 @@ describe('a rules file', () => {
     expect(refusal(file(rule({ holds: [{ card: '10', min: 5 }] })))).toMatch(/^rules\.json:\d+: archetypes\.0\.holds\.0\.min: /);
     expect(refusal(file(rule({ colour: 'grey' })))).toMatch(/^rules\.json:\d+: archetypes\.0\.colour: /);
     // A cluster's id is the cluster job's: a rule's never starts as one (lib/rules/clusters.ts clusterId).
-    expect(refusal(file(rule({ id: 'cluster-germany-0123456789ab' })))).toMatch(/^rules\.json:\d+: archetypes\.0\.id: an id starting with cluster-/);
+    expect(refusal(file(rule({ id: 'cluster-germany-0123456789ab' })))).toMatch(
+      /^rules\.json:\d+: archetypes\.0\.id: an id starting with cluster-/,
+    );
     expect(refusal(JSON.stringify({ period: '2026-13', archetypes: [] }))).toMatch(/^rules\.json:1: period: /);
     expect(refusal(file(rule({ holds: undefined })))).toMatch(/holds cards/);
     expect(refusal(file(rule({ holds: [] })))).toMatch(/archetypes\.0\.holds: /);
