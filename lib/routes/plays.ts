@@ -3,7 +3,8 @@
  * pairs and tags of all public decks — figures the store-change worker keeps from the decks table's
  * changes (lib/store/plays.ts). No key; each a bounded read at any library size.
  */
-import { PlayedCardsQuery } from '#shapes/queries.ts';
+import { ArchetypesQuery, PlayedCardsQuery } from '#shapes/queries.ts';
+import { CLUSTERS } from '#store/items/clusters.ts';
 import { PLAYS, TAGS_INDEX } from '#store/items/plays.ts';
 import { LIFETIMES } from './cache-lifetimes.ts';
 import { type Declared, decks, query, routes } from './route.ts';
@@ -35,5 +36,19 @@ export const PLAYS_ROUTES = routes({
       'Every main/ally pair of the public decks with its decks and share (4 decimals), most first; the 50 most used tags with their decks (ties by tag, in Unicode code point order). One item and one index page of 50 small items read, whatever the library size or its number of tags. meta.decks: the public decks; meta.as_of: when the figures last changed. Unlisted and private decks never count.',
     tag: 'Meta',
     success: { status: 200, data: 'PlayedFactions', meta: 'PlayedFactionsMeta', headers: ['Cache-Control'] },
+  } as const satisfies Declared,
+  listArchetypes: {
+    // Not kept at the edge: its query (main_faction) would be a cache policy of its own, the account's 7th of 20
+    // (docs/deploy.md: three stacks an account fit at 6); two items read a request, under the route's throttle.
+    method: 'GET',
+    path: '/api/v1/archetypes',
+    query: ArchetypesQuery,
+    catalogue: true,
+    grants: [decks(['GetItem'], [PLAYS.grant, CLUSTERS.grant])],
+    summary: 'The archetypes the library plays',
+    description:
+      "Each archetype of the public decks (contract §13.3: by a rule of the rules in use, or a cluster of the daily job), of main_faction or of all: its decks and their share of all public decks (4 decimals), most first, then id; its name in the language asked (a rule's where it has one; a cluster's in English); its key cards (a rule's: the cards it holds and those of its sets; a cluster's: its core, in 80% of its decks, and its tech, in 30%). meta.decks: the public decks; meta.as_of: when the figures last changed; meta.period: the card pool's period of the rules in use. Two items read, whatever the library's size. An archetype no rule or cluster names any more (its decks not yet reclassified) is left out.",
+    tag: 'Meta',
+    success: { status: 200, data: 'ArchetypeFigure[]', meta: 'ArchetypesMeta', headers: ['Content-Language', 'Vary'] },
   } as const satisfies Declared,
 });

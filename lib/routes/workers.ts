@@ -17,6 +17,7 @@ import { API_KEY } from '#store/items/api-key.ts';
 import { BOARD } from '#store/items/board.ts';
 import { BULK_DATA } from '#store/items/bulk-data.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
+import { CLUSTERS } from '#store/items/clusters.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
 import type { ItemKind } from '#store/items/kind.ts';
@@ -297,6 +298,8 @@ export const CLUSTER_ARCHETYPES: DailyWorker = worker<Omit<DailyWorker, 'handler
     // Each deck to reclassify read again, then its archetype and its entries written in one transaction (store/decks.ts).
     decks(['GetItem', 'UpdateItem'], [DECK.grant]),
     decks(['PutItem', 'DeleteItem'], [SEARCH_ENTRY.grant]),
+    // The run's clusters, one item written whole (lib/store/clusters.ts).
+    decks(['PutItem'], [CLUSTERS.grant]),
   ],
 });
 

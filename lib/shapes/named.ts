@@ -125,6 +125,7 @@ export const SHAPES = {
   CodeFacts: S.CodeFacts,
   'PlayedCard[]': v.array(S.PlayedCard),
   PlayedFactions: S.PlayedFactions,
+  'ArchetypeFigure[]': v.array(S.ArchetypeFigure),
   'Card[]': v.array(COMPONENTS.Card),
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
@@ -135,6 +136,7 @@ export const SHAPES = {
   // Meta
   PlayedCardsMeta: S.PlayedCardsMeta,
   PlayedFactionsMeta: S.PlayedFactionsMeta,
+  ArchetypesMeta: S.ArchetypesMeta,
   // Request bodies
   CreateBody,
   PatchBody,

@@ -198,6 +198,9 @@ export const CardQuery = v.object({
 });
 
 /** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
+/** The archetypes the library plays (contract §13.3): of one main nation, or all. */
+export const ArchetypesQuery = v.object({ lang, main_faction: oneOf('main_faction', MAIN_FACTION_IDS) });
+
 export const PlayedCardsQuery = v.object({
   lang,
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),

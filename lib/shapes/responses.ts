@@ -405,6 +405,25 @@ export const BulkPlays = v.strictObject({
   cards: v.array(PlayedCard),
   factions: PlayedFactions,
 });
+/**
+ * An archetype as what the library plays (contract §13.3): its public decks and their share of all public decks, its
+ * key cards (a rule's: the cards it holds, and those of its sets; a cluster's: its core and its tech).
+ */
+export const ArchetypeFigure = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  by: v.picklist(['rule', 'cluster']),
+  main_faction: faction,
+  decks: count,
+  share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  key_cards: v.strictObject({ core: v.array(cardId), tech: v.array(cardId) }),
+});
+export const ArchetypesMeta = v.strictObject({
+  api_version: v.literal(API_VERSION),
+  decks: count,
+  as_of: v.nullable(timestamp),
+  period: v.pipe(v.nullable(v.string()), v.description('The period of the card pool the rules in use are of (their file: YYYY-MM)')),
+});
 export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
 
 // --- envelopes ---------------------------------------------------------------------------------------------

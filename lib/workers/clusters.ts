@@ -18,6 +18,7 @@ import { factionName } from '#rules/faction-names.ts';
 import { ARCHETYPE_NAME_CHARS } from '#rules/ids.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { atMost } from '#store/at-most.ts';
+import { writeClusters } from '#store/clusters.ts';
 import { allPublicDecks, reclassifyAsRead } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 
@@ -81,6 +82,11 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
   const clusters = count.clusters();
   run.clusters = clusters.all.length;
   const named = new Map(clusters.all.map((cluster) => [cluster.id, archetypeOfCluster(cluster, c)]));
+  // The run's clusters, for the figures by archetype: each one's name, nation and signature.
+  await writeClusters(
+    new Map(clusters.all.map(({ id, ...cluster }) => [id, { ...cluster, name: (named.get(id) as { name: string }).name }])),
+    new Date(),
+  );
   /** A deck's cluster as it is when written: its own (public, no rule taking it), else what it has. */
   const wanted = (d: StoredDeck): KeptArchetype => {
     const deck = d.visibility === 'public' ? clusterable(d, rules) : undefined;

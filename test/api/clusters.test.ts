@@ -86,6 +86,25 @@ describe('cluster archetypes', () => {
     const quiet = await settled(recount, (r) => r.status === 0 && JSON.parse(r.stdout).drift.length === 0);
     expect(JSON.parse(quiet.stdout).drift).toEqual([]);
 
+    // What the library plays by archetype: the cluster's decks, share and signature; the rules' by name.
+    const listed = await call('GET', '/api/v1/archetypes?main_faction=germany');
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data).toEqual([
+      {
+        id: given.id,
+        name: given.name,
+        by: 'cluster',
+        main_faction: 'germany',
+        decks: 6,
+        share: Math.round((6 / 9) * 10_000) / 10_000,
+        key_cards: { core: expect.arrayContaining([]), tech: expect.any(Array) },
+      },
+    ]);
+    expect(listed.body.meta).toMatchObject({ decks: 9, period: '2026-05' });
+    const core = listed.body.data[0].key_cards.core as string[];
+    // The core: the cards of the family's base deck (each copy trades one ally card, so every card is in ≥ 5 of 6).
+    expect(core.length).toBeGreaterThan(2);
+
     // Again, nothing changed: the same ids, nothing written.
     const second = await cluster();
     expect(second).toMatchObject({ decks: 9, clusters: 1, clustered: 6, reclassified: 0, unchanged: 9 });
@@ -117,5 +136,42 @@ describe('cluster archetypes', () => {
     // The first test's ten, one made private since: the Soviet decks are not among them.
     expect(run.decks).toBe(9);
     for (const d of made) expect(await archetypeOf(d)).toMatchObject({ id: 'soviet-grey-rifles-thistle', by: 'rule' });
+    // The figures by archetype name the rule in the language asked, its key cards the cards it holds.
+    const figures = async (query: string) =>
+      (
+        await settled(
+          () => call('GET', `/api/v1/archetypes${query}`),
+          (r) => r.body.data?.some((a: { id: string; decks: number }) => a.id === 'soviet-grey-rifles-thistle' && a.decks === 6),
+        )
+      ).body;
+    const de = await figures('?lang=de&main_faction=soviet');
+    expect(de.data).toEqual([
+      {
+        id: 'soviet-grey-rifles-thistle',
+        name: 'Sowjetunion · Volga Grey Rifles und Volga Thistle Mk I',
+        by: 'rule',
+        main_faction: 'soviet',
+        decks: 6,
+        share: Math.round((6 / 15) * 10_000) / 10_000,
+        key_cards: { core: ['2B', '2C'], tech: [] },
+      },
+    ]);
+    // What a hostile client sends: 400 in the envelope, never a 5xx.
+    for (const query of [
+      '?main_faction=__proto__',
+      '?main_faction=italy',
+      '?main_faction=',
+      '?lang=__proto__',
+      `?main_faction=${'x'.repeat(5000)}`,
+    ]) {
+      const r = await call('GET', `/api/v1/archetypes${query}`);
+      expect([query.slice(0, 40), r.status, r.body.error?.code]).toEqual([query.slice(0, 40), 400, 'invalid_parameter']);
+    }
+    const all = await figures('');
+    expect(all.data.map((a: { main_faction: string; decks: number }) => [a.main_faction, a.decks])).toEqual([
+      ['soviet', 6],
+      ['germany', 5],
+    ]);
+    expect(all.meta.decks).toBe(15);
   });
 });
