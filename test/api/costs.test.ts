@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '#auth/keys.ts';
+import { archetypeRules } from '#catalogue/archetypes.ts';
 import type { RouteName } from '#routes';
+import { archetypeAnswer } from '#rules/archetype-of.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { getDeck, createDeck as storeDeck } from '#store/decks.ts';
 import { getCounts } from '#store/folds.ts';
@@ -55,6 +57,8 @@ async function measured(
 const cost = async (...args: Parameters<typeof measured>): Promise<Cost> => (await measured(...args)).cost;
 
 const distinctCards = (deckCode: string) => parseDeckCode(deckCode).cards.length;
+/** Whether the rules in use take the demo code (then a public deck of it has its archetype's entry too): 1 or 0. */
+const archetyped = Number(archetypeAnswer(archetypeRules(demo), parseDeckCode(code()), 'en') !== null);
 
 let owner: Owner;
 let deck: { id: string; share_slug: string };
@@ -90,13 +94,26 @@ describe('store operations and items per request', () => {
       visibility: 'public',
       tags: ['a', 'b'],
     });
-    // The deck, its first version, all, main, ally, two tags and one entry per distinct card.
+    // The deck, its first version, all, main, ally, two tags, one entry per distinct card, and its archetype's (the demo
+    // rule takes the demo code: contract §13.3).
     const cards = distinctCards(code());
     expect(cards).toBeGreaterThanOrEqual(10);
-    expect(publicCreate).toEqual({ status: 201, operations: { GetItem: 1, TransactWriteItems: 1 }, read: 1, written: 2 + 5 + cards });
+    expect(archetyped).toBe(1);
+    expect(publicCreate).toEqual({
+      status: 201,
+      operations: { GetItem: 1, TransactWriteItems: 1 },
+      read: 1,
+      written: 2 + 5 + cards + archetyped,
+    });
     const patch = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
-    // The deck and its entries (all, main, ally, one tag, each card) rewritten together, and one item more: its new version.
-    expect(patch).toEqual({ status: 200, operations: { GetItem: 2, TransactWriteItems: 1 }, read: 2, written: 1 + 1 + 4 + cards });
+    // The deck and its entries (all, main, ally, one tag, each card, its archetype's) rewritten together, and one item
+    // more: its new version.
+    expect(patch).toEqual({
+      status: 200,
+      operations: { GetItem: 2, TransactWriteItems: 1 },
+      read: 2,
+      written: 1 + 1 + 4 + cards + archetyped,
+    });
     // The same PATCH again changes nothing: the key and the deck read, nothing written.
     const same = await cost('updateDeck', 'PATCH', `${owner.decks}/${deck.id}`, owner.key, { sort_order: 1 });
     expect(same).toEqual({ status: 200, operations: { GetItem: 2 }, read: 2, written: 0 });
@@ -227,7 +244,8 @@ describe('store operations and items per request', () => {
       expect(answer.batchItemFailures).toEqual([]);
       return { operations: recorder.operations(), written: recorder.written() };
     };
-    const fold = { operations: { Query: 1, UpdateItem: 1 + 4 + cards }, written: 1 + 4 + cards };
+    // The deck and its entries: all, main, ally, one tag, each card, its archetype's.
+    const fold = { operations: { Query: 1, UpdateItem: 1 + 4 + cards + archetyped }, written: 1 + 4 + cards + archetyped };
     expect(await folding(7, 1)).toEqual(fold);
     // Up to 10 every change is due; beyond, one of 10%: from 100 folded, 105 is not due, 110 is.
     expect(await folding(100, 2)).toEqual(fold);
