@@ -5,7 +5,7 @@
  */
 import { BULK_FILES, BULK_TYPES, type BulkType, bulkTypeOf } from '#rules/bulk.ts';
 import { CARD_ID } from '#rules/card.ts';
-import { KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
+import { ARCHETYPE_ID_FORM, KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
 import type { ErrorCode } from '#shapes/errors.ts';
 
 export interface PathParam<T = string> {
@@ -66,6 +66,12 @@ export const CardId = formed(CARD_ID, {
   example: '2H',
   description: "A card of the catalogue: its card_id (the deck code's 2-character id for every deckable card).",
   missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
+});
+
+export const ArchetypeId = formed(ARCHETYPE_ID_FORM, {
+  example: 'soviet-grey-rifles-thistle',
+  description: "An archetype: its id (a rule's of the rules in use, or a cluster's: `cluster-…`), as a deck's archetype names it.",
+  missing: { code: 'not_found', message: 'no such archetype among the public decks' },
 });
 
 export const Asset = formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {

@@ -298,8 +298,10 @@ export const CLUSTER_ARCHETYPES: DailyWorker = worker<Omit<DailyWorker, 'handler
     // Each deck to reclassify read again, then its archetype and its entries written in one transaction (store/decks.ts).
     decks(['GetItem', 'UpdateItem'], [DECK.grant]),
     decks(['PutItem', 'DeleteItem'], [SEARCH_ENTRY.grant]),
-    // The run's clusters, one item written whole (lib/store/clusters.ts).
-    decks(['PutItem'], [CLUSTERS.grant]),
+    // The run's clusters and the archetypes' weeks, one item read and written whole (lib/store/clusters.ts); the week's
+    // figures from the factions' item (lib/store/plays.ts readCounts).
+    decks(['GetItem', 'PutItem'], [CLUSTERS.grant]),
+    decks(['GetItem'], [PLAYS.grant]),
   ],
 });
 

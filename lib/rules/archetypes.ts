@@ -13,7 +13,7 @@ import { archetypeName, archetypeOf, type Classified, cardsOf, takenBy } from '.
 import type { Card, Catalogue } from './catalogue.ts';
 import { COPY_LIMIT } from './deck-rules.ts';
 import { FACTION_IDS, type FactionId, factionById, MAIN_FACTION_IDS } from './factions.ts';
-import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, ARCHETYPE_NAME_CHARS } from './ids.ts';
+import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, ARCHETYPE_NAME_CHARS, PERIOD } from './ids.ts';
 import { INVISIBLE_CLASS } from './invisible.ts';
 import { SERVED_LANGUAGES } from './languages.ts';
 
@@ -81,7 +81,7 @@ const Archetype = v.pipe(
 export const ArchetypeRules = v.strictObject({
   $schema: v.optional(v.string()),
   /** The card pool's period: the month it began (YYYY-MM). */
-  period: v.pipe(v.string(), v.regex(/^\d{4}-(?:0[1-9]|1[0-2])$/, 'a period is the month its pool began: YYYY-MM')),
+  period: v.pipe(v.string(), v.regex(PERIOD, 'a period is the month its pool began: YYYY-MM')),
   archetypes: v.pipe(v.array(Archetype), v.maxLength(500)),
 });
 /**

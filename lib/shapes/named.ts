@@ -126,6 +126,7 @@ export const SHAPES = {
   'PlayedCard[]': v.array(S.PlayedCard),
   PlayedFactions: S.PlayedFactions,
   'ArchetypeFigure[]': v.array(S.ArchetypeFigure),
+  ArchetypeFigure: S.ArchetypeFigure,
   'Card[]': v.array(COMPONENTS.Card),
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
@@ -137,6 +138,7 @@ export const SHAPES = {
   PlayedCardsMeta: S.PlayedCardsMeta,
   PlayedFactionsMeta: S.PlayedFactionsMeta,
   ArchetypesMeta: S.ArchetypesMeta,
+  ArchetypeMeta: S.ArchetypeMeta,
   // Request bodies
   CreateBody,
   PatchBody,

@@ -9,7 +9,7 @@ import { CARD_ID, CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { DECK_SIZE } from '#rules/deck-rules.ts';
 import { FACTION_IDS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { FORMATS } from '#rules/formats.ts';
-import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, SHARE_SLUG, UUID } from '#rules/ids.ts';
+import { ARCHETYPE_ID, ARCHETYPE_ID_CHARS, PERIOD, SHARE_SLUG, UUID } from '#rules/ids.ts';
 import { INVISIBLE } from '#rules/invisible.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { normalizeTag } from '#rules/schemas.ts';
@@ -199,7 +199,29 @@ export const CardQuery = v.object({
 
 /** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
 /** The archetypes the library plays (contract §13.3): of one main nation, or all. */
-export const ArchetypesQuery = v.object({ lang, main_faction: oneOf('main_faction', MAIN_FACTION_IDS) });
+/** The card pool's period the archetypes' figures are of (contract §13.3): the rules in use's, the one there is. */
+const period = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(PERIOD, 'period is a period of the card pool: the month it began, YYYY-MM'),
+    described<string>({
+      type: 'string',
+      pattern: PERIOD.source,
+      description:
+        "The card pool's period (YYYY-MM): the figures are those of the rules in use, whose period meta.period names; another is 404",
+    }),
+  ),
+);
+
+export const ArchetypesQuery = v.object({
+  lang,
+  period,
+  main_faction: oneOf('main_faction', MAIN_FACTION_IDS),
+  limit: integer('limit', 1, 50, 20),
+  cursor,
+});
+
+export const ArchetypeQuery = v.object({ lang, period });
 
 export const PlayedCardsQuery = v.object({
   lang,

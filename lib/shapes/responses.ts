@@ -4,6 +4,8 @@
  * Strict objects: a field that is not declared here is a field the document does not promise.
  */
 import * as v from 'valibot';
+import { SAMPLE_DECKS } from '#rules/archetype-figures.ts';
+import { TREND_WEEKS } from '#rules/archetype-trend.ts';
 import { BULK_TYPES } from '#rules/bulk.ts';
 import { CARD_TYPES, RARITIES } from '#rules/card.ts';
 import { PUBLIC_CHANGES, VERSIONED_FIELDS } from '#rules/changed-fields.ts';
@@ -417,12 +419,41 @@ export const ArchetypeFigure = v.strictObject({
   decks: count,
   share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
   key_cards: v.strictObject({ core: v.array(cardId), tech: v.array(cardId) }),
+  trend: v.pipe(
+    v.array(
+      v.strictObject({
+        week: v.pipe(v.string(), v.isoDate(), v.description('The Monday (UTC) the week began')),
+        share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+      }),
+    ),
+    v.maxLength(TREND_WEEKS),
+    v.description(
+      `Its share of the public decks in each of the last ${TREND_WEEKS} weeks kept (oldest first; the week in progress last, its share now; a past week as the daily job last saw it)`,
+    ),
+  ),
+  samples: v.pipe(
+    v.array(SearchItem),
+    v.maxLength(SAMPLE_DECKS),
+    v.description(`Its ${SAMPLE_DECKS} most viewed public decks, as search lists them (read as asked: a deck made private is never one)`),
+  ),
 });
+const archetypesPeriod = v.pipe(
+  v.nullable(v.string()),
+  v.description('The period of the card pool the rules in use are of (their file: YYYY-MM)'),
+);
 export const ArchetypesMeta = v.strictObject({
   api_version: v.literal(API_VERSION),
   decks: count,
   as_of: v.nullable(timestamp),
-  period: v.pipe(v.nullable(v.string()), v.description('The period of the card pool the rules in use are of (their file: YYYY-MM)')),
+  period: archetypesPeriod,
+  has_more: v.boolean(),
+  next_cursor: v.nullable(v.string()),
+});
+export const ArchetypeMeta = v.strictObject({
+  api_version: v.literal(API_VERSION),
+  decks: count,
+  as_of: v.nullable(timestamp),
+  period: archetypesPeriod,
 });
 export const PlayedFactionsMeta = v.strictObject({ api_version: v.literal(API_VERSION), decks: count, as_of: v.nullable(timestamp) });
 

@@ -130,6 +130,11 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
   return { items, next: start, skipped, scanned };
 }
 
+/** The `most` most viewed public decks of a facet's partition: at most `most` items read. */
+export async function mostViewed(facet: string, most: number): Promise<SearchEntry[]> {
+  return (await searchEntries({ facet, sort: 'views', filters: {}, limit: most, skip: 0, budget: most })).items;
+}
+
 /** The public decks of a main nation that hold a card, with their cards: the `most` most viewed of its partition, at most `most` items read. */
 export async function cardPartition(cardId: string, main: string, most: number): Promise<CardedEntry[]> {
   const page = await searchEntries({

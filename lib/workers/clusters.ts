@@ -4,12 +4,14 @@
  * given its cluster's archetype — `{ id, name, by: "cluster" }`, named by its nation and its anchors — or none, with its
  * search entries (lib/store/decks.ts reclassifyAsRead: only where it differs, only while the deck is as read).
  * Streamed in two passes of a Scan of the share-slug index (deck items alone), a page at a time: the first counts the
- * groups, the second writes each deck's cluster — no deck is held past its page, whatever the library's size.
+ * groups, the second writes each deck's cluster — no deck is held past its page, whatever the library's size. The
+ * archetypes' weeks (lib/rules/archetype-trend.ts) are kept with the clusters: this week's figures as the run starts.
  */
 import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
 import { logger } from '#logger';
 import { archetypeOf, type Rules } from '#rules/archetype-of.ts';
+import { withWeek } from '#rules/archetype-trend.ts';
 import { type Catalogue, RARITIES } from '#rules/catalogue.ts';
 import { type Cluster, type ClusterCatalogue, ClusterCount, clusterName } from '#rules/clusters.ts';
 import { type Deck, DeckCodeError } from '#rules/deck-code.ts';
@@ -18,9 +20,10 @@ import { factionName } from '#rules/faction-names.ts';
 import { ARCHETYPE_NAME_CHARS } from '#rules/ids.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { atMost } from '#store/at-most.ts';
-import { writeClusters } from '#store/clusters.ts';
+import { readClusters, writeClusters } from '#store/clusters.ts';
 import { allPublicDecks, reclassifyAsRead } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
+import { readCounts } from '#store/plays.ts';
 
 /** Decks written at once. */
 const DECKS_AT_ONCE = 8;
@@ -72,6 +75,9 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
   const c = catalogue();
   const rules = archetypeRules(c);
   const run: ClusterRun = { decks: 0, clustered: 0, clusters: 0, reclassified: 0, unchanged: 0, changed_meanwhile: 0, unreadable: 0 };
+  const started = new Date();
+  const [figures, kept] = await Promise.all([readCounts(), readClusters()]);
+  const trend = withWeek(kept.trend, started, figures.decks, figures.counts.archetypes);
   // The first pass: the groups counted.
   const count = new ClusterCount(clusterCatalogue(c));
   for await (const d of allPublicDecks()) {
@@ -82,10 +88,11 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
   const clusters = count.clusters();
   run.clusters = clusters.all.length;
   const named = new Map(clusters.all.map((cluster) => [cluster.id, archetypeOfCluster(cluster, c)]));
-  // The run's clusters, for the figures by archetype: each one's name, nation and signature.
+  // The run's clusters, for the figures by archetype: each one's name, nation and signature; and the weeks.
   await writeClusters(
     new Map(clusters.all.map(({ id, ...cluster }) => [id, { ...cluster, name: (named.get(id) as { name: string }).name }])),
-    new Date(),
+    trend,
+    started,
   );
   /** A deck's cluster as it is when written: its own (public, no rule taking it), else what it has. */
   const wanted = (d: StoredDeck): KeptArchetype => {

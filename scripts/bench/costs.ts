@@ -194,6 +194,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     // What the library plays (contract §10.3): one item, or one item and a Query of the 50 most used tags (the tags' index).
     ['meta cards (soviet, 50)', 'GET', '/api/v1/meta/cards?main_faction=soviet&limit=50', undefined, undefined],
     ['archetypes (all)', 'GET', '/api/v1/archetypes', undefined, undefined],
+    ['archetype (one)', 'GET', '/api/v1/archetypes/soviet-grey-rifles-thistle', undefined, undefined],
     ['meta factions', 'GET', '/api/v1/meta/factions', undefined, undefined],
     // The bulk files' listing (contract §12.2): one BatchGetItem of a small item a type (none yet: the export is the bench's --scale part 5).
     ['bulk data (listing)', 'GET', '/api/v1/bulk-data', undefined, undefined],

@@ -557,7 +557,9 @@ async function runSize(decks: number, out: string) {
     await measure('search, q matching nothing', 'GET', '/api/v1/decks?q=zqxjvk&limit=20', undefined, undefined, budget);
     await measure('meta/cards', 'GET', `/api/v1/meta/cards?main_faction=${first.main_faction}&limit=50`);
     await measure('meta/factions', 'GET', '/api/v1/meta/factions');
+    // The archetypes' figures (contract §13.3): two items, and a Query of 3 entries an archetype shown (its samples).
     await measure('archetypes', 'GET', '/api/v1/archetypes');
+    await measure('archetype (one)', 'GET', '/api/v1/archetypes/soviet-grey-rifles-thistle');
     // Decks like this one (contract §12.3): the figures' item, and at most SIMILAR_PER_CARD entries of each of
     // SIMILAR_CARDS partitions (and the deck, by its slug).
     const alike = SIMILAR_CARDS * SIMILAR_PER_CARD;

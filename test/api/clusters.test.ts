@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { CLUSTER_ARCHETYPES } from '#routes/workers.ts';
+import { weekOf } from '#rules/archetype-trend.ts';
 import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
 import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
@@ -98,6 +99,8 @@ describe('cluster archetypes', () => {
         decks: 6,
         share: Math.round((6 / 9) * 10_000) / 10_000,
         key_cards: { core: expect.arrayContaining([]), tech: expect.any(Array) },
+        trend: expect.any(Array),
+        samples: expect.any(Array),
       },
     ]);
     expect(listed.body.meta).toMatchObject({ decks: 9, period: '2026-05' });
@@ -154,6 +157,8 @@ describe('cluster archetypes', () => {
         decks: 6,
         share: Math.round((6 / 15) * 10_000) / 10_000,
         key_cards: { core: ['2B', '2C'], tech: [] },
+        trend: expect.any(Array),
+        samples: expect.any(Array),
       },
     ]);
     // What a hostile client sends: 400 in the envelope, never a 5xx.
@@ -173,5 +178,87 @@ describe('cluster archetypes', () => {
       ['germany', 5],
     ]);
     expect(all.meta.decks).toBe(15);
+  });
+  it('one archetype and pages of them: its trend, its three most viewed public decks read as asked, the period in use; hostile ids 404', async () => {
+    type Figure = {
+      id: string;
+      decks: number;
+      share: number;
+      trend: { week: string; share: number }[];
+      samples: { id: string; archetype: { id: string } }[];
+    };
+    const list = await call('GET', '/api/v1/archetypes?lang=de');
+    expect(list.status, list.text).toBe(200);
+    const figures = list.body.data as Figure[];
+    expect(figures.map((f) => [f.id.replace(/-[0-9a-f]{12}$/, ''), f.decks])).toEqual([
+      ['soviet-grey-rifles-thistle', 6],
+      ['cluster-germany', 5],
+    ]);
+    expect(list.body.meta).toMatchObject({ decks: 15, period: '2026-05', has_more: false, next_cursor: null });
+    for (const f of figures) {
+      // The trend: the week in progress (the cluster job kept it this week), its share now.
+      expect(f.trend).toEqual([{ week: weekOf(new Date()), share: f.share }]);
+      // The samples: what search by its archetype lists first by views (the same index, read the same way).
+      const top = await call('GET', `/api/v1/decks?archetype=${f.id}&sort=views&limit=3`);
+      expect(f.samples.map((d) => d.id)).toEqual(top.body.data.map((d: { id: string }) => d.id));
+      expect(f.samples).toHaveLength(3);
+      for (const d of f.samples) expect(d.archetype.id).toBe(f.id);
+      // One archetype: the same figure, the meta without pages.
+      const one = await call('GET', `/api/v1/archetypes/${f.id}?lang=de`);
+      expect(one.status, one.text).toBe(200);
+      expect(one.body.data).toEqual(f);
+      expect(one.body.meta).toEqual({ api_version: list.body.meta.api_version, decks: 15, as_of: list.body.meta.as_of, period: '2026-05' });
+    }
+    // A page at a time: the pages are the list.
+    const first = await call('GET', '/api/v1/archetypes?lang=de&limit=1');
+    expect(first.body.data).toEqual(figures.slice(0, 1));
+    expect(first.body.meta.has_more).toBe(true);
+    const next = await call('GET', `/api/v1/archetypes?lang=de&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect(next.body.data).toEqual(figures.slice(1, 2));
+    expect(next.body.meta).toMatchObject({ has_more: false, next_cursor: null });
+    // A cursor is good for the query it was issued for alone.
+    const elsewhere = await call(
+      'GET',
+      `/api/v1/archetypes?main_faction=soviet&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+    );
+    expect([elsewhere.status, elsewhere.body.error?.code]).toEqual([400, 'invalid_parameter']);
+
+    // A sample made private is in no sample from then on: read as asked, never kept.
+    const soviet = figures[0] as Figure;
+    const hidden = soviet.samples[0] as { id: string };
+    const made = await call('PATCH', `${owner.decks}/${hidden.id}`, { key: owner.key, body: { visibility: 'private' } });
+    expect(made.status, made.text).toBe(200);
+    const after = await call('GET', `/api/v1/archetypes/${soviet.id}`);
+    expect(after.body.data.samples.map((d: { id: string }) => d.id)).not.toContain(hidden.id);
+    expect(after.body.data.samples).toHaveLength(3);
+    const listedAfter = await call('GET', '/api/v1/archetypes?main_faction=soviet');
+    expect(listedAfter.body.data[0].samples.map((d: { id: string }) => d.id)).not.toContain(hidden.id);
+
+    // The period in use is the one there is; another is 404, a malformed one 400.
+    expect((await call('GET', '/api/v1/archetypes?period=2026-05')).status).toBe(200);
+    expect((await call('GET', `/api/v1/archetypes/${soviet.id}?period=2026-05`)).status).toBe(200);
+    for (const path of ['/api/v1/archetypes?period=2025-11', `/api/v1/archetypes/${soviet.id}?period=2025-11`]) {
+      const r = await call('GET', path);
+      expect([path, r.status, r.body.error?.code]).toEqual([path, 404, 'not_found']);
+      expect(r.body.error.message).toContain('2026-05');
+    }
+    for (const query of ['?period=2026-13', '?period=2026-5', '?period=__proto__', '?limit=0', '?limit=51', '?cursor=x']) {
+      const r = await call('GET', `/api/v1/archetypes${query}`);
+      expect([query, r.status, r.body.error?.code]).toEqual([query, 400, 'invalid_parameter']);
+    }
+    // An id no public deck has, or no id at all: 404 in the envelope, never a 5xx.
+    for (const id of [
+      'cluster-germany-000000000000',
+      'nobody',
+      'NOT-AN-ID',
+      '__proto__',
+      'constructor',
+      'a--b',
+      'x'.repeat(65),
+      '%F0%9F%92%A5',
+    ]) {
+      const r = await call('GET', `/api/v1/archetypes/${id}`);
+      expect([id.slice(0, 20), r.status, r.body.error?.code]).toEqual([id.slice(0, 20), 404, 'not_found']);
+    }
   });
 });

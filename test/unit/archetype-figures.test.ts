@@ -1,6 +1,7 @@
 /** What the library plays by archetype (contract §13.3; lib/rules/archetype-figures.ts), pure. */
 import { describe, expect, it } from 'vitest';
 import { archetypeFigures } from '#rules/archetype-figures.ts';
+import { NO_TREND, withWeek } from '#rules/archetype-trend.ts';
 
 const rules = {
   archetypes: [
@@ -31,7 +32,10 @@ describe('archetype figures', () => {
       ['cluster-japan-ffffffffffff', 2],
       ['gone', 0],
     ]);
-    const rows = archetypeFigures({ decks: 7, counts, rules, clusters, language: 'de' });
+    // Last week's figures as the daily job kept them, this week's now: each archetype's share of each week.
+    const kept = withWeek(NO_TREND, new Date('2026-11-20T05:15:00Z'), 4, new Map([['soviet-a', 1]]));
+    const trend = withWeek(kept, new Date('2026-11-25T12:00:00Z'), 7, counts);
+    const rows = archetypeFigures({ decks: 7, counts, rules, clusters, trend, language: 'de' });
     expect(rows).toEqual([
       {
         id: 'cluster-germany-0123456789ab',
@@ -41,6 +45,10 @@ describe('archetype figures', () => {
         decks: 3,
         share: 0.4286,
         key_cards: { core: ['10', '11'], tech: ['12'] },
+        trend: [
+          { week: '2026-11-16', share: 0 },
+          { week: '2026-11-23', share: 0.4286 },
+        ],
       },
       {
         id: 'soviet-a',
@@ -50,11 +58,17 @@ describe('archetype figures', () => {
         decks: 3,
         share: 0.4286,
         key_cards: { core: ['2B'], tech: ['2C', '2D', '2E'] },
+        trend: [
+          { week: '2026-11-16', share: 0.25 },
+          { week: '2026-11-23', share: 0.4286 },
+        ],
       },
     ]);
-    expect(archetypeFigures({ decks: 7, counts, rules, clusters, language: 'en', main: 'soviet' }).map((r) => r.name)).toEqual([
+    expect(archetypeFigures({ decks: 7, counts, rules, clusters, trend, language: 'en', main: 'soviet' }).map((r) => r.name)).toEqual([
       'Soviet Union · A',
     ]);
-    expect(archetypeFigures({ decks: 0, counts: new Map(), rules: undefined, clusters: new Map(), language: 'en' })).toEqual([]);
+    expect(
+      archetypeFigures({ decks: 0, counts: new Map(), rules: undefined, clusters: new Map(), trend: NO_TREND, language: 'en' }),
+    ).toEqual([]);
   });
 });
