@@ -24,7 +24,7 @@ import { FACTION_IDS, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { SHARE_SLUG } from '#rules/ids.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { atMost } from '#store/at-most.ts';
-import { allDecks, allPublicDecks, reclassifyAsRead } from '#store/decks.ts';
+import { allDecks, allPublicDecks, countReclassified, reclassifyAsRead } from '#store/decks.ts';
 import { clusterArchetypes } from '#workers/clusters.ts';
 import { useStore } from './accounts.ts';
 import { UsageError } from './usage.ts';
@@ -174,11 +174,10 @@ export async function archetypesApply(args: string[]): Promise<number> {
   await atMost(DECKS_AT_ONCE, allDecks(), async (scanned) => {
     tally.decks++;
     try {
-      const outcome = await reclassifyAsRead(scanned, (deck) => keptArchetype(rules, parsedCode(deck.deck_code).deck, deck.archetype));
-      if (outcome === 'reclassified') tally.reclassified++;
-      else if (outcome === 'unchanged') tally.unchanged++;
-      // Deleted meanwhile, or changed on every attempt (its own writes classify it; a second run takes what is left).
-      else tally.changed_meanwhile++;
+      countReclassified(
+        tally,
+        await reclassifyAsRead(scanned, (deck) => keptArchetype(rules, parsedCode(deck.deck_code).deck, deck.archetype)),
+      );
     } catch (e) {
       if (!(e instanceof DeckCodeError)) throw e;
       // A stored code that does not decode (none should): left as it is, counted, and the walk goes on.

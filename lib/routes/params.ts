@@ -21,14 +21,17 @@ export interface PathParam<T = string> {
 
 const NO_SUCH_DECK = { code: 'deck_not_found', message: 'no such deck' } as const;
 
-/** A parameter whose well-formed values are the strings its form matches, as they are. */
+/**
+ * A parameter whose well-formed values are the strings its form matches, as they are. Each is made `@__PURE__`: a
+ * function's bundle keeps only the parameters its routes name (esbuild drops an unused call only when told it is pure).
+ */
 const formed = (form: RegExp, about: Omit<PathParam, 'pattern' | 'parse'>): PathParam => ({
   pattern: form.source,
   ...about,
   parse: (raw) => (form.test(raw) ? raw : undefined),
 });
 
-export const ShareSlug = formed(SHARE_SLUG, {
+export const ShareSlug = /* @__PURE__ */ formed(SHARE_SLUG, {
   example: 'Xq3vT9pLmA2c',
   description: 'A public or unlisted deck: its share_slug (from search, or the owner deck), never its id.',
   missing: NO_SUCH_DECK,
@@ -42,7 +45,7 @@ export const UserId: PathParam = {
   parse: (raw) => raw,
 };
 
-export const DeckId = formed(UUID, {
+export const DeckId = /* @__PURE__ */ formed(UUID, {
   example: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
   description: "One of the caller's decks: its id.",
   missing: NO_SUCH_DECK,
@@ -56,25 +59,25 @@ export const Version: PathParam<number> = {
   parse: (raw) => (VERSION_NUMBER.test(raw) ? Number(raw) : undefined),
 };
 
-export const KeyId = formed(KEY_ID_FORM, {
+export const KeyId = /* @__PURE__ */ formed(KEY_ID_FORM, {
   example: 'a1B2c3D4e5F6g7H8',
   description: 'One of the account\'s keys: its key_id (the part of the key between "dlk_" and its secret).',
   missing: { code: 'key_not_found', message: 'this account has no key of that id' },
 });
 
-export const CardId = formed(CARD_ID, {
+export const CardId = /* @__PURE__ */ formed(CARD_ID, {
   example: '2H',
   description: "A card of the catalogue: its card_id (the deck code's 2-character id for every deckable card).",
   missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
 });
 
-export const ArchetypeId = formed(ARCHETYPE_ID_FORM, {
+export const ArchetypeId = /* @__PURE__ */ formed(ARCHETYPE_ID_FORM, {
   example: 'soviet-grey-rifles-thistle',
   description: "An archetype: its id (a rule's of the rules in use, or a cluster's: `cluster-…`), as a deck's archetype names it.",
   missing: { code: 'not_found', message: 'no such archetype among the public decks' },
 });
 
-export const Asset = formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
+export const Asset = /* @__PURE__ */ formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
   example: 'scalar.js',
   description: 'A script of the reference page: scalar.js, or a module it imports.',
   missing: { code: 'not_found', message: 'no such asset of the docs page' },

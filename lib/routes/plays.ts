@@ -57,7 +57,7 @@ export const PLAYS_ROUTES = routes({
     cursors: true,
     grants: ARCHETYPE_GRANTS,
     summary: 'The archetypes the library plays',
-    description: `Each archetype of the public decks (contract §13.3: by a rule of the rules in use, or a cluster of the daily job), of main_faction or of all: ${ARCHETYPE_FIGURE}, most decks first, then id; limit at a time (meta.next_cursor for the next). meta.decks: the public decks; meta.as_of: when the figures last changed; meta.period: the card pool's period of the rules in use (period= another is 404 not_found). Two items read and a Query of ${SAMPLE_DECKS} search entries an archetype listed, whatever the library's size. An archetype no rule or cluster names any more (its decks not yet reclassified) is left out.`,
+    description: `Each archetype of the public decks (contract §13.3: by a rule of the rules in use, or a cluster of the daily job), of main_faction or of all: ${ARCHETYPE_FIGURE}, most decks first, then id; limit at a time (meta.next_cursor for the next: each page reads the figures as they are then, so an archetype whose decks move past another's during a walk may be shown twice or not at all). meta.decks: the public decks; meta.as_of: when the figures last changed; meta.period: the card pool's period of the rules in use (period= another is 404 not_found). Two items read and a Query of ${SAMPLE_DECKS} search entries an archetype listed, whatever the library's size. An archetype no rule or cluster names any more (its decks not yet reclassified) is left out.`,
     tag: 'Meta',
     success: { status: 200, data: 'ArchetypeFigure[]', meta: 'ArchetypesMeta', headers: ['Content-Language', 'Vary'] },
     errors: ['not_found'],

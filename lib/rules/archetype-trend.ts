@@ -4,6 +4,7 @@
  * each archetype's decks), the week in progress as the figures are now. Pure: what a week is, a week's figures folded
  * into those kept, an archetype's shares read out of them.
  */
+import * as v from 'valibot';
 import { DAY_MS, dayOf } from './week.ts';
 
 /** Weeks a trend holds, the week in progress the last. */
@@ -20,6 +21,24 @@ export interface Trend {
 }
 
 export const NO_TREND: Trend = { weeks: [], decks: [], counts: {} };
+
+/** A trend's stored shape, made when first read (a bundle that reads no trend, and imports TREND_WEEKS, builds none). */
+let weeksShape: v.GenericSchema<unknown, Trend> | undefined;
+const Weeks = () =>
+  (weeksShape ??= v.pipe(
+    v.object({
+      weeks: v.array(v.pipe(v.string(), v.isoDate())),
+      decks: v.array(v.pipe(v.number(), v.minValue(0))),
+      counts: v.record(v.string(), v.array(v.pipe(v.number(), v.minValue(0)))),
+    }),
+    v.check((t) => t.decks.length === t.weeks.length && Object.values(t.counts).every((row) => row.length === t.weeks.length)),
+  ));
+
+/** A trend as stored, when it is one (its weeks, decks and every row aligned); else none: a trend is figures, never a failure. */
+export const trendRead = (stored: unknown): Trend => {
+  const read = v.safeParse(Weeks(), stored);
+  return read.success ? read.output : NO_TREND;
+};
 
 /** The Monday (UTC) of an instant's week, as YYYY-MM-DD. */
 export function weekOf(at: Date): string {

@@ -10,7 +10,7 @@ export const SHARE_SLUG = /^[A-Za-z0-9]{12}$/;
 export const ARCHETYPE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const ARCHETYPE_ID_CHARS = 64;
 /** An archetype's id whole, its length too (a path parameter's pattern). */
-export const ARCHETYPE_ID_FORM = new RegExp(`^(?=.{1,${ARCHETYPE_ID_CHARS}}$)${ARCHETYPE_ID.source.slice(1)}`);
+export const ARCHETYPE_ID_FORM = /* @__PURE__ */ new RegExp(`^(?=.{1,${ARCHETYPE_ID_CHARS}}$)${ARCHETYPE_ID.source.slice(1)}`);
 /** A period of the card pool (the archetype rules' files): the month it began, YYYY-MM. */
 export const PERIOD = /^\d{4}-(?:0[1-9]|1[0-2])$/;
 /** An archetype's name: at most this many UTF-16 units (it is shown on pages, images and in Discord). */

@@ -80,9 +80,16 @@ export const unlessConditionFailed = <T>(write: Promise<T>): Promise<T | undefin
   });
 
 /** Most items one TransactWriteItems may hold (DynamoDB's limit). */
-/** Every item a Scan keeps, page by page (a full Scan: for operators' tools, never a route). */
-export async function* scanItems(input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): AsyncGenerator<Record<string, unknown>> {
-  for await (const page of paginateScan({ client: documentClient() }, input)) yield* page.Items ?? [];
+/** Every item a Scan keeps, page by page (a full Scan: for operators' tools, never a route); `units` hears each page's read units. */
+export async function* scanItems(
+  input: Omit<ScanCommandInput, 'ExclusiveStartKey'>,
+  units?: (n: number) => void,
+): AsyncGenerator<Record<string, unknown>> {
+  const asked = units ? { ...input, ReturnConsumedCapacity: 'TOTAL' as const } : input;
+  for await (const page of paginateScan({ client: documentClient() }, asked)) {
+    units?.(page.ConsumedCapacity?.CapacityUnits ?? 0);
+    yield* page.Items ?? [];
+  }
 }
 
 export const MAX_TRANSACT_ITEMS = 100;

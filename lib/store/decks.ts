@@ -319,6 +319,21 @@ export async function reclassifyAsRead(
   return deck ? 'changed' : 'gone';
 }
 
+/** What reclassifying decks did, counted (`deckctl archetypes apply`, the cluster job). */
+export interface Reclassifications {
+  reclassified: number;
+  unchanged: number;
+  /** Deleted meanwhile, or changed on every attempt (its own writes classify it; a next run takes what is left). */
+  changed_meanwhile: number;
+}
+
+/** Counts what one reclassifyAsRead did. */
+export function countReclassified(into: Reclassifications, outcome: Awaited<ReturnType<typeof reclassifyAsRead>>): void {
+  if (outcome === 'reclassified') into.reclassified++;
+  else if (outcome === 'unchanged') into.unchanged++;
+  else into.changed_meanwhile++;
+}
+
 /** Deck items a page of a Scan of the decks reads (publicDeckPages, scanDecks). */
 export const SCAN_PAGE = 500;
 
@@ -329,15 +344,23 @@ export const SCAN_PAGE = 500;
  * beside 3.3 million items outlived the service's 2.5 s attempt bound on DynamoDB Local: `deckctl views check` after
  * the scale bench's views).
  */
-const scanDecks = (filter: string, values: Record<string, string>, projection?: string): AsyncGenerator<Record<string, unknown>> =>
-  scanItems({
-    TableName: table(),
-    IndexName: indexName('by_share_slug'),
-    FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
-    ProjectionExpression: projection,
-    ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
-    Limit: SCAN_PAGE,
-  });
+const scanDecks = (
+  filter: string,
+  values: Record<string, string>,
+  projection?: string,
+  units?: (n: number) => void,
+): AsyncGenerator<Record<string, unknown>> =>
+  scanItems(
+    {
+      TableName: table(),
+      IndexName: indexName('by_share_slug'),
+      FilterExpression: `begins_with(sk, :deck)${filter ? ` AND ${filter}` : ''}`,
+      ProjectionExpression: projection,
+      ExpressionAttributeValues: { ':deck': DECK.sk, ...values },
+      Limit: SCAN_PAGE,
+    },
+    units,
+  );
 
 /**
  * Every public deck, whole, a page at a time, from one segment of a parallel Scan of the share-slug index (the bulk
@@ -381,9 +404,9 @@ export async function* publicDeckPages(segment: number, segments: number, units?
   }
 }
 
-/** Every public deck, whole (for `deckctl search reindex`). */
-export async function* allPublicDecks(): AsyncGenerator<StoredDeck> {
-  for await (const item of scanDecks('visibility = :public', { ':public': 'public' })) yield fromItem(item);
+/** Every public deck, whole (for `deckctl search reindex`, the cluster job); `units` hears each page's read units. */
+export async function* allPublicDecks(units?: (n: number) => void): AsyncGenerator<StoredDeck> {
+  for await (const item of scanDecks('visibility = :public', { ':public': 'public' }, undefined, units)) yield fromItem(item);
 }
 
 /** Every stored deck, whole, public or not (for `deckctl archetypes apply`). */

@@ -21,14 +21,17 @@ import { ARCHETYPE_NAME_CHARS } from '#rules/ids.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { atMost } from '#store/at-most.ts';
 import { readClusters, writeClusters } from '#store/clusters.ts';
-import { allPublicDecks, reclassifyAsRead } from '#store/decks.ts';
+import { allPublicDecks, countReclassified, reclassifyAsRead } from '#store/decks.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { readCounts } from '#store/plays.ts';
 
 /** Decks written at once. */
 const DECKS_AT_ONCE = 8;
 
-/** What a run did: public decks read, those clustered, the clusters, decks written, unchanged, changed meanwhile, undecodable. */
+/**
+ * What a run did: public decks read, those clustered, the clusters, decks written, unchanged, changed meanwhile,
+ * undecodable; and the read units of its two Scans (as DynamoDB reports them).
+ */
 export interface ClusterRun {
   decks: number;
   clustered: number;
@@ -37,6 +40,7 @@ export interface ClusterRun {
   unchanged: number;
   changed_meanwhile: number;
   unreadable: number;
+  scan_read_units: number;
 }
 
 /** What clustering reads of a catalogue: a card's nation, its rarity's rank (elite highest). */
@@ -74,13 +78,25 @@ function clusterable(d: StoredDeck, rules: Rules | undefined): Deck | undefined 
 export async function clusterArchetypes(): Promise<ClusterRun> {
   const c = catalogue();
   const rules = archetypeRules(c);
-  const run: ClusterRun = { decks: 0, clustered: 0, clusters: 0, reclassified: 0, unchanged: 0, changed_meanwhile: 0, unreadable: 0 };
+  const run: ClusterRun = {
+    decks: 0,
+    clustered: 0,
+    clusters: 0,
+    reclassified: 0,
+    unchanged: 0,
+    changed_meanwhile: 0,
+    unreadable: 0,
+    scan_read_units: 0,
+  };
+  const units = (n: number) => {
+    run.scan_read_units += n;
+  };
   const started = new Date();
   const [figures, kept] = await Promise.all([readCounts(), readClusters()]);
   const trend = withWeek(kept.trend, started, figures.decks, figures.counts.archetypes);
   // The first pass: the groups counted.
   const count = new ClusterCount(clusterCatalogue(c));
-  for await (const d of allPublicDecks()) {
+  for await (const d of allPublicDecks(units)) {
     const deck = clusterable(d, rules);
     if (deck === 'unreadable') run.unreadable++;
     else if (deck) count.add({ main: d.main_faction, cards: deck.cards });
@@ -94,23 +110,24 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
     trend,
     started,
   );
-  /** A deck's cluster as it is when written: its own (public, no rule taking it), else what it has. */
-  const wanted = (d: StoredDeck): KeptArchetype => {
-    const deck = d.visibility === 'public' ? clusterable(d, rules) : undefined;
-    if (!deck || deck === 'unreadable') return d.archetype ?? null;
-    const cluster = clusters.of({ main: d.main_faction, cards: deck.cards });
+  /** The archetype of a deck's cluster: none when no cluster holds it. */
+  const clusterOf = (main: string, deck: Deck): KeptArchetype => {
+    const cluster = clusters.of({ main, cards: deck.cards });
     return cluster ? (named.get(cluster.id) as KeptArchetype) : null;
   };
+  /** A deck's cluster as it is when written again: its own (public, no rule taking it), else what it has. */
+  const wanted = (d: StoredDeck): KeptArchetype => {
+    const deck = d.visibility === 'public' ? clusterable(d, rules) : undefined;
+    return !deck || deck === 'unreadable' ? (d.archetype ?? null) : clusterOf(d.main_faction, deck);
+  };
   // The second pass: each deck's cluster, written where it differs (on the deck as it is then: reclassifyAsRead).
-  await atMost(DECKS_AT_ONCE, allPublicDecks(), async (d) => {
+  await atMost(DECKS_AT_ONCE, allPublicDecks(units), async (d) => {
     const deck = clusterable(d, rules);
     if (!deck || deck === 'unreadable') return;
     run.decks++;
-    if (wanted(d)) run.clustered++;
-    const outcome = await reclassifyAsRead(d, wanted);
-    if (outcome === 'reclassified') run.reclassified++;
-    else if (outcome === 'unchanged') run.unchanged++;
-    else run.changed_meanwhile++;
+    const given = clusterOf(d.main_faction, deck);
+    if (given) run.clustered++;
+    countReclassified(run, await reclassifyAsRead(d, (now) => (now === d ? given : wanted(now))));
   });
   logger.info('clusters', { ...run });
   return run;

@@ -29,7 +29,9 @@
  *      tables is made too and must agree;
  *   5. runs the bulk export (contract §12.2) into a stand-in of the bucket: its time, its read units (a deck), its
  *      files' sizes and the most memory it held. With --export-only, a size's deck items alone are seeded (the export
- *      reads nothing else) and exported, nothing else.
+ *      reads nothing else) and exported, nothing else;
+ *   6. runs the cluster job (contract §13.3) as the daily job does: its time, its Scans' read units (a deck), the
+ *      decks it wrote and the most memory it held (its first run over the library: every clustered deck written).
  * The parent prints each size's table and the budgets of contract §11.1/§12.1, with the 1,000-deck run as
  * the base of the "within 10%" checks.
  */
@@ -64,6 +66,7 @@ import { checkViews } from '#store/view-check.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { countViews } from '#workers/access-log-views.ts';
 import { exportBulk } from '#workers/bulk-export.ts';
+import { type ClusterRun, clusterArchetypes } from '#workers/clusters.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { handleViewLog } from '#workers/view-log.ts';
 import { accessLine } from '../../infra/access-log-fields.ts';
@@ -119,6 +122,8 @@ export interface SizeResult {
   largest: { prefix: string; bytes: number; readUnits: number }[];
   /** The bulk export (contract §12.2) of the library as it stands after the views. */
   bulk: BulkFigures | { failed: string };
+  /** The cluster job (contract §13.3) over the library as it stands after the export. */
+  clusters?: ClusterFigures | { failed: string };
   when: string;
   machine: string;
 }
@@ -166,6 +171,28 @@ async function bulkExport(): Promise<BulkFigures> {
     clearInterval(sampler);
     await objects.stop();
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** What the cluster job costs over a library: its time, what it did (its Scans' read units among it), its memory. */
+type ClusterFigures = ClusterRun & { seconds: number; rssBeforeMb: number; rssPeakMb: number };
+
+/** 6. The cluster job, as the daily job runs it (lib/workers/clusters.ts), on the service's client. */
+async function clusterJob(): Promise<ClusterFigures> {
+  const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
+  const rssBeforeMb = mb();
+  let rssPeakMb = rssBeforeMb;
+  const sampler = setInterval(() => {
+    rssPeakMb = Math.max(rssPeakMb, mb());
+  }, 50);
+  try {
+    const t = performance.now();
+    const run = await clusterArchetypes();
+    const seconds = elapsed(t);
+    console.log(`  cluster job: ${run.decks} decks, ${run.clusters} clusters, ${run.scan_read_units} read units, in ${seconds} s`);
+    return { ...run, seconds, rssBeforeMb, rssPeakMb };
+  } finally {
+    clearInterval(sampler);
   }
 }
 
@@ -637,10 +664,12 @@ async function runSize(decks: number, out: string) {
     // million items one of its index pages outlived that on DynamoDB Local (a TimeoutError, the run stopped). A failure
     // is the export's figure, said in the table; `--export-only` measures it on the deck items alone.
     const bulk: BulkFigures | { failed: string } = await bulkExport().catch((e: Error) => ({ failed: `${e.name}: ${e.message}` }));
+    const clusters: ClusterFigures | { failed: string } = await clusterJob().catch((e: Error) => ({ failed: `${e.name}: ${e.message}` }));
     const result: SizeResult = {
       decks,
       items,
       bulk,
+      clusters,
       seedSeconds,
       boardsSeconds,
       rows,
@@ -861,6 +890,26 @@ function report(r: SizeResult | ExportOnly) {
   );
   printLargest(r.largest);
   reportBulk(r.bulk);
+  if (r.clusters) reportClusters(r.clusters);
+}
+
+function reportClusters(c: ClusterFigures | { failed: string }) {
+  if ('failed' in c) return console.log(`cluster job: failed (${c.failed})`);
+  table(
+    ['cluster job', 'seconds', 'clusters', 'decks clustered', 'decks written', "Scans' read units", 'read units a deck', 'memory (MB)'],
+    [
+      [
+        `${c.decks} decks`,
+        c.seconds,
+        c.clusters,
+        c.clustered,
+        c.reclassified,
+        fixed(c.scan_read_units),
+        fixed(c.scan_read_units / Math.max(1, c.decks), 3),
+        `${c.rssBeforeMb} → ${c.rssPeakMb}`,
+      ],
+    ],
+  );
 }
 
 function printLargest(largest: SizeResult['largest']) {

@@ -4,12 +4,16 @@
  * and public reads and search items, found by `archetype=` — a group too small is given none, a deck a rule takes keeps
  * the rule's; the same library twice gives the same ids, and a deck added to another nation moves none.
  */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { CLUSTER_ARCHETYPES } from '#routes/workers.ts';
 import { weekOf } from '#rules/archetype-trend.ts';
 import { type CardCount, encodeDeckCode } from '#rules/deck-code.ts';
 import type { FactionId } from '#rules/factions.ts';
+import { documentClient } from '#store/client.ts';
+import { clustersKey } from '#store/items/clusters.ts';
+import { DECKS, tableName } from '#store/tables.ts';
 import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { invokeWorker } from '../../infra/local/workers.ts';
 import { call, newOwner, type Owner, walkSearch } from '../support/api.ts';
@@ -246,6 +250,31 @@ describe('cluster archetypes', () => {
       const r = await call('GET', `/api/v1/archetypes${query}`);
       expect([query, r.status, r.body.error?.code]).toEqual([query, 400, 'invalid_parameter']);
     }
+    // The clusters' item as another write may have left it (an older shape, a malformed trend or cluster): figures all
+    // the same, what does not read left out — never a 5xx.
+    const kept = (await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: clustersKey() }))).Item as Record<
+      string,
+      unknown
+    >;
+    const germanId = (figures[1] as Figure).id;
+    const { trend: _trend, ...untrended } = kept;
+    for (const [what, item, trend, listsGerman] of [
+      ['no trend (as first written)', untrended, [], true],
+      ['a trend without counts', { ...kept, trend: { weeks: ['2020-01-06'], decks: [3] } }, [], true],
+      ['a trend of rows unaligned', { ...kept, trend: { weeks: ['2020-01-06'], decks: [3], counts: { x: [1, 2] } } }, [], true],
+      ['a cluster without its signature', { ...kept, clusters: { [germanId]: { name: 'x' } } }, undefined, false],
+      ['clusters not a map', { ...kept, clusters: 'x' }, undefined, false],
+    ] as const) {
+      await documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item: item }));
+      const r = await call('GET', '/api/v1/archetypes');
+      expect([what, r.status]).toEqual([what, 200]);
+      expect([what, r.body.data.some((f: Figure) => f.id === germanId)]).toEqual([what, listsGerman]);
+      if (trend) expect([what, r.body.data[0].trend]).toEqual([what, [{ week: weekOf(new Date()), share: r.body.data[0].share }]]);
+      const one = await call('GET', `/api/v1/archetypes/${germanId}`);
+      expect([what, one.status]).toEqual([what, listsGerman ? 200 : 404]);
+    }
+    await documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item: kept }));
+
     // An id no public deck has, or no id at all: 404 in the envelope, never a 5xx.
     for (const id of [
       'cluster-germany-000000000000',
