@@ -32,6 +32,7 @@ export const DETAIL_CODES = [
   'empty_patch',
   'not_enough_copies',
   'must_be_empty_object',
+  'not_in_format',
 ] as const;
 export type DetailCode = (typeof DETAIL_CODES)[number];
 

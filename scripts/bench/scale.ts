@@ -29,7 +29,7 @@
  *      tables is made too and must agree;
  *   5. runs the bulk export (contract §12.2) into a stand-in of the bucket: its time, its read units (a deck), its
  *      files' sizes and the most memory it held. With --export-only, a size's deck items alone are seeded (the export
- *      reads nothing else) and exported, nothing else;
+ *      reads nothing else), exported and clustered (6.), nothing else;
  *   6. runs the cluster job (contract §13.3) as the daily job does: its time, its Scans' read units (a deck), the
  *      decks it wrote and the most memory it held (its first run over the library: every clustered deck written).
  * The parent prints each size's table and the budgets of contract §11.1/§12.1, with the 1,000-deck run as
@@ -130,7 +130,7 @@ export interface SizeResult {
 
 /** With --export-only: a size's seeding and bulk export alone (no requests, views or largest items). */
 const EXPORT_ONLY = process.argv.includes('--export-only');
-type ExportOnly = Pick<SizeResult, 'decks' | 'items' | 'seedSeconds' | 'bulk' | 'when' | 'machine'>;
+type ExportOnly = Pick<SizeResult, 'decks' | 'items' | 'seedSeconds' | 'bulk' | 'clusters' | 'when' | 'machine'>;
 const machine = () => `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB`;
 
 /** What the bulk export of a library costs: its time, its read units, its files, its memory. */
@@ -470,7 +470,9 @@ async function runSize(decks: number, out: string) {
     if (EXPORT_ONLY) {
       // The bulk export alone (--export-only): what the requests and views leave aside take most of a run's time.
       const bulk = await bulkExport();
-      const only: ExportOnly = { decks, items, seedSeconds, bulk, when: new Date().toISOString(), machine: machine() };
+      // And the cluster job, which reads the deck items alone too (its first run writes each clustered deck's entries).
+      const clusters = await clusterJob().catch((e: Error) => ({ failed: `${e.name}: ${e.message}` }));
+      const only: ExportOnly = { decks, items, seedSeconds, bulk, clusters, when: new Date().toISOString(), machine: machine() };
       writeFileSync(out, JSON.stringify(only, null, 1));
       return;
     }
@@ -855,7 +857,9 @@ function printRows(rows: readonly Row[]) {
 function report(r: SizeResult | ExportOnly) {
   if (!('rows' in r)) {
     console.log(`\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s) — ${r.when}, ${r.machine}`);
-    return reportBulk(r.bulk);
+    reportBulk(r.bulk);
+    if (r.clusters) reportClusters(r.clusters);
+    return;
   }
   console.log(
     `\n${r.decks} public decks (${r.items} items seeded in ${r.seedSeconds} s; boards built in ${r.boardsSeconds} s) — ${r.when}, ${r.machine}`,

@@ -1,0 +1,93 @@
+/** Events (contract §13.4; lib/rules/events.ts), pure: a submission checked against an event, its deadline, its lock hash. */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { demoCatalogue } from '#catalogue/load.ts';
+import type { Card } from '#rules/catalogue.ts';
+import type { Deck } from '#rules/deck-code.ts';
+import { lockHash, submissionIssues, submissionsOpen } from '#rules/events.ts';
+import { legalDeck } from '../support/decks.ts';
+
+const demo = demoCatalogue();
+const deck = (main: Deck['main'], ally: Deck['ally'], offset = 0): Deck => ({ main, ally, cards: legalDeck(demo, main, ally, 12, offset) });
+const pauper = { format: 'pauper', decks_per_player: 2, distinct_mains: true } as const;
+const isPauper = (id: string) => !['special', 'elite'].includes((demo.get(id) as Card).rarity);
+/** A deck of a main nation with only standard and limited cards, where the demo catalogue has enough of them. */
+const pauperDeck = (main: Deck['main'], ally: Deck['ally']): Deck | undefined => {
+  for (let offset = 0; offset < 40; offset++) {
+    const d = deck(main, ally, offset);
+    if (d.cards.every((c) => isPauper(c.card_id))) return d;
+  }
+  return undefined;
+};
+
+describe('a submission checked against its event', () => {
+  it('a legal pair of pauper decks of different main nations: nothing to say', () => {
+    const pair = [pauperDeck('germany', 'italy'), pauperDeck('soviet', 'usa')];
+    expect(pair.every(Boolean)).toBe(true);
+    expect(submissionIssues(pauper, pair as Deck[], demo)).toEqual([]);
+  });
+
+  it('every failure named: the count, each card out of the format, a main nation twice, a deck broken by the game rules', () => {
+    const legal = pauperDeck('germany', 'italy') as Deck;
+    // One copy of a standard German card traded for a special or elite German card the deck lacks.
+    const rare = demo.cards.find(
+      (c) =>
+        c.faction === 'germany' && (c.rarity === 'special' || c.rarity === 'elite') && !legal.cards.some((x) => x.card_id === c.card_id),
+    ) as Card;
+    const traded = legal.cards.findIndex((c) => demo.get(c.card_id)?.faction === 'germany');
+    expect(traded).toBeGreaterThanOrEqual(0);
+    const special: Deck = {
+      ...legal,
+      cards: [
+        ...legal.cards.flatMap((c, i) => (i !== traded ? [c] : c.count > 1 ? [{ ...c, count: c.count - 1 }] : [])),
+        { card_id: rare.card_id, count: 1 },
+      ],
+    };
+    const issues = submissionIssues(pauper, [legal, special], demo);
+    expect(issues).toEqual([
+      { path: 'decks[1]', code: 'not_in_format', message: expect.stringContaining(rare.card_id) },
+      { path: 'decks[1]', code: 'duplicate', message: expect.stringContaining('decks[0]') },
+    ]);
+    expect(issues[0]?.message).toContain('pauper');
+    // Three decks where two are taken, one of 39 cards: the count, and the deck's own rule.
+    const short: Deck = { ...legal, main: 'soviet', ally: 'usa', cards: (pauperDeck('soviet', 'usa') as Deck).cards.slice(1) };
+    const three = submissionIssues(pauper, [legal, short, pauperDeck('japan', 'usa') ?? legal], demo);
+    expect(three[0]).toEqual({ path: 'decks', code: 'too_many', message: 'this event takes exactly 2 decks a player; 3 given' });
+    expect(three.some((d) => d.path === 'decks[1]' && d.code === 'deck_size')).toBe(true);
+    expect(submissionIssues(pauper, [], demo)).toEqual([
+      { path: 'decks', code: 'too_few', message: 'this event takes exactly 2 decks a player; 0 given' },
+    ]);
+  });
+
+  it('standard takes any valid deck; mains may repeat when the event allows it', () => {
+    const a = deck('germany', 'italy');
+    const b = deck('germany', 'japan', 3);
+    expect(submissionIssues({ format: 'standard', decks_per_player: 2, distinct_mains: false }, [a, b], demo)).toEqual([]);
+    expect(submissionIssues({ format: 'standard', decks_per_player: 2, distinct_mains: true }, [a, b], demo).map((d) => d.code)).toEqual([
+      'duplicate',
+    ]);
+    // Singleton and monodeck name their own rule's cards.
+    const single = submissionIssues({ format: 'singleton', decks_per_player: 1, distinct_mains: false }, [a], demo);
+    expect(single.length).toBe(a.cards.filter((c) => c.count > 1).length);
+    const mono = submissionIssues({ format: 'monodeck', decks_per_player: 1, distinct_mains: false }, [a], demo);
+    expect(mono.length).toBeGreaterThan(0);
+    for (const d of mono) expect(d.code).toBe('not_in_format');
+  });
+});
+
+describe('deadline and lock', () => {
+  it('submissions are taken until the deadline, not at it', () => {
+    const deadline = '2026-12-01T12:00:00Z';
+    expect(submissionsOpen(deadline, new Date('2026-12-01T11:59:59.999Z'))).toBe(true);
+    expect(submissionsOpen(deadline, new Date('2026-12-01T12:00:00.000Z'))).toBe(false);
+    // An offset is the same instant.
+    expect(submissionsOpen('2026-12-01T13:00:00+01:00', new Date('2026-12-01T12:00:00.000Z'))).toBe(false);
+  });
+
+  it('the lock hash is what a player works out from the codes they sent, in their order', () => {
+    const codes = ['%%45|2H2B;2C;2D', '%%56|3A;3B;3C'];
+    expect(lockHash(codes)).toBe(createHash('sha256').update('%%45|2H2B;2C;2D\n%%56|3A;3B;3C').digest('hex'));
+    expect(lockHash(codes)).not.toBe(lockHash([...codes].reverse()));
+    expect(lockHash(codes)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
