@@ -172,15 +172,16 @@ function replaceWrites(next: StoredDeck, current: StoredDeck, version: TransactI
  * (lib/workers/).
  */
 export async function deleteDeck(deck: StoredDeck): Promise<boolean> {
+  // Its archetype too: the entries it deletes are those of the facets it read.
+  const archetype = archetypeAsRead(deck);
   const outcome = await transact([
     {
       Delete: {
         TableName: table(),
         Key: deckKey(deck.user_id, deck.id),
-        // Its archetype too: the entries it deletes are those of the facets it read (archetypeAsRead).
-        ConditionExpression: `version = :expected AND ${archetypeAsRead(deck).condition}`,
-        ExpressionAttributeNames: archetypeAsRead(deck).names,
-        ExpressionAttributeValues: { ':expected': deck.version, ...archetypeAsRead(deck).values },
+        ConditionExpression: `version = :expected AND ${archetype.condition}`,
+        ExpressionAttributeNames: archetype.names,
+        ExpressionAttributeValues: { ':expected': deck.version, ...archetype.values },
       },
     },
     ...entryWrites(deck, undefined),
