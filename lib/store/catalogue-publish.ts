@@ -1,17 +1,19 @@
 /**
  * A catalogue published (contract §11.5; its items: items/catalogue.ts): a version's parts first, then the pointer,
  * on the condition that it still names the version the refresh compared with — two refreshes at once publish
- * once, and a function never reads a pointer whose parts are not all written. A part written again is the same
+ * once, and a function never reads a pointer whose parts are not all written. With the pointer, the version's item in
+ * the history of versions in force (the card pool of a date: catalogue-read.ts readCatalogueAt). A part written again is the same
  * bytes (its version is the hash of the text), so a refresh that fails half way and runs again is harmless.
  */
 import { gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { textOfParts, versionOf } from './catalogue-read.ts';
-import { documentClient, unlessConditionFailed } from './client.ts';
+import { documentClient, transact } from './client.ts';
 import {
   CATALOGUE,
   type CatalogueHeld,
   type CatalogueNow,
+  catalogueFromKey,
   catalogueHeldKey,
   catalogueNowKey,
   cataloguePartKey,
@@ -78,16 +80,20 @@ export async function publishCatalogue(
     languages: [...facts.languages],
     published_at: at.toISOString(),
   };
-  const written = await unlessConditionFailed(
-    documentClient().send(
-      new PutCommand({
+  // The pointer and the version's place in the history of versions in force, both or neither.
+  const outcome = await transact([
+    {
+      Put: {
         TableName,
         Item: { ...catalogueNowKey, ...now },
         ...(previous === undefined
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous } }),
-      }),
-    ),
-  );
+      },
+    },
+    { Put: { TableName, Item: { ...catalogueFromKey(now), ...now } } },
+  ]);
+  if (outcome === 'conflict') throw new Error(`catalogue ${version}: its publication kept meeting another write; try again`);
+  const written = outcome === 'ok';
   return written ? now : undefined;
 }

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { CATALOGUE, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
+import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
 import { signer } from './signer.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -57,19 +57,50 @@ async function send(action: Action, input: SignedInput, body: Record<string, unk
 
 const typed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, s]) => [k, { S: s }]));
 
+/** A version's facts as an item holds them (the pointer, or its place in the history). */
+const nowOf = (item: Item): CatalogueNow => ({
+  version: item.version?.S ?? '',
+  parts: Number(item.parts?.N),
+  bytes: Number(item.bytes?.N),
+  cards: Number(item.cards?.N),
+  languages: (item.languages?.L ?? []).map((l) => l.S ?? ''),
+  published_at: item.published_at?.S ?? '',
+});
+
 /** The published version's facts, or none (nothing published yet). */
 export async function readCatalogueNow(): Promise<CatalogueNow | undefined> {
   const input = { TableName: tableName(DECKS), Key: catalogueNowKey };
   const { Item: item } = (await send('GetItem', input, { Key: typed(catalogueNowKey) })) as { Item?: Item };
-  if (!item) return undefined;
-  return {
-    version: item.version?.S ?? '',
-    parts: Number(item.parts?.N),
-    bytes: Number(item.bytes?.N),
-    cards: Number(item.cards?.N),
-    languages: (item.languages?.L ?? []).map((l) => l.S ?? ''),
-    published_at: item.published_at?.S ?? '',
+  return item ? nowOf(item) : undefined;
+}
+
+/** The first (or, `latest`, the last) version of the history whose key is within the bounds, or none: one small item read. */
+async function historyEdge(from: string, to: string, latest: boolean): Promise<CatalogueNow | undefined> {
+  const values = { ':pk': CATALOGUE.pk(''), ':from': from, ':to': to };
+  const input = {
+    TableName: tableName(DECKS),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: values,
   };
+  const page = (await send('Query', input, { ExpressionAttributeValues: typed(values), ScanIndexForward: !latest, Limit: 1 })) as {
+    Items?: Item[];
+  };
+  const item = page.Items?.[0];
+  return item ? nowOf(item) : undefined;
+}
+
+/**
+ * The version in force at an instant (contract §13.4, the card pool of a date): the last published at or before it;
+ * before the first the history keeps, that first one; with none kept (a store published before versions were kept),
+ * the one published now; none when nothing was ever published (the bundled catalogue is in force).
+ */
+export async function readCatalogueAt(at: Date): Promise<CatalogueNow | undefined> {
+  // Keys are FROM#<ISO time>#<version>: every version published up to `at` sorts at or below `FROM#<at>#~`.
+  return (
+    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}${at.toISOString()}#~`, true)) ??
+    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}~`, false)) ??
+    (await readCatalogueNow())
+  );
 }
 
 /**

@@ -7,6 +7,9 @@
  *   pk CATALOGUE#<version>   sk <nnn>   { data: B }   part nnn of the gzipped text (000, 001, …)
  *   pk CATALOGUE#            sk HELD    { over, version, removed, run, held_at }   a version held for the cards it
  *                                       drops (lib/workers/catalogue-refresh.ts): what a second refresh must agree on
+ *   pk CATALOGUE#            sk FROM#<published_at>#<version>   { …as NOW }   each version published, from when it
+ *                                       was in force (written with the pointer, in one transaction): the card pool of
+ *                                       a date (contract §13.4) is the last one from before its end
  * Bounds (contract §11.1): an item holds at most PART_BYTES of the catalogue, whatever the library's size; a
  * version's parts are as many as the catalogue's size needs (the real one, 12 languages: one part).
  */
@@ -17,6 +20,10 @@ export const CATALOGUE = itemKind('CATALOGUE#');
 export const catalogueNowKey = { pk: CATALOGUE.pk(''), sk: 'NOW' } as const;
 /** The version a refresh held back for the cards it drops. */
 export const catalogueHeldKey = { pk: CATALOGUE.pk(''), sk: 'HELD' } as const;
+/** The history of the versions in force: each one's item, by when it was published (ISO times sort as they fall). */
+export const CATALOGUE_FROM = 'FROM#';
+export const catalogueFromKey = (now: Pick<CatalogueNow, 'published_at' | 'version'>) =>
+  ({ pk: CATALOGUE.pk(''), sk: `${CATALOGUE_FROM}${now.published_at}#${now.version}` }) as const;
 /** A part of a version's gzipped text. */
 export const cataloguePartKey = (version: string, part: number) => ({ pk: CATALOGUE.pk(version), sk: String(part).padStart(3, '0') });
 /** Most bytes of gzipped text an item holds (under the 400 KB item limit with its keys and names). */

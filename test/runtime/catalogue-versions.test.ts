@@ -1,0 +1,72 @@
+/**
+ * The catalogue versions kept (contract §13.4: the card pool of a date is the version in force then), on a store of
+ * the file's own under the grants of who writes and reads them: the daily refresh publishes each version with its
+ * place in the history of versions in force (one transaction with the pointer); a function reads the version in force
+ * at an instant — the last published by then, the first one before it, the pointer with no history (a store published
+ * before versions were kept) — and its text, whole.
+ */
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { PUBLIC_ROUTES } from '#routes/public.ts';
+import { CATALOGUE_REFRESH } from '#routes/workers.ts';
+import { publishCatalogue } from '#store/catalogue-publish.ts';
+import { readCatalogueAt, readCatalogueText } from '#store/catalogue-read.ts';
+import { documentClient } from '#store/client.ts';
+import { CATALOGUE, CATALOGUE_FROM } from '#store/items/catalogue.ts';
+import { DECKS, tableName } from '#store/tables.ts';
+import { asRoute } from '../../infra/local/grants-guard.ts';
+import { guardedStoreForFile } from '../support/store.ts';
+
+guardedStoreForFile();
+const publish = (text: string, previous: string | undefined, at: string) =>
+  asRoute(CATALOGUE_REFRESH, () => publishCatalogue(text, { cards: 1, languages: ['en'] }, previous, new Date(at)));
+/** A function that reads the catalogue (any route that declares it: its grant is the published catalogue's). */
+const reader = Object.values(PUBLIC_ROUTES).find((r) => 'catalogue' in r && r.catalogue === true);
+const at = (instant: string) => asRoute(reader as never, () => readCatalogueAt(new Date(instant)));
+/** The versions the second test published, in order. */
+const published: string[] = [];
+const history = async () =>
+  (
+    await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(DECKS),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :from)',
+        ExpressionAttributeValues: { ':pk': CATALOGUE.pk(''), ':from': CATALOGUE_FROM },
+      }),
+    )
+  ).Items ?? [];
+
+describe('catalogue versions kept, chosen by date', () => {
+  it('nothing published: none (the bundled catalogue is in force)', async () => {
+    expect(reader).toBeDefined();
+    expect(await at('2026-01-01T00:00:00Z')).toBeUndefined();
+  });
+
+  it('each version published is kept with its time; the one in force at an instant is the last by then, else the first', async () => {
+    const first = await publish('{"cards":"first"}', undefined, '2026-03-01T12:00:00.000Z');
+    const second = await publish('{"cards":"second"}', first?.version, '2026-06-15T08:30:00.000Z');
+    // A refresh that lost the race (over a version no longer in use) publishes nothing, and keeps nothing in the history.
+    expect(await publish('{"cards":"late"}', first?.version, '2026-06-16T00:00:00.000Z')).toBeUndefined();
+    expect(first && second).toBeTruthy();
+    published.push(first?.version as string, second?.version as string);
+    expect((await history()).map((i) => i.version)).toEqual([first?.version, second?.version]);
+
+    expect((await at('2026-03-01T11:59:59.999Z'))?.version).toBe(first?.version); // before the first: the first
+    expect((await at('2026-03-01T12:00:00.000Z'))?.version).toBe(first?.version);
+    expect((await at('2026-06-15T08:29:59.999Z'))?.version).toBe(first?.version);
+    expect((await at('2026-06-15T08:30:00.000Z'))?.version).toBe(second?.version);
+    expect((await at('2030-01-01T00:00:00.000Z'))?.version).toBe(second?.version);
+    // An old version's text is still there, whole and checked.
+    const old = await at('2026-04-01T00:00:00Z');
+    expect(await asRoute(reader as never, () => readCatalogueText(old as never))).toBe('{"cards":"first"}');
+  });
+
+  it('a store published before versions were kept (no history): the version published now is in force at any date', async () => {
+    for (const item of await history()) {
+      await documentClient().send(new DeleteCommand({ TableName: tableName(DECKS), Key: { pk: item.pk, sk: item.sk } }));
+    }
+    expect(await history()).toEqual([]);
+    expect((await at('2020-01-01T00:00:00Z'))?.version).toBe(published.at(-1));
+    expect((await at('2040-01-01T00:00:00Z'))?.version).toBe(published.at(-1));
+  });
+});
