@@ -94,6 +94,20 @@ export async function cursorPosition(cursor: string, digest: string): Promise<nu
 /** A page cursor of this query holding `position`. */
 export const positionCursor = (digest: string, position: number): Promise<string> => signCursor({ d: digest, p: position });
 
+/**
+ * The sort key of the last item a page showed (a list re-sorted between pages: the archetypes by their decks), bound to
+ * the query's digest; 400 invalid_parameter for a cursor of another query.
+ */
+export async function cursorAfter(cursor: string, digest: string): Promise<[number, string]> {
+  const c = (await openCursor(cursor)) as { d?: string; k?: unknown } | null;
+  const k = c?.k;
+  if (c?.d !== digest || !Array.isArray(k) || k.length !== 2 || !Number.isFinite(k[0]) || typeof k[1] !== 'string')
+    throw invalidParameter('cursor belongs to another query');
+  return k as [number, string];
+}
+/** A page cursor of this query after the item of this sort key. */
+export const afterCursor = (digest: string, key: [number, string]): Promise<string> => signCursor({ d: digest, k: key });
+
 /** A short digest of a query's parameters, to bind cursors to it. */
 export const queryDigest = (parts: readonly (string | undefined)[]): string =>
   createHmac('sha256', 'query').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);

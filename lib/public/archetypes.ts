@@ -8,7 +8,7 @@
  */
 import { archetypeIn, archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue } from '#catalogue/load.ts';
-import { cursorKeyAtInit, cursorPosition, positionCursor, queryDigest } from '#http/cursor.ts';
+import { afterCursor, cursorAfter, cursorKeyAtInit, queryDigest } from '#http/cursor.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { PLAYS_ROUTES as R } from '#routes/plays.ts';
@@ -48,6 +48,10 @@ const withSamples = async <F extends { id: string }>(figure: F, language: string
   }),
 });
 
+/**
+ * The list, a page at a time after the last archetype shown (its decks and id, the order's key): a page reads the
+ * figures as they are then, so an archetype shown is not shown again unless its decks fell past that key meanwhile.
+ */
 export const listArchetypes = endpoint(
   R.listArchetypes,
   { init: [catalogue, archetypeRules, documentClient, cursorKeyAtInit] },
@@ -55,12 +59,15 @@ export const listArchetypes = endpoint(
     const { main_faction: main, period, limit } = req.query;
     const language = languageOf(req);
     const digest = queryDigest(['archetypes', main, period, String(limit), language]);
-    const from = req.query.cursor === undefined ? 0 : await cursorPosition(req.query.cursor, digest);
+    const after = req.query.cursor === undefined ? undefined : await cursorAfter(req.query.cursor, digest);
     const { figures, meta } = await figuresAsked(language, period, main);
-    const more = from + limit < figures.length;
+    const from = after ? figures.findIndex((f) => f.decks < after[0] || (f.decks === after[0] && f.id > after[1])) : 0;
+    const page = from < 0 ? [] : figures.slice(from, from + limit);
+    const last = page.at(-1);
+    const more = from >= 0 && from + limit < figures.length && last !== undefined;
     return {
-      data: await Promise.all(figures.slice(from, from + limit).map((f) => withSamples(f, language))),
-      meta: { ...meta, has_more: more, next_cursor: more ? await positionCursor(digest, from + limit) : null },
+      data: await Promise.all(page.map((f) => withSamples(f, language))),
+      meta: { ...meta, has_more: more, next_cursor: more ? await afterCursor(digest, [last.decks, last.id]) : null },
       headers: languageHeaders(language, catalogue()),
     };
   },

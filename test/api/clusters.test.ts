@@ -238,6 +238,18 @@ describe('cluster archetypes', () => {
     const listedAfter = await call('GET', '/api/v1/archetypes?main_faction=soviet');
     expect(listedAfter.body.data[0].samples.map((d: { id: string }) => d.id)).not.toContain(hidden.id);
 
+    // A walk goes on after the last archetype it showed, read as the figures are then: the Soviet rule, shown first at 6
+    // decks, now has 5, level with the German cluster, whose id sorts first. The next page is the German cluster (the
+    // list's second place would have been the Soviet rule again).
+    const germanId = (figures[1] as Figure).id;
+    await settled(
+      () => call('GET', '/api/v1/archetypes?lang=de'),
+      (r) => r.body.data?.[0]?.id === germanId && r.body.data?.[1]?.decks === 5,
+    );
+    const walked = await call('GET', `/api/v1/archetypes?lang=de&limit=1&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect(walked.body.data.map((f: Figure) => [f.id, f.decks])).toEqual([[germanId, 5]]);
+    expect(walked.body.meta.has_more).toBe(true);
+
     // The period in use is the one there is; another is 404, a malformed one 400.
     expect((await call('GET', '/api/v1/archetypes?period=2026-05')).status).toBe(200);
     expect((await call('GET', `/api/v1/archetypes/${soviet.id}?period=2026-05`)).status).toBe(200);
@@ -256,7 +268,6 @@ describe('cluster archetypes', () => {
       string,
       unknown
     >;
-    const germanId = (figures[1] as Figure).id;
     const { trend: _trend, ...untrended } = kept;
     for (const [what, item, trend, listsGerman] of [
       ['no trend (as first written)', untrended, [], true],
