@@ -11,6 +11,7 @@ import { catalogue } from '#catalogue/load.ts';
 import { afterCursor, cursorAfter, cursorKeyAtInit, queryDigest } from '#http/cursor.ts';
 import { ApiError } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { NO_SUCH_ARCHETYPE } from '#routes/params.ts';
 import { PLAYS_ROUTES as R } from '#routes/plays.ts';
 import { archetypeFigures, SAMPLE_DECKS } from '#rules/archetype-figures.ts';
 import { withWeek } from '#rules/archetype-trend.ts';
@@ -77,6 +78,6 @@ export const readArchetype = endpoint(R.readArchetype, { init: [catalogue, arche
   const language = languageOf(req);
   const { figures, meta } = await figuresAsked(language, req.query.period);
   const figure = figures.find((f) => f.id === req.params.archetype_id);
-  if (!figure) throw new ApiError(404, 'not_found', 'no such archetype among the public decks');
+  if (!figure) throw new ApiError(404, NO_SUCH_ARCHETYPE.code, NO_SUCH_ARCHETYPE.message);
   return { data: await withSamples(figure, language), meta, headers: languageHeaders(language, catalogue()) };
 });

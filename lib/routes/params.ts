@@ -71,10 +71,13 @@ export const CardId = /* @__PURE__ */ formed(CARD_ID, {
   missing: { code: 'card_not_found', message: 'no such card in the catalogue' },
 });
 
+/** The 404 of an archetype no public deck has (or an id of no archetype's form). */
+export const NO_SUCH_ARCHETYPE = { code: 'not_found', message: 'no such archetype among the public decks' } as const;
+
 export const ArchetypeId = /* @__PURE__ */ formed(ARCHETYPE_ID_FORM, {
   example: 'soviet-grey-rifles-thistle',
   description: "An archetype: its id (a rule's of the rules in use, or a cluster's: `cluster-…`), as a deck's archetype names it.",
-  missing: { code: 'not_found', message: 'no such archetype among the public decks' },
+  missing: NO_SUCH_ARCHETYPE,
 });
 
 export const Asset = /* @__PURE__ */ formed(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {

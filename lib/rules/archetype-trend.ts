@@ -31,10 +31,15 @@ const Weeks = () =>
       decks: v.array(v.pipe(v.number(), v.minValue(0))),
       counts: v.record(v.string(), v.array(v.pipe(v.number(), v.minValue(0)))),
     }),
-    v.check((t) => t.decks.length === t.weeks.length && Object.values(t.counts).every((row) => row.length === t.weeks.length)),
+    v.check(
+      (t) =>
+        t.weeks.every((w, i) => i === 0 || (t.weeks[i - 1] as string) < w) &&
+        t.decks.length === t.weeks.length &&
+        Object.values(t.counts).every((row) => row.length === t.weeks.length),
+    ),
   ));
 
-/** A trend as stored, when it is one (its weeks, decks and every row aligned); else none: a trend is figures, never a failure. */
+/** A trend as stored, when it is one (its weeks in order, each once; its decks and every row aligned to them); else none: a trend is figures, never a failure. */
 export const trendRead = (stored: unknown): Trend => {
   const read = v.safeParse(Weeks(), stored);
   return read.success ? read.output : NO_TREND;

@@ -66,8 +66,12 @@ export function submissionIssues(event: EventRules, decks: readonly Deck[], pool
   return out;
 }
 
-/** Whether an event takes (or withdraws) submissions at an instant: until its deadline, not at it. */
-export const submissionsOpen = (deadline: string, now: Date): boolean => now.getTime() < Date.parse(deadline);
+/** Whether an event takes (or withdraws) submissions at an instant: until its deadline, not at it. A deadline that is no time throws. */
+export function submissionsOpen(deadline: string, now: Date): boolean {
+  const end = Date.parse(deadline);
+  if (Number.isNaN(end)) throw new RangeError(`an event's deadline is a time (RFC 3339): ${JSON.stringify(deadline)}`);
+  return now.getTime() < end;
+}
 
 /** A locked submission's hash: SHA-256 (hex) of its decks' canonical codes, one a line (`\n`-joined), in the order given. */
 export const lockHash = (codes: readonly string[]): string => createHash('sha256').update(codes.join('\n'), 'utf8').digest('hex');

@@ -197,8 +197,6 @@ export const CardQuery = v.object({
   cursor,
 });
 
-/** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
-/** The archetypes the library plays (contract §13.3): of one main nation, or all. */
 /** The card pool's period the archetypes' figures are of (contract §13.3): the rules in use's, the one there is. */
 const period = v.optional(
   v.pipe(
@@ -213,6 +211,7 @@ const period = v.optional(
   ),
 );
 
+/** The archetypes the library plays (contract §13.3): of one main nation, or all, a page at a time. */
 export const ArchetypesQuery = v.object({
   lang,
   period,
@@ -223,6 +222,7 @@ export const ArchetypesQuery = v.object({
 
 export const ArchetypeQuery = v.object({ lang, period });
 
+/** What a faction's decks play (contract §10.3): its cards by share, paged by cursor. */
 export const PlayedCardsQuery = v.object({
   lang,
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),

@@ -58,11 +58,25 @@ export async function holdCatalogue(held: CatalogueHeld): Promise<void> {
   await documentClient().send(new PutCommand({ TableName: tableName(DECKS), Item: { ...catalogueHeldKey, ...held } }));
 }
 
-/** Publishes `text` (a compiled catalogue) over `previous`; none when another version was published since. */
+/** A version's facts alone (a pointer as read holds its key too). */
+const factsOf = ({ version, parts, bytes, cards, languages, published_at }: CatalogueNow): CatalogueNow => ({
+  version,
+  parts,
+  bytes,
+  cards,
+  languages,
+  published_at,
+});
+
+/**
+ * Publishes `text` (a compiled catalogue) over `previous` (the version in use when the refresh read it); none when
+ * another version was published since. The previous version's place in the history is written again with it (the
+ * same item): a version published before versions were kept is kept from then on, from when it was published.
+ */
 export async function publishCatalogue(
   text: string,
   facts: { cards: number; languages: readonly string[] },
-  previous: string | undefined,
+  previous: CatalogueNow | undefined,
   at = new Date(),
 ): Promise<CatalogueNow | undefined> {
   const version = versionOf(text);
@@ -88,10 +102,11 @@ export async function publishCatalogue(
         Item: { ...catalogueNowKey, ...now },
         ...(previous === undefined
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous } }),
+          : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previous.version } }),
       },
     },
-    { Put: { TableName, Item: { ...catalogueFromKey(now), ...now } } },
+    { Put: { TableName, Item: { ...now, ...catalogueFromKey(now) } } },
+    ...(previous ? [{ Put: { TableName, Item: { ...factsOf(previous), ...catalogueFromKey(previous) } } }] : []),
   ]);
   if (outcome === 'conflict') throw new Error(`catalogue ${version}: its publication kept meeting another write; try again`);
   const written = outcome === 'ok';

@@ -88,7 +88,7 @@ export async function refreshCatalogue({
       dropped: named,
     });
   }
-  const written = await publishCatalogue(text, facts, now?.version);
+  const written = await publishCatalogue(text, facts, now);
   if (!written) throw new Error(`catalogue: another version was published meanwhile (over ${previous}); ${version} was not`);
   logger.info('catalogue: published', { version, previous, ...facts, bytes: written.bytes, parts: written.parts });
   return { published: true, version, previous, ...facts };

@@ -29,10 +29,12 @@ import { readCounts } from '#store/plays.ts';
 const DECKS_AT_ONCE = 8;
 
 /**
- * What a run did: public decks read, those clustered, the clusters, decks written, unchanged, changed meanwhile,
- * undecodable; and the read units of its two Scans (as DynamoDB reports them).
+ * What a run did: the public decks its first pass read (`read`), those no rule takes (`decks`), those clustered, the
+ * clusters, decks written, unchanged, changed meanwhile, undecodable; and the read units of its two Scans (as DynamoDB
+ * reports them).
  */
 export interface ClusterRun {
+  read: number;
   decks: number;
   clustered: number;
   clusters: number;
@@ -79,6 +81,7 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
   const c = catalogue();
   const rules = archetypeRules(c);
   const run: ClusterRun = {
+    read: 0,
     decks: 0,
     clustered: 0,
     clusters: 0,
@@ -97,6 +100,7 @@ export async function clusterArchetypes(): Promise<ClusterRun> {
   // The first pass: the groups counted.
   const count = new ClusterCount(clusterCatalogue(c));
   for await (const d of allPublicDecks(units)) {
+    run.read++;
     const deck = clusterable(d, rules);
     if (deck === 'unreadable') run.unreadable++;
     else if (deck) count.add({ main: d.main_faction, cards: deck.cards });

@@ -903,13 +903,13 @@ function reportClusters(c: ClusterFigures | { failed: string }) {
     ['cluster job', 'seconds', 'clusters', 'decks clustered', 'decks written', "Scans' read units", 'read units a deck', 'memory (MB)'],
     [
       [
-        `${c.decks} decks`,
+        `${c.read} decks (${c.decks} no rule takes)`,
         c.seconds,
         c.clusters,
         c.clustered,
         c.reclassified,
         fixed(c.scan_read_units),
-        fixed(c.scan_read_units / Math.max(1, c.decks), 3),
+        fixed(c.scan_read_units / Math.max(1, c.read), 3),
         `${c.rssBeforeMb} → ${c.rssPeakMb}`,
       ],
     ],

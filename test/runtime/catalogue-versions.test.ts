@@ -5,20 +5,20 @@
  * at an instant — the last published by then, the first one before it, the pointer with no history (a store published
  * before versions were kept) — and its text, whole.
  */
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ROUTES } from '#routes/public.ts';
 import { CATALOGUE_REFRESH } from '#routes/workers.ts';
 import { publishCatalogue } from '#store/catalogue-publish.ts';
 import { readCatalogueAt, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
-import { CATALOGUE, CATALOGUE_FROM } from '#store/items/catalogue.ts';
+import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from '#store/items/catalogue.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 guardedStoreForFile();
-const publish = (text: string, previous: string | undefined, at: string) =>
+const publish = (text: string, previous: CatalogueNow | undefined, at: string) =>
   asRoute(CATALOGUE_REFRESH, () => publishCatalogue(text, { cards: 1, languages: ['en'] }, previous, new Date(at)));
 /** A function that reads the catalogue (any route that declares it: its grant is the published catalogue's). */
 const reader = Object.values(PUBLIC_ROUTES).find((r) => 'catalogue' in r && r.catalogue === true);
@@ -44,9 +44,9 @@ describe('catalogue versions kept, chosen by date', () => {
 
   it('each version published is kept with its time; the one in force at an instant is the last by then, else the first', async () => {
     const first = await publish('{"cards":"first"}', undefined, '2026-03-01T12:00:00.000Z');
-    const second = await publish('{"cards":"second"}', first?.version, '2026-06-15T08:30:00.000Z');
+    const second = await publish('{"cards":"second"}', first, '2026-06-15T08:30:00.000Z');
     // A refresh that lost the race (over a version no longer in use) publishes nothing, and keeps nothing in the history.
-    expect(await publish('{"cards":"late"}', first?.version, '2026-06-16T00:00:00.000Z')).toBeUndefined();
+    expect(await publish('{"cards":"late"}', first, '2026-06-16T00:00:00.000Z')).toBeUndefined();
     expect(first && second).toBeTruthy();
     published.push(first?.version as string, second?.version as string);
     expect((await history()).map((i) => i.version)).toEqual([first?.version, second?.version]);
@@ -61,12 +61,24 @@ describe('catalogue versions kept, chosen by date', () => {
     expect(await asRoute(reader as never, () => readCatalogueText(old as never))).toBe('{"cards":"first"}');
   });
 
-  it('a store published before versions were kept (no history): the version published now is in force at any date', async () => {
+  it('a store published before versions were kept: its version is in force at any date, and kept from when it was published once the next one is', async () => {
     for (const item of await history()) {
       await documentClient().send(new DeleteCommand({ TableName: tableName(DECKS), Key: { pk: item.pk, sk: item.sk } }));
     }
     expect(await history()).toEqual([]);
     expect((await at('2020-01-01T00:00:00Z'))?.version).toBe(published.at(-1));
     expect((await at('2040-01-01T00:00:00Z'))?.version).toBe(published.at(-1));
+    // The next publication keeps the version in use too, from when it was published: a date between the two is its.
+    const inUse = (await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey }))).Item as CatalogueNow;
+    const third = await publish('{"cards":"third"}', inUse, '2026-09-01T00:00:00.000Z');
+    expect((await history()).map((i) => [i.version, i.published_at])).toEqual([
+      [inUse.version, inUse.published_at],
+      [third?.version, '2026-09-01T00:00:00.000Z'],
+    ]);
+    expect((await at('2026-08-31T23:59:59.999Z'))?.version).toBe(inUse.version);
+    expect((await at('2026-09-01T00:00:00.000Z'))?.version).toBe(third?.version);
+    // The pointer is the newest's, untouched by its predecessor's history item.
+    const pointer = (await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey }))).Item;
+    expect(pointer?.version).toBe(third?.version);
   });
 });

@@ -1,7 +1,7 @@
 /** The archetypes' trend (contract §13.3; lib/rules/archetype-trend.ts), pure: weeks from Monday, 8 kept, shares. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NO_TREND, sharesOf, TREND_WEEKS, type Trend, weekOf, withWeek } from '#rules/archetype-trend.ts';
+import { NO_TREND, sharesOf, TREND_WEEKS, type Trend, trendRead, weekOf, withWeek } from '#rules/archetype-trend.ts';
 
 const at = (iso: string) => new Date(iso);
 const counts = (entries: [string, number][]) => new Map(entries);
@@ -109,5 +109,27 @@ describe('archetype trend', () => {
         },
       ),
     );
+  });
+
+  it('a stored trend is read when it is one, else none: weeks in order and each once, rows aligned', () => {
+    const good = { weeks: ['2026-11-16', '2026-11-23'], decks: [4, 7], counts: { a: [1, 3] } };
+    expect(trendRead(good)).toEqual(good);
+    for (const bad of [
+      undefined,
+      null,
+      'x',
+      { weeks: ['2026-11-16'], decks: [3] },
+      { weeks: ['2026-11-16'], decks: [3, 4], counts: {} },
+      { weeks: ['2026-11-16'], decks: [3], counts: { a: [1, 2] } },
+      { weeks: ['2026-11-23', '2026-11-16'], decks: [3, 4], counts: {} },
+      { weeks: ['2026-11-16', '2026-11-16'], decks: [3, 4], counts: {} },
+      { weeks: ['not a date'], decks: [3], counts: {} },
+      { weeks: ['2026-11-16'], decks: [-1], counts: {} },
+    ]) {
+      expect(trendRead(bad)).toEqual(NO_TREND);
+    }
+    // Read back, then folded: never more than the weeks kept.
+    const kept = withWeek(trendRead(good), new Date('2026-11-30T00:00:00Z'), 9, new Map([['a', 2]]));
+    expect(kept.weeks).toEqual(['2026-11-16', '2026-11-23', '2026-11-30']);
   });
 });

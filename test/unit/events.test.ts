@@ -82,6 +82,8 @@ describe('deadline and lock', () => {
     expect(submissionsOpen(deadline, new Date('2026-12-01T12:00:00.000Z'))).toBe(false);
     // An offset is the same instant.
     expect(submissionsOpen('2026-12-01T13:00:00+01:00', new Date('2026-12-01T12:00:00.000Z'))).toBe(false);
+    // A deadline that is no time is an error, never an event closed for good.
+    for (const bad of ['', 'tomorrow', '2026-12-01T25:00:00Z']) expect(() => submissionsOpen(bad, new Date())).toThrow(RangeError);
   });
 
   it('the lock hash is what a player works out from the codes they sent, in their order', () => {
