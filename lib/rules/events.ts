@@ -12,6 +12,7 @@ import { checkDeck } from './deck-rules.ts';
 import { at, type Detail, detail } from './details.ts';
 import { factionById } from './factions.ts';
 import { FORMATS, formatIssues } from './formats.ts';
+import { DAY_MS } from './week.ts';
 
 /** An event's formats: the game's own rules alone (`standard`), or one of the community's formats on top of them. */
 export const EVENT_FORMATS = ['standard', ...FORMATS] as const;
@@ -75,3 +76,48 @@ export function submissionsOpen(deadline: string, now: Date): boolean {
 
 /** A locked submission's hash: SHA-256 (hex) of its decks' canonical codes, one a line (`\n`-joined), in the order given. */
 export const lockHash = (codes: readonly string[]): string => createHash('sha256').update(codes.join('\n'), 'utf8').digest('hex');
+
+/** The instant a pool's date is read at: its end (UTC), so that a version published that day is the day's pool. */
+export function poolInstant(day: string): Date {
+  const start = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00.000Z`) : Number.NaN;
+  if (Number.isNaN(start)) throw new RangeError(`a pool's date is a day (YYYY-MM-DD): ${JSON.stringify(day)}`);
+  return new Date(start + DAY_MS - 1);
+}
+
+/** An entry as a list shows it (contract §13.4): the player, their decks, the lock's hash, a disqualification. */
+export interface ListedEntry {
+  user_id: string;
+  display_name: string;
+  decks: readonly { deck_code: string; main_faction: string; ally_faction: string; archetype: { name: string } | null }[];
+  lock_hash: string | null;
+  disqualified: { reason: string } | null;
+}
+
+/**
+ * A cell of a CSV file (RFC 4180): quoted when it holds a comma, a quote, a line break or space at either end, its
+ * quotes doubled; one that a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first: OWASP,
+ * "CSV Injection") is led by an apostrophe, so that a display name is shown, never run.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]|^\s|\s$/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** An event's lists as CSV for bracket tools: a header, then one row a player (CRLF line ends, RFC 4180). */
+export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: number): string {
+  const deckColumns = Array.from({ length: decksPerPlayer }, (_, i) =>
+    ['code', 'main_faction', 'ally_faction', 'archetype'].map((c) => `deck_${i + 1}_${c}`),
+  ).flat();
+  const header = ['player', 'user_id', ...deckColumns, 'lock_hash', 'disqualified'];
+  const rows = entries.map((e) => [
+    e.display_name,
+    e.user_id,
+    ...Array.from({ length: decksPerPlayer }, (_, i) => {
+      const d = e.decks[i];
+      return d ? [d.deck_code, d.main_faction, d.ally_faction, d.archetype?.name ?? ''] : ['', '', '', ''];
+    }).flat(),
+    e.lock_hash ?? '',
+    e.disqualified?.reason ?? '',
+  ]);
+  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}

@@ -1,10 +1,11 @@
 /** Events (contract §13.4; lib/rules/events.ts), pure: a submission checked against an event, its deadline, its lock hash. */
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { Card } from '#rules/catalogue.ts';
 import type { Deck } from '#rules/deck-code.ts';
-import { lockHash, submissionIssues, submissionsOpen } from '#rules/events.ts';
+import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionIssues, submissionsOpen } from '#rules/events.ts';
 import { legalDeck } from '../support/decks.ts';
 
 const demo = demoCatalogue();
@@ -91,5 +92,98 @@ describe('deadline and lock', () => {
     expect(lockHash(codes)).toBe(createHash('sha256').update('%%45|2H2B;2C;2D\n%%56|3A;3B;3C').digest('hex'));
     expect(lockHash(codes)).not.toBe(lockHash([...codes].reverse()));
     expect(lockHash(codes)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("a pool's date", () => {
+  it('is read at its end (UTC): a version published that day is its pool', () => {
+    expect(poolInstant('2026-12-01').toISOString()).toBe('2026-12-01T23:59:59.999Z');
+    for (const bad of ['', '2026-12', '2026-12-01T00:00:00Z', '2026-13-01', 'yesterday'])
+      expect(() => poolInstant(bad)).toThrow(RangeError);
+  });
+});
+
+/** RFC 4180, read by a state machine of its own (the test's, not the module's). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  expect(quoted).toBe(false);
+  expect(cell).toBe('');
+  return rows;
+}
+
+describe("an event's lists as CSV", () => {
+  const entry = (name: string, decks = 2): ListedEntry => ({
+    user_id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+    display_name: name,
+    decks: Array.from({ length: decks }, (_, i) => ({
+      deck_code: `%%4${i}|2H;2B;2C`,
+      main_faction: 'germany',
+      ally_faction: 'italy',
+      archetype: i === 0 ? { name: 'Germany · A, "B"' } : null,
+    })),
+    lock_hash: 'ab'.repeat(32),
+    disqualified: null,
+  });
+
+  it('a header, then a row a player, every cell read back as written (a formula shown, never run)', () => {
+    const text = entriesCsv([entry('Ann'), { ...entry('=HYPERLINK("x")', 1), disqualified: { reason: 'late,\r\nsecond line' } }], 2);
+    expect(text.endsWith('\r\n')).toBe(true);
+    const [header, ann, other] = parseCsv(text);
+    expect(header).toEqual([
+      'player',
+      'user_id',
+      ...['1', '2'].flatMap((n) => ['code', 'main_faction', 'ally_faction', 'archetype'].map((c) => `deck_${n}_${c}`)),
+      'lock_hash',
+      'disqualified',
+    ]);
+    expect(ann).toEqual([
+      'Ann',
+      entry('Ann').user_id,
+      '%%40|2H;2B;2C',
+      'germany',
+      'italy',
+      'Germany · A, "B"',
+      '%%41|2H;2B;2C',
+      'germany',
+      'italy',
+      '',
+      'ab'.repeat(32),
+      '',
+    ]);
+    expect(other?.[0]).toBe(`'=HYPERLINK("x")`);
+    expect(other?.slice(6, 10)).toEqual(['', '', '', '']);
+    expect(other?.at(-1)).toBe('late,\r\nsecond line');
+  });
+
+  it('any text in a cell: read back as it was, or led by an apostrophe when a spreadsheet would run it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (value) => {
+        const [[read]] = parseCsv(`${csvCell(value)}\r\n`) as [[string]];
+        return /^[=+\-@\t\r]/.test(value) ? read === `'${value}` : read === value;
+      }),
+    );
   });
 });
