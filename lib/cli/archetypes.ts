@@ -146,7 +146,7 @@ export async function archetypesCluster(args: string[]): Promise<number> {
   console.log(
     values.json
       ? JSON.stringify(run)
-      : `${run.decks} public decks no rule takes: ${run.clustered} in ${run.clusters} clusters; ${run.reclassified} reclassified, ${run.unchanged} unchanged, ${run.changed_meanwhile} changed meanwhile`,
+      : `${run.read} public decks read, ${run.decks} no rule takes: ${run.clustered} in ${run.clusters} clusters; ${run.reclassified} reclassified, ${run.unchanged} unchanged, ${run.changed_meanwhile} changed meanwhile; ${run.scan_read_units} read units`,
   );
   return 0;
 }

@@ -147,7 +147,7 @@ const commands = new Map<string, Command>([
     'archetypes cluster',
     {
       usage: 'archetypes cluster [--json] [--aws]',
-      help: 'Runs the daily cluster job now: the public decks no archetype rule takes are grouped by their cards (per main nation: the same anchor cards; a group of 5 or more is a cluster, its signature its core cards, in 80% of its decks, and tech, in 30%), each given its cluster’s archetype (by: "cluster") or none, with its search entries. Prints the decks read, clustered, the clusters and the decks written. Exit 1 against a deployed store (--aws) with the demo catalogue.',
+      help: 'Runs the daily cluster job now: the public decks no archetype rule takes are grouped by their cards (per main nation: the same anchor cards; a group of 5 or more is a cluster, its signature its core cards, in 80% of its decks, and tech, in 30%), each given its cluster’s archetype (by: "cluster") or none, with its search entries. Prints the public decks read, those no rule takes, clustered, the clusters, the decks written and the read units of its two Scans. Exit 1 against a deployed store (--aws) with the demo catalogue.',
       run: archetypesCluster,
     },
   ],
