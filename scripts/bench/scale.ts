@@ -154,6 +154,20 @@ async function bulkExport(): Promise<BulkFigures> {
   const objects = await startLocalObjects(folder, BULK_KEPT_DAYS);
   process.env.S3_ENDPOINT = objects.endpoint;
   process.env.BULK_BUCKET = LOCAL_BUCKET;
+  try {
+    const { result, seconds, rssBeforeMb, rssPeakMb } = await measured(() => exportBulk(new Date(), 'https://decks.example'));
+    const { files, readUnits } = result;
+    const [decks, plays] = files as [BulkFileItem, BulkFileItem];
+    console.log(`  bulk export: ${decks.records} decks, ${decks.size} bytes, ${readUnits} read units, in ${seconds} s`);
+    return { seconds, readUnits, records: decks.records, decksBytes: decks.size, playsBytes: plays.size, rssBeforeMb, rssPeakMb };
+  } finally {
+    await objects.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** A daily job run here: what it returned, its time, and this process's resident size before it and at most while it ran. */
+async function measured<T>(run: () => Promise<T>): Promise<{ result: T; seconds: number; rssBeforeMb: number; rssPeakMb: number }> {
   const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
   const rssBeforeMb = mb();
   let rssPeakMb = rssBeforeMb;
@@ -162,15 +176,10 @@ async function bulkExport(): Promise<BulkFigures> {
   }, 50);
   try {
     const t = performance.now();
-    const { files, readUnits } = await exportBulk(new Date(), 'https://decks.example');
-    const seconds = elapsed(t);
-    const [decks, plays] = files as [BulkFileItem, BulkFileItem];
-    console.log(`  bulk export: ${decks.records} decks, ${decks.size} bytes, ${readUnits} read units, in ${seconds} s`);
-    return { seconds, readUnits, records: decks.records, decksBytes: decks.size, playsBytes: plays.size, rssBeforeMb, rssPeakMb };
+    const result = await run();
+    return { result, seconds: elapsed(t), rssBeforeMb, rssPeakMb };
   } finally {
     clearInterval(sampler);
-    await objects.stop();
-    rmSync(folder, { recursive: true, force: true });
   }
 }
 
@@ -179,21 +188,9 @@ type ClusterFigures = ClusterRun & { seconds: number; rssBeforeMb: number; rssPe
 
 /** 6. The cluster job, as the daily job runs it (lib/workers/clusters.ts), on the service's client. */
 async function clusterJob(): Promise<ClusterFigures> {
-  const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
-  const rssBeforeMb = mb();
-  let rssPeakMb = rssBeforeMb;
-  const sampler = setInterval(() => {
-    rssPeakMb = Math.max(rssPeakMb, mb());
-  }, 50);
-  try {
-    const t = performance.now();
-    const run = await clusterArchetypes();
-    const seconds = elapsed(t);
-    console.log(`  cluster job: ${run.decks} decks, ${run.clusters} clusters, ${run.scan_read_units} read units, in ${seconds} s`);
-    return { ...run, seconds, rssBeforeMb, rssPeakMb };
-  } finally {
-    clearInterval(sampler);
-  }
+  const { result: run, ...figures } = await measured(clusterArchetypes);
+  console.log(`  cluster job: ${run.decks} decks, ${run.clusters} clusters, ${run.scan_read_units} read units, in ${figures.seconds} s`);
+  return { ...run, ...figures };
 }
 
 /** The first of the owner's decks made through the API (scale-library's decks past every size run). */

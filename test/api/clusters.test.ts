@@ -14,6 +14,7 @@ import type { FactionId } from '#rules/factions.ts';
 import { documentClient } from '#store/client.ts';
 import { clustersKey } from '#store/items/clusters.ts';
 import { DECKS, tableName } from '#store/tables.ts';
+import type { ClusterRun } from '#workers/clusters.ts';
 import { installGrantsGuard } from '../../infra/local/grants-guard.ts';
 import { invokeWorker } from '../../infra/local/workers.ts';
 import { call, newOwner, type Owner, walkSearch } from '../support/api.ts';
@@ -58,14 +59,7 @@ const publish = async (deckCode: string) => {
 const cluster = async () => {
   const r = await deckctl(['archetypes', 'cluster', '--json'], { DYNAMODB_ENDPOINT: runtime.dynamoEndpoint });
   expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as {
-    read: number;
-    decks: number;
-    clustered: number;
-    clusters: number;
-    reclassified: number;
-    unchanged: number;
-  };
+  return JSON.parse(r.stdout) as ClusterRun;
 };
 const archetypeOf = async (d: { id: string }) => (await call('GET', `${owner.decks}/${d.id}`, { key: owner.key })).body.data.archetype;
 
