@@ -1,7 +1,7 @@
 /**
  * Owner authentication (requirement §5, contract §2/§5): a Bearer API key, looked up by its id with a
  * consistent read (revocation is immediate) and compared in constant time; then the route's scope
- * and the path's user_id. A missing, malformed, unknown or revoked key are all the same 401; an expired
+ * and the path's user_id (where the path names one). A missing, malformed, unknown or revoked key are all the same 401; an expired
  * one is 401 saying so.
  */
 import type { MiddlewareObj } from '@middy/core';
@@ -31,9 +31,13 @@ export async function authenticate(authorization: string | undefined): Promise<A
   return key;
 }
 
-export function authorize(key: ApiKey, scope: Scope, userId: string | undefined): void {
+/**
+ * The key's scope for the route, and the path's account the key's own. A route whose path names no account (an event's
+ * creation: `pathUser` false) acts for the key's account, and its endpoint checks what it touches is that account's.
+ */
+export function authorize(key: ApiKey, scope: Scope, userId: string | undefined, pathUser = true): void {
   if (!key.scopes.includes(scope)) throw forbidden('insufficient_scope', `this route needs the ${scope} scope`);
-  if (userId !== key.user_id) throw forbidden('user_mismatch', 'the user_id in the path is not the account of this key');
+  if (pathUser && userId !== key.user_id) throw forbidden('user_mismatch', 'the user_id in the path is not the account of this key');
 }
 
 /** The Lambda context of an owner route carries the caller's key once authenticated. */
@@ -45,12 +49,12 @@ export interface AuthContext {
  * Middy middleware: authenticates and authorises, and leaves the key in `context.key`. Made at init,
  * with the store client it reads keys through (and the endpoint its data).
  */
-export function ownerAuth(scope: Scope): MiddlewareObj<APIGatewayProxyEventV2> {
+export function ownerAuth(scope: Scope, pathUser = true): MiddlewareObj<APIGatewayProxyEventV2> {
   documentClient();
   return {
     before: async (request) => {
       const key = await authenticate(request.event.headers?.authorization);
-      authorize(key, scope, request.event.pathParameters?.user_id);
+      authorize(key, scope, request.event.pathParameters?.user_id, pathUser);
       (request.context as AuthContext).key = key;
     },
   };

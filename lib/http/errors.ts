@@ -31,7 +31,8 @@ export const deckNotFound = () => new ApiError(404, 'deck_not_found', 'no such d
 export const versionNotFound = () => new ApiError(404, 'version_not_found', 'no such version of this deck is kept');
 export const keyNotFound = () => new ApiError(404, 'key_not_found', 'this account has no key of that id');
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
-export const forbidden = (code: 'insufficient_scope' | 'user_mismatch', message: string) => new ApiError(403, code, message);
+export const forbidden = (code: 'insufficient_scope' | 'user_mismatch' | 'not_organizer' | 'lists_not_public', message: string) =>
+  new ApiError(403, code, message);
 export const preconditionFailed = (what = 'the deck') =>
   new ApiError(412, 'precondition_failed', `${what} has changed since that version (If-Match)`);
 /** Seconds a client should wait before retrying a 503. */

@@ -89,7 +89,7 @@ function lasting<A extends { status?: number; headers?: Record<string, string> }
 
 export function build<R extends Route>(
   endpoint: Endpoint<R>,
-  auth?: (scope: Scope) => MiddlewareObj<Event>,
+  auth?: (scope: Scope, pathUser: boolean) => MiddlewareObj<Event>,
   key?: (context: Context) => unknown,
 ) {
   const spec: Route = endpoint.route;
@@ -105,7 +105,7 @@ export function build<R extends Route>(
     .use(injectLambdaContext(logger, { resetKeys: false }))
     .use(httpHeaderNormalizer());
   if (spec.body || spec.rawBody) handler.use(bodyLimit());
-  if (spec.scope && auth) handler.use(auth(spec.scope));
+  if (spec.scope && auth) handler.use(auth(spec.scope, spec.path.includes('{user_id}')));
   if (spec.body) handler.use(jsonBody());
   if (spec.rawBody) handler.use(rawBody(spec.rawBody === 'text/plain' ? 'text/plain' : 'any'));
   if (refusesBody(spec)) handler.use(noBody());

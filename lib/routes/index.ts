@@ -10,6 +10,7 @@ import { CODE_TEXT_ROUTES } from './code-text.ts';
 import { CODE_ROUTES } from './codes.ts';
 import { COLLECTION_ROUTES } from './collection.ts';
 import { DISCORD_ROUTES } from './discord.ts';
+import { EVENT_ROUTES } from './events.ts';
 import { FALLBACK_ROUTES } from './fallback.ts';
 import { HISTORY_ROUTES } from './history.ts';
 import { LIKE_ROUTES } from './likes.ts';
@@ -41,6 +42,7 @@ export const ROUTE_GROUPS = {
   plays: [...Object.values(PLAYS_ROUTES), ...Object.values(BULK_DATA_ROUTES)],
   account: Object.values(ACCOUNT_ROUTES),
   collection: Object.values(COLLECTION_ROUTES),
+  events: Object.values(EVENT_ROUTES),
   cards: Object.values(CARD_ROUTES),
   reference: Object.values(REFERENCE_ROUTES),
   fallback: Object.values(FALLBACK_ROUTES),

@@ -51,6 +51,12 @@ export const DeckId = /* @__PURE__ */ formed(UUID, {
   missing: NO_SUCH_DECK,
 });
 
+export const EventId = /* @__PURE__ */ formed(UUID, {
+  example: '6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18',
+  description: 'An event: its event_id (from its creation).',
+  missing: { code: 'not_found', message: 'no such event' },
+});
+
 export const Version: PathParam<number> = {
   pattern: VERSION_NUMBER.source,
   example: '2',

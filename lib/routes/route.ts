@@ -65,6 +65,8 @@ export const TAGS = {
   Meta: 'No key: what the public decks play — cards by faction, ally or the whole library, faction pairs, tags — and the bulk files of every public deck.',
   'Keys and account': "A key's account: its keys, made and revoked by their owner.",
   Collection: "A key's account's own cards: the copies it owns, and what a deck still needs of them.",
+  Events:
+    "Tournaments: an organizer's event, the decks its players submit — checked against its format and card pool, locked at the deadline — and its lists.",
   Cards: 'The card catalogue: where card_id values come from, and the languages it names them in.',
   Reference: 'This document.',
 } as const;

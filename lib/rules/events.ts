@@ -6,12 +6,18 @@
  * they sent.
  */
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
 import type { Catalogue } from './catalogue.ts';
+import type { Read } from './collection.ts';
 import type { Deck } from './deck-code.ts';
 import { checkDeck } from './deck-rules.ts';
 import { at, type Detail, detail } from './details.ts';
 import { factionById } from './factions.ts';
 import { FORMATS, formatIssues } from './formats.ts';
+import { UUID } from './ids.ts';
+import { coded } from './issues.ts';
+import { LIMITS } from './limits.ts';
+import { parseStrict } from './strict-input.ts';
 import { DAY_MS } from './week.ts';
 
 /** An event's formats: the game's own rules alone (`standard`), or one of the community's formats on top of them. */
@@ -120,4 +126,141 @@ export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: numb
     e.disqualified?.reason ?? '',
   ]);
   return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}
+
+/** How long an event's texts may be, and how far ahead its deadline may be set. */
+export const EVENT_LIMITS = { nameChars: 100, descriptionChars: 2_000, reasonChars: 200, deadlineDays: 366, changesAtOnce: 50 } as const;
+/** An RFC 3339 time (section 5.6: `T` and `Z` in either case, a fraction, an offset). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/** A calendar day (YYYY-MM-DD) that is one. */
+const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+/** An RFC 3339 time as the store and every answer keep it: UTC, milliseconds (`toISOString`), or undefined when it is none. */
+export function utcTime(s: string): string | undefined {
+  if (!RFC3339.test(s)) return undefined;
+  const ms = Date.parse(s.toUpperCase());
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+const name = v.pipe(v.string(), v.minLength(1), v.maxLength(EVENT_LIMITS.nameChars), v.description("The event's name."));
+const description = v.pipe(v.string(), v.maxLength(EVENT_LIMITS.descriptionChars), v.description('What players should know (plain text).'));
+const format = v.pipe(
+  v.picklist(EVENT_FORMATS),
+  v.description("The decks' format: `standard` (the game's rules alone), or `pauper`, `singleton`, `monodeck` on top of them."),
+);
+const pool_date = v.pipe(
+  v.string(),
+  v.check(isDay, coded('invalid_value', 'pool_date must be a day (YYYY-MM-DD)')),
+  v.description(
+    "The card pool's day (YYYY-MM-DD): the catalogue version in force at that day's end (UTC); before the first version kept, the oldest kept.",
+  ),
+);
+const decks_per_player = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(1),
+  v.maxValue(3),
+  v.description('How many decks each player submits (1–3).'),
+);
+const distinct_mains = v.pipe(v.boolean(), v.description("Whether a player's decks must have different main nations."));
+const deadline = v.pipe(
+  v.string(),
+  v.check((s) => utcTime(s) !== undefined, coded('invalid_value', 'deadline must be an RFC 3339 time, such as 2026-12-05T12:00:00Z')),
+  v.description('The submission deadline (RFC 3339; answered in UTC): submissions are taken until it, not at it.'),
+);
+const lists = v.pipe(
+  v.picklist(['open', 'closed']),
+  v.description('`open`: anyone reads the lists after the deadline; `closed`: only the organizer ever does.'),
+);
+const userId = v.pipe(v.string(), v.regex(UUID, 'a user_id'));
+const reason = v.pipe(v.string(), v.minLength(1), v.maxLength(EVENT_LIMITS.reasonChars));
+
+/** A new event (`POST /api/v1/events`): description defaults to none, distinct_mains to false, lists to closed. */
+export const EventBody = v.strictObject({
+  name,
+  description: v.optional(description),
+  format,
+  pool_date,
+  decks_per_player,
+  distinct_mains: v.optional(distinct_mains),
+  deadline,
+  lists: v.optional(lists),
+});
+/** An organizer's change: any field (until the deadline; after it the description only), withdrawals, disqualifications. */
+export const EventPatch = v.pipe(
+  v.strictObject({
+    name: v.optional(name),
+    description: v.optional(description),
+    format: v.optional(format),
+    pool_date: v.optional(pool_date),
+    decks_per_player: v.optional(decks_per_player),
+    distinct_mains: v.optional(distinct_mains),
+    deadline: v.optional(deadline),
+    lists: v.optional(lists),
+    withdraw: v.optional(
+      v.pipe(
+        v.array(userId),
+        v.maxLength(EVENT_LIMITS.changesAtOnce),
+        v.description('Players whose entries the organizer takes out (at any time).'),
+      ),
+    ),
+    disqualify: v.optional(
+      v.pipe(
+        v.array(v.strictObject({ user_id: userId, reason: v.nullable(reason) })),
+        v.maxLength(EVENT_LIMITS.changesAtOnce),
+        v.description('Entries disqualified, each with its reason (shown in the lists); a null reason reinstates one.'),
+      ),
+    ),
+  }),
+  v.check((b) => Object.keys(b).length > 0, coded('empty_patch', 'send at least one field to change')),
+  v.metadata({ minProperties: 1 }),
+);
+/** A player's submission: their decks, each a code or one of their saved decks. */
+export const EntryBody = v.strictObject({
+  decks: v.pipe(
+    v.array(
+      v.union([
+        v.strictObject({ deck_code: v.pipe(v.string(), v.maxLength(LIMITS.deckCodeChars)) }),
+        v.strictObject({ deck_id: v.pipe(v.string(), v.regex(UUID, 'a deck_id')) }),
+      ]),
+    ),
+    v.minLength(1),
+    v.maxLength(3),
+  ),
+});
+export type EventInput = v.InferOutput<typeof EventBody>;
+/** A new event's fields, their defaults filled. */
+export type NewEvent = Required<EventInput>;
+export type EventChange = v.InferOutput<typeof EventPatch>;
+/** The fields that are an event's rules: a change of one leaves entries made before it checked under the older rules. */
+export const RULE_FIELDS = ['format', 'pool_date', 'decks_per_player', 'distinct_mains'] as const;
+/** What an organizer may change after the deadline. */
+export const AFTER_DEADLINE = new Set(['description', 'withdraw', 'disqualify']);
+
+/** A new event's body read: its fields with their defaults, the deadline in UTC and ahead of `now` (at most a year). */
+export function readEventBody(body: unknown, now: Date): Read<NewEvent> {
+  const parsed = parseStrict(EventBody, body);
+  if (!parsed.ok) return { ok: false, details: parsed.details };
+  const out: NewEvent = { description: '', distinct_mains: false, lists: 'closed', ...parsed.output } as NewEvent;
+  const late = deadlineIssue(out.deadline, now);
+  return late ? { ok: false, details: [late] } : { ok: true, value: { ...out, deadline: utcTime(out.deadline) as string } };
+}
+
+/** A deadline that is past, or more than a year ahead: its detail. */
+function deadlineIssue(raw: string, now: Date): Detail | undefined {
+  const at = Date.parse(utcTime(raw) as string);
+  if (at <= now.getTime())
+    return detail('deadline', 'invalid_value', `deadline must be ahead (it is ${utcTime(raw)}; now is ${now.toISOString()})`);
+  if (at > now.getTime() + EVENT_LIMITS.deadlineDays * DAY_MS)
+    return detail('deadline', 'invalid_value', `deadline is at most ${EVENT_LIMITS.deadlineDays} days ahead`);
+  return undefined;
+}
+
+/** An organizer's change read (the deadline, when changed, in UTC and ahead of `now`). */
+export function readEventPatch(body: unknown, now: Date): Read<EventChange> {
+  const parsed = parseStrict(EventPatch, body);
+  if (!parsed.ok) return { ok: false, details: parsed.details };
+  const change = parsed.output;
+  if (change.deadline === undefined) return { ok: true, value: change };
+  const late = deadlineIssue(change.deadline, now);
+  return late ? { ok: false, details: [late] } : { ok: true, value: { ...change, deadline: utcTime(change.deadline) as string } };
 }

@@ -10,6 +10,8 @@ export const SCOPES = [
   'account:delete',
   'collection:read',
   'collection:write',
+  'events:write',
+  'events:submit',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

@@ -12,9 +12,9 @@ export { Detail };
 export const ERROR_CODES = {
   400: ['invalid_json', 'invalid_parameter'],
   401: ['unauthorized'],
-  403: ['insufficient_scope', 'user_mismatch'],
+  403: ['insufficient_scope', 'user_mismatch', 'not_organizer', 'lists_not_public'],
   404: ['deck_not_found', 'version_not_found', 'card_not_found', 'key_not_found', 'not_found'],
-  409: ['idempotency_conflict'],
+  409: ['idempotency_conflict', 'deadline_passed'],
   412: ['precondition_failed'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

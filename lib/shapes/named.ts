@@ -5,8 +5,10 @@
  * (lib/http/types.ts), the OpenAPI document into its schema (openapi.ts).
  */
 import * as v from 'valibot';
+import { EntryBody, EventBody, EventPatch } from '#rules/events.ts';
 import { DISCORD_LIMITS } from '#rules/limits.ts';
 import { Detail, Details, ErrorMeta } from './errors.ts';
+import * as E from './events.ts';
 import { CollectionBody, CollectionPatch, CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
 
@@ -59,6 +61,8 @@ export const COMPONENTS = {
   Meta: S.Meta,
   ListMeta: S.ListMeta,
   CardListMeta: S.CardListMeta,
+  Event: E.Event,
+  Entry: E.Entry,
   ErrorDetail: Detail,
   ErrorDetails: Details,
   ErrorMeta,
@@ -130,6 +134,7 @@ export const SHAPES = {
   'Card[]': v.array(COMPONENTS.Card),
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
+  'Entry[]': v.array(COMPONENTS.Entry),
   OpenApiDocument,
   DiscordResponse,
   /** A page, a script or an image: not JSON (the route's contentType says which). */
@@ -139,6 +144,7 @@ export const SHAPES = {
   PlayedFactionsMeta: S.PlayedFactionsMeta,
   ArchetypesMeta: S.ArchetypesMeta,
   ArchetypeMeta: S.ArchetypeMeta,
+  EntriesMeta: E.EntriesMeta,
   // Request bodies
   CreateBody,
   PatchBody,
@@ -148,6 +154,9 @@ export const SHAPES = {
   ErasureBody,
   CollectionBody,
   CollectionPatch,
+  EventBody,
+  EventPatch,
+  EntryBody,
 } satisfies Record<string, v.GenericSchema>;
 
 export type ShapeName = keyof typeof SHAPES;

@@ -16,7 +16,8 @@ import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { familiesFor } from './fonts.ts';
 import { ALLY_FILL, FLAGGED_FILL, fitted, type Measure, type PlacedText, RESERVED_FILL } from './image.ts';
-import { type DeckSheet, escapeMarkup as e, xmlChars } from './sheet.ts';
+import { escapeMarkup as e, xmlChars } from './markup.ts';
+import type { DeckSheet } from './sheet.ts';
 
 /** The picture's size, and the width an embed shows it at. */
 export const EMBED = IMAGE_SIZES.embed;

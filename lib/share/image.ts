@@ -11,7 +11,8 @@
 import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { familiesFor } from './fonts.ts';
-import { type DeckSheet, escapeMarkup as e, groupHeading, xmlChars } from './sheet.ts';
+import { escapeMarkup as e, xmlChars } from './markup.ts';
+import { type DeckSheet, groupHeading } from './sheet.ts';
 
 export const { width: IMAGE_WIDTH, height: IMAGE_HEIGHT } = IMAGE_SIZES.wide;
 

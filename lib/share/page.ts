@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { IMAGE_SIZES } from '#rules/image-sizes.ts';
 import { type Labels, labelsFor } from '#rules/labels.ts';
-import { type DeckSheet, escapeMarkup as e, groupHeading, type SheetCard } from './sheet.ts';
+import { escapeMarkup as e } from './markup.ts';
+import { type DeckSheet, groupHeading, type SheetCard } from './sheet.ts';
 
 /** Where the page's links point: absolute, on the host the request came to. */
 export interface PageUrls {

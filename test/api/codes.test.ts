@@ -21,8 +21,8 @@ import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, type ImageSize } from '#rules/image-si
 import { labelsFor } from '#rules/labels.ts';
 import { LIMITS } from '#rules/limits.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { renders } from '#share/png.ts';
-import { escapeMarkup } from '#share/sheet.ts';
 import { baseUrl, call, code, createDeck, DEMO_VERSION, demo, newOwner, type Reply } from '../support/api.ts';
 import { inFunction, inFunctionReply } from '../support/in-function.ts';
 import { hasRealCatalogue, hasRealCodes, REAL_CATALOGUE_FILE, realCodes } from '../support/shared.ts';

@@ -17,7 +17,7 @@ import { KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { LABELS, labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { escapeMarkup } from '#share/sheet.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { code, createDeck, newOwner, type Owner } from '../support/api.ts';
 import { standInTitles } from '../support/kards-standin.ts';
 import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';

@@ -13,7 +13,7 @@ import type { FactionId } from '#rules/factions.ts';
 import { type Contribution, contributionOf, emptyPool, mainPool, pairPool, recount } from '#rules/plays.ts';
 import { cardFigures, factionFigures } from '#rules/plays-shown.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { escapeMarkup } from '#share/sheet.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
 import { cardsKey, factionsKey, inFactionsOf, LEGACY_TAG_SHARDS } from '#store/items/plays.ts';

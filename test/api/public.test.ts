@@ -7,7 +7,7 @@ import { factionName } from '#rules/faction-names.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { escapeMarkup } from '#share/sheet.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { getCounts } from '#store/folds.ts';
 import { storedViews } from '#store/view-counts.ts';
 import { call, code, createDeck, newOwner, type Owner } from '../support/api.ts';

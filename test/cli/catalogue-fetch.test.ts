@@ -15,7 +15,7 @@ import { compileCatalogue, parseCatalogue } from '#rules/catalogue.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { CARDS_QUERY, cardsVariables, KARDS_LANGUAGES, KARDS_LOCALES } from '#rules/kards-graphql.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
-import { escapeMarkup } from '#share/sheet.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
 import { type Runtime, startRuntime } from '../support/runtime.ts';

@@ -48,6 +48,16 @@ export function nearCopy(cat: Catalogue, deck: Deck): Deck {
   };
 }
 
+/** A legal deck of main/ally with no special or elite card (pauper: lib/rules/formats.ts), where the catalogue has enough: the first of the rotations. */
+export function pauperDeck(cat: Catalogue, main: FactionId, ally: FactionId): Deck | undefined {
+  const pauper = (id: string) => !['special', 'elite'].includes(cat.get(id)?.rarity ?? 'special');
+  for (let offset = 0; offset < 40; offset++) {
+    const cards = legalDeck(cat, main, ally, ALLY_LIMIT, offset);
+    if (cards.every((c) => pauper(c.card_id))) return { main, ally, cards };
+  }
+  return undefined;
+}
+
 export const legalCode = (cat: Catalogue, main: FactionId, ally: FactionId, allyCopies?: number, offset?: number): string =>
   encodeDeckCode({ main, ally, cards: legalDeck(cat, main, ally, allyCopies, offset) });
 

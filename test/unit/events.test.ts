@@ -6,20 +6,12 @@ import { demoCatalogue } from '#catalogue/load.ts';
 import type { Card } from '#rules/catalogue.ts';
 import type { Deck } from '#rules/deck-code.ts';
 import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionIssues, submissionsOpen } from '#rules/events.ts';
-import { legalDeck } from '../support/decks.ts';
+import { legalDeck, pauperDeck as pauperOf } from '../support/decks.ts';
 
 const demo = demoCatalogue();
 const deck = (main: Deck['main'], ally: Deck['ally'], offset = 0): Deck => ({ main, ally, cards: legalDeck(demo, main, ally, 12, offset) });
 const pauper = { format: 'pauper', decks_per_player: 2, distinct_mains: true } as const;
-const isPauper = (id: string) => !['special', 'elite'].includes((demo.get(id) as Card).rarity);
-/** A deck of a main nation with only standard and limited cards, where the demo catalogue has enough of them. */
-const pauperDeck = (main: Deck['main'], ally: Deck['ally']): Deck | undefined => {
-  for (let offset = 0; offset < 40; offset++) {
-    const d = deck(main, ally, offset);
-    if (d.cards.every((c) => isPauper(c.card_id))) return d;
-  }
-  return undefined;
-};
+const pauperDeck = (main: Deck['main'], ally: Deck['ally']) => pauperOf(demo, main, ally);
 
 describe('a submission checked against its event', () => {
   it('a legal pair of pauper decks of different main nations: nothing to say', () => {

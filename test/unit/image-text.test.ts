@@ -9,8 +9,9 @@ import { drawableSheet, drawnText, imageSvg } from '#public/image-answer.ts';
 import { factionName } from '#rules/faction-names.ts';
 import { labelsFor } from '#rules/labels.ts';
 import { SERVED_LANGUAGES } from '#rules/languages.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { drawable } from '#share/png.ts';
-import { deckSheet, escapeMarkup } from '#share/sheet.ts';
+import { deckSheet } from '#share/sheet.ts';
 import { legalCode, storedDeck } from '../support/decks.ts';
 
 const catalogue = demoCatalogue();

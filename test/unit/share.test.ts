@@ -12,9 +12,10 @@ import { defaultArchive } from '#rules/deck-model.ts';
 import { deckName, FACTIONS, type FactionId, MAIN_FACTION_IDS } from '#rules/factions.ts';
 import { breakable } from '#share/embed-image.ts';
 import { arrangeColumns, columnWidths, deckImageSvg } from '#share/image.ts';
+import { escapeMarkup } from '#share/markup.ts';
 import { sharePage } from '#share/page.ts';
 import { measurerFor } from '#share/png.ts';
-import { deckSheet, escapeMarkup } from '#share/sheet.ts';
+import { deckSheet } from '#share/sheet.ts';
 import type { StoredDeck } from '#store/items/deck.ts';
 import { legalCode } from '../support/decks.ts';
 

@@ -1,0 +1,4 @@
+import { deleteEntry } from '#events/entry.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
+
+export const handler = ownerHandler(deleteEntry);

@@ -1,0 +1,4 @@
+import { putEntry } from '#events/entry.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
+
+export const handler = ownerHandler(putEntry);

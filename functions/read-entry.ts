@@ -1,0 +1,4 @@
+import { readEntry } from '#events/entry.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
+
+export const handler = ownerHandler(readEntry);

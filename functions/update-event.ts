@@ -1,0 +1,4 @@
+import { updateEvent } from '#events/event.ts';
+import { ownerHandler } from '#http/owner-handler.ts';
+
+export const handler = ownerHandler(updateEvent);

@@ -1,0 +1,77 @@
+/** An event and an entry as answers show them (contract §13.4), and what every event route reads first. */
+import type * as v from 'valibot';
+import { ApiError } from '#http/errors.ts';
+import { CODE_PATHS } from '#routes/code-paths.ts';
+import { parseDeckCode } from '#rules/deck-code.ts';
+import { submissionsOpen } from '#rules/events.ts';
+import { urlCodeOf } from '#rules/url-code.ts';
+import type { Entry, Event } from '#shapes/events.ts';
+import { getEvent } from '#store/events.ts';
+import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
+
+export const eventPath = (eventId: string): string => `/api/v1/events/${eventId}`;
+export const eventPage = (eventId: string): string => `/e/${eventId}`;
+
+/** Whether anyone may read an event's lists at an instant: open lists, after the deadline. */
+export const listsPublic = (event: StoredEvent, now: Date): boolean => event.lists === 'open' && !submissionsOpen(event.deadline, now);
+
+/** The event of the path, or its 404. */
+export async function eventOf(eventId: string, consistent = false): Promise<StoredEvent> {
+  const event = await getEvent(eventId, consistent);
+  if (!event) throw new ApiError(404, 'not_found', 'no such event');
+  return event;
+}
+
+/** The 409 of a change the deadline has closed. */
+export const deadlinePassed = (event: StoredEvent, what: string): ApiError =>
+  new ApiError(409, 'deadline_passed', `${what}: the event's deadline (${event.deadline}) has passed`);
+
+export function eventAnswer(event: StoredEvent, now: Date): v.InferOutput<typeof Event> {
+  const path = eventPath(event.event_id);
+  return {
+    event_id: event.event_id,
+    name: event.name,
+    description: event.description,
+    organizer: { display_name: event.organizer_name },
+    format: event.format,
+    pool_date: event.pool_date,
+    decks_per_player: event.decks_per_player,
+    distinct_mains: event.distinct_mains,
+    deadline: event.deadline,
+    lists: event.lists,
+    submissions_open: submissionsOpen(event.deadline, now),
+    lists_public: listsPublic(event, now),
+    rules_version: event.rules_version,
+    created_at: event.created_at,
+    updated_at: event.updated_at,
+    links: { page: eventPage(event.event_id), entries: `${path}/entries`, entries_csv: `${path}/entries.csv` },
+  };
+}
+
+/** Where a deck code's page and image are. */
+export function deckLinks(deckCode: string): { page: string; image: string } {
+  const url = urlCodeOf(parseDeckCode(deckCode));
+  return { page: CODE_PATHS.page.replace('{code}', url), image: CODE_PATHS.image.replace('{code}', url) };
+}
+
+/** An entry as answered: to its player (`own`: with the saved decks' ids), or in the lists. */
+export function entryAnswer(event: StoredEvent, entry: StoredEntry, now: Date, own: boolean): v.InferOutput<typeof Entry> {
+  return {
+    event_id: event.event_id,
+    user_id: entry.user_id,
+    display_name: entry.display_name,
+    decks: entry.decks.map((d) => ({
+      deck_code: d.deck_code,
+      main_faction: d.main_faction as never,
+      ally_faction: d.ally_faction as never,
+      archetype: d.archetype,
+      ...(own && d.deck_id ? { deck_id: d.deck_id } : {}),
+      links: deckLinks(d.deck_code),
+    })),
+    lock_hash: entry.lock_hash,
+    locked: !submissionsOpen(event.deadline, now),
+    submitted_at: entry.submitted_at,
+    checked_under_current_rules: entry.rules_version === event.rules_version,
+    disqualified: entry.disqualified ?? null,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * An event's lists (contract §13.4): every entry, as JSON and as CSV for bracket tools — the organizer's at any time
+ * (a key of their account, events:write), anyone's after the deadline when the lists are open. Read as asked, never
+ * kept at the edge (they read a key; before the deadline they change).
+ */
+import { authenticate, authorize } from '#http/auth.ts';
+import { forbidden } from '#http/errors.ts';
+import { endpoint } from '#http/types.ts';
+import { EVENT_ROUTES as R } from '#routes/events.ts';
+import { entriesCsv, submissionsOpen } from '#rules/events.ts';
+import { documentClient } from '#store/client.ts';
+import { listEntries } from '#store/events.ts';
+import type { StoredEvent } from '#store/items/event.ts';
+import { entryAnswer, eventOf, listsPublic } from './answers.ts';
+
+/** The event, its lists readable by this request (else 401 for a bad key, 403 for anyone else but the organizer). */
+async function readable(eventId: string, authorization: string | undefined, now: Date): Promise<StoredEvent> {
+  const event = await eventOf(eventId);
+  if (listsPublic(event, now)) return event;
+  if (authorization) {
+    const key = await authenticate(authorization);
+    authorize(key, 'events:write', undefined, false);
+    if (key.user_id === event.organizer) return event;
+  }
+  const when =
+    event.lists === 'closed'
+      ? "this event's lists are closed: its organizer alone reads them"
+      : `this event's lists are public after its deadline (${event.deadline}); until then its organizer alone reads them`;
+  throw forbidden('lists_not_public', when);
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export const listEventEntries = endpoint(R.listEntries, { init: [documentClient] }, async (req) => {
+  const now = new Date();
+  const event = await readable(req.params.event_id, req.headers.authorization, now);
+  const entries = await listEntries(event.event_id);
+  return {
+    data: entries.map((e) => entryAnswer(event, e, now, false)),
+    meta: { event_id: event.event_id, entries: entries.length, locked: !submissionsOpen(event.deadline, now), deadline: event.deadline },
+    headers: NO_STORE,
+  };
+});
+
+export const listEventEntriesCsv = endpoint(R.listEntriesCsv, { init: [documentClient] }, async (req) => {
+  const now = new Date();
+  const event = await readable(req.params.event_id, req.headers.authorization, now);
+  const entries = await listEntries(event.event_id);
+  const body = entriesCsv(
+    entries.map((e) => ({ ...e, lock_hash: e.lock_hash, disqualified: e.disqualified ?? null })),
+    event.decks_per_player,
+  );
+  const file = `event-${event.event_id}-entries.csv`;
+  return {
+    data: undefined,
+    headers: { ...NO_STORE, 'content-disposition': `attachment; filename="${file}"` },
+    raw: { contentType: 'text/csv; charset=utf-8', body },
+  };
+});
