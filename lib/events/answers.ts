@@ -2,6 +2,7 @@
 import type * as v from 'valibot';
 import { ApiError } from '#http/errors.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#routes/route.ts';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { submissionsOpen } from '#rules/events.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
@@ -12,8 +13,20 @@ import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
 export const eventPath = (eventId: string): string => `/api/v1/events/${eventId}`;
 export const eventPage = (eventId: string): string => `/e/${eventId}`;
 
-/** Whether anyone may read an event's lists at an instant: open lists, after the deadline. */
-export const listsPublic = (event: StoredEvent, now: Date): boolean => event.lists === 'open' && !submissionsOpen(event.deadline, now);
+/**
+ * How long after its deadline an event's entries may still land: a submission checked just before the deadline is
+ * sent at once, but the store may take it later — at most until its function ends, the routes' function timeout and
+ * 5 s more (as an erasure's wait: lib/workers/erasure.ts). EVENT_SETTLE_SECONDS sets another (a local runtime's tests).
+ */
+export function settleMs(): number {
+  const seconds = Number(process.env.EVENT_SETTLE_SECONDS);
+  return (process.env.EVENT_SETTLE_SECONDS && Number.isFinite(seconds) && seconds >= 0 ? seconds : FUNCTION_TIMEOUT_SECONDS + 5) * 1000;
+}
+/** When an event's entries are final: its deadline, and the settle after it. */
+export const lockedAt = (event: StoredEvent): string => new Date(Date.parse(event.deadline) + settleMs()).toISOString();
+export const isLocked = (event: StoredEvent, now: Date): boolean => now.getTime() >= Date.parse(lockedAt(event));
+/** Whether anyone may read an event's lists at an instant: open lists, once locked. */
+export const listsPublic = (event: StoredEvent, now: Date): boolean => event.lists === 'open' && isLocked(event, now);
 
 /** The event of the path, or its 404. */
 export async function eventOf(eventId: string, consistent = false): Promise<StoredEvent> {
@@ -38,6 +51,7 @@ export function eventAnswer(event: StoredEvent, now: Date): v.InferOutput<typeof
     decks_per_player: event.decks_per_player,
     distinct_mains: event.distinct_mains,
     deadline: event.deadline,
+    locked_at: lockedAt(event),
     lists: event.lists,
     submissions_open: submissionsOpen(event.deadline, now),
     lists_public: listsPublic(event, now),
@@ -69,7 +83,7 @@ export function entryAnswer(event: StoredEvent, entry: StoredEntry, now: Date, o
       links: deckLinks(d.deck_code),
     })),
     lock_hash: entry.lock_hash,
-    locked: !submissionsOpen(event.deadline, now),
+    locked: isLocked(event, now),
     submitted_at: entry.submitted_at,
     checked_under_current_rules: entry.rules_version === event.rules_version,
     disqualified: entry.disqualified ?? null,

@@ -7,15 +7,16 @@
 import { archetypeRules } from '#catalogue/archetypes.ts';
 import { catalogue, catalogueAt } from '#catalogue/load.ts';
 import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
-import { ApiError, deckNotFound, unavailable, validationFailed } from '#http/errors.ts';
+import { ApiError, unavailable, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { archetypeAnswer } from '#rules/archetype-of.ts';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { readDeckCode } from '#rules/deck-write.ts';
-import { at, type Detail } from '#rules/details.ts';
-import { EntryBody, lockHash, poolInstant, submissionIssues, submissionsOpen } from '#rules/events.ts';
+import { at, type Detail, detail } from '#rules/details.ts';
+import { EntryBody, lockHash, poolInstant, submissionsOpen } from '#rules/events.ts';
 import { parseStrict } from '#rules/strict-input.ts';
+import { submissionIssues } from '#rules/submission.ts';
 import { BrokenCatalogue } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { getDeck } from '#store/decks.ts';
@@ -35,22 +36,23 @@ async function poolAt(day: string) {
 
 const noEntry = () => new ApiError(404, 'not_found', 'no entry of yours in this event');
 
-/** The decks of a submission, as sent: each code read, each saved deck the account's (else 404). */
+/** The decks of a submission, as sent: each code read, each saved deck the account's — every failure a detail. */
 async function decksOf(body: unknown, userId: string): Promise<{ deck: Deck; deck_id?: string; kept?: EntryDeck['archetype'] }[]> {
   const parsed = parseStrict(EntryBody, body);
   if (!parsed.ok) throw validationFailed(parsed.details);
   const bad: Detail[] = [];
   const out = [];
   for (const [i, item] of parsed.output.decks.entries()) {
-    if ('deck_code' in item) {
-      const read = readDeckCode(item.deck_code, at(at('decks', i), 'deck_code'));
+    const path = at('decks', i);
+    if (item.deck_code !== undefined) {
+      const read = readDeckCode(item.deck_code, at(path, 'deck_code'));
       if ('path' in read) bad.push(read);
       else out.push({ deck: read });
       continue;
     }
-    const saved = await getDeck(userId, item.deck_id);
-    if (!saved) throw deckNotFound();
-    out.push({ deck: parseDeckCode(saved.deck_code), deck_id: item.deck_id, kept: saved.archetype ?? null });
+    const saved = await getDeck(userId, item.deck_id as string);
+    if (!saved) bad.push(detail(at(path, 'deck_id'), 'invalid_value', 'no deck of yours has this id'));
+    else out.push({ deck: parseDeckCode(saved.deck_code), deck_id: item.deck_id, kept: saved.archetype ?? null });
   }
   if (bad.length > 0) throw validationFailed(bad);
   return out;
@@ -59,6 +61,7 @@ async function decksOf(body: unknown, userId: string): Promise<{ deck: Deck; dec
 export const putEntry = endpoint(R.putEntry, { init: [catalogue, documentClient] }, async (req) => {
   const { event_id: eventId } = req.params;
   const userId = req.key.user_id;
+  await eventOf(eventId);
   const sent = await decksOf(req.body, userId);
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const now = new Date();
@@ -87,7 +90,8 @@ export const putEntry = endpoint(R.putEntry, { init: [catalogue, documentClient]
       rules_version: event.rules_version,
     };
     const written = await submitEntry(event, entry, now);
-    if (written === 'ok') return { data: entryAnswer(event, entry, now, true) };
+    // As stored: a disqualification the organizer made stays with it.
+    if (written === 'ok') return { data: entryAnswer(event, (await getEntry(eventId, userId)) ?? entry, now, true) };
     // The deadline came, or the rules changed, since the event was read (read again: which), or others held it.
     await pause(attempt);
   }

@@ -1,18 +1,20 @@
 /**
  * An event (contract §13.4): made by its organizer (events:write, the key's account), read by anyone, changed by its
  * organizer alone — any field until the deadline; after it the description, withdrawals and disqualifications. A
- * change is written under the version read, and made again on a newer one when another came between.
+ * change is whole or not at all (one transaction with its entries' changes), made on the version read, and made again
+ * on a newer one when another came between; a change that changes nothing writes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
 import { forbidden, unavailable, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
-import { detail } from '#rules/details.ts';
+import { type Detail, detail } from '#rules/details.ts';
 import { AFTER_DEADLINE, type EventChange, RULE_FIELDS, readEventBody, readEventPatch, submissionsOpen } from '#rules/events.ts';
+import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
-import { disqualifyEntry, removeEntry, writeEvent } from '#store/events.ts';
-import type { StoredEvent } from '#store/items/event.ts';
+import { changeEvent, type EntryChanges, getEntry, createEvent as storeEvent } from '#store/events.ts';
+import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
 import { deadlinePassed, eventAnswer, eventOf, eventPath } from './answers.ts';
 
 export const createEvent = endpoint(R.createEvent, { init: [documentClient] }, async (req) => {
@@ -30,7 +32,7 @@ export const createEvent = endpoint(R.createEvent, { init: [documentClient] }, a
     version: 1,
     rules_version: 1,
   };
-  if (!(await writeEvent(event))) throw unavailable('the event could not be made; retry');
+  if ((await storeEvent(event)) !== 'ok') throw unavailable('the event could not be made; retry');
   return { status: 201, data: eventAnswer(event, now), headers: { location: eventPath(event.event_id) } };
 });
 
@@ -41,12 +43,34 @@ export const readEvent = endpoint(R.readEvent, { init: [documentClient] }, async
 
 const FIELDS = ['name', 'description', 'format', 'pool_date', 'decks_per_player', 'distinct_mains', 'deadline', 'lists'] as const;
 
-/** The event as changed (its fields; the entries' changes are the caller's). */
-function changed(event: StoredEvent, change: EventChange, now: Date): StoredEvent {
+/** The event as changed, or none when no field changes (its rules' version moves when one of its rules does). */
+function changed(event: StoredEvent, change: EventChange, now: Date): StoredEvent | undefined {
+  const moved = FIELDS.filter((f) => change[f] !== undefined && change[f] !== event[f]);
+  if (moved.length === 0) return undefined;
   const next: StoredEvent = { ...event, updated_at: now.toISOString(), version: event.version + 1 };
-  for (const f of FIELDS) if (change[f] !== undefined) Object.assign(next, { [f]: change[f] });
-  if (RULE_FIELDS.some((f) => change[f] !== undefined && change[f] !== event[f])) next.rules_version = event.rules_version + 1;
+  for (const f of moved) Object.assign(next, { [f]: change[f] });
+  if (moved.some((f) => (RULE_FIELDS as readonly string[]).includes(f))) next.rules_version = event.rules_version + 1;
   return next;
+}
+
+/**
+ * The entries' changes that change something — each named player's entry read: one missing is a detail (nothing is
+ * written then); a disqualification with the reason it has, or a reinstatement of an entry not disqualified, is none.
+ */
+async function entryChanges(eventId: string, change: EventChange): Promise<{ changes: EntryChanges; missing: Detail[] }> {
+  const named = [
+    ...(change.withdraw ?? []).map((user_id, i) => ({ user_id, path: `withdraw[${i}]` })),
+    ...(change.disqualify ?? []).map(({ user_id }, i) => ({ user_id, path: `disqualify[${i}].user_id` })),
+  ];
+  const entries = new Map<string, StoredEntry | undefined>();
+  await atMost(8, named, async ({ user_id }) => void entries.set(user_id, await getEntry(eventId, user_id)));
+  const missing = named
+    .filter(({ user_id }) => !entries.get(user_id))
+    .map(({ user_id, path }) => detail(path, 'invalid_value', `${user_id} has no entry in this event`));
+  const disqualify = (change.disqualify ?? []).filter(
+    ({ user_id, reason }) => (entries.get(user_id)?.disqualified?.reason ?? null) !== reason,
+  );
+  return { changes: { withdraw: change.withdraw ?? [], disqualify }, missing };
 }
 
 export const updateEvent = endpoint(R.updateEvent, { init: [documentClient] }, async (req) => {
@@ -55,32 +79,23 @@ export const updateEvent = endpoint(R.updateEvent, { init: [documentClient] }, a
   if (!read.ok) throw validationFailed(read.details);
   const change = read.value;
   const id = req.params.event_id;
+  const closes = Object.keys(change).some((f) => !AFTER_DEADLINE.has(f));
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const event = await eventOf(id, true);
     if (event.organizer !== req.key.user_id) throw forbidden('not_organizer', "only the event's organizer changes it");
-    if (!submissionsOpen(event.deadline, now)) {
+    const at = new Date();
+    if (closes && !submissionsOpen(event.deadline, at)) {
       const late = Object.keys(change).filter((f) => !AFTER_DEADLINE.has(f));
-      if (late.length > 0) throw deadlinePassed(event, `${late.join(', ')} no longer change${late.length === 1 ? 's' : ''}`);
+      throw deadlinePassed(event, `${late.join(', ')} no longer change${late.length === 1 ? 's' : ''}`);
     }
-    const fields = FIELDS.some((f) => change[f] !== undefined);
-    if (fields && !(await writeEvent(changed(event, change, now), event))) {
-      await pause(attempt);
-      continue;
-    }
-    await changeEntries(id, change, now);
-    return { data: eventAnswer(fields ? await eventOf(id, true) : event, now) };
+    const { changes, missing } = await entryChanges(id, change);
+    if (missing.length > 0) throw validationFailed(missing);
+    const next = changed(event, change, at);
+    if (!next && changes.withdraw.length === 0 && changes.disqualify.length === 0) return { data: eventAnswer(event, at) };
+    const outcome = await changeEvent(event, next, changes, at, closes);
+    if (outcome === 'ok') return { data: eventAnswer(next ?? event, at) };
+    // Another change of the event or of an entry came between, or the deadline: read them again.
+    await pause(attempt);
   }
   throw unavailable('the event is being changed by many requests at once; retry');
 });
-
-/** Withdrawals, then disqualifications: a user_id with no entry is 422 (those before it are made). */
-async function changeEntries(eventId: string, change: EventChange, now: Date): Promise<void> {
-  const missing = [];
-  for (const [i, userId] of (change.withdraw ?? []).entries())
-    if (!(await removeEntry(eventId, userId)))
-      missing.push(detail(`withdraw[${i}]`, 'invalid_value', `${userId} has no entry in this event`));
-  for (const [i, { user_id, reason }] of (change.disqualify ?? []).entries())
-    if (!(await disqualifyEntry(eventId, user_id, reason, now)))
-      missing.push(detail(`disqualify[${i}].user_id`, 'invalid_value', `${user_id} has no entry in this event`));
-  if (missing.length > 0) throw validationFailed(missing);
-}

@@ -7,11 +7,11 @@ import { authenticate, authorize } from '#http/auth.ts';
 import { forbidden } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
-import { entriesCsv, submissionsOpen } from '#rules/events.ts';
+import { entriesCsv } from '#rules/events.ts';
 import { documentClient } from '#store/client.ts';
 import { listEntries } from '#store/events.ts';
 import type { StoredEvent } from '#store/items/event.ts';
-import { entryAnswer, eventOf, listsPublic } from './answers.ts';
+import { entryAnswer, eventOf, isLocked, listsPublic, lockedAt } from './answers.ts';
 
 /** The event, its lists readable by this request (else 401 for a bad key, 403 for anyone else but the organizer). */
 async function readable(eventId: string, authorization: string | undefined, now: Date): Promise<StoredEvent> {
@@ -25,7 +25,7 @@ async function readable(eventId: string, authorization: string | undefined, now:
   const when =
     event.lists === 'closed'
       ? "this event's lists are closed: its organizer alone reads them"
-      : `this event's lists are public after its deadline (${event.deadline}); until then its organizer alone reads them`;
+      : `this event's lists are public once its entries are locked (${lockedAt(event)}, after its deadline); until then its organizer alone reads them`;
   throw forbidden('lists_not_public', when);
 }
 
@@ -37,7 +37,7 @@ export const listEventEntries = endpoint(R.listEntries, { init: [documentClient]
   const entries = await listEntries(event.event_id);
   return {
     data: entries.map((e) => entryAnswer(event, e, now, false)),
-    meta: { event_id: event.event_id, entries: entries.length, locked: !submissionsOpen(event.deadline, now), deadline: event.deadline },
+    meta: { event_id: event.event_id, entries: entries.length, locked: isLocked(event, now), deadline: event.deadline },
     headers: NO_STORE,
   };
 });

@@ -4,7 +4,7 @@
  * Nothing of an event is kept at the edge (its answers change until the deadline, and its lists read a key).
  */
 import { DECK } from '#store/items/deck.ts';
-import { EVENT } from '#store/items/event.ts';
+import { ENTERED, EVENT, ORGANIZED } from '#store/items/event.ts';
 import { EventId, UserId } from './params.ts';
 import { type Declared, decks, routes } from './route.ts';
 
@@ -22,7 +22,7 @@ export const EVENT_ROUTES = routes({
     path: '/api/v1/events',
     scope: 'events:write',
     body: 'EventBody',
-    grants: [decks(['PutItem'], [EVENT.grant])],
+    grants: [decks(['PutItem'], [EVENT.grant, ORGANIZED.grant])],
     summary: 'Create an event',
     description:
       "An event of the key's account (its organizer): its name, format, card pool's date, decks a player (1–3), whether their main nations differ, the deadline (RFC 3339, ahead, at most a year; answered in UTC), whether its lists open after it. Players then submit their decks until the deadline.",
@@ -46,10 +46,13 @@ export const EVENT_ROUTES = routes({
     scope: 'events:write',
     params: event,
     body: 'EventPatch',
-    grants: [decks(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], [EVENT.grant])],
+    grants: [
+      decks(['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], [EVENT.grant]),
+      decks(['DeleteItem'], [ENTERED.grant]),
+    ],
     summary: 'Change an event',
     description:
-      "The organizer's alone (another account's key is 403 `not_organizer`). Until the deadline any field; after it the description, `withdraw` (players whose entries are taken out) and `disqualify` (an entry and its reason, shown in the lists; a null reason reinstates) — another field is 409 `deadline_passed`. A change of the rules (format, pool_date, decks_per_player, distinct_mains) leaves the entries made before it marked `checked_under_current_rules: false` until their players submit again. A user_id with no entry is 422.",
+      "The organizer's alone (another account's key is 403 `not_organizer`). Until the deadline any field; after it the description, `withdraw` (players whose entries are taken out) and `disqualify` (an entry and its reason, shown in the lists; a null reason reinstates) — another field is 409 `deadline_passed`. A change of the rules (format, pool_date, decks_per_player, distinct_mains) leaves the entries made before it marked `checked_under_current_rules: false` until their players submit again. A change is whole or not at all: a user_id with no entry, or named twice, is 422 and nothing is written. A change that changes nothing writes nothing.",
     tag: 'Events',
     success: { status: 200, data: 'Event' },
     errors: ['not_found', 'not_organizer', 'deadline_passed'],
@@ -61,13 +64,17 @@ export const EVENT_ROUTES = routes({
     params: entry,
     body: 'EntryBody',
     catalogue: true,
-    grants: [decks(['GetItem', 'ConditionCheckItem', 'PutItem'], [EVENT.grant]), decks(['GetItem'], [DECK.grant])],
+    grants: [
+      decks(['GetItem', 'ConditionCheckItem', 'UpdateItem'], [EVENT.grant]),
+      decks(['PutItem'], [ENTERED.grant]),
+      decks(['GetItem'], [DECK.grant]),
+    ],
     summary: 'Submit decks to an event',
     description:
-      "The key's account's submission (`{ decks: [{ deck_code } | { deck_id }] }`, a code in any form or one of the account's saved decks): each deck checked against the game's rules and the event's format in the card pool of its date, their number and, when the event says so, their main nations — 422 naming every failing deck, card and rule. A new submission replaces the last. Until the deadline (at it and after, 409 `deadline_passed`). The answer carries the lock hash the entry keeps.",
+      "The key's account's submission (`{ decks: [{ deck_code } | { deck_id }] }`, a code in the %% form or one of the account's saved decks, another account's deck being none): each deck checked against the game's rules and the event's format in the card pool of its date, their number and, when the event says so, their main nations — 422 naming every failing deck, card and rule. A new submission replaces the last (a disqualification stays: the organizer lifts it). Until the deadline (at it and after, 409 `deadline_passed`). The answer carries the lock hash the entry keeps.",
     tag: 'Events',
     success: { status: 200, data: 'Entry' },
-    errors: ['not_found', 'deck_not_found', 'deadline_passed'],
+    errors: ['not_found', 'deadline_passed'],
   } as const satisfies Declared,
   readEntry: {
     method: 'GET',
@@ -86,7 +93,7 @@ export const EVENT_ROUTES = routes({
     path: ENTRY,
     scope: 'events:submit',
     params: entry,
-    grants: [decks(['GetItem', 'ConditionCheckItem', 'DeleteItem'], [EVENT.grant])],
+    grants: [decks(['GetItem', 'ConditionCheckItem', 'DeleteItem'], [EVENT.grant]), decks(['DeleteItem'], [ENTERED.grant])],
     summary: 'Withdraw your entry',
     description: "The key's account's entry taken out, until the deadline (at it and after, 409 `deadline_passed`; none, 404 `not_found`).",
     tag: 'Events',

@@ -20,6 +20,7 @@ import { CATALOGUE } from '#store/items/catalogue.ts';
 import { CLUSTERS } from '#store/items/clusters.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
+import { ENTERED, EVENT, ORGANIZED } from '#store/items/event.ts';
 import type { ItemKind } from '#store/items/kind.ts';
 import { LIKE, LIKED } from '#store/items/like.ts';
 import { LIKE_COUNT } from '#store/items/like-count.ts';
@@ -178,7 +179,7 @@ export const WORKERS = withHandlers([
     // two mappings (one at a time a shard each), 4 executions a shard at most — a new account's quota is 10, and the
     // API keeps at least half (contract §12.4; at 10 this mapping alone could take all 10).
     parallelization: 2,
-    // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes and 100 records.
+    // A step waits at most SETTLE_MS (15 s), and sweeps at most 25 decks, 100 likes, 100 records and 100 entries in events.
     timeoutSeconds: 60,
     grants: [
       ...erasing,
@@ -192,6 +193,8 @@ export const WORKERS = withHandlers([
       decks(['UpdateItem'], [LIKE_COUNT.grant]),
       // Its remembered answers.
       decks(['Query', 'BatchWriteItem'], [REMEMBERED_ANSWER.grant]),
+      // Its entries in events, each with its mark; the events it organizes, with their entries and marks.
+      decks(['Query', 'DeleteItem'], [ENTERED.grant, ORGANIZED.grant, EVENT.grant]),
     ],
   },
 ] as const satisfies readonly Omit<Worker, 'handler'>[]).map(worker);

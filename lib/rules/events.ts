@@ -7,70 +7,25 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import type { Catalogue } from './catalogue.ts';
 import type { Read } from './collection.ts';
-import type { Deck } from './deck-code.ts';
-import { checkDeck } from './deck-rules.ts';
-import { at, type Detail, detail } from './details.ts';
-import { factionById } from './factions.ts';
-import { FORMATS, formatIssues } from './formats.ts';
+import { type Detail, detail } from './details.ts';
+import type { Format } from './formats.ts';
 import { UUID } from './ids.ts';
+import { holdsInvisible, INVISIBLE } from './invisible.ts';
 import { coded } from './issues.ts';
 import { LIMITS } from './limits.ts';
+import { visibleOnly } from './schemas.ts';
 import { parseStrict } from './strict-input.ts';
 import { DAY_MS } from './week.ts';
 
 /** An event's formats: the game's own rules alone (`standard`), or one of the community's formats on top of them. */
-export const EVENT_FORMATS = ['standard', ...FORMATS] as const;
+export const EVENT_FORMATS = ['standard', 'pauper', 'singleton', 'monodeck'] as const satisfies readonly ['standard', ...Format[]];
 export type EventFormat = (typeof EVENT_FORMATS)[number];
 /** What a submission is checked against. */
 export interface EventRules {
   format: EventFormat;
   decks_per_player: number;
   distinct_mains: boolean;
-}
-
-/** Where a submission's deck is named in an answer's details: `decks[i]`. */
-const deckAt = (i: number) => at('decks', i);
-
-/**
- * Every way a submission breaks the event (none: it is accepted), against the card pool of the event's date: the
- * count of decks, then each deck's game rules and its format's (each card named), then each main nation met before.
- */
-export function submissionIssues(event: EventRules, decks: readonly Deck[], pool: Catalogue): Detail[] {
-  const out: Detail[] = [];
-  const n = event.decks_per_player;
-  if (decks.length !== n) {
-    out.push(
-      detail(
-        'decks',
-        decks.length < n ? 'too_few' : 'too_many',
-        `this event takes exactly ${n} deck${n === 1 ? '' : 's'} a player; ${decks.length} given`,
-      ),
-    );
-  }
-  decks.forEach((deck, i) => {
-    out.push(...checkDeck(deck, pool, { deckPath: deckAt(i) }));
-    if (event.format !== 'standard') {
-      for (const issue of formatIssues(deck, event.format, pool)) {
-        out.push(detail(deckAt(i), 'not_in_format', `${issue.card_id}: ${issue.message} (this event is ${event.format})`));
-      }
-    }
-    if (event.distinct_mains) {
-      const first = decks.findIndex((d) => d.main === deck.main);
-      if (first < i) {
-        const nation = factionById(deck.main)?.name ?? deck.main;
-        out.push(
-          detail(
-            deckAt(i),
-            'duplicate',
-            `${nation} is the main nation of ${deckAt(first)} too: this event's decks have different main nations`,
-          ),
-        );
-      }
-    }
-  });
-  return out;
 }
 
 /** Whether an event takes (or withdraws) submissions at an instant: until its deadline, not at it. A deadline that is no time throws. */
@@ -129,20 +84,57 @@ export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: numb
 }
 
 /** How long an event's texts may be, and how far ahead its deadline may be set. */
-export const EVENT_LIMITS = { nameChars: 100, descriptionChars: 2_000, reasonChars: 200, deadlineDays: 366, changesAtOnce: 50 } as const;
-/** An RFC 3339 time (section 5.6: `T` and `Z` in either case, a fraction, an offset). */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-/** A calendar day (YYYY-MM-DD) that is one. */
-const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
-/** An RFC 3339 time as the store and every answer keep it: UTC, milliseconds (`toISOString`), or undefined when it is none. */
+export const EVENT_LIMITS = { nameChars: 100, descriptionChars: 2_000, reasonChars: 200, deadlineDays: 366, changesAtOnce: 30 } as const;
+/** An RFC 3339 time (section 5.6: `T` and `Z` in either case, a fraction, an offset), its parts captured. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+/** Whether a year, month and day name a day of the calendar (2026-02-30 does not). */
+const dayExists = (y: number, m: number, d: number) => {
+  const at = new Date(Date.UTC(y, m - 1, d));
+  return at.getUTCFullYear() === y && at.getUTCMonth() === m - 1 && at.getUTCDate() === d;
+};
+/** A calendar day (YYYY-MM-DD) that is one, from year 2000 on. */
+const isDay = (s: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  return m !== null && Number(m[1]) >= 2000 && dayExists(Number(m[1]), Number(m[2]), Number(m[3]));
+};
+/**
+ * An RFC 3339 time as the store and every answer keep it: UTC, milliseconds (`toISOString`), or undefined when it is
+ * none — a day that does not exist, hour 24, an offset past 23:59, and the leap second 60 (JavaScript's clock has
+ * none) are none.
+ */
 export function utcTime(s: string): string | undefined {
-  if (!RFC3339.test(s)) return undefined;
+  const m = RFC3339.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (!dayExists(y, mo, d) || h > 23 || mi > 59 || sec > 59) return undefined;
+  if (m[8] && (Number(m[9]) > 23 || Number(m[10]) > 59)) return undefined;
   const ms = Date.parse(s.toUpperCase());
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
+/** The day (UTC) of an instant, YYYY-MM-DD. */
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-const name = v.pipe(v.string(), v.minLength(1), v.maxLength(EVENT_LIMITS.nameChars), v.description("The event's name."));
-const description = v.pipe(v.string(), v.maxLength(EVENT_LIMITS.descriptionChars), v.description('What players should know (plain text).'));
+/** Code points, as a client counts characters. */
+const chars = (s: string) => [...s].length;
+const within = (n: number) => v.check<string, string>((s) => chars(s) <= n, coded('too_long', `at most ${n} characters`));
+/** Visible text but line breaks and tabs (a description's lines). */
+const lines = (what: string) =>
+  v.check<string, string>((s) => !INVISIBLE.test(s.replace(/[\n\t]/g, '')), coded('invalid_value', holdsInvisible(what)));
+
+const name = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  within(EVENT_LIMITS.nameChars),
+  visibleOnly('name'),
+  v.description("The event's name."),
+);
+const description = v.pipe(
+  v.string(),
+  within(EVENT_LIMITS.descriptionChars),
+  lines('description'),
+  v.description('What players should know (plain text; lines and tabs kept).'),
+);
 const format = v.pipe(
   v.picklist(EVENT_FORMATS),
   v.description("The decks' format: `standard` (the game's rules alone), or `pauper`, `singleton`, `monodeck` on top of them."),
@@ -151,7 +143,7 @@ const pool_date = v.pipe(
   v.string(),
   v.check(isDay, coded('invalid_value', 'pool_date must be a day (YYYY-MM-DD)')),
   v.description(
-    "The card pool's day (YYYY-MM-DD): the catalogue version in force at that day's end (UTC); before the first version kept, the oldest kept.",
+    "The card pool's day (YYYY-MM-DD, a day before today in UTC, so that its pool is fixed): the catalogue version in force at that day's end; before the first version kept, the oldest kept.",
   ),
 );
 const decks_per_player = v.pipe(
@@ -172,7 +164,13 @@ const lists = v.pipe(
   v.description('`open`: anyone reads the lists after the deadline; `closed`: only the organizer ever does.'),
 );
 const userId = v.pipe(v.string(), v.regex(UUID, 'a user_id'));
-const reason = v.pipe(v.string(), v.minLength(1), v.maxLength(EVENT_LIMITS.reasonChars));
+const reason = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((s) => s.length > 0, coded('blank_reason', 'a disqualification gives its reason')),
+  within(EVENT_LIMITS.reasonChars),
+  visibleOnly('reason'),
+);
 
 /** A new event (`POST /api/v1/events`): description defaults to none, distinct_mains to false, lists to closed. */
 export const EventBody = v.strictObject({
@@ -214,19 +212,25 @@ export const EventPatch = v.pipe(
   v.check((b) => Object.keys(b).length > 0, coded('empty_patch', 'send at least one field to change')),
   v.metadata({ minProperties: 1 }),
 );
-/** A player's submission: their decks, each a code or one of their saved decks. */
-export const EntryBody = v.strictObject({
-  decks: v.pipe(
-    v.array(
-      v.union([
-        v.strictObject({ deck_code: v.pipe(v.string(), v.maxLength(LIMITS.deckCodeChars)) }),
-        v.strictObject({ deck_id: v.pipe(v.string(), v.regex(UUID, 'a deck_id')) }),
-      ]),
+/** One deck of a submission: a code, or one of the player's saved decks — one of the two. */
+const SubmittedDeck = v.pipe(
+  v.strictObject({
+    deck_code: v.optional(v.pipe(v.string(), v.maxLength(LIMITS.deckCodeChars), v.description('A deck code (the %% form).'))),
+    deck_id: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(UUID, coded('invalid_value', "a deck_id is a deck's id (a UUID)")),
+        v.description("One of the player's saved decks."),
+      ),
     ),
-    v.minLength(1),
-    v.maxLength(3),
+  }),
+  v.check(
+    (d) => (d.deck_code === undefined) !== (d.deck_id === undefined),
+    coded('invalid_value', 'give deck_code or deck_id, one of the two'),
   ),
-});
+);
+/** A player's submission: their decks, each a code or one of their saved decks. */
+export const EntryBody = v.strictObject({ decks: v.pipe(v.array(SubmittedDeck), v.minLength(1), v.maxLength(3)) });
 export type EventInput = v.InferOutput<typeof EventBody>;
 /** A new event's fields, their defaults filled. */
 export type NewEvent = Required<EventInput>;
@@ -236,13 +240,13 @@ export const RULE_FIELDS = ['format', 'pool_date', 'decks_per_player', 'distinct
 /** What an organizer may change after the deadline. */
 export const AFTER_DEADLINE = new Set(['description', 'withdraw', 'disqualify']);
 
-/** A new event's body read: its fields with their defaults, the deadline in UTC and ahead of `now` (at most a year). */
+/** A new event's body read: its fields with their defaults, the deadline in UTC and ahead of `now` (at most a year), the pool's day past. */
 export function readEventBody(body: unknown, now: Date): Read<NewEvent> {
   const parsed = parseStrict(EventBody, body);
   if (!parsed.ok) return { ok: false, details: parsed.details };
   const out: NewEvent = { description: '', distinct_mains: false, lists: 'closed', ...parsed.output } as NewEvent;
-  const late = deadlineIssue(out.deadline, now);
-  return late ? { ok: false, details: [late] } : { ok: true, value: { ...out, deadline: utcTime(out.deadline) as string } };
+  const issues = [deadlineIssue(out.deadline, now), poolIssue(out.pool_date, now)].filter((d) => d !== undefined);
+  return issues.length > 0 ? { ok: false, details: issues } : { ok: true, value: { ...out, deadline: utcTime(out.deadline) as string } };
 }
 
 /** A deadline that is past, or more than a year ahead: its detail. */
@@ -255,12 +259,31 @@ function deadlineIssue(raw: string, now: Date): Detail | undefined {
   return undefined;
 }
 
-/** An organizer's change read (the deadline, when changed, in UTC and ahead of `now`). */
+/** A pool's day that is today or ahead (its pool could still change): its detail. */
+const poolIssue = (day: string, now: Date): Detail | undefined =>
+  day < dayOf(now)
+    ? undefined
+    : detail('pool_date', 'invalid_value', `pool_date is a day before today (${dayOf(now)}, UTC): a day's pool is fixed once it has ended`);
+
+/**
+ * An organizer's change read: the deadline, when changed, in UTC and ahead of `now`; the pool's day past; each player
+ * withdrawn or disqualified once, and not both.
+ */
 export function readEventPatch(body: unknown, now: Date): Read<EventChange> {
   const parsed = parseStrict(EventPatch, body);
   if (!parsed.ok) return { ok: false, details: parsed.details };
   const change = parsed.output;
-  if (change.deadline === undefined) return { ok: true, value: change };
-  const late = deadlineIssue(change.deadline, now);
-  return late ? { ok: false, details: [late] } : { ok: true, value: { ...change, deadline: utcTime(change.deadline) as string } };
+  const issues: Detail[] = [];
+  if (change.deadline !== undefined) issues.push(...[deadlineIssue(change.deadline, now)].filter((d) => d !== undefined));
+  if (change.pool_date !== undefined) issues.push(...[poolIssue(change.pool_date, now)].filter((d) => d !== undefined));
+  const seen = new Map<string, string>();
+  const once = (userId: string, path: string) => {
+    const before = seen.get(userId);
+    if (before) issues.push(detail(path, 'duplicate', `${userId} is named at ${before} too: a player is withdrawn or disqualified once`));
+    else seen.set(userId, path);
+  };
+  for (const [i, userId] of (change.withdraw ?? []).entries()) once(userId, `withdraw[${i}]`);
+  for (const [i, { user_id }] of (change.disqualify ?? []).entries()) once(user_id, `disqualify[${i}].user_id`);
+  if (issues.length > 0) return { ok: false, details: issues };
+  return { ok: true, value: change.deadline === undefined ? change : { ...change, deadline: utcTime(change.deadline) as string } };
 }

@@ -10,7 +10,9 @@ import { LIMITS } from './limits.ts';
 
 export { LIMITS };
 
-const visible = (what: string) => v.check<string, string>((s) => !INVISIBLE.test(s), coded('invalid_value', holdsInvisible(what)));
+/** Visible text only (no control, format, separator, private-use or unassigned character: contract §9.1). */
+export const visibleOnly = (what: string) =>
+  v.check<string, string>((s) => !INVISIBLE.test(s), coded('invalid_value', holdsInvisible(what)));
 
 /** Length in characters (code points), as a client counts them. */
 const chars = (s: string) => [...s].length;
@@ -30,7 +32,7 @@ const cardList = (max: number) => v.pipe(v.array(CardId), v.maxLength(max));
 export const DeckCode = v.pipe(v.string(), maxChars(LIMITS.deckCodeChars));
 
 export const Guide = v.strictObject({
-  system: v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(LIMITS.systemChars), visible('guide.system')),
+  system: v.pipe(v.string(), v.trim(), v.minLength(1), maxChars(LIMITS.systemChars), visibleOnly('guide.system')),
   description: v.nullish(v.pipe(v.string(), maxChars(LIMITS.descriptionChars)), ''),
   core_cards: v.optional(cardList(LIMITS.coreCards), []),
   reserve_recommendations: v.optional(cardList(LIMITS.reserveRecommendations), []),
@@ -64,7 +66,7 @@ export const normalizeTag = (tag: string): string => tag.trim().toLowerCase().no
 
 /** Tags are normalised first, then checked (contract §8.1): any tag read back can be written back unchanged. */
 export const Tags = v.pipe(
-  v.array(v.pipe(v.string(), v.transform(normalizeTag), v.minLength(1), maxChars(LIMITS.tagChars), visible('a tag'))),
+  v.array(v.pipe(v.string(), v.transform(normalizeTag), v.minLength(1), maxChars(LIMITS.tagChars), visibleOnly('a tag'))),
   v.transform((tags) => [...new Set(tags)]),
   v.maxLength(LIMITS.tags),
 );

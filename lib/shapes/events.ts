@@ -18,6 +18,12 @@ export const Event = v.strictObject({
   decks_per_player: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3)),
   distinct_mains: v.boolean(),
   deadline: v.pipe(timestamp, v.description('In UTC: submissions are taken until it, not at it.')),
+  locked_at: v.pipe(
+    timestamp,
+    v.description(
+      'When the entries are final, lock hashes and all: the deadline and the longest a submission sent before it may take to land (15 s). Open lists are public from then on.',
+    ),
+  ),
   lists: v.picklist(['open', 'closed']),
   /** Whether submissions are taken now. */
   submissions_open: v.boolean(),
@@ -51,7 +57,7 @@ export const Entry = v.strictObject({
       'SHA-256 (hex) of the decks\' canonical codes, one a line ("\\n"-joined) in the order given: what a player proves they sent by.',
     ),
   ),
-  /** Whether the deadline has passed: the entry is then what it is for good. */
+  /** Whether the event's locked_at has passed: the entry is then what it is for good. */
   locked: v.boolean(),
   submitted_at: timestamp,
   /** False when the organizer changed the event's rules after it was checked: submit again. */

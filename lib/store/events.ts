@@ -1,14 +1,27 @@
 /**
- * The repository of events and their entries (items/event.ts). An event is written under the version read (a change
- * that lost a race reads again); an entry is written or withdrawn in one transaction with a check of its event — its
- * rules as read, and its deadline still ahead of the submission's time — so that no entry lands after the deadline
- * or against rules changed since it was checked, whatever the clocks of the functions that wrote them.
+ * The repository of events and their entries (items/event.ts). Every write is one transaction with a check of its
+ * event: a change of the event under the version read (and, for what the deadline closes, its deadline still ahead);
+ * an entry submitted or withdrawn with its event's deadline still ahead of the time the write is sent and, for a
+ * submission, the rules it was checked against — so that no entry lands after the deadline or against rules changed
+ * since, whatever the order in which concurrent writes reach the store. An entry and an event carry a mark under
+ * their account's key (ENTERED, ORGANIZED), written and deleted with them, by which an account's erasure finds them.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, transact, unlessConditionFailed } from './client.ts';
-import { EVENT, entryKey, eventKey, type StoredEntry, type StoredEvent } from './items/event.ts';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, type TransactItem, transact } from './client.ts';
+import {
+  ENTERED,
+  EVENT,
+  enteredKey,
+  entryKey,
+  eventKey,
+  ORGANIZED,
+  organizedKey,
+  type StoredEntry,
+  type StoredEvent,
+} from './items/event.ts';
 import { DECKS, tableName } from './tables.ts';
 
+type Outcome = 'ok' | 'failed' | 'conflict';
 const table = () => tableName(DECKS);
 const stripKeys = <T>(item: Record<string, unknown>): T => {
   const { pk: _pk, sk: _sk, ...rest } = item;
@@ -20,27 +33,73 @@ export async function getEvent(eventId: string, consistent = false): Promise<Sto
   return Item ? stripKeys<StoredEvent>(Item) : undefined;
 }
 
-/** Writes a new event (its id never used before) or, `read` given, the next version of it: false when another write came between. */
-export async function writeEvent(event: StoredEvent, read?: StoredEvent): Promise<boolean> {
-  const written = await unlessConditionFailed(
-    documentClient().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...eventKey(event.event_id), ...event },
-        ...(read
-          ? { ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': read.version } }
-          : { ConditionExpression: 'attribute_not_exists(pk)' }),
+/** A new event (its id never used before), with its organizer's mark. */
+export const createEvent = (event: StoredEvent): Promise<Outcome> =>
+  transact([
+    { Put: { TableName: table(), Item: { ...eventKey(event.event_id), ...event }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table(), Item: organizedKey(event.organizer, event.event_id) } },
+  ]);
+
+/** What an organizer's change does to the entries: players withdrawn, entries disqualified (a reason) or reinstated (null). */
+export interface EntryChanges {
+  withdraw: readonly string[];
+  disqualify: readonly { user_id: string; reason: string | null }[];
+}
+
+const removing = (eventId: string, userId: string): TransactItem[] => [
+  { Delete: { TableName: table(), Key: entryKey(eventId, userId), ConditionExpression: 'attribute_exists(pk)' } },
+  { Delete: { TableName: table(), Key: enteredKey(userId, eventId) } },
+];
+
+/**
+ * An organizer's change, whole or not at all: the event's next version (`next`, when its fields change) under the
+ * version read — and, when it changes what the deadline closes (`beforeDeadline`), the deadline still ahead of `now` —
+ * with each entry withdrawn or disqualified, each still there. 'failed': the event or an entry changed since they were
+ * read (read them again to say which).
+ */
+export function changeEvent(
+  read: StoredEvent,
+  next: StoredEvent | undefined,
+  entries: EntryChanges,
+  now: Date,
+  beforeDeadline: boolean,
+): Promise<Outcome> {
+  const id = read.event_id;
+  const condition = beforeDeadline ? 'version = :read AND deadline > :now' : 'version = :read';
+  const values: Record<string, unknown> = { ':read': read.version, ...(beforeDeadline ? { ':now': now.toISOString() } : {}) };
+  const items: TransactItem[] = [
+    next
+      ? {
+          Put: {
+            TableName: table(),
+            Item: { ...eventKey(id), ...next },
+            ConditionExpression: condition,
+            ExpressionAttributeValues: values,
+          },
+        }
+      : { ConditionCheck: { TableName: table(), Key: eventKey(id), ConditionExpression: condition, ExpressionAttributeValues: values } },
+    ...entries.withdraw.flatMap((userId) => removing(id, userId)),
+    ...entries.disqualify.map(
+      ({ user_id, reason }): TransactItem => ({
+        Update: {
+          TableName: table(),
+          Key: entryKey(id, user_id),
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(reason === null
+            ? { UpdateExpression: 'REMOVE disqualified' }
+            : { UpdateExpression: 'SET disqualified = :d', ExpressionAttributeValues: { ':d': { reason, at: now.toISOString() } } }),
+        },
       }),
     ),
-  );
-  return written !== undefined;
+  ];
+  return transact(items);
 }
 
 /**
  * The check every change of a player's entry is made under: the event's deadline ahead of `now` and, for a
  * submission, its rules those it was checked against.
  */
-function stillOpen(event: StoredEvent, now: Date, rules: boolean) {
+function stillOpen(event: StoredEvent, now: Date, rules: boolean): TransactItem {
   const values: Record<string, unknown> = { ':now': now.toISOString() };
   if (rules) values[':rules'] = event.rules_version;
   return {
@@ -53,16 +112,31 @@ function stillOpen(event: StoredEvent, now: Date, rules: boolean) {
   };
 }
 
-/** A player's entry written (replacing theirs), unless the event changed its rules or reached its deadline since `event` was read. */
-export const submitEntry = (event: StoredEvent, entry: StoredEntry, now: Date): Promise<'ok' | 'failed' | 'conflict'> =>
-  transact([stillOpen(event, now, true), { Put: { TableName: table(), Item: { ...entryKey(event.event_id, entry.user_id), ...entry } } }]);
+/**
+ * A player's entry written (replacing theirs; a disqualification stays: the organizer's alone to lift), unless the
+ * event changed its rules or reached its deadline since `event` was read.
+ */
+export function submitEntry(event: StoredEvent, entry: StoredEntry, now: Date): Promise<Outcome> {
+  const { disqualified: _kept, ...fields } = entry;
+  const names = Object.keys(fields);
+  return transact([
+    stillOpen(event, now, true),
+    {
+      Update: {
+        TableName: table(),
+        Key: entryKey(event.event_id, entry.user_id),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n as keyof typeof fields]])),
+      },
+    },
+    { Put: { TableName: table(), Item: enteredKey(entry.user_id, event.event_id) } },
+  ]);
+}
 
 /** A player's entry withdrawn by them, unless the deadline came ('failed': that, or there was none). */
-export const withdrawOwnEntry = (event: StoredEvent, userId: string, now: Date): Promise<'ok' | 'failed' | 'conflict'> =>
-  transact([
-    stillOpen(event, now, false),
-    { Delete: { TableName: table(), Key: entryKey(event.event_id, userId), ConditionExpression: 'attribute_exists(pk)' } },
-  ]);
+export const withdrawOwnEntry = (event: StoredEvent, userId: string, now: Date): Promise<Outcome> =>
+  transact([stillOpen(event, now, false), ...removing(event.event_id, userId)]);
 
 export async function getEntry(eventId: string, userId: string): Promise<StoredEntry | undefined> {
   const { Item } = await documentClient().send(
@@ -71,49 +145,69 @@ export async function getEntry(eventId: string, userId: string): Promise<StoredE
   return Item ? stripKeys<StoredEntry>(Item) : undefined;
 }
 
+/** A page of an event's entries from a user_id on (after `after`), by user_id; strongly consistent. */
+async function entriesPage(eventId: string, limit: number | undefined, after?: string): Promise<{ entries: StoredEntry[]; last?: string }> {
+  const page = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
+      ExpressionAttributeValues: { ':pk': EVENT.pk(eventId), ':entry': EVENT.entrySk },
+      ConsistentRead: true,
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: entryKey(eventId, after) } : {}),
+    }),
+  );
+  const entries = (page.Items ?? []).map((item) => stripKeys<StoredEntry>(item));
+  return { entries, last: page.LastEvaluatedKey ? entries.at(-1)?.user_id : undefined };
+}
+
 /** Every entry of an event, by user_id (strongly consistent: a list after the deadline holds every entry that landed). */
 export async function listEntries(eventId: string): Promise<StoredEntry[]> {
   const out: StoredEntry[] = [];
-  let start: Record<string, unknown> | undefined;
+  let after: string | undefined;
   do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
-        ExpressionAttributeValues: { ':pk': EVENT.pk(eventId), ':entry': EVENT.entrySk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(stripKeys<StoredEntry>(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
+    const page = await entriesPage(eventId, undefined, after);
+    out.push(...page.entries);
+    after = page.last;
+  } while (after);
   return out;
 }
 
-/** An entry taken out by the organizer (at any time): whether there was one. */
-export async function removeEntry(eventId: string, userId: string): Promise<boolean> {
-  const removed = await unlessConditionFailed(
-    documentClient().send(
-      new DeleteCommand({ TableName: table(), Key: entryKey(eventId, userId), ConditionExpression: 'attribute_exists(pk)' }),
-    ),
-  );
-  return removed !== undefined;
+/** The events an account has entries in, a page of them (its erasure's sweep). */
+export async function enteredPage(userId: string, limit: number): Promise<string[]> {
+  return marks(ENTERED.pk(userId), limit);
 }
 
-/** An entry disqualified with its reason, or reinstated (`reason` null): whether there was one. */
-export async function disqualifyEntry(eventId: string, userId: string, reason: string | null, now: Date): Promise<boolean> {
-  const done = await unlessConditionFailed(
-    documentClient().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: entryKey(eventId, userId),
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(reason === null
-          ? { UpdateExpression: 'REMOVE disqualified' }
-          : { UpdateExpression: 'SET disqualified = :d', ExpressionAttributeValues: { ':d': { reason, at: now.toISOString() } } }),
-      }),
-    ),
+/** The events an account organizes, a page of them (its erasure's sweep). */
+export async function organizedPage(userId: string, limit: number): Promise<string[]> {
+  return marks(ORGANIZED.pk(userId), limit);
+}
+
+async function marks(pk: string, limit: number): Promise<string[]> {
+  const { Items = [] } = await documentClient().send(
+    new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Limit: limit }),
   );
-  return done !== undefined;
+  return Items.map((i) => i.sk as string);
+}
+
+/** An entry taken out by its player's erasure, locked or not, with its mark (none: only the mark). */
+export async function eraseEntry(eventId: string, userId: string): Promise<void> {
+  const outcome = await transact(removing(eventId, userId));
+  if (outcome === 'failed') await transact([{ Delete: { TableName: table(), Key: enteredKey(userId, eventId) } }]);
+  if (outcome === 'conflict') throw new Error(`event ${eventId}: its entry of ${userId} is held by other writes; retried with the step`);
+}
+
+/**
+ * A step of an organizer's erasure of one of its events: up to `limit` of its entries deleted with their players'
+ * marks; once none is left, the event and its mark. How many items it found.
+ */
+export async function eraseEvent(userId: string, eventId: string, limit: number): Promise<number> {
+  const { entries } = await entriesPage(eventId, limit);
+  for (const entry of entries) await eraseEntry(eventId, entry.user_id);
+  if (entries.length > 0) return entries.length;
+  await transact([
+    { Delete: { TableName: table(), Key: eventKey(eventId) } },
+    { Delete: { TableName: table(), Key: organizedKey(userId, eventId) } },
+  ]);
+  return 1;
 }

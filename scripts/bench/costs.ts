@@ -4,23 +4,28 @@
  * does not report) and the on-demand price per million requests from them.
  */
 
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
-import { parseDeckCode } from '#rules/deck-code.ts';
+import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import type { TransactItem } from '#store/client.ts';
+import { documentClient } from '#store/client.ts';
 import { eraseStep } from '#store/erasure-steps.ts';
+import { createEvent, getEvent, listEntries } from '#store/events.ts';
 import { getCounts } from '#store/folds.ts';
 import { DECK, type StoredDeck } from '#store/items/deck.ts';
+import { entryKey, type StoredEvent } from '#store/items/event.ts';
 import { likeCountKey } from '#store/items/like-count.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyPlays } from '#store/plays.ts';
-import { DECKS, type TableDef } from '#store/tables.ts';
+import { DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { SETTLE_MS } from '#workers/erasure.ts';
 import { openViewDay } from '#workers/open-day.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
 import { PRICES } from '../../infra/prices.ts';
-import { legalCode } from '../../test/support/decks.ts';
+import { legalCode, pauperDeck } from '../../test/support/decks.ts';
 import { type Call, itemsWritten, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
 import { type Bench, invoke, LIKED_DECK, publicCreateBody, table } from './common.ts';
 
@@ -264,6 +269,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
       costs.push(row('  its figures (the worker)', '—', (await measured(() => applyPlays([{ userId: account.user_id, deckId }])))[1]));
     }
   }
+  costs.push(...(await eventCosts(account.user_id, apiKey, measured, row)));
   // A burst: 20 public creates of one pair, handed to the worker as one batch would (their figures summed).
   const burst: { userId: string; deckId: string }[] = [];
   for (let i = 0; i < 20; i++) {
@@ -323,4 +329,75 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
   );
   table(['route', 'status', 'operations', 'items read', 'items written', 'read units', 'write units', 'DynamoDB $ / million'], costs);
   recorder.stop();
+}
+
+/** Players an event's lists are measured with (an open's top cut is 16; a Swiss of 212 reads the same items per player). */
+const EVENT_PLAYERS = 100;
+
+/**
+ * Events (contract §13.4): made, read, changed; a player's two pauper decks submitted (one transaction with the event's
+ * check and the account's mark), read and withdrawn; the lists of EVENT_PLAYERS entries as the organizer reads them
+ * (JSON and CSV) and the page of an event whose lists are public.
+ */
+async function eventCosts(
+  organizer: string,
+  key: string,
+  measured: <T>(run: () => Promise<T>) => Promise<[T, Tally]>,
+  row: (label: string, status: number | string, t: Tally) => (string | number)[],
+): Promise<(string | number)[][]> {
+  const demo = demoCatalogue();
+  const decks = [pauperDeck(demo, 'germany', 'italy'), pauperDeck(demo, 'soviet', 'usa')].map((d) => ({
+    deck_code: encodeDeckCode(d as Deck),
+  }));
+  const body = (deadline: string) => ({
+    name: 'Bench Cup',
+    format: 'pauper',
+    pool_date: '2026-11-01',
+    decks_per_player: 2,
+    distinct_mains: true,
+    deadline,
+    lists: 'open',
+  });
+  const dayAhead = new Date(Date.now() + 86_400_000).toISOString();
+  const made = async () => JSON.parse((await invoke('POST', '/api/v1/events', key, body(dayAhead))).body as string).data.event_id as string;
+  const [id, other] = [await made(), await made()];
+  const players = [];
+  for (let i = 0; i < EVENT_PLAYERS; i++) {
+    const account = await createAccount(`Bench Player ${i}`);
+    const player = { userId: account.user_id, key: (await issueKey(account.user_id, ['events:submit'])).apiKey };
+    await invoke('PUT', `/api/v1/events/${id}/entries/${player.userId}`, player.key, { decks });
+    players.push(player);
+  }
+  const own = `/api/v1/events/${id}/entries/${organizer}`;
+  // An event past its deadline with the same entries, its lists public: written as the store holds them (no route makes one past).
+  const past = {
+    ...(await getEvent(id, true)),
+    event_id: randomUUID(),
+    deadline: new Date(Date.now() - 1_000).toISOString(),
+  } as StoredEvent;
+  await createEvent(past);
+  for (const entry of await listEntries(id))
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(DECKS), Item: { ...entryKey(past.event_id, entry.user_id), ...entry } }),
+    );
+  const cases: [string, string, string | [string, string], unknown][] = [
+    ['event create', 'POST', '/api/v1/events', body(dayAhead)],
+    ['event read', 'GET', `/api/v1/events/${id}`, undefined],
+    ['event PATCH (description)', 'PATCH', `/api/v1/events/${id}`, { description: 'Round 1 at 14:00' }],
+    ['entry submit (2 pauper decks)', 'PUT', own, { decks }],
+    ['entry read', 'GET', own, undefined],
+    ['entry withdraw', 'DELETE', [own, `/api/v1/events/${other}/entries/${organizer}`], undefined],
+    [`event lists (organizer, ${EVENT_PLAYERS} entries)`, 'GET', `/api/v1/events/${id}/entries`, undefined],
+    [`event lists CSV (organizer, ${EVENT_PLAYERS} entries)`, 'GET', `/api/v1/events/${id}/entries.csv`, undefined],
+    [`event page (lists public, ${EVENT_PLAYERS} entries)`, 'GET', `/e/${past.event_id}`, undefined],
+  ];
+  await invoke('PUT', `/api/v1/events/${other}/entries/${organizer}`, key, { decks });
+  const out: (string | number)[][] = [];
+  for (const [name, method, urls, payload] of cases) {
+    const [warmUrl, url] = typeof urls === 'string' ? [urls, urls] : urls;
+    await invoke(method, warmUrl, key, payload);
+    const [r, tally] = await measured(() => invoke(method, url, key, payload));
+    out.push(row(name, r.statusCode ?? 0, tally));
+  }
+  return out;
 }

@@ -20,7 +20,8 @@ import { type OwnRuntime, ownRuntime } from '../support/runtime.ts';
 const demo = demoCatalogue();
 let runtime: OwnRuntime | undefined;
 beforeAll(async () => {
-  runtime = await ownRuntime('events');
+  // Entries final 3 s after a deadline (deployed: the routes' timeout and 5 s): the lists are read once they are.
+  runtime = await ownRuntime('events', { EVENT_SETTLE_SECONDS: '3' });
 }, 120_000);
 afterAll(async () => {
   await runtime?.close();
@@ -110,7 +111,9 @@ describe('an event, its entries and its lists, over HTTP', () => {
     expect(bobs.status, bobs.text).toBe(200);
     expect(bobs.body.data.decks[0].deck_id).toBe(saved.body.data.id);
     // Another account's deck is no deck of bob's; another account's entry path is 403.
-    expect((await submit(event.event_id, alice, [{ deck_id: saved.body.data.id }, codes([other])[0]])).status).toBe(404);
+    expect(details(await submit(event.event_id, alice, [{ deck_id: saved.body.data.id }, codes([other])[0]]))).toEqual([
+      ['decks[0].deck_id', 'invalid_value'],
+    ]);
     expect((await call('PUT', entryPath(event.event_id, bob), { key: alice.key, body: { decks: codes([legal, other]) } })).status).toBe(
       403,
     );
@@ -151,6 +154,8 @@ describe('an event, its entries and its lists, over HTTP', () => {
     const moved = await call('PATCH', `/api/v1/events/${event.event_id}`, { key: organizer.key, body: { deadline } });
     expect(moved.body.data.deadline).toBe(deadline);
     await until(deadline);
+    // Past the deadline, not yet locked: the lists are still closed (entries sent before it may still land).
+    expect((await call('GET', lists)).status).toBe(403);
     const late = await submit(event.event_id, alice, codes([legal, other]));
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('deadline_passed');
@@ -159,6 +164,9 @@ describe('an event, its entries and its lists, over HTTP', () => {
     expect(
       (await call('PATCH', `/api/v1/events/${event.event_id}`, { key: organizer.key, body: { description: 'Round 1 at 14:00' } })).status,
     ).toBe(200);
+    // Final once the settle after the deadline has passed (here 3 s: EVENT_SETTLE_SECONDS).
+    expect(Date.parse(moved.body.data.locked_at) - Date.parse(deadline)).toBe(3_000);
+    await until(moved.body.data.locked_at);
 
     // Public now: JSON, CSV and the page, with the lock hashes answered at submission.
     const open = await call('GET', lists);
@@ -189,9 +197,9 @@ describe('an event, its entries and its lists, over HTTP', () => {
 
   it('a closed event’s lists stay the organizer’s after the deadline; an unknown event is 404; the page of one says so', async () => {
     const organizer = await newOwner();
-    const deadline = soon(1_500);
-    const { event_id } = (await newEvent(organizer, { lists: 'closed', deadline, format: 'standard', decks_per_player: 1 })).body.data;
-    await until(deadline);
+    const made = (await newEvent(organizer, { lists: 'closed', deadline: soon(1_500), format: 'standard', decks_per_player: 1 })).body.data;
+    const { event_id } = made;
+    await until(made.locked_at);
     const r = await call('GET', `/api/v1/events/${event_id}/entries`);
     expect(r.status).toBe(403);
     expect(r.body.error.message).toContain('closed');
@@ -316,4 +324,101 @@ describe('the last second before the deadline', () => {
     expect(new Set(listed)).toEqual(landed);
     expect(landed.size).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('what a hostile review found, held', () => {
+  const patch = (o: Owner, id: string, body: unknown) => call('PATCH', `/api/v1/events/${id}`, { key: o.key, body });
+  const post = (o: Owner, body: Record<string, unknown>) =>
+    call('POST', '/api/v1/events', {
+      key: o.key,
+      body: { name: 'Cup', format: 'standard', pool_date: '2026-11-01', decks_per_player: 1, deadline: soon(3_600_000), ...body },
+    });
+
+  it('days and times that do not exist are 422, never a 500 or another day; the pool is a day past', async () => {
+    const organizer = await newOwner();
+    for (const pool_date of ['2026-13-01', '2026-00-10', '2026-02-30', '0000-01-01', '9999-12-31', new Date().toISOString().slice(0, 10)]) {
+      const r = await post(organizer, { pool_date });
+      expect([r.status, details(r)], pool_date).toEqual([422, [['pool_date', 'invalid_value']]]);
+    }
+    const next = new Date().getUTCFullYear() + 1;
+    for (const deadline of [
+      `${next}-02-30T12:00:00Z`,
+      `${next}-01-01T24:00:00Z`,
+      `${next}-01-01T12:00:60Z`,
+      `${next}-01-01T12:00:00+24:00`,
+    ]) {
+      const r = await post(organizer, { deadline });
+      expect([r.status, details(r)], deadline).toEqual([422, [['deadline', 'invalid_value']]]);
+    }
+    const { event_id } = (await post(organizer, {})).body.data;
+    expect(details(await patch(organizer, event_id, { pool_date: '2026-99-01' }))).toEqual([['pool_date', 'invalid_value']]);
+  });
+
+  it('names and reasons are visible text counted in characters; a blank reason is blank_reason', async () => {
+    const organizer = await newOwner();
+    for (const name of ['   ', 'a\u0000b', 'x\u202ey', 'bell\u0007'])
+      expect(details(await post(organizer, { name })), JSON.stringify(name)).toEqual([['name', expect.any(String)]]);
+    const emoji = await post(organizer, { name: '😀'.repeat(60), description: 'Line one\n\tLine two' });
+    expect(emoji.status, emoji.text).toBe(201);
+    expect(details(await post(organizer, { description: 'a\u001b[2J' }))).toEqual([['description', 'invalid_value']]);
+    const player = await newOwner();
+    const { event_id } = emoji.body.data;
+    expect((await submit(event_id, player, codes(pair().slice(0, 1)))).status).toBe(200);
+    expect(details(await patch(organizer, event_id, { disqualify: [{ user_id: player.userId, reason: '  ' }] }))).toEqual([
+      ['disqualify[0].reason', 'blank_reason'],
+    ]);
+  });
+
+  it('a change is whole or not at all; a player named twice is a duplicate; a change that changes nothing writes nothing', async () => {
+    const organizer = await newOwner();
+    const [a, b] = await Promise.all([newOwner(), newOwner()]);
+    const { event_id } = (await post(organizer, {})).body.data;
+    for (const p of [a, b]) expect((await submit(event_id, p, codes(pair().slice(0, 1)))).status).toBe(200);
+    const before = (await call('GET', `/api/v1/events/${event_id}`)).body.data;
+    const stranger = '6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18';
+    const failed = await patch(organizer, event_id, {
+      name: 'Renamed',
+      withdraw: [a.userId],
+      disqualify: [{ user_id: stranger, reason: 'x' }],
+    });
+    expect(details(failed)).toEqual([['disqualify[0].user_id', 'invalid_value']]);
+    expect((await call('GET', `/api/v1/events/${event_id}`)).body.data).toEqual(before);
+    expect((await call('GET', entryPath(event_id, a), { key: a.key })).status).toBe(200);
+    expect(details(await patch(organizer, event_id, { withdraw: [a.userId, a.userId] }))).toEqual([['withdraw[1]', 'duplicate']]);
+    expect(details(await patch(organizer, event_id, { withdraw: [a.userId], disqualify: [{ user_id: a.userId, reason: 'x' }] }))).toEqual([
+      ['disqualify[0].user_id', 'duplicate'],
+    ]);
+    const same = await patch(organizer, event_id, { format: before.format, decks_per_player: before.decks_per_player, name: before.name });
+    expect(same.body.data).toEqual(before);
+    // A disqualification stays when its player submits again; repeating it rewrites nothing.
+    const dq = { disqualify: [{ user_id: b.userId, reason: 'Late check-in' }] };
+    expect((await patch(organizer, event_id, dq)).status).toBe(200);
+    const at = (await call('GET', entryPath(event_id, b), { key: b.key })).body.data.disqualified.at;
+    expect((await patch(organizer, event_id, dq)).status).toBe(200);
+    const again = await submit(event_id, b, codes(pair().slice(1)));
+    expect(again.body.data.disqualified).toEqual({ reason: 'Late check-in', at });
+    expect((await patch(organizer, event_id, { disqualify: [{ user_id: b.userId, reason: null }] })).status).toBe(200);
+    expect((await call('GET', entryPath(event_id, b), { key: b.key })).body.data.disqualified).toBeNull();
+  });
+
+  it('each deck of a submission is a code or a saved deck, one of the two; unknown fields are named; an unknown event is 404 first', async () => {
+    const player = await newOwner();
+    const { event_id } = (await post(await newOwner(), { decks_per_player: 2 })).body.data;
+    const [legal] = pair();
+    const both = await submit(event_id, player, [
+      { deck_code: encodeDeckCode(legal), deck_id: '6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18' },
+      JSON.parse(`{"__proto__":1,"deck_code":"${encodeDeckCode(legal)}"}`),
+    ]);
+    expect(details(both)).toEqual([
+      ['decks[1].__proto__', 'unknown_field'],
+      ['decks[0]', 'invalid_value'],
+    ]);
+    expect((await submit('6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18', player, [{ deck_code: 'garbage' }])).status).toBe(404);
+    expect(
+      details(await submit(event_id, player, [{ deck_code: 'garbage' }, { deck_id: '6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18' }])),
+    ).toEqual([
+      ['decks[0].deck_code', 'invalid_deck_code'],
+      ['decks[1].deck_id', 'invalid_value'],
+    ]);
+  });
 });

@@ -50,7 +50,7 @@ describe('GET /e/:event_id in Chromium', () => {
       const r = await call('PUT', `/api/v1/events/${id}/entries/${p.userId}`, { key: p.key, body: { decks } });
       expect(r.status, r.text).toBe(200);
     }
-    const left = Date.parse(deadline) - Date.now();
+    const left = Date.parse(made.body.data.locked_at) - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left + 50));
 
     for (const width of [1200, 390]) {

@@ -50,6 +50,7 @@ import { documentClient } from '#store/client.ts';
 import { BOARD } from '#store/items/board.ts';
 import { CATALOGUE } from '#store/items/catalogue.ts';
 import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
+import { ENTERED, EVENT } from '#store/items/event.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
@@ -779,7 +780,7 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('only delete and erasure may delete decks: any other DeleteItem is held to search entries or like items (under the deck or the account)', () => {
+  it("only delete and erasure may delete decks: any other DeleteItem is held to search entries, like items (under the deck or the account) or events' entries and their marks", () => {
     for (const route of routes) {
       for (const s of dynamo(route).filter((x: { Action: string | string[] }) => [x.Action].flat().includes('dynamodb:DeleteItem'))) {
         const keys: string[] = s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
@@ -787,7 +788,7 @@ describe('least privilege', () => {
           expect(keys.every((k) => ['USER#*', 'SEARCH#*', 'COUNT#*', VIEW_COUNT.grant].includes(k))).toBe(true);
         else
           expect(
-            keys.every((k) => k === 'SEARCH#*' || k === 'LIKE#*' || k === 'LIKED#*'),
+            keys.every((k) => ['SEARCH#*', 'LIKE#*', 'LIKED#*', EVENT.grant, ENTERED.grant].includes(k)),
             route.name,
           ).toBe(true);
       }

@@ -1,7 +1,7 @@
 /**
  * An account's erasure (contract §9.4), on a store of this file's own behind the fault proxy: an account
- * with public, unlisted and private decks, versions, likes given and received, views, keys and
- * remembered answers of Idempotency-Key requests is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
+ * with public, unlisted and private decks, versions, likes given and received, views, keys,
+ * remembered answers of Idempotency-Key requests, an entry in another account's event and an event it organizes is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
  * then by its repeat. From the repeat's answer every key of it is 401 and every share slug of its decks
  * 404; within a minute a scan of both tables finds nothing of it, and the other accounts' counts and
  * likes are right.
@@ -90,6 +90,45 @@ describe('DELETE /api/v1/users/:user_id', () => {
         (n) => n === 2,
       ),
     ).toBe(2);
+    // An entry in another account's event: its lists name the account, and its mark is under the account's key.
+    const event = (
+      await call('POST', '/api/v1/events', {
+        key: other.key,
+        body: {
+          name: 'Cup',
+          format: 'standard',
+          pool_date: '2026-11-01',
+          decks_per_player: 1,
+          deadline: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      })
+    ).body.data as { event_id: string };
+    const entered = await call('PUT', `/api/v1/events/${event.event_id}/entries/${leaving.userId}`, {
+      key: leaving.key,
+      body: { decks: [{ deck_code: code() }] },
+    });
+    expect(entered.status, entered.text).toBe(200);
+    // An event it organizes, a fan's entry in it: the event goes with its organizer, the fan's entry with it.
+    const organized = (
+      await call('POST', '/api/v1/events', {
+        key: leaving.key,
+        body: {
+          name: 'Its cup',
+          format: 'standard',
+          pool_date: '2026-11-01',
+          decks_per_player: 1,
+          deadline: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      })
+    ).body.data as { event_id: string };
+    expect(
+      (
+        await call('PUT', `/api/v1/events/${organized.event_id}/entries/${fan.userId}`, {
+          key: fan.key,
+          body: { decks: [{ deck_code: code() }] },
+        })
+      ).status,
+    ).toBe(200);
     // Views of its public deck (a count of its own, by slug).
     for (let i = 0; i < 3; i++) expect((await call('GET', `/api/v1/decks/${own.share_slug}`)).status).toBe(200);
 
@@ -115,7 +154,14 @@ describe('DELETE /api/v1/users/:user_id', () => {
     expect(again.status).toBe(401);
 
     // Within a minute, nothing of it in either table: its user_id, its decks' ids and slugs, its keys' ids.
-    const marks = [leaving.userId, leaving.keyId, second.key_id, revoked.key_id, ...made.flatMap((d) => [d.id, d.share_slug])];
+    const marks = [
+      leaving.userId,
+      leaving.keyId,
+      second.key_id,
+      revoked.key_id,
+      organized.event_id,
+      ...made.flatMap((d) => [d.id, d.share_slug]),
+    ];
     const left = await settled(
       async () => remains(await everything(), marks),
       (items) => items.length === 0,
@@ -132,6 +178,9 @@ describe('DELETE /api/v1/users/:user_id', () => {
       ),
     ).toBe(1);
     expect(await exportedLikes(other)).toEqual([]);
+    expect((await call('GET', `/api/v1/events/${event.event_id}/entries`, { key: other.key })).body.data).toEqual([]);
+    expect((await call('GET', `/api/v1/events/${organized.event_id}`)).status).toBe(404);
+    expect((await call('GET', `/api/v1/events/${organized.event_id}/entries/${fan.userId}`, { key: fan.key })).status).toBe(404);
     expect(await exportedLikes(fan)).toEqual([theirs.share_slug]);
   }, 120_000);
 });

@@ -16,7 +16,12 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'deck-library-test-'));
   // Views reach the stored totals within about a second (the deployed 30 s window is the lifecycle test's); requests
   // untimed (runtime.ts UNTIMED says why).
-  const runtime = await startRuntime(dir, { ...UNTIMED, ACCESS_LOG_DELIVERY_MS: '200', STREAM_BATCH_WINDOW_MS: '500' });
+  const runtime = await startRuntime(dir, {
+    ...UNTIMED,
+    ACCESS_LOG_DELIVERY_MS: '200',
+    STREAM_BATCH_WINDOW_MS: '500',
+    EVENT_SETTLE_SECONDS: '1',
+  });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('dynamoEndpoint', runtime.dynamoEndpoint);
   return async () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { Card } from '#rules/catalogue.ts';
 import type { Deck } from '#rules/deck-code.ts';
-import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionIssues, submissionsOpen } from '#rules/events.ts';
+import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionsOpen } from '#rules/events.ts';
+import { submissionIssues } from '#rules/submission.ts';
 import { legalDeck, pauperDeck as pauperOf } from '../support/decks.ts';
 
 const demo = demoCatalogue();

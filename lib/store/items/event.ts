@@ -7,6 +7,8 @@
  *   pk EVENT#<event_id>  sk ENTRY#<user_id>  { user_id, display_name, decks: [{ deck_code, main_faction,
  *                                              ally_faction, archetype, deck_id? }], lock_hash, submitted_at,
  *                                              rules_version, disqualified? }
+ *   pk ENTERED#<user_id> sk <event_id>       { }   (an account's entries, found by its erasure: one a player an event)
+ *   pk ORGANIZED#<user_id> sk <event_id>     { }   (an organizer's events, found by its erasure)
  * `deadline` is an ISO 8601 time in UTC with milliseconds (`toISOString`), so that it and a submission's time compare
  * as strings in a condition; `version` counts the event's writes (the condition each is made under).
  * Its repository is lib/store/events.ts.
@@ -17,6 +19,12 @@ import { itemKind } from './kind.ts';
 export const EVENT = { ...itemKind('EVENT#'), sk: 'EVENT', entrySk: 'ENTRY#' };
 export const eventKey = (eventId: string) => ({ pk: EVENT.pk(eventId), sk: EVENT.sk });
 export const entryKey = (eventId: string, userId: string) => ({ pk: EVENT.pk(eventId), sk: `${EVENT.entrySk}${userId}` });
+/** An account's mark of each event it has an entry in: written and deleted with the entry, so that its erasure finds them. */
+export const ENTERED = itemKind('ENTERED#');
+export const enteredKey = (userId: string, eventId: string) => ({ pk: ENTERED.pk(userId), sk: eventId });
+/** An organizer's mark of each event it made: written with the event, so that its erasure finds them. */
+export const ORGANIZED = itemKind('ORGANIZED#');
+export const organizedKey = (userId: string, eventId: string) => ({ pk: ORGANIZED.pk(userId), sk: eventId });
 
 export type Lists = 'open' | 'closed';
 
