@@ -7,7 +7,7 @@ import { parseDeckCode } from '#rules/deck-code.ts';
 import { submissionsOpen } from '#rules/events.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import type { Entry, Event } from '#shapes/events.ts';
-import { getEvent } from '#store/events.ts';
+import { getEvent, listEntries } from '#store/events.ts';
 import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
 
 export const eventPath = (eventId: string): string => `/api/v1/events/${eventId}`;
@@ -88,4 +88,24 @@ export function entryAnswer(event: StoredEvent, entry: StoredEntry, now: Date, o
     checked_under_current_rules: entry.rules_version === event.rules_version,
     disqualified: entry.disqualified ?? null,
   };
+}
+
+/** How long a function keeps an event's public lists: an erased player's entry is gone from them within it (contract §13.1). */
+export const PUBLIC_LISTS_MS = 30_000;
+const kept = new Map<string, { entries: StoredEntry[]; until: number }>();
+
+/**
+ * An event's entries, read whole; once its lists are public, kept by the function for PUBLIC_LISTS_MS under the event's
+ * version (which every change of the organizer's moves: a withdrawal or disqualification shows on the next read), so that
+ * a page read by many reads the store once in that time, not once a reader.
+ */
+export async function entriesOf(event: StoredEvent, now: Date): Promise<StoredEntry[]> {
+  if (!listsPublic(event, now)) return listEntries(event.event_id);
+  const key = `${event.event_id}#${event.version}`;
+  const hit = kept.get(key);
+  if (hit && now.getTime() < hit.until) return hit.entries;
+  const entries = await listEntries(event.event_id);
+  if (kept.size >= 16) kept.delete(kept.keys().next().value as string);
+  kept.set(key, { entries, until: now.getTime() + PUBLIC_LISTS_MS });
+  return entries;
 }

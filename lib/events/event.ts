@@ -43,10 +43,14 @@ export const readEvent = endpoint(R.readEvent, { init: [documentClient] }, async
 
 const FIELDS = ['name', 'description', 'format', 'pool_date', 'decks_per_player', 'distinct_mains', 'deadline', 'lists'] as const;
 
-/** The event as changed, or none when no field changes (its rules' version moves when one of its rules does). */
-function changed(event: StoredEvent, change: EventChange, now: Date): StoredEvent | undefined {
+/**
+ * The event as changed, or none when nothing changes — its fields, or its entries (`entriesMove`): its version moves
+ * with either (what a list kept by a function is known by: lib/events/lists.ts), its rules' version when one of its
+ * rules does.
+ */
+function changed(event: StoredEvent, change: EventChange, now: Date, entriesMove: boolean): StoredEvent | undefined {
   const moved = FIELDS.filter((f) => change[f] !== undefined && change[f] !== event[f]);
-  if (moved.length === 0) return undefined;
+  if (moved.length === 0 && !entriesMove) return undefined;
   const next: StoredEvent = { ...event, updated_at: now.toISOString(), version: event.version + 1 };
   for (const f of moved) Object.assign(next, { [f]: change[f] });
   if (moved.some((f) => (RULE_FIELDS as readonly string[]).includes(f))) next.rules_version = event.rules_version + 1;
@@ -90,10 +94,10 @@ export const updateEvent = endpoint(R.updateEvent, { init: [documentClient] }, a
     }
     const { changes, missing } = await entryChanges(id, change);
     if (missing.length > 0) throw validationFailed(missing);
-    const next = changed(event, change, at);
-    if (!next && changes.withdraw.length === 0 && changes.disqualify.length === 0) return { data: eventAnswer(event, at) };
+    const next = changed(event, change, at, changes.withdraw.length + changes.disqualify.length > 0);
+    if (!next) return { data: eventAnswer(event, at) };
     const outcome = await changeEvent(event, next, changes, at, closes);
-    if (outcome === 'ok') return { data: eventAnswer(next ?? event, at) };
+    if (outcome === 'ok') return { data: eventAnswer(next, at) };
     // Another change of the event or of an entry came between, or the deadline: read them again.
     await pause(attempt);
   }

@@ -9,9 +9,8 @@ import { endpoint } from '#http/types.ts';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { entriesCsv } from '#rules/events.ts';
 import { documentClient } from '#store/client.ts';
-import { listEntries } from '#store/events.ts';
 import type { StoredEvent } from '#store/items/event.ts';
-import { entryAnswer, eventOf, isLocked, listsPublic, lockedAt } from './answers.ts';
+import { entriesOf, entryAnswer, eventOf, isLocked, listsPublic, lockedAt } from './answers.ts';
 
 /** The event, its lists readable by this request (else 401 for a bad key, 403 for anyone else but the organizer). */
 async function readable(eventId: string, authorization: string | undefined, now: Date): Promise<StoredEvent> {
@@ -34,7 +33,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
 export const listEventEntries = endpoint(R.listEntries, { init: [documentClient] }, async (req) => {
   const now = new Date();
   const event = await readable(req.params.event_id, req.headers.authorization, now);
-  const entries = await listEntries(event.event_id);
+  const entries = await entriesOf(event, now);
   return {
     data: entries.map((e) => entryAnswer(event, e, now, false)),
     meta: { event_id: event.event_id, entries: entries.length, locked: isLocked(event, now), deadline: event.deadline },
@@ -45,9 +44,9 @@ export const listEventEntries = endpoint(R.listEntries, { init: [documentClient]
 export const listEventEntriesCsv = endpoint(R.listEntriesCsv, { init: [documentClient] }, async (req) => {
   const now = new Date();
   const event = await readable(req.params.event_id, req.headers.authorization, now);
-  const entries = await listEntries(event.event_id);
+  const entries = await entriesOf(event, now);
   const body = entriesCsv(
-    entries.map((e) => ({ ...e, lock_hash: e.lock_hash, disqualified: e.disqualified ?? null })),
+    entries.map((e) => entryAnswer(event, e, now, false)),
     event.decks_per_player,
   );
   const file = `event-${event.event_id}-entries.csv`;

@@ -11,9 +11,8 @@ import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { factionById } from '#rules/factions.ts';
 import { escapeMarkup as e } from '#share/markup.ts';
 import { documentClient } from '#store/client.ts';
-import { listEntries } from '#store/events.ts';
 import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
-import { deckLinks, eventOf, listsPublic } from './answers.ts';
+import { deckLinks, entriesOf, eventOf, listsPublic } from './answers.ts';
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
 @media (prefers-color-scheme:dark){:root{--bg:#16181b;--fg:#eceae6;--muted:#a3a8ad;--card:#1f2226;--line:#343a40;--accent:#e0705f}}
@@ -55,7 +54,7 @@ ${body}
 const FORMAT_NAMES = { standard: 'Standard', pauper: 'Pauper', singleton: 'Singleton', monodeck: 'Monodeck' } as const;
 const nation = (id: string) => factionById(id)?.name ?? id;
 
-function entrySection(entry: StoredEntry): string {
+function entrySection(event: StoredEvent, entry: StoredEntry): string {
   const decks = entry.decks
     .map((d) => {
       const links = deckLinks(d.deck_code);
@@ -64,7 +63,8 @@ function entrySection(entry: StoredEntry): string {
     })
     .join('');
   const dq = entry.disqualified ? `<p class="dq">Disqualified: ${e(entry.disqualified.reason)}</p>` : '';
-  return `<section class="entry"><h2>${e(entry.display_name)}</h2>${dq}<ul class="decks">${decks}</ul><p class="hash">Lock hash ${e(entry.lock_hash)}</p></section>`;
+  const older = entry.rules_version === event.rules_version ? '' : '<p class="dq">Checked under the event’s earlier rules</p>';
+  return `<section class="entry"><h2>${e(entry.display_name)}</h2>${dq}${older}<ul class="decks">${decks}</ul><p class="hash">Lock hash ${e(entry.lock_hash)}</p></section>`;
 }
 
 /** The page of an event: its lists when `entries` are given (they are public). */
@@ -76,7 +76,7 @@ export function eventPageHtml(event: StoredEvent, entries: readonly StoredEntry[
       ? `<section><p class="muted">${event.lists === 'open' ? 'The lists are shown here after the deadline.' : 'The lists of this event are its organizer’s alone.'}</p></section>`
       : entries.length === 0
         ? '<section><p class="muted">No entries.</p></section>'
-        : `<h2>Lists (${entries.length})</h2>${entries.map(entrySection).join('')}`;
+        : `<h2>Lists (${entries.length})</h2>${entries.map((entry) => entrySection(event, entry)).join('')}`;
   const description = event.description ? `<p class="desc">${e(event.description)}</p>` : '';
   return page(event.name, `<header><h1>${e(event.name)}</h1></header><section>${description}${rules}</section>${lists}`);
 }
@@ -87,6 +87,6 @@ const html = (status: 200 | 404, body: string) => htmlPage(status, body, { 'cont
 export const readEventPage = endpoint(R.readEventPage, { init: [documentClient], htmlError: () => html(404, NOT_FOUND) }, async (req) => {
   const now = new Date();
   const event = await eventOf(req.params.event_id);
-  const entries = listsPublic(event, now) ? await listEntries(event.event_id) : undefined;
+  const entries = listsPublic(event, now) ? await entriesOf(event, now) : undefined;
   return html(200, eventPageHtml(event, entries, now));
 });

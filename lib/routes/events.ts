@@ -46,10 +46,7 @@ export const EVENT_ROUTES = routes({
     scope: 'events:write',
     params: event,
     body: 'EventPatch',
-    grants: [
-      decks(['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], [EVENT.grant]),
-      decks(['DeleteItem'], [ENTERED.grant]),
-    ],
+    grants: [decks(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], [EVENT.grant]), decks(['DeleteItem'], [ENTERED.grant])],
     summary: 'Change an event',
     description:
       "The organizer's alone (another account's key is 403 `not_organizer`). Until the deadline any field; after it the description, `withdraw` (players whose entries are taken out) and `disqualify` (an entry and its reason, shown in the lists; a null reason reinstates) — another field is 409 `deadline_passed`. A change of the rules (format, pool_date, decks_per_player, distinct_mains) leaves the entries made before it marked `checked_under_current_rules: false` until their players submit again. A change is whole or not at all: a user_id with no entry, or named twice, is 422 and nothing is written. A change that changes nothing writes nothing.",

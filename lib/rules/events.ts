@@ -51,6 +51,8 @@ export interface ListedEntry {
   display_name: string;
   decks: readonly { deck_code: string; main_faction: string; ally_faction: string; archetype: { name: string } | null }[];
   lock_hash: string | null;
+  /** False when the organizer changed the event's rules after it was checked. */
+  checked_under_current_rules: boolean;
   disqualified: { reason: string } | null;
 }
 
@@ -69,7 +71,7 @@ export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: numb
   const deckColumns = Array.from({ length: decksPerPlayer }, (_, i) =>
     ['code', 'main_faction', 'ally_faction', 'archetype'].map((c) => `deck_${i + 1}_${c}`),
   ).flat();
-  const header = ['player', 'user_id', ...deckColumns, 'lock_hash', 'disqualified'];
+  const header = ['player', 'user_id', ...deckColumns, 'lock_hash', 'checked_under_current_rules', 'disqualified'];
   const rows = entries.map((e) => [
     e.display_name,
     e.user_id,
@@ -78,6 +80,7 @@ export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: numb
       return d ? [d.deck_code, d.main_faction, d.ally_faction, d.archetype?.name ?? ''] : ['', '', '', ''];
     }).flat(),
     e.lock_hash ?? '',
+    e.checked_under_current_rules ? 'yes' : 'no',
     e.disqualified?.reason ?? '',
   ]);
   return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');

@@ -52,14 +52,14 @@ const removing = (eventId: string, userId: string): TransactItem[] => [
 ];
 
 /**
- * An organizer's change, whole or not at all: the event's next version (`next`, when its fields change) under the
+ * An organizer's change, whole or not at all: the event's next version (`next`) under the
  * version read — and, when it changes what the deadline closes (`beforeDeadline`), the deadline still ahead of `now` —
  * with each entry withdrawn or disqualified, each still there. 'failed': the event or an entry changed since they were
  * read (read them again to say which).
  */
 export function changeEvent(
   read: StoredEvent,
-  next: StoredEvent | undefined,
+  next: StoredEvent,
   entries: EntryChanges,
   now: Date,
   beforeDeadline: boolean,
@@ -68,16 +68,7 @@ export function changeEvent(
   const condition = beforeDeadline ? 'version = :read AND deadline > :now' : 'version = :read';
   const values: Record<string, unknown> = { ':read': read.version, ...(beforeDeadline ? { ':now': now.toISOString() } : {}) };
   const items: TransactItem[] = [
-    next
-      ? {
-          Put: {
-            TableName: table(),
-            Item: { ...eventKey(id), ...next },
-            ConditionExpression: condition,
-            ExpressionAttributeValues: values,
-          },
-        }
-      : { ConditionCheck: { TableName: table(), Key: eventKey(id), ConditionExpression: condition, ExpressionAttributeValues: values } },
+    { Put: { TableName: table(), Item: { ...eventKey(id), ...next }, ConditionExpression: condition, ExpressionAttributeValues: values } },
     ...entries.withdraw.flatMap((userId) => removing(id, userId)),
     ...entries.disqualify.map(
       ({ user_id, reason }): TransactItem => ({

@@ -181,7 +181,7 @@ describe('an event, its entries and its lists, over HTTP', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const rows = csv.text.split('\r\n');
     expect(rows[0]).toBe(
-      'player,user_id,deck_1_code,deck_1_main_faction,deck_1_ally_faction,deck_1_archetype,deck_2_code,deck_2_main_faction,deck_2_ally_faction,deck_2_archetype,lock_hash,disqualified',
+      'player,user_id,deck_1_code,deck_1_main_faction,deck_1_ally_faction,deck_1_archetype,deck_2_code,deck_2_main_faction,deck_2_ally_faction,deck_2_archetype,lock_hash,checked_under_current_rules,disqualified',
     );
     expect(rows.filter(Boolean)).toHaveLength(3);
     // A name a spreadsheet would run is led by an apostrophe.
@@ -193,6 +193,11 @@ describe('an event, its entries and its lists, over HTTP', () => {
     expect(page.text).toContain(`/c/${urlCodeOf(legal)}`);
     expect(page.text).toContain('Late check-in');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // The public lists a function keeps are known by the event's version: a withdrawal shows on the next read.
+    const out = await call('PATCH', `/api/v1/events/${event.event_id}`, { key: organizer.key, body: { withdraw: [alice.userId] } });
+    expect(out.status, out.text).toBe(200);
+    expect((await call('GET', lists)).body.data.map((e: { display_name: string }) => e.display_name)).toEqual(['=HYPERLINK("x")']);
+    expect((await call('GET', `/e/${event.event_id}`)).text).not.toContain('Alice');
   }, 60_000);
 
   it('a closed event’s lists stay the organizer’s after the deadline; an unknown event is 404; the page of one says so', async () => {

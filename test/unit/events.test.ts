@@ -138,6 +138,7 @@ describe("an event's lists as CSV", () => {
       archetype: i === 0 ? { name: 'Germany · A, "B"' } : null,
     })),
     lock_hash: 'ab'.repeat(32),
+    checked_under_current_rules: true,
     disqualified: null,
   });
 
@@ -150,6 +151,7 @@ describe("an event's lists as CSV", () => {
       'user_id',
       ...['1', '2'].flatMap((n) => ['code', 'main_faction', 'ally_faction', 'archetype'].map((c) => `deck_${n}_${c}`)),
       'lock_hash',
+      'checked_under_current_rules',
       'disqualified',
     ]);
     expect(ann).toEqual([
@@ -164,6 +166,7 @@ describe("an event's lists as CSV", () => {
       'italy',
       '',
       'ab'.repeat(32),
+      'yes',
       '',
     ]);
     expect(other?.[0]).toBe(`'=HYPERLINK("x")`);
