@@ -1,4 +1,4 @@
-import { putEntry } from '#events/entry.ts';
+import { putEntry } from '#events/submit.ts';
 import { ownerHandler } from '#http/owner-handler.ts';
 
 export const handler = ownerHandler(putEntry);

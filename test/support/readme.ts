@@ -1,10 +1,10 @@
 /**
  * The docs' curl walkthrough (the README's "Where to go next": docs/owner-api.md, docs/public-api.md to "The API
- * reference", docs/sharing.md, docs/accounts.md), run as a reader would: every curl line in its order, by bash
+ * reference", docs/sharing.md, docs/events.md to its routes, docs/accounts.md), run as a reader would: every curl line in its order, by bash
  * and curl, against a
  * runtime, with the placeholders a reader fills in taken from the answers before them (the printed demo
  * account, the create answer's id and share slug, a page's next cursor, the image's ETag, a made key's
- * id). Each command's expected answer is read from the README too: an answer shown as an error envelope
+ * id, an event's id). Each command's expected answer is read from the README too: an answer shown as an error envelope
  * is that error, a bare status (`# 304`) is that status, any other command succeeds; a page shown with
  * its `meta` answers that `meta`; a page piped to grep shows the lines the README shows.
  */
@@ -42,6 +42,8 @@ export const WALKTHROUGH = [
   ['docs/owner-api.md', undefined, undefined],
   ['docs/public-api.md', undefined, '## The API reference'],
   ['docs/sharing.md', undefined, undefined],
+  // Before accounts.md, which ends with the demo account's erasure.
+  ['docs/events.md', undefined, '## Routes'],
   ['docs/accounts.md', undefined, undefined],
 ] as const;
 
@@ -124,7 +126,7 @@ function withoutComment(command: string): string {
 /** Runs the walkthrough against `baseUrl` as the account the runtime printed; every answer, in order. */
 export async function runWalkthrough(baseUrl: string, demo: { userId: string; apiKey: string }): Promise<Answer[]> {
   const answers: Answer[] = [];
-  const filled = { id: '', slug: '', cursor: '', etag: '', keyId: '', narrowKey: '' };
+  const filled = { id: '', slug: '', cursor: '', etag: '', keyId: '', narrowKey: '', eventId: '' };
   const fill = (text: string) =>
     text
       .replaceAll(README_BASE, baseUrl)
@@ -135,6 +137,7 @@ export async function runWalkthrough(baseUrl: string, demo: { userId: string; ap
       .replaceAll('<meta.next_cursor>', filled.cursor)
       .replaceAll('<etag>', filled.etag)
       .replaceAll('<key_id>', filled.keyId)
+      .replaceAll('<event_id>', filled.eventId)
       .replaceAll('<a key with decks:read and keys:manage>', filled.narrowKey);
   let shell = 'set -eu\n';
   for (const { text, shows } of walkthroughCommands()) {
@@ -170,12 +173,16 @@ export async function runWalkthrough(baseUrl: string, demo: { userId: string; ap
     } catch {
       throw new Error(`not a JSON answer to ${command}:\n${stdout.slice(0, 2000)}`);
     }
-    const body = parsed as { data?: { id?: string; share_slug?: string; key_id?: string }; meta?: { next_cursor?: string | null } };
+    const body = parsed as {
+      data?: { id?: string; share_slug?: string; key_id?: string; event_id?: string };
+      meta?: { next_cursor?: string | null };
+    };
     if (status === 201 && body.data?.id && body.data.share_slug) {
       filled.id ||= body.data.id;
       filled.slug = body.data.share_slug;
     }
     if (status === 201 && body.data?.key_id) filled.keyId = body.data.key_id;
+    if (status === 201 && body.data?.event_id) filled.eventId = body.data.event_id;
     if (body.meta?.next_cursor) filled.cursor = body.meta.next_cursor;
     answers.push({ command: text, status, body, expected });
   }
