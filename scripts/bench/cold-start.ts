@@ -210,7 +210,26 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
     // A collection of every soviet card, 3 copies each; a PATCH adds a copy (each round a change: a new version).
     putCollection: { cards: Object.fromEntries(soviet.map((c) => [c.card_id, 3])) },
     patchCollection: { add: { [soviet[0]?.card_id as string]: 1 } },
+    // Events (contract §13.4): the bench's account organizes them and plays in them.
+    createEvent: {
+      name: 'Bench Cup',
+      format: 'standard',
+      pool_date: '2026-11-01',
+      decks_per_player: 1,
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      lists: 'open',
+    },
+    putEntry: { decks: [{ deck_code: legalCode(demo, 'soviet', 'usa') }] },
   };
+  const newEvent = async () => {
+    const id = JSON.parse((await invoke('POST', '/api/v1/events', apiKey, bodies.createEvent)).body as string).data.event_id as string;
+    await invoke('PUT', `/api/v1/events/${id}/entries/${account.user_id}`, apiKey, bodies.putEntry);
+    return id;
+  };
+  // An event with the account's entry; and one a round for its withdrawal.
+  const eventId = await newEvent();
+  const withdrawn: string[] = [];
+  for (let k = 0; k <= 2 * COLD_ROUNDS; k++) withdrawn.push(await newEvent());
   // One deck to delete (and one public deck to like) per round, and one more for recording the route's calls.
   // Rounds 0…COLD_ROUNDS-1 in a process, the recording at COLD_ROUNDS, the runs under the Runtime API after it.
   const doomed: string[] = [];
@@ -279,6 +298,7 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
       deck_id: deckId as string,
       share_slug: slug,
       code: urlCodeOf(parseDeckCode(legalCode(demo, 'soviet', 'usa', 8, 0))),
+      event_id: route.name === 'deleteEntry' ? (withdrawn[k] as string) : eventId,
     });
     // A pasted text export; a /deck command, signed as Discord signs it (the key the bench's functions are given).
     if (route.name === 'readPastedCode' || route.name === 'discordInteractions') {
@@ -297,9 +317,11 @@ async function coldEvents({ account, apiKey, decksPath, owned, library, shared, 
     const body =
       route.name === 'updateDeck'
         ? { sort_order: 1_000 + k }
-        : route.name === 'eraseAccount'
-          ? { confirm: caller.user_id }
-          : bodies[route.name];
+        : route.name === 'updateEvent'
+          ? { description: `Round ${k}` }
+          : route.name === 'eraseAccount'
+            ? { confirm: caller.user_id }
+            : bodies[route.name];
     return toEvent(
       {
         method,
@@ -550,6 +572,7 @@ export async function coldStarts(bench: Bench) {
         'eraseAccount',
         'listCards',
         'listLanguages',
+        'putEntry',
       ].includes(route.name)
     )
       continue;

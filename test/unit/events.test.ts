@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { demoCatalogue } from '#catalogue/load.ts';
 import type { Card } from '#rules/catalogue.ts';
 import type { Deck } from '#rules/deck-code.ts';
-import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionsOpen } from '#rules/events.ts';
+import { csvCell, entriesCsv, type ListedEntry, lockHash, poolInstant, submissionsOpen, utcTime } from '#rules/events.ts';
 import { submissionIssues } from '#rules/submission.ts';
 import { legalDeck, pauperDeck as pauperOf } from '../support/decks.ts';
 
@@ -181,5 +181,43 @@ describe("an event's lists as CSV", () => {
         return /^[=+\-@\t\r]/.test(value) ? read === `'${value}` : read === value;
       }),
     );
+  });
+});
+
+describe('an RFC 3339 time, as an event keeps it', () => {
+  it('any instant written in UTC or with an offset reads back as that instant, in UTC with milliseconds', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
+        fc.integer({ min: -23 * 60 - 59, max: 23 * 60 + 59 }),
+        (at, offsetMinutes) => {
+          expect(utcTime(at.toISOString())).toBe(at.toISOString());
+          // The same instant written with an offset: local wall time, then ±hh:mm (whole seconds: RFC 3339 keeps fractions too).
+          const whole = new Date(Math.floor(at.getTime() / 1000) * 1000);
+          const local = new Date(whole.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
+          const sign = offsetMinutes < 0 ? '-' : '+';
+          const abs = Math.abs(offsetMinutes);
+          const written = `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+          expect(utcTime(written)).toBe(whole.toISOString());
+        },
+      ),
+    );
+  });
+
+  it('a day or an hour that does not exist is none', () => {
+    for (const s of [
+      '2026-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:60:00Z',
+      '2026-12-31T23:59:60Z',
+      '2026-01-01T00:00:00+24:00',
+      '2026-01-01T00:00:00+01:60',
+      '2026-01-01 00:00:00Z',
+      '2026-01-01T00:00:00',
+    ])
+      expect(utcTime(s), s).toBeUndefined();
+    expect(utcTime('2028-02-29t12:00:00.5z')).toBe('2028-02-29T12:00:00.500Z');
   });
 });
