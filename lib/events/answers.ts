@@ -68,11 +68,15 @@ export function deckLinks(deckCode: string): { page: string; image: string } {
   return { page: CODE_PATHS.page.replace('{code}', url), image: CODE_PATHS.image.replace('{code}', url) };
 }
 
-/** An entry as answered: to its player (`own`: with the saved decks' ids), or in the lists. */
-export function entryAnswer(event: StoredEvent, entry: StoredEntry, now: Date, own: boolean): v.InferOutput<typeof Entry> {
+/** Who an entry is answered to: its player (the saved decks' ids too), the organizer (the player's id too), anyone. */
+export type EntryView = 'player' | 'organizer' | 'public';
+
+/** An entry as answered to a reader. */
+export function entryAnswer(event: StoredEvent, entry: StoredEntry, now: Date, view: EntryView): v.InferOutput<typeof Entry> {
+  const own = view === 'player';
   return {
     event_id: event.event_id,
-    user_id: entry.user_id,
+    ...(view === 'public' ? {} : { user_id: entry.user_id }),
     display_name: entry.display_name,
     decks: entry.decks.map((d) => ({
       deck_code: d.deck_code,

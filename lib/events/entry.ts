@@ -3,7 +3,7 @@
  * deadline (one transaction with a check of the event's deadline). Its submission is submit.ts.
  */
 import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
-import { ApiError, unavailable } from '#http/errors.ts';
+import { ApiError, forbidden, unavailable } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { submissionsOpen } from '#rules/events.ts';
@@ -17,7 +17,7 @@ export const readEntry = endpoint(R.readEntry, { init: [documentClient] }, async
   const event = await eventOf(req.params.event_id);
   const entry = await getEntry(event.event_id, req.key.user_id);
   if (!entry) throw noEntry();
-  return { data: entryAnswer(event, entry, new Date(), true), headers: { 'cache-control': 'no-store' } };
+  return { data: entryAnswer(event, entry, new Date(), 'player'), headers: { 'cache-control': 'no-store' } };
 });
 
 export const deleteEntry = endpoint(R.deleteEntry, { init: [documentClient] }, async (req) => {
@@ -28,8 +28,9 @@ export const deleteEntry = endpoint(R.deleteEntry, { init: [documentClient] }, a
     if (!submissionsOpen(event.deadline, now)) throw deadlinePassed(event, 'the entry no longer changes');
     const entry = await getEntry(event.event_id, userId);
     if (!entry) throw noEntry();
+    if (entry.disqualified) throw forbidden('not_organizer', 'this entry is disqualified: the organizer alone withdraws or reinstates it');
     const done = await withdrawOwnEntry(event, userId, now);
-    if (done === 'ok') return { data: entryAnswer(event, entry, now, true) };
+    if (done === 'ok') return { data: entryAnswer(event, entry, now, 'player') };
     await pause(attempt);
   }
   throw unavailable('the event is being changed by many requests at once; retry');

@@ -79,10 +79,12 @@ async function entryChanges(eventId: string, change: EventChange): Promise<{ cha
 
 export const updateEvent = endpoint(R.updateEvent, { init: [documentClient] }, async (req) => {
   const now = new Date();
+  const id = req.params.event_id;
+  // Whose event it is, before what is asked of it.
+  if ((await eventOf(id)).organizer !== req.key.user_id) throw forbidden('not_organizer', "only the event's organizer changes it");
   const read = readEventPatch(req.body, now);
   if (!read.ok) throw validationFailed(read.details);
   const change = read.value;
-  const id = req.params.event_id;
   const closes = Object.keys(change).some((f) => !AFTER_DEADLINE.has(f));
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const event = await eventOf(id, true);

@@ -10,17 +10,20 @@ import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { entriesCsv } from '#rules/events.ts';
 import { documentClient } from '#store/client.ts';
 import type { StoredEvent } from '#store/items/event.ts';
-import { entriesOf, entryAnswer, eventOf, isLocked, listsPublic, lockedAt } from './answers.ts';
+import { type EntryView, entriesOf, entryAnswer, eventOf, isLocked, listsPublic, lockedAt } from './answers.ts';
 
-/** The event, its lists readable by this request (else 401 for a bad key, 403 for anyone else but the organizer). */
-async function readable(eventId: string, authorization: string | undefined, now: Date): Promise<StoredEvent> {
+/**
+ * The event and who reads its lists: its organizer (a key of theirs with events:write) at any time, anyone once they
+ * are public; else 403 (a key sent is checked: a bad one is 401).
+ */
+async function readable(eventId: string, authorization: string | undefined, now: Date): Promise<{ event: StoredEvent; view: EntryView }> {
   const event = await eventOf(eventId);
-  if (listsPublic(event, now)) return event;
   if (authorization) {
     const key = await authenticate(authorization);
-    authorize(key, 'events:write', undefined, false);
-    if (key.user_id === event.organizer) return event;
+    if (key.user_id === event.organizer && key.scopes.includes('events:write')) return { event, view: 'organizer' };
+    if (!listsPublic(event, now)) authorize(key, 'events:write', undefined, false);
   }
+  if (listsPublic(event, now)) return { event, view: 'public' };
   const when =
     event.lists === 'closed'
       ? "this event's lists are closed: its organizer alone reads them"
@@ -32,10 +35,10 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 export const listEventEntries = endpoint(R.listEntries, { init: [documentClient] }, async (req) => {
   const now = new Date();
-  const event = await readable(req.params.event_id, req.headers.authorization, now);
+  const { event, view } = await readable(req.params.event_id, req.headers.authorization, now);
   const entries = await entriesOf(event, now);
   return {
-    data: entries.map((e) => entryAnswer(event, e, now, false)),
+    data: entries.map((e) => entryAnswer(event, e, now, view)),
     meta: { event_id: event.event_id, entries: entries.length, locked: isLocked(event, now), deadline: event.deadline },
     headers: NO_STORE,
   };
@@ -43,10 +46,10 @@ export const listEventEntries = endpoint(R.listEntries, { init: [documentClient]
 
 export const listEventEntriesCsv = endpoint(R.listEntriesCsv, { init: [documentClient] }, async (req) => {
   const now = new Date();
-  const event = await readable(req.params.event_id, req.headers.authorization, now);
+  const { event, view } = await readable(req.params.event_id, req.headers.authorization, now);
   const entries = await entriesOf(event, now);
   const body = entriesCsv(
-    entries.map((e) => entryAnswer(event, e, now, false)),
+    entries.map((e) => entryAnswer(event, e, now, view)),
     event.decks_per_player,
   );
   const file = `event-${event.event_id}-entries.csv`;

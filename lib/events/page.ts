@@ -12,7 +12,7 @@ import { factionById } from '#rules/factions.ts';
 import { escapeMarkup as e } from '#share/markup.ts';
 import { documentClient } from '#store/client.ts';
 import type { StoredEntry, StoredEvent } from '#store/items/event.ts';
-import { deckLinks, entriesOf, eventOf, listsPublic } from './answers.ts';
+import { deckLinks, entriesOf, eventOf, listsPublic, lockedAt } from './answers.ts';
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
 @media (prefers-color-scheme:dark){:root{--bg:#16181b;--fg:#eceae6;--muted:#a3a8ad;--card:#1f2226;--line:#343a40;--accent:#e0705f}}
@@ -51,6 +51,8 @@ ${body}
 </html>
 `;
 
+/** A time as people read it: `2026-12-05 12:00:00 UTC`. */
+const utc = (time: string) => time.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 const FORMAT_NAMES = { standard: 'Standard', pauper: 'Pauper', singleton: 'Singleton', monodeck: 'Monodeck' } as const;
 const nation = (id: string) => factionById(id)?.name ?? id;
 
@@ -70,10 +72,14 @@ function entrySection(event: StoredEvent, entry: StoredEntry): string {
 /** The page of an event: its lists when `entries` are given (they are public). */
 export function eventPageHtml(event: StoredEvent, entries: readonly StoredEntry[] | undefined, now: Date): string {
   const open = now.getTime() < Date.parse(event.deadline);
-  const rules = `<dl><dt>Format</dt><dd>${FORMAT_NAMES[event.format]}</dd><dt>Card pool</dt><dd>${e(event.pool_date)}</dd><dt>Decks a player</dt><dd>${event.decks_per_player}${event.distinct_mains ? ', different main nations' : ''}</dd><dt>Deadline</dt><dd><time datetime="${e(event.deadline)}">${e(event.deadline.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}</time>${open ? ' (submissions open)' : ' (closed)'}</dd><dt>Organizer</dt><dd>${e(event.organizer_name)}</dd></dl>`;
+  const rules = `<dl><dt>Format</dt><dd>${FORMAT_NAMES[event.format]}</dd><dt>Card pool</dt><dd>${e(event.pool_date)}</dd><dt>Decks a player</dt><dd>${event.decks_per_player}${event.distinct_mains ? ', different main nations' : ''}</dd><dt>Deadline</dt><dd><time datetime="${e(event.deadline)}">${e(utc(event.deadline))}</time>${open ? ' (submissions open)' : ' (closed)'}</dd><dt>Organizer</dt><dd>${e(event.organizer_name)}</dd></dl>`;
   const lists =
     entries === undefined
-      ? `<section><p class="muted">${event.lists === 'open' ? 'The lists are shown here after the deadline.' : 'The lists of this event are its organizer’s alone.'}</p></section>`
+      ? `<section><p class="muted">${
+          event.lists === 'closed'
+            ? 'The lists of this event are its organizer’s alone.'
+            : `The lists are shown here once the entries are locked, at ${e(utc(lockedAt(event)))}.`
+        }</p></section>`
       : entries.length === 0
         ? '<section><p class="muted">No entries.</p></section>'
         : `<h2>Lists (${entries.length})</h2>${entries.map((entry) => entrySection(event, entry)).join('')}`;

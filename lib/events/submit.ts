@@ -34,45 +34,56 @@ async function poolAt(day: string) {
   }
 }
 
-/** The decks of a submission, as sent: each code read, each saved deck the account's — every failure a detail. */
-async function decksOf(body: unknown, userId: string): Promise<{ deck: Deck; deck_id?: string; kept?: EntryDeck['archetype'] }[]> {
+interface Sent {
+  deck: Deck;
+  deck_id?: string;
+  kept?: EntryDeck['archetype'];
+}
+
+/**
+ * The decks of a submission, as sent: each code read, each saved deck the account's — one that cannot be read is a
+ * detail, and a hole in its place (the event's rules still judge the others, and count it).
+ */
+async function decksOf(body: unknown, userId: string): Promise<{ sent: (Sent | undefined)[]; unread: Detail[] }> {
   const parsed = parseStrict(EntryBody, body);
   if (!parsed.ok) throw validationFailed(parsed.details);
-  const bad: Detail[] = [];
-  const out = [];
+  const unread: Detail[] = [];
+  const sent: (Sent | undefined)[] = [];
   for (const [i, item] of parsed.output.decks.entries()) {
     const path = at('decks', i);
     if (item.deck_code !== undefined) {
       const read = readDeckCode(item.deck_code, at(path, 'deck_code'));
-      if ('path' in read) bad.push(read);
-      else out.push({ deck: read });
+      if ('path' in read) unread.push(read);
+      sent.push('path' in read ? undefined : { deck: read });
       continue;
     }
     const saved = await getDeck(userId, item.deck_id as string);
-    if (!saved) bad.push(detail(at(path, 'deck_id'), 'invalid_value', 'no deck of yours has this id'));
-    else out.push({ deck: parseDeckCode(saved.deck_code), deck_id: item.deck_id, kept: saved.archetype ?? null });
+    if (!saved) unread.push(detail(at(path, 'deck_id'), 'invalid_value', 'no deck of yours has this id'));
+    sent.push(saved ? { deck: parseDeckCode(saved.deck_code), deck_id: item.deck_id, kept: saved.archetype ?? null } : undefined);
   }
-  if (bad.length > 0) throw validationFailed(bad);
-  return out;
+  return { sent, unread };
 }
 
 export const putEntry = endpoint(R.putEntry, { init: [catalogue, documentClient] }, async (req) => {
   const { event_id: eventId } = req.params;
   const userId = req.key.user_id;
   await eventOf(eventId);
-  const sent = await decksOf(req.body, userId);
+  const { sent, unread } = await decksOf(req.body, userId);
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const now = new Date();
     const event = await eventOf(eventId, true);
     if (!submissionsOpen(event.deadline, now)) throw deadlinePassed(event, 'submissions are closed');
-    const issues = submissionIssues(
-      event,
-      sent.map((s) => s.deck),
-      await poolAt(event.pool_date),
-    );
+    const issues = [
+      ...unread,
+      ...submissionIssues(
+        event,
+        sent.map((s) => s?.deck),
+        await poolAt(event.pool_date),
+      ),
+    ];
     if (issues.length > 0) throw validationFailed(issues);
     const rules = archetypeRules();
-    const decks: EntryDeck[] = sent.map(({ deck, deck_id, kept }) => ({
+    const decks: EntryDeck[] = (sent as Sent[]).map(({ deck, deck_id, kept }) => ({
       deck_code: encodeDeckCode(deck),
       main_faction: deck.main,
       ally_faction: deck.ally,
@@ -89,7 +100,7 @@ export const putEntry = endpoint(R.putEntry, { init: [catalogue, documentClient]
     };
     const written = await submitEntry(event, entry, now);
     // As stored: a disqualification the organizer made stays with it.
-    if (written === 'ok') return { data: entryAnswer(event, (await getEntry(eventId, userId)) ?? entry, now, true) };
+    if (written === 'ok') return { data: entryAnswer(event, (await getEntry(eventId, userId)) ?? entry, now, 'player') };
     // The deadline came, or the rules changed, since the event was read (read again: which), or others held it.
     await pause(attempt);
   }

@@ -195,6 +195,8 @@ export const WORKERS = withHandlers([
       decks(['Query', 'BatchWriteItem'], [REMEMBERED_ANSWER.grant]),
       // Its entries in events, each with its mark; the events it organizes, with their entries and marks.
       decks(['Query', 'DeleteItem'], [ENTERED.grant, ORGANIZED.grant, EVENT.grant]),
+      // An organizer's event closed before its entries are swept.
+      decks(['UpdateItem'], [EVENT.grant]),
     ],
   },
 ] as const satisfies readonly Omit<Worker, 'handler'>[]).map(worker);

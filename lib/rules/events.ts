@@ -47,7 +47,8 @@ export function poolInstant(day: string): Date {
 
 /** An entry as a list shows it (contract §13.4): the player, their decks, the lock's hash, a disqualification. */
 export interface ListedEntry {
-  user_id: string;
+  /** None in the lists anyone reads: an account's id is its own and its organizer's. */
+  user_id?: string;
   display_name: string;
   decks: readonly { deck_code: string; main_faction: string; ally_faction: string; archetype: { name: string } | null }[];
   lock_hash: string | null;
@@ -66,15 +67,19 @@ export function csvCell(value: string): string {
   return /[",\r\n]|^\s|\s$/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** An event's lists as CSV for bracket tools: a header, then one row a player (CRLF line ends, RFC 4180). */
-export function entriesCsv(entries: readonly ListedEntry[], decksPerPlayer: number): string {
+/**
+ * An event's lists as CSV for bracket tools: a header, then one row a player (CRLF line ends, RFC 4180); a deck's
+ * columns for as many decks as the event takes or an entry holds (one made under earlier rules may hold more).
+ */
+export function entriesCsv(entries: readonly ListedEntry[], decksPerEvent: number): string {
+  const decksPerPlayer = Math.max(decksPerEvent, ...entries.map((e) => e.decks.length));
   const deckColumns = Array.from({ length: decksPerPlayer }, (_, i) =>
     ['code', 'main_faction', 'ally_faction', 'archetype'].map((c) => `deck_${i + 1}_${c}`),
   ).flat();
   const header = ['player', 'user_id', ...deckColumns, 'lock_hash', 'checked_under_current_rules', 'disqualified'];
   const rows = entries.map((e) => [
     e.display_name,
-    e.user_id,
+    e.user_id ?? '',
     ...Array.from({ length: decksPerPlayer }, (_, i) => {
       const d = e.decks[i];
       return d ? [d.deck_code, d.main_faction, d.ally_faction, d.archetype?.name ?? ''] : ['', '', '', ''];
@@ -120,14 +125,19 @@ const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 /** Code points, as a client counts characters. */
 const chars = (s: string) => [...s].length;
 const within = (n: number) => v.check<string, string>((s) => chars(s) <= n, coded('too_long', `at most ${n} characters`));
-/** Visible text but line breaks and tabs (a description's lines). */
+/** Visible text but line breaks and tabs (a description's lines, CRLF or LF). */
 const lines = (what: string) =>
-  v.check<string, string>((s) => !INVISIBLE.test(s.replace(/[\n\t]/g, '')), coded('invalid_value', holdsInvisible(what)));
+  v.check<string, string>((s) => !INVISIBLE.test(s.replace(/[\r\n\t]/g, '')), coded('invalid_value', holdsInvisible(what)));
+/** Characters that show as nothing though they are letters or symbols (Hangul fillers, the blank Braille pattern). */
+const BLANK = /[\s\u115F\u1160\u2800\u3164\uFFA0]/gu;
+/** Text that shows something: not only spaces and blank lookalikes. */
+const showing = (code: 'required' | 'blank_reason', message: string) =>
+  v.check<string, string>((s) => s.replace(BLANK, '').length > 0, coded(code, message));
 
 const name = v.pipe(
   v.string(),
   v.trim(),
-  v.minLength(1),
+  showing('required', 'name shows no character'),
   within(EVENT_LIMITS.nameChars),
   visibleOnly('name'),
   v.description("The event's name."),
@@ -170,7 +180,7 @@ const userId = v.pipe(v.string(), v.regex(UUID, 'a user_id'));
 const reason = v.pipe(
   v.string(),
   v.trim(),
-  v.check((s) => s.length > 0, coded('blank_reason', 'a disqualification gives its reason')),
+  showing('blank_reason', 'a disqualification gives its reason'),
   within(EVENT_LIMITS.reasonChars),
   visibleOnly('reason'),
 );

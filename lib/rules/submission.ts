@@ -18,7 +18,7 @@ const deckAt = (i: number) => at('decks', i);
  * Every way a submission breaks the event (none: it is accepted), against the card pool of the event's date: the
  * count of decks, then each deck's game rules and its format's (each card named), then each main nation met before.
  */
-export function submissionIssues(event: EventRules, decks: readonly Deck[], pool: Catalogue): Detail[] {
+export function submissionIssues(event: EventRules, decks: readonly (Deck | undefined)[], pool: Catalogue): Detail[] {
   const out: Detail[] = [];
   const n = event.decks_per_player;
   if (decks.length !== n) {
@@ -31,6 +31,8 @@ export function submissionIssues(event: EventRules, decks: readonly Deck[], pool
     );
   }
   decks.forEach((deck, i) => {
+    // A deck that could not be read (its own detail said why) counts, and is judged no further.
+    if (!deck) return;
     out.push(...checkDeck(deck, pool, { deckPath: deckAt(i) }));
     if (event.format !== 'standard') {
       for (const issue of formatIssues(deck, event.format, pool)) {
@@ -38,7 +40,7 @@ export function submissionIssues(event: EventRules, decks: readonly Deck[], pool
       }
     }
     if (event.distinct_mains) {
-      const first = decks.findIndex((d) => d.main === deck.main);
+      const first = decks.findIndex((d) => d?.main === deck.main);
       if (first < i) {
         const nation = factionById(deck.main)?.name ?? deck.main;
         out.push(

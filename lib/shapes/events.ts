@@ -48,7 +48,8 @@ const EntryDeck = v.strictObject({
 
 export const Entry = v.strictObject({
   event_id: v.string(),
-  user_id: v.string(),
+  /** The player's account: shown to the player and the organizer, not in the lists anyone reads. */
+  user_id: v.optional(v.string()),
   display_name: v.string(),
   decks: v.array(EntryDeck),
   lock_hash: v.pipe(

@@ -6,8 +6,8 @@
  * since, whatever the order in which concurrent writes reach the store. An entry and an event carry a mark under
  * their account's key (ENTERED, ORGANIZED), written and deleted with them, by which an account's erasure finds them.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, type TransactItem, transact } from './client.ts';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
 import {
   ENTERED,
   EVENT,
@@ -125,9 +125,18 @@ export function submitEntry(event: StoredEvent, entry: StoredEntry, now: Date): 
   ]);
 }
 
-/** A player's entry withdrawn by them, unless the deadline came ('failed': that, or there was none). */
-export const withdrawOwnEntry = (event: StoredEvent, userId: string, now: Date): Promise<Outcome> =>
-  transact([stillOpen(event, now, false), ...removing(event.event_id, userId)]);
+/**
+ * A player's entry withdrawn by them, unless the deadline came or the organizer disqualified it (the organizer's alone
+ * to withdraw or reinstate then); 'failed': one of those, or there was none.
+ */
+export function withdrawOwnEntry(event: StoredEvent, userId: string, now: Date): Promise<Outcome> {
+  const [entry, mark] = removing(event.event_id, userId) as [TransactItem, TransactItem];
+  const kept = {
+    ...entry,
+    Delete: { ...entry.Delete, ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disqualified)' },
+  };
+  return transact([stillOpen(event, now, false), kept as TransactItem, mark]);
+}
 
 export async function getEntry(eventId: string, userId: string): Promise<StoredEntry | undefined> {
   const { Item } = await documentClient().send(
@@ -181,6 +190,9 @@ async function marks(pk: string, limit: number): Promise<string[]> {
   return Items.map((i) => i.sk as string);
 }
 
+/** The deadline of an event its organizer's erasure is taking away: before any write's time. */
+const CLOSED = new Date(0).toISOString();
+
 /** An entry taken out by its player's erasure, locked or not, with its mark (none: only the mark). */
 export async function eraseEntry(eventId: string, userId: string): Promise<void> {
   const outcome = await transact(removing(eventId, userId));
@@ -193,6 +205,18 @@ export async function eraseEntry(eventId: string, userId: string): Promise<void>
  * marks; once none is left, the event and its mark. How many items it found.
  */
 export async function eraseEvent(userId: string, eventId: string, limit: number): Promise<number> {
+  // Closed first, for good (its deadline the epoch's start): no submission lands after the entries are read.
+  await unlessConditionFailed(
+    documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: eventKey(eventId),
+        UpdateExpression: 'SET deadline = :closed',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':closed': CLOSED },
+      }),
+    ),
+  );
   const { entries } = await entriesPage(eventId, limit);
   for (const entry of entries) await eraseEntry(eventId, entry.user_id);
   if (entries.length > 0) return entries.length;

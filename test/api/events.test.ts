@@ -185,7 +185,12 @@ describe('an event, its entries and its lists, over HTTP', () => {
     );
     expect(rows.filter(Boolean)).toHaveLength(3);
     // A name a spreadsheet would run is led by an apostrophe.
-    expect(csv.text).toContain(`"'=HYPERLINK(""x"")",${bob.userId}`);
+    // Anyone's lists name no account's id; the organizer's do.
+    expect(csv.text).toContain(`"'=HYPERLINK(""x"")",,`);
+    expect(csv.text).not.toContain(bob.userId);
+    expect(open.body.data.every((e: { user_id?: string }) => e.user_id === undefined)).toBe(true);
+    expect((await call('GET', `${lists}.csv`, { key: organizer.key })).text).toContain(`"'=HYPERLINK(""x"")",${bob.userId}`);
+    expect((await call('GET', lists, { key: alice.key })).status).toBe(200);
     expect(csv.text).toContain(taken.body.data.lock_hash);
     const page = await call('GET', `/e/${event.event_id}`);
     expect(page.status).toBe(200);
@@ -425,5 +430,73 @@ describe('what a hostile review found, held', () => {
       ['decks[0].deck_code', 'invalid_deck_code'],
       ['decks[1].deck_id', 'invalid_value'],
     ]);
+  });
+});
+
+describe('what a second hostile review found, held', () => {
+  const post = (o: Owner, body: Record<string, unknown>) =>
+    call('POST', '/api/v1/events', {
+      key: o.key,
+      body: { name: 'Cup', format: 'standard', pool_date: '2026-11-01', decks_per_player: 1, deadline: soon(3_600_000), ...body },
+    });
+
+  it('a disqualified entry is the organizer’s to withdraw: the player’s DELETE is 403 and the disqualification stays', async () => {
+    const organizer = await newOwner();
+    const player = await newOwner();
+    const { event_id } = (await post(organizer, {})).body.data;
+    expect((await submit(event_id, player, codes(pair().slice(0, 1)))).status).toBe(200);
+    const dq = { disqualify: [{ user_id: player.userId, reason: 'Marked cards' }] };
+    expect((await call('PATCH', `/api/v1/events/${event_id}`, { key: organizer.key, body: dq })).status).toBe(200);
+    const gone = await call('DELETE', entryPath(event_id, player), { key: player.key });
+    expect([gone.status, gone.body.error.code]).toEqual([403, 'not_organizer']);
+    expect((await submit(event_id, player, codes(pair().slice(1)))).body.data.disqualified.reason).toBe('Marked cards');
+  });
+
+  it('every failure of a submission at once: a deck that cannot be read, and the count; the CSV holds every deck of an entry made under earlier rules', async () => {
+    const organizer = await newOwner();
+    const player = await newOwner();
+    const { event_id } = (await post(organizer, { decks_per_player: 3, distinct_mains: true })).body.data;
+    const [legal] = pair();
+    expect(details(await submit(event_id, player, [{ deck_code: 'garbage' }, { deck_code: encodeDeckCode(legal) }]))).toEqual([
+      ['decks[0].deck_code', 'invalid_deck_code'],
+      ['decks', 'too_few'],
+    ]);
+    const two = await post(organizer, { decks_per_player: 2, lists: 'open' });
+    expect((await submit(two.body.data.event_id, player, codes(pair()))).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/events/${two.body.data.event_id}`, { key: organizer.key, body: { decks_per_player: 1 } })).status,
+    ).toBe(200);
+    const csv = (await call('GET', `/api/v1/events/${two.body.data.event_id}/entries.csv`, { key: organizer.key })).text;
+    expect(csv.split('\r\n')[0]).toContain('deck_2_code');
+    expect(csv).toContain(encodeDeckCode(pair()[1]));
+  });
+
+  it('blank lookalikes are no name and no reason; a description keeps CRLF lines; another account’s PATCH is 403 whatever its body', async () => {
+    const organizer = await newOwner();
+    for (const name of ['\u2800', '\u3164 \u3164']) expect(details(await post(organizer, { name })), name).toEqual([['name', 'required']]);
+    const made = await post(organizer, { description: 'Round 1\r\nRound 2' });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.description).toBe('Round 1\r\nRound 2');
+    const player = await newOwner();
+    const { event_id } = made.body.data;
+    expect((await submit(event_id, player, codes(pair().slice(0, 1)))).status).toBe(200);
+    expect(
+      details(
+        await call('PATCH', `/api/v1/events/${event_id}`, {
+          key: organizer.key,
+          body: { disqualify: [{ user_id: player.userId, reason: '\u3164' }] },
+        }),
+      ),
+    ).toEqual([['disqualify[0].reason', 'blank_reason']]);
+    const other = await call('PATCH', `/api/v1/events/${event_id}`, { key: player.key, body: { name: '' } });
+    expect([other.status, other.body.error.code]).toEqual([403, 'not_organizer']);
+  });
+
+  it('between the deadline and locked_at the page says when the lists open', async () => {
+    const organizer = await newOwner();
+    const made = (await post(organizer, { deadline: soon(1_000), lists: 'open' })).body.data;
+    await until(made.deadline);
+    const page = await call('GET', `/e/${made.event_id}`);
+    expect(page.text).toContain(`once the entries are locked, at ${made.locked_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`);
   });
 });
