@@ -8,9 +8,23 @@ import { baseUrl, call, code, createDeck, newOwner, type Owner } from '../suppor
 
 const ownerRoutes = ROUTES.filter((r) => 'scope' in r);
 
-/** A concrete request for a route, as `owner` would make it against `deckId`. */
-function request(route: (typeof ownerRoutes)[number], userId: string, deckId: string) {
-  const path = route.path.replace('{user_id}', userId).replace('{deck_id}', deckId);
+/** An event of an owner's (its deadline a day ahead). */
+async function eventOf(o: Owner): Promise<string> {
+  const body = {
+    name: 'Cup',
+    format: 'standard',
+    pool_date: '2026-11-01',
+    decks_per_player: 1,
+    deadline: new Date(Date.now() + 86_400_000).toISOString(),
+  };
+  const made = await call('POST', '/api/v1/events', { key: o.key, body });
+  expect(made.status).toBe(201);
+  return made.body.data.event_id as string;
+}
+
+/** A concrete request for a route, as `owner` would make it against `deckId` (and an event of theirs). */
+function request(route: (typeof ownerRoutes)[number], userId: string, deckId: string, eventId = '6c1f0e7a-2b9d-4f3e-8a51-0d4c7b2e9f18') {
+  const path = route.path.replace('{user_id}', userId).replace('{deck_id}', deckId).replace('{event_id}', eventId);
   const body =
     route.method === 'DELETE'
       ? {}
@@ -28,12 +42,13 @@ describe('auth matrix', async () => {
   const revoked = await newOwner();
   await revokeKey(revoked.keyId);
   const deckId = (await createDeck(owner)).body.data.id;
+  const eventId = await eventOf(owner);
   const malformed = ['Bearer', 'Bearer nonsense', `Basic ${owner.key}`, `Bearer ${owner.key.slice(0, -1)}`, `Bearer ${owner.key}x`];
   const unknown = `dlk_${'A'.repeat(16)}_${'b'.repeat(40)}`;
   const wrongSecret = `${owner.key.slice(0, 21)}${'z'.repeat(40)}`;
 
   it.each(ownerRoutes.map((r) => [r.name, r] as const))('%s', async (_name, route) => {
-    const { method, path, body } = request(route, owner.userId, deckId);
+    const { method, path, body } = request(route, owner.userId, deckId, eventId);
     const expect401 = async (headers: Record<string, string>) => {
       const r = await call(method, path, { headers, body });
       expect(r.status, JSON.stringify(headers)).toBe(401);
@@ -48,15 +63,18 @@ describe('auth matrix', async () => {
 
     for (const missing of SCOPES.filter((s) => s === route.scope)) {
       const limited = await newOwner(SCOPES.filter((s) => s !== missing));
-      const mine = request(route, limited.userId, deckId);
+      const mine = request(route, limited.userId, deckId, eventId);
       const r = await call(mine.method, mine.path, { key: limited.key, body: mine.body });
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe('insufficient_scope');
     }
 
+    // A path that names an account: another's key is user_mismatch. One that names none acts for the key's account
+    // (an event's creation), or checks the event is that account's (its change: not_organizer).
     const mismatch = await call(method, path, { key: other.key, body });
-    expect(mismatch.status).toBe(403);
-    expect(mismatch.body.error.code).toBe('user_mismatch');
+    if (route.path.includes('{user_id}')) expect([mismatch.status, mismatch.body.error.code]).toEqual([403, 'user_mismatch']);
+    else if (route.name === 'updateEvent') expect([mismatch.status, mismatch.body.error.code]).toEqual([403, 'not_organizer']);
+    else expect(route.name).toBe('createEvent');
   });
 
   it('delete needs decks:delete explicitly: read and write together do not do', async () => {
@@ -119,10 +137,12 @@ describe("one owner can never touch another owner's decks", async () => {
   });
 
   it("A, on B's paths, is refused for every route", async () => {
-    for (const route of ownerRoutes) {
-      const { method, path, body } = request(route, b.userId, bDeck.id);
+    const bEvent = await eventOf(b);
+    for (const route of ownerRoutes.filter((r) => r.name !== 'createEvent')) {
+      const { method, path, body } = request(route, b.userId, bDeck.id, bEvent);
       const r = await call(method, path, { key: a.key, body });
-      expect([route.name, r.status, r.body.error.code]).toEqual([route.name, 403, 'user_mismatch']);
+      const refusal = route.path.includes('{user_id}') ? 'user_mismatch' : 'not_organizer';
+      expect([route.name, r.status, r.body.error.code]).toEqual([route.name, 403, refusal]);
     }
   });
 

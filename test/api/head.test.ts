@@ -5,11 +5,12 @@
  * path with a trailing slash is 308 to the path without it, query kept — never the JSON 404.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_LOCATION_BYTES } from '#http/redirect.ts';
 import { exampleRequest, ROUTES, type Route } from '#routes';
 import { parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { storedViews } from '#store/view-counts.ts';
-import { baseUrl, createDeck, newOwner } from '../support/api.ts';
+import { baseUrl, call, createDeck, newOwner } from '../support/api.ts';
 import { settled } from '../support/settle.ts';
 
 const GETS = (ROUTES as readonly Route[]).filter((r) => r.method === 'GET');
@@ -21,6 +22,22 @@ const headersOf = (res: Response) =>
 describe('HEAD and trailing slashes', async () => {
   const owner = await newOwner();
   const deck = (await createDeck(owner, { visibility: 'public' })).body.data;
+  // An event the owner organizes and plays in: its lists the owner's (a key of the organizer's reads them).
+  const made = await call('POST', '/api/v1/events', {
+    key: owner.key,
+    body: {
+      name: 'Cup',
+      format: 'standard',
+      pool_date: '2026-11-01',
+      decks_per_player: 1,
+      deadline: new Date(Date.now() + 86_400_000).toISOString(),
+    },
+  });
+  const event = made.body.data.event_id as string;
+  await call('PUT', `/api/v1/events/${event}/entries/${owner.userId}`, {
+    key: owner.key,
+    body: { decks: [{ deck_code: deck.deck_code }] },
+  });
   const subject: Record<string, string> = {
     user_id: owner.userId,
     deck_id: deck.id,
@@ -29,13 +46,15 @@ describe('HEAD and trailing slashes', async () => {
     card_id: '2B',
     asset: 'scalar.js',
     code: urlCodeOf(parseDeckCode(deck.deck_code)),
+    event_id: event,
   };
   /** A request the route answers with its success: its declared example (lib/routes/route.ts exampleRequest) on this test's decks. */
   const urlOf = (route: Route) => exampleRequest(route, subject);
 
   it.each(GETS.map((r) => [r.name, r] as const))('HEAD %s: the GET’s status and headers, no body', async (_name, route) => {
     const url = `${baseUrl()}${urlOf(route)}`;
-    const headers = route.scope ? { authorization: `Bearer ${owner.key}` } : {};
+    const headers =
+      route.scope || route.name === 'listEntries' || route.name === 'listEntriesCsv' ? { authorization: `Bearer ${owner.key}` } : {};
     const get = await fetch(url, { headers });
     await get.arrayBuffer();
     const head = await fetch(url, { method: 'HEAD', headers });
@@ -118,5 +137,16 @@ describe('HEAD and trailing slashes', async () => {
     }
     const post = await fetch(`${baseUrl()}/d/${deck.share_slug}/`, { method: 'POST', redirect: 'manual' });
     expect(post.status).toBe(404);
+  });
+
+  it('a redirect whose Location would pass 8,192 bytes is 400 instead (no client could follow it; the fuzz once sent 16 KB)', async () => {
+    const long = `q=${'x'.repeat(MAX_LOCATION_BYTES)}`;
+    for (const path of [`/api/v1/codes/${encodeURIComponent(deck.deck_code)}`, `/d/${deck.share_slug}/`]) {
+      const res = await fetch(`${baseUrl()}${path}?${long}`, { redirect: 'manual' });
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.headers.get('location')).toBeNull();
+      const short = await fetch(`${baseUrl()}${path}?q=x`, { redirect: 'manual' });
+      expect([path, short.status]).toEqual([path, 308]);
+    }
   });
 });

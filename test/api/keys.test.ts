@@ -8,6 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '#auth/keys.ts';
 import { LIMITS } from '#rules/limits.ts';
+import { atMost } from '#store/at-most.ts';
 import { documentClient } from '#store/client.ts';
 import { accountKey } from '#store/items/account.ts';
 import { apiKeyKey } from '#store/items/api-key.ts';
@@ -140,16 +141,17 @@ describe('keys by their owner', () => {
 });
 
 describe('what a key may grant: every scope set × every requested set', () => {
-  // Every held set (127 of 7 scopes), each asking for itself, for each scope alone and for every scope: the rule's
-  // both sides at every set, each scope held and lacking (all 127 × 127 pairs would be 16,129 requests).
+  // Every held set (511 of 9 scopes), each asking for itself and for every scope; a set with keys:manage for each scope
+  // alone too: the rule's both sides at every set, each scope held and lacking where any may be granted (all 511 × 511
+  // pairs would be 261,121 requests). The held sets are independent (an account each): eight at a time.
   it('with keys:manage, exactly the subsets of what it holds; without it, nothing', async () => {
     const owners = new Map<string, Owner>();
     let asked = 0;
-    for (const held of subsets(SCOPES)) {
-      if (held.length === 0) continue;
+    await atMost(8, subsets(SCOPES), async (held) => {
+      if (held.length === 0) return;
       const o = await newOwner(held);
       owners.set(held.join(','), o);
-      const requests = [held, [...SCOPES], ...SCOPES.map((s) => [s])];
+      const requests = [held, [...SCOPES], ...(held.includes('keys:manage') ? SCOPES.map((s) => [s]) : [])];
       for (const requested of requests) {
         asked++;
         const r = await create(o, { scopes: requested });
@@ -160,8 +162,8 @@ describe('what a key may grant: every scope set × every requested set', () => {
           expect((await revoke(o, r.body.data.key_id)).status).toBe(200);
         } else expect([where, r.status, r.body.error.code]).toEqual([where, 403, 'insufficient_scope']);
       }
-    }
+    });
     expect(owners.size).toBe(2 ** SCOPES.length - 1);
-    expect(asked).toBeGreaterThan(1_000);
-  }, 120_000);
+    expect(asked).toBeGreaterThan(3_000);
+  }, 240_000);
 });

@@ -855,8 +855,9 @@ describe('bundles', () => {
   // archetype's shape, search's archetype= and the archetypes' figures route and shapes: openApi from 148,058 bytes to
   // 149,955 (esbuild here) — its budget now 151,000. One archetype's route, and each archetype's trend, samples and pages:
   // 152,462 — now 154,000 (a path parameter's declaration made pure so that only the routes naming it carry it:
-  // readCodeImage 168,423 → 167,389).
-  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 154_000 };
+  // readCodeImage 168,423 → 167,389). The document carries every route's declaration and shapes: with the events' nine
+  // routes and their shapes, 162,803 bytes — its budget 164,000.
+  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 164_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>

@@ -66,7 +66,27 @@ const BODIES: Record<string, unknown> = {
   KeyBody: { scopes: ['decks:read'] },
   CollectionBody: { cards: { [deckable('soviet')[0]?.card_id as string]: 2 } },
   CollectionPatch: { add: { [deckable('soviet')[1]?.card_id as string]: 1 } },
+  EventBody: {
+    name: 'Fault Cup',
+    format: 'standard',
+    pool_date: '2026-11-01',
+    decks_per_player: 1,
+    deadline: new Date(Date.now() + 86_400_000).toISOString(),
+  },
+  EventPatch: { description: 'Made under fault' },
+  EntryBody: { decks: [{ deck_code: code() }] },
 };
+/** The owner's event (the owner's entry in it); and one of each case's own, with the owner's entry, to withdraw. */
+let event: string;
+let withdrawing: string;
+/** An event of the owner's with the owner's entry in it. */
+async function eventWithEntry(): Promise<string> {
+  const made = await send('POST', '/api/v1/events', BODIES.EventBody);
+  expect(made.status).toBe(201);
+  const id = made.body.data.event_id as string;
+  expect((await send('PUT', `/api/v1/events/${id}/entries/${owner.userId}`, BODIES.EntryBody)).status).toBe(200);
+  return id;
+}
 function requestOf(route: Route): Request {
   const subject: Record<string, string> = {
     user_id: owner.userId,
@@ -75,6 +95,7 @@ function requestOf(route: Route): Request {
     version: '1',
     key_id: revocable,
     card_id: '2B',
+    event_id: route.name === 'deleteEntry' ? withdrawing : event,
   };
   // Its declared example request (lib/routes/route.ts exampleRequest) on this test's decks and keys.
   const path = exampleRequest(route, subject);
@@ -128,6 +149,8 @@ beforeAll(async () => {
   // Each case makes its own of these (below); the first are made here for the route table's check.
   leaving = await newOwner();
   revocable = (await issueKey(owner.userId, ['decks:read'])).key.key_id;
+  event = await eventWithEntry();
+  withdrawing = await eventWithEntry();
   const other = await newOwner();
   liked = (await send('POST', other.decks, { deck_code: code(), guide: { system: 'Liked under fault' }, visibility: 'public' }, other.key))
     .body.data;
@@ -155,6 +178,7 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
       leaving = await newOwner();
       revocable = (await issueKey(owner.userId, ['decks:read'])).key.key_id;
       doomed = (await send('POST', owner.decks, { deck_code: code(), guide: { system: 'Deleted under fault' } })).body.data;
+      withdrawing = await eventWithEntry();
       const before = await ownersItems();
       proxy.set('*', fault);
       const calls = requests();
