@@ -396,7 +396,9 @@ async function eventCosts(
   for (const [name, method, urls, payload] of cases) {
     const [warmUrl, url] = typeof urls === 'string' ? [urls, urls] : urls;
     await invoke(method, warmUrl, key, payload);
-    const [r, tally] = await measured(() => invoke(method, url, key, payload));
+    // The PATCH's warm-up set the description: the measured one sets another (a PATCH that changes nothing writes nothing).
+    const body = method === 'PATCH' ? { description: 'Round 2 at 16:00' } : payload;
+    const [r, tally] = await measured(() => invoke(method, url, key, body));
     out.push(row(name, r.statusCode ?? 0, tally));
   }
   return out;
