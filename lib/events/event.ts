@@ -80,15 +80,16 @@ async function entryChanges(eventId: string, change: EventChange): Promise<{ cha
 export const updateEvent = endpoint(R.updateEvent, { init: [documentClient] }, async (req) => {
   const now = new Date();
   const id = req.params.event_id;
-  // Whose event it is, before what is asked of it.
-  if ((await eventOf(id)).organizer !== req.key.user_id) throw forbidden('not_organizer', "only the event's organizer changes it");
+  // Whose event it is, before what is asked of it (an event's organizer never changes); read again only when a write
+  // lost a race.
+  let event = await eventOf(id, true);
+  if (event.organizer !== req.key.user_id) throw forbidden('not_organizer', "only the event's organizer changes it");
   const read = readEventPatch(req.body, now);
   if (!read.ok) throw validationFailed(read.details);
   const change = read.value;
   const closes = Object.keys(change).some((f) => !AFTER_DEADLINE.has(f));
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-    const event = await eventOf(id, true);
-    if (event.organizer !== req.key.user_id) throw forbidden('not_organizer', "only the event's organizer changes it");
+    if (attempt > 0) event = await eventOf(id, true);
     const at = new Date();
     if (closes && !submissionsOpen(event.deadline, at)) {
       const late = Object.keys(change).filter((f) => !AFTER_DEADLINE.has(f));

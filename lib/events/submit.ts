@@ -67,11 +67,12 @@ async function decksOf(body: unknown, userId: string): Promise<{ sent: (Sent | u
 export const putEntry = endpoint(R.putEntry, { init: [catalogue, documentClient] }, async (req) => {
   const { event_id: eventId } = req.params;
   const userId = req.key.user_id;
-  await eventOf(eventId);
+  // Read once before the body is judged (an unknown event is 404 first), and again only when a write lost a race.
+  let event = await eventOf(eventId, true);
   const { sent, unread } = await decksOf(req.body, userId);
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const now = new Date();
-    const event = await eventOf(eventId, true);
+    if (attempt > 0) event = await eventOf(eventId, true);
     if (!submissionsOpen(event.deadline, now)) throw deadlinePassed(event, 'submissions are closed');
     const issues = [
       ...unread,
