@@ -4,23 +4,13 @@
  * host, shows each player's name and each deck's nations as text (a name that is markup stays text, a long unbroken
  * one wraps: no sideways scroll), and links each deck's page and image, which answer.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { encodeDeckCode } from '#rules/deck-code.ts';
 import { baseUrl, call, demo, newOwner } from '../support/api.ts';
-import { chromiumForFile, watched } from '../support/browser.ts';
+import { chromiumForFile, expectNoSidewaysScroll, watched } from '../support/browser.ts';
 import { legalDeck } from '../support/decks.ts';
 
 const browser = chromiumForFile();
-
-async function expectNoSidewaysScroll(page: Page) {
-  const [scroll, client] = await page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
-      .documentElement;
-    return [root.scrollWidth, root.clientWidth];
-  });
-  expect(scroll).toBeLessThanOrEqual(client);
-}
 
 describe('GET /e/:event_id in Chromium', () => {
   it('after the deadline, at 1200 and 390 px: every entry shown as text, its decks linked, no console error, no other host, no sideways scroll', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
 import { baseUrl, call, code, createDeck, demo, newOwner } from '../support/api.ts';
-import { chromiumForFile, screenshotPath, watched } from '../support/browser.ts';
+import { chromiumForFile, expectNoSidewaysScroll, screenshotPath, watched } from '../support/browser.ts';
 import { nearCopy } from '../support/decks.ts';
 
 const browser = chromiumForFile();
@@ -27,16 +27,6 @@ async function expectNamed(page: Page, cards: readonly { card_id: string }[]) {
         .isVisible(),
       card_id,
     ).toBe(true);
-}
-
-/** The page fits its width: no sideways scroll. */
-async function expectNoSidewaysScroll(page: Page) {
-  const [scroll, client] = await page.evaluate(() => {
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
-      .documentElement;
-    return [root.scrollWidth, root.clientWidth];
-  });
-  expect(scroll).toBeLessThanOrEqual(client);
 }
 
 describe('GET /d/:share_slug in Chromium', () => {

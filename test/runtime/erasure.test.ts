@@ -31,6 +31,20 @@ const remains = (items: Record<string, unknown>[], marks: string[]) =>
     return marks.some((m) => text.includes(m));
   });
 
+/** An event an owner organizes (its deadline an hour ahead). */
+const eventOf = async (o: Owner) =>
+  (
+    await call('POST', '/api/v1/events', {
+      key: o.key,
+      body: {
+        name: 'Cup',
+        format: 'standard',
+        pool_date: '2026-11-01',
+        decks_per_player: 1,
+        deadline: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    })
+  ).body.data as { event_id: string };
 const likesOf = async (slug: string) => (await call('GET', `/api/v1/decks/${slug}`)).body?.data?.likes as number | undefined;
 const exportedLikes = async (o: Owner) =>
   (await call('GET', `/api/v1/users/${o.userId}/export`, { key: o.key })).body.data.likes as string[];
@@ -91,36 +105,14 @@ describe('DELETE /api/v1/users/:user_id', () => {
       ),
     ).toBe(2);
     // An entry in another account's event: its lists name the account, and its mark is under the account's key.
-    const event = (
-      await call('POST', '/api/v1/events', {
-        key: other.key,
-        body: {
-          name: 'Cup',
-          format: 'standard',
-          pool_date: '2026-11-01',
-          decks_per_player: 1,
-          deadline: new Date(Date.now() + 3_600_000).toISOString(),
-        },
-      })
-    ).body.data as { event_id: string };
+    const event = await eventOf(other);
     const entered = await call('PUT', `/api/v1/events/${event.event_id}/entries/${leaving.userId}`, {
       key: leaving.key,
       body: { decks: [{ deck_code: code() }] },
     });
     expect(entered.status, entered.text).toBe(200);
     // An event it organizes, a fan's entry in it: the event goes with its organizer, the fan's entry with it.
-    const organized = (
-      await call('POST', '/api/v1/events', {
-        key: leaving.key,
-        body: {
-          name: 'Its cup',
-          format: 'standard',
-          pool_date: '2026-11-01',
-          decks_per_player: 1,
-          deadline: new Date(Date.now() + 3_600_000).toISOString(),
-        },
-      })
-    ).body.data as { event_id: string };
+    const organized = await eventOf(leaving);
     expect(
       (
         await call('PUT', `/api/v1/events/${organized.event_id}/entries/${fan.userId}`, {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { PROJECT_ROOT } from './shared.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -62,3 +62,13 @@ export function chromiumForFile(): () => Browser {
 /** Where a picture the README shows is kept: docs/<name> when asked (UPDATE_SCREENSHOT=1), else beside the run's other output. */
 export const screenshotPath = (name: string): string =>
   process.env.UPDATE_SCREENSHOT ? resolve(PROJECT_ROOT, 'docs', name) : join(tmpdir(), `deck-library-${name}`);
+
+/** The page fits its width: no sideways scroll. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const [scroll, client] = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      .documentElement;
+    return [root.scrollWidth, root.clientWidth];
+  });
+  expect(scroll).toBeLessThanOrEqual(client);
+}
