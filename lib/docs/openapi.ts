@@ -288,7 +288,7 @@ export function openApiDocument() {
       title: 'Deck Library API',
       version: S.API_VERSION,
       description:
-        'KARDS decks: owners manage theirs with API keys; anyone reads and searches public ones. Every answer is JSON with an X-Request-Id; errors come in one envelope, { error: { code, message, details? }, meta: { api_version, request_id } }.',
+        "KARDS decks: owners manage theirs with API keys; anyone reads and searches public ones. Every answer is JSON with an X-Request-Id; errors come in one envelope, { error: { code, message, details? }, meta: { api_version, request_id } }. A typed TypeScript client made from this document (retries, pagination, ETag revalidation) is the project's clients/typescript (@deck-library/client).",
       contact: { name: 'Deck Library' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
