@@ -54,6 +54,14 @@ describe('the typed client package', () => {
       "export const missingBodyField = api.POST('/api/v1/users/{user_id}/decks', { params: { path: { user_id } }, body: { guide: { system: 'y' } } });",
       "export const wrongType = api.GET('/api/v1/decks', { params: { query: { limit: 'five' } } });",
       "export const notPaged = api.paginate('/api/v1/languages');",
+      "export const notPagedImage = api.paginate('/api/v1/codes/{code}/image.png', { params: { path: { code: 'x' } } });",
+      "export const notPagedPage = api.paginate('/c/{code}', { params: { path: { code: 'x' } } });",
+      "export const unknownBesideKnown = api.GET('/api/v1/decks', { params: { query: { limit: 10, main_fction: 'germany' } } });",
+      "export const unknownPathBesideKnown = api.GET('/api/v1/users/{user_id}/decks', { params: { path: { user_id, colour: 'red' } } });",
+      "export const queryOnNone = api.GET('/api/v1/languages', { params: { query: { foo: 1 } } });",
+      "export const bodyFieldBesideKnown = api.POST('/api/v1/users/{user_id}/decks', { params: { path: { user_id } }, body: { deck_code: 'x', guide: { system: 'y' }, colour: 'red' } });",
+      "export const fineText = api.GET('/d/{share_slug}', { params: { path: { share_slug: 'a' } }, parseAs: 'text' }).then((r) => r.data?.toUpperCase());",
+      "export const fineDeckText = api.POST('/api/v1/users/{user_id}/decks', { params: { path: { user_id } }, body: { deck_text: 'x', guide: { system: 'y' } } });",
     ];
     writeFileSync(join(dir, 'calls.ts'), `${lines.join('\n')}\n`);
     writeFileSync(join(dir, 'readme.ts'), readmeBot());
@@ -87,11 +95,17 @@ describe('the typed client package', () => {
     expect(out, 'the client source itself compiles').not.toMatch(/src\/index\.ts/);
     expect(out, "the README's bot compiles").not.toMatch(/readme\.ts/);
     expect([...failing].sort()).toEqual([
+      'bodyFieldBesideKnown',
       'missingBodyField',
       'missingPath',
       'noSuchPath',
       'noSuchQuery',
       'notPaged',
+      'notPagedImage',
+      'notPagedPage',
+      'queryOnNone',
+      'unknownBesideKnown',
+      'unknownPathBesideKnown',
       'wrongBodyType',
       'wrongMethod',
       'wrongType',

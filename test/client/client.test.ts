@@ -186,10 +186,12 @@ describe('the typed client drives every operation of the document against the lo
     ]);
   });
 
-  it('public reads: search, a shared deck and its OTK, versions, similar, diff, the page and the image', async () => {
+  it('public reads: search and its feed, a shared deck and its OTK, versions, similar, diff, the page and the image', async () => {
     const api = clientFor();
     const search = await api.GET('/api/v1/decks', { params: { query: { tag: 'client' } } });
     expect(search.data?.data.map((d) => d.share_slug)).toEqual([state.slug]);
+    const feed = await api.GET('/api/v1/decks/feed.atom', { params: { query: { tag: 'client' } }, parseAs: 'text' });
+    expect(feed.data).toContain(`/d/${state.slug}`);
     const shared = await api.GET('/api/v1/decks/{share_slug}', { params: { path: { share_slug: state.slug } } });
     expect(shared.data?.data.author.display_name).toBe('Client Owner');
     const otk = await api.GET('/api/v1/decks/{share_slug}/otk', { params: { path: { share_slug: state.slug } } });
@@ -432,9 +434,19 @@ describe('paginate', () => {
   });
 });
 
-/** A stand-in of API Gateway in front of the runtime: `throttle` 429s, then `reset` dropped connections, then passes. */
-async function gateway(upstream: string): Promise<{ url: string; plan: { throttle: number; reset: number }; close(): Promise<void> }> {
-  const plan = { throttle: 0, reset: 0 };
+/**
+ * A stand-in of API Gateway in front of the runtime: `throttle` 429s, then `unavailable` 503s of its own (HTML, not the
+ * API's envelope), then `reset` connections dropped before the API sees the request, then `lose` requests that reach
+ * the API whose answers are dropped; then it passes requests on.
+ */
+interface Plan {
+  throttle: number;
+  unavailable: number;
+  reset: number;
+  lose: number;
+}
+async function gateway(upstream: string): Promise<{ url: string; plan: Plan; close(): Promise<void> }> {
+  const plan: Plan = { throttle: 0, unavailable: 0, reset: 0, lose: 0 };
   const target = new URL(upstream);
   const server = http.createServer((req, res) => {
     if (plan.throttle > 0) {
@@ -442,14 +454,26 @@ async function gateway(upstream: string): Promise<{ url: string; plan: { throttl
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"Too Many Requests"}');
       return;
     }
+    if (plan.unavailable > 0) {
+      plan.unavailable--;
+      res.writeHead(503, { 'content-type': 'text/html', 'retry-after': '0' }).end('<html><body>Service Unavailable</body></html>');
+      return;
+    }
     if (plan.reset > 0) {
       plan.reset--;
       req.socket.destroy();
       return;
     }
+    const losing = plan.lose > 0;
+    if (losing) plan.lose--;
     const forward = http.request(
       { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
+        if (losing) {
+          answer.resume();
+          answer.on('end', () => req.socket.destroy());
+          return;
+        }
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -460,7 +484,37 @@ async function gateway(upstream: string): Promise<{ url: string; plan: { throttl
   const address = server.address();
   if (typeof address !== 'object' || address === null) throw new Error('the gateway stand-in has no port');
   const { port } = address;
-  return { url: `http://127.0.0.1:${port}`, plan, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    plan,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A server that answers each request with the next of `answers` (status, content type, body), and counts them. */
+async function liar(answers: [number, string, string][]): Promise<{ url: string; served: () => number; close(): Promise<void> }> {
+  let served = 0;
+  const server = http.createServer((_req, res) => {
+    const [status, type, body] = answers[Math.min(served, answers.length - 1)] ?? [500, 'text/plain', ''];
+    served++;
+    res.writeHead(status, { 'content-type': type }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the liar has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    served: () => served,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 describe('retries', () => {
@@ -526,6 +580,169 @@ describe('retries', () => {
       front.plan.throttle = 0;
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe('what a hostile review of the client found, held', () => {
+  it('a create whose route takes no Idempotency-Key is not sent again after its answer is lost, even with a key of the caller’s; one whose route takes one is, and makes one deck', async () => {
+    const front = await gateway(base);
+    try {
+      const api = clientFor(owner.key, front.url);
+      const path = { user_id: owner.userId };
+      const keysBefore = (await api.GET('/api/v1/users/{user_id}/keys', { params: { path } })).data?.data.length ?? -1;
+      front.plan.lose = 1;
+      wire = [];
+      const made = api.POST('/api/v1/users/{user_id}/keys', {
+        params: { path },
+        headers: { 'Idempotency-Key': 'caller-key-1' },
+        body: { scopes: ['decks:read'], label: 'lost' },
+      });
+      await expect(made).rejects.toThrow();
+      expect(wire.map((s) => s.status)).toEqual(['network error']);
+      expect((await api.GET('/api/v1/users/{user_id}/keys', { params: { path } })).data?.data.length).toBe(keysBefore + 1);
+
+      const decksBefore = (await api.GET('/api/v1/users/{user_id}/decks', { params: { path } })).data?.data.length ?? -1;
+      front.plan.lose = 1;
+      wire = [];
+      const deck = await api.POST('/api/v1/users/{user_id}/decks', {
+        params: { path },
+        body: { deck_code: code('usa', 'japan'), guide: { system: 'Lost answer' } },
+      });
+      expect(wire.map((s) => s.status)).toEqual(['network error', 201]);
+      expect(deck.response.headers.get('idempotent-replayed')).toBe('true');
+      expect((await api.GET('/api/v1/users/{user_id}/decks', { params: { path } })).data?.data.length).toBe(decksBefore + 1);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it("a 503 that is not the API's (another hop's page) is not retried for a create that may have been applied; for a read it is", async () => {
+    const front = await gateway(base);
+    try {
+      const api = clientFor(owner.key, front.url);
+      front.plan.unavailable = 1;
+      wire = [];
+      const made = await api.POST('/api/v1/users/{user_id}/keys', {
+        params: { path: { user_id: owner.userId } },
+        body: { scopes: ['decks:read'] },
+      });
+      expect([made.response.status, wire.map((s) => s.status)]).toEqual([503, [503]]);
+      front.plan.unavailable = 1;
+      wire = [];
+      await api.GET('/api/v1/languages');
+      expect(wire.map((s) => s.status)).toEqual([503, 200]);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it('paginate stops or throws on a lying server: a repeated cursor, none, an empty one, a page without a list, HTML', async () => {
+    const page = (data: unknown, next: unknown): [number, string, string] => [
+      200,
+      'application/json',
+      JSON.stringify({ data, meta: { next_cursor: next } }),
+    ];
+    const cases: [string, [number, string, string][], number | string][] = [
+      ['the same cursor again', [page([{ id: 'a' }], 'same'), page([{ id: 'b' }], 'same')], 'a cursor given twice'],
+      ['no cursor', [[200, 'application/json', JSON.stringify({ data: [{ id: 'a' }], meta: {} })]], 1],
+      ['an empty cursor', [page([{ id: 'a' }], '')], 1],
+      ['data not a list', [page('abc', null)], 'without a data list'],
+      ['no meta', [[200, 'application/json', JSON.stringify({ data: [] })]], 'without a data list'],
+      ['an HTML page', [[200, 'application/json', '<html>']], 'not JSON'],
+    ];
+    for (const [name, answers, expected] of cases) {
+      const server = await liar(answers);
+      try {
+        const seen: string[] = [];
+        const walk = async () => {
+          for await (const item of createClient({ baseUrl: server.url }).paginate('/api/v1/decks')) seen.push(item.id);
+        };
+        if (typeof expected === 'number') {
+          await walk();
+          expect([name, seen.length, server.served()]).toEqual([name, expected, 1]);
+        } else {
+          const error = await walk().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect([name, error instanceof DeckLibraryError, String(error)]).toEqual([name, true, expect.stringContaining(expected)]);
+          expect(server.served()).toBeLessThanOrEqual(2);
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('refuses options that would lift its bounds, and a base URL that is not http(s)', () => {
+    for (const [name, options] of [
+      ['retries NaN', { retries: Number.NaN }],
+      ['retries -1', { retries: -1 }],
+      ['cacheEntries -1', { cacheEntries: -1 }],
+      ['cacheEntries NaN', { cacheEntries: Number.NaN }],
+      ['maxRetryDelayMs Infinity', { maxRetryDelayMs: Number.POSITIVE_INFINITY }],
+    ] as const)
+      expect(() => createClient({ baseUrl: base, ...options }), name).toThrow(RangeError);
+    expect(() => createClient({ baseUrl: 'ftp://127.0.0.1/' })).toThrow(TypeError);
+  });
+
+  it('reads Retry-After as delay-seconds or an HTTP-date only (RFC 9110 §10.2.3), anything else backing off', () => {
+    const now = Date.parse('Sun, 06 Nov 1994 08:49:00 GMT');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Sun, 06 Nov 1994 08:49:37 GMT', now)).toBe(37_000);
+    expect(retryAfterMs('Sunday, 06-Nov-94 08:49:37 GMT', now)).toBe(37_000);
+    expect(retryAfterMs('Sun Nov  6 08:49:37 1994', now)).toBe(37_000);
+    for (const v of ['-1', '1.5', '1, 2', 'soon', '', ' ', '0x10', '１']) expect([v, retryAfterMs(v, now)]).toEqual([v, undefined]);
+  });
+
+  it('stops a wait for a retry when its call is aborted', async () => {
+    const front = await gateway(base);
+    try {
+      const api = clientFor(undefined, front.url);
+      front.plan.throttle = 1;
+      const started = Date.now();
+      const aborted = api.GET('/api/v1/languages', { signal: AbortSignal.timeout(200) });
+      await expect(aborted).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(retryAfterMs('1') ?? 0);
+    } finally {
+      await front.close();
+    }
+  });
+
+  it("a call asking the cache away (cache: 'no-store') is neither revalidated nor kept; a redirected read keeps its URL, fresh or kept", async () => {
+    const api = clientFor();
+    wire = [];
+    await api.GET('/api/v1/languages', { cache: 'no-store' });
+    await api.GET('/api/v1/languages', { cache: 'no-store' });
+    await api.GET('/api/v1/languages');
+    expect(wire.map((s) => s.ifNoneMatch)).toEqual([null, null, null]);
+    // A code spelt otherwise answers 308 to its canonical URL: the answer says where it came from, kept or not.
+    // The code as the game prints it (%%…|…), sent percent-encoded: the API answers 308 to its URL form.
+    const printed = code('germany', 'italy');
+    wire = [];
+    const first = await api.GET('/api/v1/codes/{code}', { params: { path: { code: printed } } });
+    const second = await api.GET('/api/v1/codes/{code}', { params: { path: { code: printed } } });
+    expect(wire.map((s) => s.status)).toEqual([200, 304]);
+    for (const r of [first, second]) {
+      expect([r.response.status, r.response.redirected]).toEqual([200, true]);
+      expect(r.response.url).toMatch(/\/api\/v1\/codes\/[^%]+$/);
+    }
+  });
+
+  it('names a compliant create with a v4 UUID where crypto.randomUUID is missing (a page served over http)', async () => {
+    const original = Object.getOwnPropertyDescriptor(crypto, 'randomUUID');
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      wire = [];
+      await clientFor(owner.key).POST('/api/v1/users/{user_id}/decks', {
+        params: { path: { user_id: owner.userId } },
+        body: { deck_code: code('britain', 'france'), guide: { system: 'No randomUUID' } },
+      });
+      expect(wire[0]?.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      if (original) Object.defineProperty(crypto, 'randomUUID', original);
+      else Reflect.deleteProperty(crypto, 'randomUUID');
     }
   });
 });

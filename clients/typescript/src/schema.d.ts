@@ -110,6 +110,13 @@ export interface paths {
      */
     get: operations["searchDecks"];
   };
+  "/api/v1/decks/feed.atom": {
+    /**
+     * Public decks as an Atom feed
+     * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made public or last changed, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
+     */
+    get: operations["readDeckFeed"];
+  };
   "/api/v1/decks/{share_slug}/similar": {
     /**
      * Decks like a public or unlisted deck
@@ -4271,6 +4278,116 @@ export interface operations {
             error: {
               /** @enum {string} */
               code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Public decks as an Atom feed
+   * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made public or last changed, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
+   */
+  readDeckFeed: {
+    parameters: {
+      query?: {
+        archetype?: string;
+        q?: string;
+        main_faction?: "germany" | "britain" | "japan" | "soviet" | "usa";
+        ally_faction?: "germany" | "britain" | "japan" | "soviet" | "usa" | "france" | "italy" | "poland" | "finland" | "anzac";
+        tag?: string;
+        card?: string[];
+        exclude_card?: string[];
+        format?: "pauper" | "singleton" | "monodeck";
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
+        };
+        content: {
+          "application/atom+xml; charset=utf-8": string;
+        };
+      };
+      /** @description Not modified (If-None-Match matched): no body */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
+        };
+        content: never;
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_parameter";
               message: string;
               details?: components["schemas"]["ErrorDetails"];
               details_total?: number;
