@@ -20,7 +20,7 @@ import { SEARCH_ROUTES as R } from '#routes/search.ts';
 import { BOARD_FACETS, BOARD_SIZE, BOARD_SORTS, type BoardSort, EMPTY_BOARD, exactPart, type Member } from '#rules/boards.ts';
 import { missingOf, type Owned } from '#rules/collection.ts';
 import { type Format, legalIn } from '#rules/formats.ts';
-import { cursorDigestParts, firstFacet, INDEX_FILTERS } from '#rules/search-filters.ts';
+import { cursorDigestParts, firstFacet, INDEX_FILTERS, type IndexFilterParam } from '#rules/search-filters.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { MAX_PAGE_DEPTH } from '#shapes/queries.ts';
 import { readBoard } from '#store/boards.ts';
@@ -99,7 +99,7 @@ interface Worked {
 }
 
 /** Whether an entry's deck passes what is worked out (an entry written before entries carried copies never does). */
-function keeps(w: Worked): ((e: CardedEntry) => boolean) | undefined {
+export function keeps(w: Worked): ((e: CardedEntry) => boolean) | undefined {
   if (!w.format && !w.owned) return undefined;
   return (e) => {
     const deck = deckOfEntry(e);
@@ -135,14 +135,18 @@ const withCount = (item: ReturnType<typeof searchItem>, sort: BoardSort, n: numb
   sort === 'views' ? { ...item, views: n } : { ...item, views_7d: n };
 const countOf = (item: ReturnType<typeof searchItem>, sort: BoardSort) => (sort === 'views' ? item.views : item.views_7d);
 
+/** A search's filters (or its feed's): the index partition it reads and what it filters on there, each card named known. */
+export function deckFilters(query: Partial<Record<IndexFilterParam, string>> & { card?: string[]; exclude_card?: string[] }) {
+  return facetAndRest({
+    ...Object.fromEntries(INDEX_FILTERS.map((f) => [f.param, query[f.param]])),
+    cards: knownCards('card', query.card),
+    excluded: knownCards('exclude_card', query.exclude_card),
+  });
+}
+
 export const searchPublicDecks = endpoint(R.searchDecks, { init: [catalogue, documentClient, cursorKeyAtInit] }, async (req) => {
   const { sort, limit } = req.query;
-  const filters: Filters = {
-    ...Object.fromEntries(INDEX_FILTERS.map((f) => [f.param, req.query[f.param]])),
-    cards: knownCards('card', req.query.card),
-    excluded: knownCards('exclude_card', req.query.exclude_card),
-  };
-  const { facet, rest } = facetAndRest(filters);
+  const { facet, rest } = deckFilters(req.query);
   const { buildable_by: owner, missing_max: missingMax, format } = req.query;
   if (missingMax !== undefined && owner === undefined) throw invalidParameter('missing_max goes with buildable_by');
   const owned = owner === undefined ? undefined : await collectionOf(owner, req.headers.authorization);

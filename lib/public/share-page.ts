@@ -10,6 +10,7 @@ import { sharedDeck } from '#decks/shared-deck.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
 import { CODE_PATHS } from '#routes/code-paths.ts';
+import { SEARCH_ROUTES } from '#routes/search.ts';
 import { SHARE_ROUTES as R } from '#routes/share.ts';
 import { parsedCode } from '#rules/parsed-codes.ts';
 import { mainPool } from '#rules/plays.ts';
@@ -45,6 +46,7 @@ export const readSharePage = endpoint(R.readSharePage, { init: [catalogue, arche
         preview: image,
         similar: `${origin}${CODE_PATHS.similar.replace('{code}', urlCodeOf(parsedCode(deck.deck_code).deck))}`,
         deckPage: `${origin}/d/`,
+        feed: `${origin}${SEARCH_ROUTES.readDeckFeed.path}?main_faction=${deck.main_faction}`,
       },
     ),
     languageHeaders(language, catalogue()),

@@ -140,11 +140,16 @@ const INDEX_FILTER_PARAMS = {
   tag: text('tag', LIMITS.tagChars, normalizeTag),
 } satisfies Record<IndexFilterParam, v.GenericSchema<string | undefined, string | undefined>>;
 
-export const SearchQuery = v.object({
+/** What picks public decks, in a search and in its feed alike. */
+const DECK_FILTER_PARAMS = {
   ...INDEX_FILTER_PARAMS,
   card: cardIds('card', 'Decks that hold this card (every one given)'),
   exclude_card: cardIds('exclude_card', 'Decks that hold none of these cards'),
   format: oneOf('format', FORMATS),
+};
+
+export const SearchQuery = v.object({
+  ...DECK_FILTER_PARAMS,
   buildable_by: v.optional(
     v.pipe(
       v.string(),
@@ -175,6 +180,15 @@ export const SearchQuery = v.object({
   page: integer('page', 1, MAX_PAGE_DEPTH, 1, `page × limit is at most ${MAX_PAGE_DEPTH}; walk further with meta.next_cursor`),
   limit: integer('limit', 1, 50, 20),
   cursor,
+});
+
+/** The newest entries a feed holds (contract §13.5: at most 50). */
+export const FEED_ENTRIES = 50;
+
+/** An Atom feed of public decks (contract §13.5): search's filters, the newest first; no key, no cursor (the newest alone). */
+export const FeedQuery = v.object({
+  ...DECK_FILTER_PARAMS,
+  limit: integer('limit', 1, FEED_ENTRIES, FEED_ENTRIES),
 });
 
 export const OwnerListQuery = v.object({ limit: integer('limit', 1, 100, 50), cursor });

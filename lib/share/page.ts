@@ -23,6 +23,8 @@ export interface PageUrls {
   similar: string;
   /** A share page's URL but its slug: where each of them links. */
   deckPage: string;
+  /** The Atom feed of the newest public decks of its main nation (a share page's: feed readers find it in the head). */
+  feed?: string;
 }
 
 const STYLE = `:root{color-scheme:light dark;--bg:#f6f4ef;--fg:#1d1f21;--muted:#5b6168;--card:#fff;--line:#d9d5cc;--accent:#8a2b1f}
@@ -202,6 +204,10 @@ export function sharePage(sheet: DeckSheet, urls: PageUrls): string {
     `<meta name="twitter:title" content="${e(title)}">`,
     `<meta name="twitter:description" content="${e(shareSummary(sheet))}">`,
     `<meta name="twitter:image" content="${e(urls.preview)}">`,
+    // Its title names the nation in the page's language and the format, no word of its own to translate.
+    urls.feed
+      ? `<link rel="alternate" type="application/atom+xml" title="${e(`Deck Library · ${sheet.main} (Atom)`)}" href="${e(urls.feed)}">`
+      : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -45,6 +45,8 @@ export interface SearchQuery {
    * format): an entry it refuses is passed over as a filtered one is, on the same budget.
    */
   keep?: (e: CardedEntry) => boolean;
+  /** Read each entry with its deck's cards (as `keep` does) though none is refused: a feed shows them. */
+  carded?: true;
 }
 
 export interface SearchPage<E extends SearchEntry = SearchEntry> {
@@ -89,7 +91,9 @@ export const positionOf = (e: SearchEntry, sort: Sort): Record<string, string> =
   return { facet: e.facet, [key]: e[key] as string, pk: e.pk, sk: e.sk };
 };
 
-export async function searchEntries(q: SearchQuery & { keep: SearchQuery['keep'] & {} }): Promise<SearchPage<CardedEntry>>;
+export async function searchEntries(
+  q: SearchQuery & ({ keep: SearchQuery['keep'] & {} } | { carded: true }),
+): Promise<SearchPage<CardedEntry>>;
 export async function searchEntries(q: SearchQuery): Promise<SearchPage>;
 export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
   const { index } = SORT_INDEX[q.sort];
@@ -108,7 +112,7 @@ export async function searchEntries(q: SearchQuery): Promise<SearchPage> {
         IndexName: index,
         KeyConditionExpression: 'facet = :facet',
         FilterExpression: filter.expression,
-        ...(q.keep ? CARDED_PROJECTION : SEARCH_PROJECTION),
+        ...(q.keep || q.carded ? CARDED_PROJECTION : SEARCH_PROJECTION),
         ExpressionAttributeValues: { ':facet': q.facet, ...filter.values },
         ExclusiveStartKey: start,
         // Without a filter every item read is a match: read exactly what is wanted. With one, read

@@ -552,6 +552,7 @@ export async function coldStarts(bench: Bench) {
         'deleteDeck',
         'likeDeck',
         'searchDecks',
+        'readDeckFeed',
         'readSharedDeck',
         'diffDecks',
         'listDeckVersions',

@@ -137,6 +137,8 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     ['search (archetype)', 'GET', '/api/v1/decks?archetype=soviet-grey-rifles-thistle&limit=20', undefined, undefined],
     ['search (q)', 'GET', '/api/v1/decks?q=tempo&limit=20', undefined, undefined],
     ['search (trending)', 'GET', '/api/v1/decks?sort=trending&limit=20', undefined, undefined],
+    ['feed (Atom, 50 newest)', 'GET', '/api/v1/decks/feed.atom', undefined, undefined],
+    ['feed (Atom, tag)', 'GET', '/api/v1/decks/feed.atom?tag=tag3', undefined, undefined],
     [
       'search (card)',
       'GET',

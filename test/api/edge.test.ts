@@ -133,8 +133,9 @@ describe('public reads at the edge', () => {
     expect((await get(image)).status).toBe(404);
   });
 
-  it('a cached list of decks outlives no deck that turned private, was deleted or whose account was erased by more than the views window', async () => {
+  it('a cached list of decks (decks like a code, the Atom feed) outlives no deck that turned private, was deleted or whose account was erased by more than the views window', async () => {
     const base = legalDeck(demo, 'japan', 'britain');
+    const tag = `edgefeed${Date.now()}`;
     const outside = deckable('japan')
       .map((c) => c.card_id)
       .filter((id) => !base.some((c) => c.card_id === id));
@@ -143,7 +144,11 @@ describe('public reads at the edge', () => {
     const ids: string[] = [];
     for (const [i, author] of authors.entries()) {
       const cards = [...base.slice(1), { card_id: outside[i] as string, count: base[0]?.count as number }];
-      const r = await createDeck(author, { visibility: 'public', deck_code: encodeDeckCode({ main: 'japan', ally: 'britain', cards }) });
+      const r = await createDeck(author, {
+        visibility: 'public',
+        tags: [tag],
+        deck_code: encodeDeckCode({ main: 'japan', ally: 'britain', cards }),
+      });
       expect(r.status, r.text).toBe(201);
       slugs.push(r.body.data.share_slug);
       ids.push(r.body.data.id);
@@ -155,8 +160,16 @@ describe('public reads at the edge', () => {
       const body = (await res.json()) as { data: { share_slug: string }[] };
       return { cache: res.headers.get('x-cache'), slugs: body.data.map((d) => d.share_slug) };
     };
+    const feed = `/api/v1/decks/feed.atom?tag=${tag}`;
+    const fed = async () => {
+      const res = await get(feed);
+      expect(res.status).toBe(200);
+      return { cache: res.headers.get('x-cache'), slugs: [...(await res.text()).matchAll(/\/d\/([A-Za-z0-9]{12})"/g)].map((m) => m[1]) };
+    };
     await settled(listed, (l) => slugs.every((s) => l.slugs.includes(s)));
     expect((await listed()).cache).toBe('Hit from cloudfront');
+    await settled(fed, (l) => slugs.every((s) => l.slugs.includes(s)));
+    expect((await fed()).cache).toBe('Hit from cloudfront');
     // One turned private, one deleted, one account erased: the API drops them at once.
     const [a, b, c] = authors as [Owner, Owner, Owner];
     expect((await call('PATCH', `${a.decks}/${ids[0]}`, { key: a.key, body: { visibility: 'private' } })).status).toBe(200);
@@ -171,10 +184,14 @@ describe('public reads at the edge', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, changedAt + VIEWS_WINDOW_SECONDS * 1000 + 1_000 - Date.now())));
     const after = await listed();
     expect(slugs.filter((s) => after.slugs.includes(s))).toEqual([]);
+    const afterFeed = await fed();
+    expect(slugs.filter((s) => afterFeed.slugs.includes(s))).toEqual([]);
     // The list's lifetime at the edge is within the views window (its max-age is the route's declared lifetime).
-    const head = await get(path);
-    const maxAge = Number(/max-age=(\d+)/.exec(head.headers.get('cache-control') ?? '')?.[1]);
-    expect(maxAge * 1000).toBeLessThan(VIEWS_WINDOW_SECONDS * 1000);
+    for (const list of [path, feed]) {
+      const head = await get(list);
+      const maxAge = Number(/max-age=(\d+)/.exec(head.headers.get('cache-control') ?? '')?.[1]);
+      expect(maxAge * 1000, list).toBeLessThan(VIEWS_WINDOW_SECONDS * 1000);
+    }
   }, 90_000);
 
   // Issue 53: the stand-in kept the first of a repeated parameter (200 German, kept) and never kept a 308.
