@@ -33,6 +33,7 @@ const GRAPH: Readonly<Record<string, readonly string[]>> = {
   share: ['rules', 'shipped.ts', 'store'],
   catalogue: ['archetypes', 'logger.ts', 'rules', 'store'],
   auth: ['rules', 'store'],
+  webhooks: ['rules'],
   store: ['metrics.ts', 'rules'],
   rules: [],
   archetypes: [],

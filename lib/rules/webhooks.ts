@@ -1,0 +1,154 @@
+/**
+ * Webhooks (contract §13.5), pure: the events an endpoint subscribes to, a delivery's payload and its Standard Webhooks
+ * 1.0 signature, the retry schedule, the targets a delivery may never reach (by address), and whether a deck passes an
+ * endpoint's filters (search's, lib/rules/search-filters.ts). No I/O: lib/webhooks/ resolves names and sends.
+ *
+ * Standard Webhooks 1.0 (github.com/standard-webhooks/standard-webhooks, spec/standard-webhooks.md): headers
+ * `webhook-id` (the message's id, the same on every attempt), `webhook-timestamp` (seconds since the epoch) and
+ * `webhook-signature` — `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<body>">` with the secret's bytes (the base64
+ * after `whsec_`), several space-separated while a secret is rotated. Its reference verifier (the `standardwebhooks` npm
+ * package) checks these in test/unit/webhooks.test.ts.
+ */
+import { createHmac } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { INDEX_FILTERS, type IndexFilterValues } from './search-filters.ts';
+
+export const SECRET_PREFIX = 'whsec_';
+/** A secret's random bytes (the spec: 24 to 64). */
+export const SECRET_BYTES = 32;
+/**
+ * The waits before each retry (after the first attempt fails), the contract's (§13.5): 5 s, 5 min, 30 min, 2 h, 5 h,
+ * 10 h, 14 h, 20 h, 24 h. Ten attempts in all, over about 3 days and 3 hours.
+ */
+export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400] as const;
+
+/** The wait before retry `n` (0-based), with up to a fifth of it again as jitter (`random` in [0, 1)); undefined past the last. */
+export function retryDelaySeconds(n: number, random: number): number | undefined {
+  const base = RETRY_SCHEDULE_SECONDS[n];
+  return base === undefined ? undefined : Math.round(base * (1 + random / 5));
+}
+
+/** The key a secret names: the bytes of the base64 after `whsec_`. */
+const keyOf = (secret: string): Buffer => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+
+/** One secret's signature of a message: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+export const signWith = (secret: string, id: string, timestamp: number, body: string): string =>
+  `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+
+/** The `webhook-signature` header: each live secret's signature, space-separated (several while rotating). */
+export const signatureHeader = (secrets: readonly string[], id: string, timestamp: number, body: string): string =>
+  secrets.map((s) => signWith(s, id, timestamp, body)).join(' ');
+
+/** The three headers of an attempt. */
+export function deliveryHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Record<string, string> {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(secrets, id, timestamp, body),
+    'content-type': 'application/json',
+  };
+}
+
+/**
+ * Addresses a delivery never reaches: loopback, private (RFC 1918, unique-local fc00::/7), link-local (169.254/16, the
+ * metadata service's 169.254.169.254 among them; fe80::/10), "this network" (0/8, ::), shared (100.64/10), the
+ * multicast and reserved ranges, AWS's IPv6 metadata address (fd00:ec2::254, in fc00::/7), and IPv4 through IPv6 (::ffff:
+ * mapped, checked as IPv4). `loopback` allows 127/8 and ::1 (the local runtime's setting, never a deployed stack's).
+ */
+function blockList(loopback: boolean): BlockList {
+  const list = new BlockList();
+  const v4: [string, number][] = [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ];
+  if (!loopback) v4.push(['127.0.0.0', 8]);
+  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
+  const v6: [string, number][] = [
+    ['::', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+    ['64:ff9b::', 96],
+    ['2001:db8::', 32],
+  ];
+  if (!loopback) v6.push(['::1', 128]);
+  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
+  return list;
+}
+const BLOCKED = { strict: blockList(false), loopback: blockList(true) };
+
+/** An IPv4 address written in IPv6 (::ffff:a.b.c.d, or ::ffff:xxxx:xxxx) as IPv4; any other address as it is. */
+function unmapped(address: string): string {
+  const m = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!m) return address;
+  if (m[1]) return m[1];
+  const [hi, lo] = [Number.parseInt(m[2] ?? '0', 16), Number.parseInt(m[3] ?? '0', 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+}
+
+/** Whether a delivery may reach this IP address (`loopback`: the local runtime's setting). Anything not an IP is refused. */
+export function reachableAddress(address: string, loopback = false): boolean {
+  const ip = unmapped(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  const family = isIP(ip);
+  if (family === 0) return false;
+  return !(loopback ? BLOCKED.loopback : BLOCKED.strict).check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Discord's webhook URLs (discord.com/api/webhooks/<id>/<token>, and its older and testing hosts). */
+const DISCORD_WEBHOOK = /^https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api(?:\/v\d+)?\/webhooks\/\d{1,20}\/[\w-]{1,100}$/;
+export const isDiscordWebhook = (url: string): boolean => DISCORD_WEBHOOK.test(url);
+
+/**
+ * What is wrong with a target URL before any name is resolved: none, or why. https only where `https` (a deployed
+ * stack); no user or password in it; a literal address must be reachable. A name is checked once resolved, at
+ * registration and before each attempt (lib/webhooks/target.ts).
+ */
+export function targetIssue(raw: string, { https, loopback }: { https: boolean; loopback: boolean }): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url is not a URL';
+  }
+  if (raw.length > 2048) return 'url is at most 2,048 characters';
+  if (url.protocol !== 'https:' && (https || url.protocol !== 'http:')) return https ? 'url must be https' : 'url must be http or https';
+  if (url.username || url.password) return 'url must not carry a user or password';
+  if (url.hash) return 'url must not carry a fragment';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !reachableAddress(host, loopback)) return 'url names an address deliveries never reach (private, loopback, link-local)';
+  if (!isIP(host) && !/\./.test(host) && !(loopback && host === 'localhost')) return 'url names no public host';
+  return undefined;
+}
+
+/** What an endpoint filters decks on: search's filters (each optional), as a search's query names them. */
+export type WebhookFilters = IndexFilterValues & { card?: string[]; exclude_card?: string[] };
+
+/** A public deck as the filters see it: its search entry's attributes and its cards. */
+export interface FilteredDeck {
+  archetype_id?: string | null;
+  tags: readonly string[];
+  main_faction: string;
+  ally_faction: string;
+  search_text: string;
+  cards: readonly string[];
+}
+
+/** Whether a deck passes an endpoint's filters: each given filter as search tests it (equal, or held), every card held, none excluded. */
+export function passesFilters(deck: FilteredDeck, filters: WebhookFilters): boolean {
+  for (const f of INDEX_FILTERS) {
+    const wanted = filters[f.param];
+    if (wanted === undefined) continue;
+    const value = deck[f.attribute as keyof FilteredDeck];
+    if (f.test === 'equals' ? value !== wanted : !(Array.isArray(value) ? value.includes(wanted) : String(value ?? '').includes(wanted)))
+      return false;
+  }
+  return (filters.card ?? []).every((c) => deck.cards.includes(c)) && !(filters.exclude_card ?? []).some((c) => deck.cards.includes(c));
+}
