@@ -23,6 +23,13 @@ const headersOf = (contentType: string, requestId: string, own: Record<string, s
 
 export function success(result: ApiResult, requestId: string): APIGatewayProxyStructuredResultV2 {
   const status = result.status ?? 200;
+  if (status === 304) {
+    // No Content-Type: a cache updates the answer it keeps with a 304's headers (RFC 9111 §4.3.4), and the kept
+    // answer may be a feed or an image, not JSON (RFC 9110 §15.4.5: a 304 sends no representation metadata but its
+    // validators and cache headers).
+    const { 'content-type': _none, ...headers } = headersOf('', requestId, result.headers);
+    return { statusCode: 304, headers, body: '' };
+  }
   if (result.raw) {
     const { contentType, body } = result.raw;
     const headers = headersOf(contentType, requestId, result.headers);
@@ -34,10 +41,7 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
   return {
     statusCode: status,
     headers: headersOf(JSON_TYPE, requestId, result.headers),
-    body:
-      status === 304
-        ? ''
-        : JSON.stringify(result.bare ? result.data : { data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
+    body: JSON.stringify(result.bare ? result.data : { data: result.data, meta: { api_version: API_VERSION, ...result.meta } }),
   };
 }
 

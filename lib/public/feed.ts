@@ -4,10 +4,12 @@
  * its cards for its summary (nations, kredit curve, code). No key and no view counted, so the edge keeps it for as long
  * as a list naming decks may be kept (routes/cache-lifetimes.ts deckList); its ETag is that of its text.
  */
+import { createHash } from 'node:crypto';
 import { catalogue } from '#catalogue/load.ts';
 import { validators } from '#http/cache.ts';
 import { originOf } from '#http/origin.ts';
 import { endpoint } from '#http/types.ts';
+import { REFERENCE_ROUTES } from '#routes/reference.ts';
 import { SEARCH_ROUTES as R } from '#routes/search.ts';
 import { encodeDeckCode } from '#rules/deck-code.ts';
 import { factionName } from '#rules/faction-names.ts';
@@ -24,6 +26,21 @@ const FEED_PATH = R.readDeckFeed.path;
 /** The feed's own parameters in one order, so that its id and self link name a feed one way. */
 const PARAMS = ['q', 'main_faction', 'ally_faction', 'tag', 'archetype', 'card', 'exclude_card', 'format', 'limit'] as const;
 const LANGUAGE = 'en';
+const EMPTY_FEED_UPDATED = '1970-01-01T00:00:00.000Z';
+/** The page for people a feed links (rel="alternate"): the API's reference, which says what a feed's filters are. */
+const REFERENCE_PAGE = REFERENCE_ROUTES.docsPage.path;
+/** The namespace of the feeds' name-based UUIDs (RFC 9562 §5.5: a UUID of its own, fixed). */
+const FEED_NAMESPACE = 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f607';
+
+/** A name-based (SHA-1) UUID, version 5 (RFC 9562 §5.5), of a name in the feeds' namespace. */
+function nameUuid(name: string): string {
+  const ns = Buffer.from(FEED_NAMESPACE.replaceAll('-', ''), 'hex');
+  const b = createHash('sha1').update(ns).update(name).digest().subarray(0, 16);
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x50;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** One deck as an entry: its public fields, and from its cards its nations, kredit curve and code. */
 function entryOf(e: CardedEntry, origin: string): AtomEntry {
@@ -43,7 +60,8 @@ function entryOf(e: CardedEntry, origin: string): AtomEntry {
     published: item.created_at,
     author: item.author.display_name,
     link: `${origin}/d/${item.share_slug}`,
-    summary: [nations, ...(item.archetype ? [`Archetype: ${item.archetype.name}`] : []), `Guide: ${item.system}`, ...facts].join('\n'),
+    // One line, its parts set apart: a reader may fold a text summary's line breaks (RFC 4287 §3.1.1.1).
+    summary: [nations, ...(item.archetype ? [`Archetype: ${item.archetype.name}`] : []), `Guide: ${item.system}`, ...facts].join(' · '),
     categories: [...item.tags, ...(item.archetype ? [item.archetype.name] : [])],
   };
 }
@@ -63,19 +81,23 @@ export const readDeckFeed = endpoint(R.readDeckFeed, { init: [catalogue, documen
     carded: true,
   });
   const origin = originOf(req);
+  // The feed's parameters one way: in one order, repeated values sorted, the default limit left out.
   const query = new URLSearchParams();
-  for (const name of PARAMS) for (const value of [req.query[name] ?? []].flat()) query.append(name, String(value));
+  for (const name of PARAMS) for (const value of [req.query[name] ?? []].flat().map(String).sort()) query.append(name, value);
   if (limit === FEED_ENTRIES) query.delete('limit');
-  const self = `${origin}${FEED_PATH}${query.size ? `?${query}` : ''}`;
+  const canonical = `${FEED_PATH}${query.size ? `?${query}` : ''}`;
+  const self = `${origin}${canonical}`;
   const entries = items.map((e) => entryOf(e, origin));
   const described = [...query].filter(([name]) => name !== 'limit').map(([name, value]) => `${name}=${value}`);
   const body = atomFeed({
-    id: self,
+    // Permanent whatever host serves it (RFC 4287 §4.2.6): a name-based UUID of the feed's canonical path and query.
+    id: `urn:uuid:${nameUuid(canonical)}`,
     title: `Deck Library: public decks${described.length ? ` (${described.join(', ')})` : ''}`,
     subtitle: 'The newest public KARDS decks of Deck Library that match, newest first.',
     self,
-    alternate: `${origin}/`,
-    updated: entries.reduce((newest, x) => (x.updated > newest ? x.updated : newest), entries[0]?.updated ?? new Date().toISOString()),
+    alternate: `${origin}${REFERENCE_PAGE}`,
+    // A feed with no entry says the epoch: its text, and so its ETag, stay the same while it stays empty.
+    updated: entries.reduce((newest, x) => (x.updated > newest ? x.updated : newest), entries[0]?.updated ?? EMPTY_FEED_UPDATED),
     author: 'Deck Library',
     generator: { name: 'Deck Library', uri: `${origin}/` },
     entries,

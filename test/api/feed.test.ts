@@ -5,6 +5,7 @@
  * matching decks, newest made first; a private deck is never in it, a deck turned private leaves it; ETag and 304;
  * hostile text (markup, controls, a lone surrogate) stays text. Through the edge: test/api/edge.test.ts.
  */
+import { request as httpRequest } from 'node:http';
 import { parseAtomFeed } from 'feedsmith';
 import { describe, expect, it } from 'vitest';
 import { encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
@@ -56,11 +57,16 @@ describe('GET /api/v1/decks/feed.atom', () => {
     expect(raw.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
     const feed = parseAtomFeed(raw.text);
     // §4.1.1: id, title, updated, author (the feed's own), a self link.
-    expect(feed.id).toBe(`${baseUrl()}${FEED}?tag=${tag}`);
+    expect(feed.id).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(textOf(feed.title)).toContain(`tag=${tag}`);
     expect(Date.parse(feed.updated ?? '')).toBe(Date.parse(made[1].updated_at));
     expect(feed.authors?.[0]?.name).toBe('Deck Library');
-    expect(feed.links?.find((l) => l.rel === 'self')).toMatchObject({ href: feed.id, type: 'application/atom+xml' });
+    expect(feed.links?.find((l) => l.rel === 'self')).toMatchObject({
+      href: `${baseUrl()}${FEED}?tag=${tag}`,
+      type: 'application/atom+xml',
+    });
+    // The page for people it links answers.
+    expect((await fetch(feed.links?.find((l) => l.rel === 'alternate')?.href ?? '')).status).toBe(200);
     // Newest made first; the private and the unlisted decks are not in it.
     const entries = feed.entries ?? [];
     expect(entries.map((e) => e.id)).toEqual([`urn:uuid:${made[1].id}`, `urn:uuid:${made[0].id}`]);
@@ -77,8 +83,10 @@ describe('GET /api/v1/decks/feed.atom', () => {
       expect(e.categories?.map((c) => c.term)).toContain(tag);
       const summary = textOf(e.summary);
       expect(summary).toContain(`Code: ${encodeDeckCode(parseDeckCode(deck.deck_code))}`);
-      expect(summary).toMatch(/^Kredits: (\d+K×\d+, )*\d+K×\d+$/m);
-      expect(summary.split('\n')[0]).toBe(`${factionName(deck.main_faction, 'en')} with ${factionName(deck.ally_faction, 'en')}`);
+      // One line (a reader may fold a text summary's breaks), its parts set apart.
+      expect(summary).not.toContain('\n');
+      expect(summary.split(' · ')).toContain(summary.match(/Kredits: (\d+K×\d+, )*\d+K×\d+/)?.[0]);
+      expect(summary.split(' · ')[0]).toBe(`${factionName(deck.main_faction, 'en')} with ${factionName(deck.ally_faction, 'en')}`);
     }
     // Each entry's page answers, and names its nation's feed for feed readers (in its head); that feed answers Atom.
     for (const e of entries) {
@@ -123,6 +131,49 @@ describe('GET /api/v1/decks/feed.atom', () => {
     expect(await slugsIn(`?tag=${tag}`)).toEqual([]);
   });
 
+  it('has one permanent id a feed, whatever host serves it and in whatever order its parameters come', async () => {
+    const [a, b] = ['2B', '38'];
+    const ids = await Promise.all(
+      [`?card=${a}&card=${b}&tag=x`, `?tag=x&card=${b}&card=${a}`, `?tag=x&card=${a}&card=${b}&limit=50`].map(
+        async (q) => (await feedOf(q)).id,
+      ),
+    );
+    expect(new Set(ids).size).toBe(1);
+    const elsewhere = await fetch(`${baseUrl()}${FEED}?tag=x&card=${b}&card=${a}`, {
+      headers: { 'x-forwarded-host': 'decks.example.com' },
+    });
+    const moved = parseAtomFeed(await elsewhere.text());
+    expect(moved.id).toBe(ids[0]);
+    expect(moved.links?.find((l) => l.rel === 'self')?.href).toBe(`http://decks.example.com${FEED}?tag=x&card=${a}&card=${b}`);
+    expect((await feedOf('?tag=y')).id).not.toBe(ids[0]);
+  });
+
+  it('an empty feed keeps its text and ETag (its updated the epoch), and a Host that is no host name is not written', async () => {
+    const [one, two] = [await read('?tag=nothing-here-at-all'), await read('?tag=nothing-here-at-all')];
+    expect(two.headers.get('etag')).toBe(one.headers.get('etag'));
+    expect(parseAtomFeed(one.text).updated).toBe('1970-01-01T00:00:00.000Z');
+    const again = await read('?tag=nothing-here-at-all', { 'if-none-match': one.headers.get('etag') ?? '' });
+    expect(again.status).toBe(304);
+    const odd = await new Promise<string>((resolve, reject) => {
+      const url = new URL(`${baseUrl()}${FEED}?limit=1`);
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { host: 'evil.example/"><x' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve(text));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(odd).not.toContain('evil.example');
+    expect(odd).toContain('href="http://localhost/api/v1/decks/feed.atom?limit=1"');
+  });
+
   it('answers 304 to its ETag, and a new ETag once a deck joins', async () => {
     const owner = await newOwner();
     const tag = `feede${Date.now()}`;
@@ -135,6 +186,8 @@ describe('GET /api/v1/decks/feed.atom', () => {
     expect(etag).toMatch(/^"[^"]+"$/);
     const again = await read(`?tag=${tag}`, { 'if-none-match': etag });
     expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', etag]);
+    // No Content-Type on a 304: a cache updating its kept feed with it would make it JSON (RFC 9111 §4.3.4).
+    expect(again.headers.get('content-type')).toBeNull();
     await createDeck(owner, { deck_code: code('usa', 'soviet'), visibility: 'public', tags: [tag] });
     const changed = await settled(
       () => read(`?tag=${tag}`, { 'if-none-match': etag }),
