@@ -324,9 +324,9 @@ export function createClient(options: ClientOptions): DeckLibraryClient {
   };
 
   const sender = async (request: Request): Promise<Response> => {
-    const cached = request.method === 'GET' ? cache?.prepare(request) : undefined;
-    if (!cached) return withRetries(request);
-    return cache?.settle(cached.key, cached.kept, await withRetries(cached.request)) ?? withRetries(cached.request);
+    const prepared = cache && request.method === 'GET' ? cache.prepare(request) : undefined;
+    if (!cache || !prepared) return withRetries(request);
+    return cache.settle(prepared.key, prepared.kept, await withRetries(prepared.request));
   };
 
   const headers: Record<string, string> = { ...options.headers };
