@@ -35,7 +35,7 @@ describe("the README's walkthrough", () => {
   });
 
   // A timeout ends a hang; it is not a budget. The walkthrough's ~60 requests take about 8 s alone; on the run's shared
-  // store with three files beside it (the fuzz among them) they took over 60 s on this 2-core machine (2026-11-30).
+  // store with three files beside it (the fuzz among them) they took over 60 s on a 2-core machine.
   it('answers as the README says, run as printed with the printed demo account', async () => {
     expect(runtime.demo).toBeDefined();
     expectWalkthrough(await runWalkthrough(runtime.baseUrl, runtime.demo as { userId: string; apiKey: string }));
