@@ -23,8 +23,8 @@ import { searchEntries } from '#store/search-query.ts';
 import { deckFilters, keeps, searchBudget } from './search.ts';
 
 const FEED_PATH = R.readDeckFeed.path;
-/** The feed's own parameters in one order, so that its id and self link name a feed one way. */
-const PARAMS = ['q', 'main_faction', 'ally_faction', 'tag', 'archetype', 'card', 'exclude_card', 'format', 'limit'] as const;
+/** The feed's own parameters in one order (their declaration's), so that its id and self link name a feed one way. */
+const PARAMS = Object.keys(R.readDeckFeed.query.entries) as (keyof typeof R.readDeckFeed.query.entries)[];
 const LANGUAGE = 'en';
 const EMPTY_FEED_UPDATED = '1970-01-01T00:00:00.000Z';
 /** The page for people a feed links (rel="alternate"): the API's reference, which says what a feed's filters are. */
