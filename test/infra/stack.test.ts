@@ -393,7 +393,9 @@ describe('room to grow (contract §12.4)', () => {
     expect(deploy).toContain(`each stack with the edge creates ${policies} of the account's 20 cache policies`);
     expect(deploy).toContain(`its distribution uses ${behaviours} of CloudFront's 25 cache behaviours a distribution`);
     expect(deploy).toContain(`about ${25 - behaviours} more cached routes fit (25 − ${behaviours})`);
-    expect(Math.floor(20 / policies)).toBe(3);
+    // Two stacks with the edge fit in one account (prod and staging): the feed's key (nine parameters no other route
+    // shares) took a seventh policy; docs/deploy.md says how to give one back.
+    expect(Math.floor(20 / policies)).toBeGreaterThanOrEqual(2);
   });
 
   // A deployed stack moves to nested stacks by an update: CloudFormation creates the nested stacks' functions, points
@@ -856,8 +858,9 @@ describe('bundles', () => {
   // 149,955 (esbuild here) — its budget now 151,000. One archetype's route, and each archetype's trend, samples and pages:
   // 152,462 — now 154,000 (a path parameter's declaration made pure so that only the routes naming it carry it:
   // readCodeImage 168,423 → 167,389). The document carries every route's declaration and shapes: with the events' nine
-  // routes and their shapes, 162,803 bytes — its budget 164,000.
-  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 164_000 };
+  // routes and their shapes, 162,803 bytes — its budget 164,000. The feed's route and the client's line in the
+  // document's description: 164,326 — now 166,000.
+  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 166_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
