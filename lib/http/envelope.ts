@@ -14,8 +14,8 @@ import type { ApiResult } from './types.ts';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The headers of every answer (contract §2, §8.3), with the answer's own after them. */
-const headersOf = (contentType: string, requestId: string, own: Record<string, string> = {}) => ({
-  'content-type': contentType,
+const headersOf = (contentType: string | undefined, requestId: string, own: Record<string, string> = {}) => ({
+  ...(contentType ? { 'content-type': contentType } : {}),
   'x-request-id': requestId,
   'x-content-type-options': 'nosniff',
   ...own,
@@ -27,8 +27,7 @@ export function success(result: ApiResult, requestId: string): APIGatewayProxySt
     // No Content-Type: a cache updates the answer it keeps with a 304's headers (RFC 9111 §4.3.4), and the kept
     // answer may be a feed or an image, not JSON (RFC 9110 §15.4.5: a 304 sends no representation metadata but its
     // validators and cache headers).
-    const { 'content-type': _none, ...headers } = headersOf('', requestId, result.headers);
-    return { statusCode: 304, headers, body: '' };
+    return { statusCode: 304, headers: headersOf(undefined, requestId, result.headers), body: '' };
   }
   if (result.raw) {
     const { contentType, body } = result.raw;
