@@ -39,7 +39,7 @@ export const SEARCH_ROUTES = routes({
     catalogue: true,
     grants: [query('search_by_date')],
     summary: 'Public decks as an Atom feed',
-    description: `The newest public decks (at most ${FEED_ENTRIES}, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made public or last changed, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.`,
+    description: `The newest public decks (at most ${FEED_ENTRIES}, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made and last changed — newest made first, so a deck made public later sits at its creation's place, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.`,
     tag: 'Public decks',
     success: {
       status: 200,

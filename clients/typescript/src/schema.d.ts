@@ -113,7 +113,7 @@ export interface paths {
   "/api/v1/decks/feed.atom": {
     /**
      * Public decks as an Atom feed
-     * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made public or last changed, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
+     * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made and last changed — newest made first, so a deck made public later sits at its creation's place, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
      */
     get: operations["readDeckFeed"];
   };
@@ -4338,7 +4338,7 @@ export interface operations {
   };
   /**
    * Public decks as an Atom feed
-   * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made public or last changed, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
+   * @description The newest public decks (at most 50, limit fewer) that search's filters keep — q, main_faction, ally_faction, tag, archetype, card, exclude_card, format — as an Atom feed (RFC 4287) for feed readers: each entry a deck (its id urn:uuid:<deck id>, its name, author, when it was made and last changed — newest made first, so a deck made public later sits at its creation's place, its share page as the alternate link, and a summary of its nations, kredit curve and code). Read on search's budget: a filter that matches few decks may give fewer entries. No key; the same feed for everyone.
    */
   readDeckFeed: {
     parameters: {
