@@ -9,7 +9,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, LogGroup, type RetentionDays, SubscriptionFilter } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -17,7 +17,15 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CORS, methodsOf, ROUTE_GROUPS, ROUTES, type Route, routeByName, routeKey, throttleClass } from '#routes';
 import { DISCORD_ROUTES } from '#routes/discord.ts';
-import { DAILY_WORKERS, DAY_OPENER, subscriptionPattern, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#routes/workers.ts';
+import {
+  DAILY_WORKERS,
+  DAY_OPENER,
+  subscriptionPattern,
+  VIEW_SUBSCRIPTION,
+  WEBHOOK_DELIVERIES,
+  WORKERS,
+  type Worker,
+} from '#routes/workers.ts';
 import { BULK_FOLDER, BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { ACCOUNTS, DECKS } from '#store/tables.ts';
 import { ACCESS_LOG_FIELDS } from './access-log-fields.ts';
@@ -111,6 +119,29 @@ export class DeckLibraryStack extends Stack {
       return (inGroup as readonly Route[]).map((route) => [route, area] as const);
     });
     const workerArea = new NestedStack(this, 'Workers', { description: "Deck Library: the workers' functions" });
+    // The webhook deliveries' queue (contract §13.5; lib/webhooks/queue.ts): the functions that declare `deliveries` send
+    // to it; its worker takes its messages. A message whose handling keeps failing (the store, not a target: a target's
+    // failure is a retry the worker schedules itself) goes to the queue of discarded work after 5 receives (alarmed).
+    const discarded = new Queue(this, 'DiscardedChanges', {
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+    });
+    Validations.of(discarded).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: GUARD_EXCEPTIONS.sqs_dlq_check });
+    guardException(discarded, 'sqs_dlq_check');
+    const deliveriesQueue = new Queue(this, 'WebhookDeliveries', {
+      enforceSSL: true,
+      encryption: QueueEncryption.SQS_MANAGED,
+      // SQS's advice for a Lambda event source: at least six times the function's timeout.
+      visibilityTimeout: Duration.seconds(6 * WEBHOOK_DELIVERIES.timeoutSeconds),
+      deadLetterQueue: { queue: discarded, maxReceiveCount: 5 },
+    });
+    /** What a function that sends deliveries needs: the queue's URL, and its send permission. */
+    const sendsDeliveries = (fn: ServiceFunction, spec: { deliveries?: true }) => {
+      if (!spec.deliveries) return;
+      fn.addEnvironment('DELIVERIES_QUEUE_URL', deliveriesQueue.queueUrl);
+      deliveriesQueue.grantSendMessages(fn);
+    };
     for (const [route, area] of routeAreas) {
       const fn = new ServiceFunction(area, `${pascal(route.name)}Function`, {
         ...shared,
@@ -125,19 +156,13 @@ export class DeckLibraryStack extends Stack {
             : {}),
         },
       });
+      sendsDeliveries(fn, route);
       this.functions.set(route.name, fn);
     }
 
     // The workers: each on its table's change stream, retried from its first unfinished record until it
     // succeeds, a record that keeps failing at most its worker's record age and retries, then recorded in the
     // queue of discarded records (and work that fails for good, at once, by the worker itself).
-    const discarded = new Queue(this, 'DiscardedChanges', {
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-    });
-    Validations.of(discarded).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: GUARD_EXCEPTIONS.sqs_dlq_check });
-    guardException(discarded, 'sqs_dlq_check');
     for (const worker of WORKERS as readonly Worker[]) {
       const fn = new ServiceFunction(workerArea, `${pascal(worker.name)}Function`, {
         ...shared,
@@ -146,6 +171,7 @@ export class DeckLibraryStack extends Stack {
         environment: { ...tableNames, DISCARDED_QUEUE_URL: discarded.queueUrl },
       });
       discarded.grantSendMessages(fn);
+      sendsDeliveries(fn, worker);
       fn.addEventSource(
         new DynamoEventSource(worker.table === 'decks' ? decks : accounts, {
           startingPosition: StartingPosition.TRIM_HORIZON,
@@ -162,6 +188,21 @@ export class DeckLibraryStack extends Stack {
       );
       this.workers.set(worker.name, fn);
     }
+    // The deliveries' worker: ten messages a batch, two invocations at most (lib/routes/workers.ts WEBHOOK_DELIVERIES).
+    const deliverWebhooks = new ServiceFunction(workerArea, `${pascal(WEBHOOK_DELIVERIES.name)}Function`, {
+      ...shared,
+      spec: WEBHOOK_DELIVERIES,
+      environment: tableNames,
+    });
+    sendsDeliveries(deliverWebhooks, WEBHOOK_DELIVERIES);
+    deliverWebhooks.addEventSource(
+      new SqsEventSource(deliveriesQueue, {
+        batchSize: WEBHOOK_DELIVERIES.batchSize,
+        maxConcurrency: WEBHOOK_DELIVERIES.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+    this.workers.set(WEBHOOK_DELIVERIES.name, deliverWebhooks);
     this.discardedChanges = discarded;
     // Each route's integration, its function allowed once for its path (constructs/function-integration.ts).
     const integrationOf = (route: Route) =>
@@ -214,6 +255,8 @@ export class DeckLibraryStack extends Stack {
       : this.edge
         ? `https://${this.edge.distribution.distributionDomainName}`
         : api.apiEndpoint;
+    // Deliveries link decks on it too (lib/webhooks/fan-out.ts, discord.ts).
+    for (const fn of [this.workers.get('storeChanges'), deliverWebhooks]) fn?.addEnvironment('PUBLIC_URL', publicUrl);
     new CfnOutput(this, 'BulkBucketName', { value: bulkBucket.bucketName, description: 'BULK_BUCKET for deckctl bulk export --aws' });
     // Removed with the stack, as the functions' logs are (cdk destroy keeps only the tables).
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.RETAIN });

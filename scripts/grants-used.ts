@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTH_GRANT, CATALOGUE_GRANT, CURSOR_KEYS_GRANT, type Grant, type Grantee, ROUTES } from '#routes';
-import { DAY_OPENER, WORKERS } from '#routes/workers.ts';
+import { DAY_OPENER, WEBHOOK_DELIVERIES, WORKERS } from '#routes/workers.ts';
 import { type GrantUse, grantParts } from '../infra/local/grants-guard.ts';
 
 const dir = process.argv[2];
@@ -33,7 +33,7 @@ for (const file of readdirSync(dir))
   }
 
 const granted = new Set<string>();
-for (const who of [...ROUTES, ...WORKERS, DAY_OPENER] as Grantee[])
+for (const who of [...ROUTES, ...WORKERS, DAY_OPENER, WEBHOOK_DELIVERIES] as Grantee[])
   for (const part of grantParts(who)) granted.add(key(part, sharedOf(part) ?? part.who));
 const unused = [...granted].filter((part) => !used.has(part)).sort();
 console.log(

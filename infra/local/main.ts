@@ -17,7 +17,7 @@ import { SCOPES } from '#auth/keys.ts';
 import { DEMO_CATALOGUE_FILE } from '#catalogue/load.ts';
 import type { Grantee } from '#routes';
 import { ROUTES, routeByName } from '#routes';
-import { CATALOGUE_REFRESH, DAILY_WORKERS, VIEW_SUBSCRIPTION, WORKERS, type Worker } from '#routes/workers.ts';
+import { CATALOGUE_REFRESH, DAILY_WORKERS, VIEW_SUBSCRIPTION, WEBHOOK_DELIVERIES, WORKERS, type Worker } from '#routes/workers.ts';
 import { BULK_KEPT_DAYS } from '#rules/bulk.ts';
 import { dynamoClient } from '#store/client.ts';
 import { LOCAL_BUCKET, LOCAL_CREDENTIALS, LOCAL_REGION, LOCAL_S3_PORT } from '#store/local.ts';
@@ -25,6 +25,7 @@ import { ACCOUNTS, DECKS, tableName } from '#store/tables.ts';
 import { catalogueVersion } from '../edge-function.ts';
 import { NODE_MAJOR, runningMajor } from '../node-version.ts';
 import { type LocalAccessLog, startAccessLog } from './access-log.ts';
+import { startQueueConsumer } from './consumer.ts';
 import { ensureTables, type LocalDynamo, startDynamoLocal, stopLeftBehind } from './dynamodb.ts';
 import { type LocalEdge, startLocalEdge } from './edge.ts';
 import { onClientError, serve, useAccessLog, useInvoker } from './gateway.ts';
@@ -53,6 +54,7 @@ const pollers: StreamPoller[] = [];
 const daily: { stop: () => Promise<void> }[] = [];
 let accessLog: LocalAccessLog | undefined;
 let queue: LocalQueue | undefined;
+let deliveries: ReturnType<typeof startQueueConsumer> | undefined;
 let edge: LocalEdge | undefined;
 let objects: LocalObjects | undefined;
 /** The bulk files' folder when the store is another's (DYNAMODB_ENDPOINT): a temporary one, removed at stop. */
@@ -81,7 +83,8 @@ async function stop(code: number) {
     await step('the daily functions', () => Promise.all(daily.map((d) => d.stop())));
     for (const poller of [...pollers].reverse()) await step('draining a change stream', () => poller.stop({ drain: true }));
     await step('the functions', () => Promise.all([...pools.values()].map((p) => p.stop())));
-    await step('the discarded-changes queue', () => queue?.stop());
+    await step('the webhook deliveries', () => deliveries?.stop());
+    await step('the queues', () => queue?.stop());
     await step('the bulk files’ bucket', async () => {
       await objects?.stop();
       if (objectsTemp) rmSync(objectsTemp, { recursive: true, force: true });
@@ -159,9 +162,18 @@ try {
   const endpoint = process.env.DYNAMODB_ENDPOINT as string;
   // The discarded-changes queue (lib/workers/discard.ts): what a worker gives up on lands beside the data.
   mkdirSync(dataDir, { recursive: true });
-  queue = await startLocalQueue(join(dataDir, 'discarded-changes.jsonl'), (line) => console.error(line));
+  // The webhook deliveries' queue hands its messages to the deliveries worker (consumer.ts, started below).
+  queue = await startLocalQueue(
+    join(dataDir, 'discarded-changes.jsonl'),
+    (line) => console.error(line),
+    (message) => deliveries?.deliver(message),
+  );
   process.env.SQS_ENDPOINT = queue.endpoint;
   process.env.DISCARDED_QUEUE_URL = queue.url;
+  process.env.DELIVERIES_QUEUE_URL = queue.deliveriesUrl;
+  // Webhooks may target loopback and plain http here, for local use and tests (a deployed stack sets nothing: https
+  // to public addresses only); WEBHOOK_TARGETS=public gives this runtime a deployed stack's rule.
+  process.env.WEBHOOK_TARGETS ||= 'local';
   // The bulk files' bucket (contract §12.2): S3_ENDPOINT's when set, else a stand-in of the S3 calls the export job
   // and the listing make (objects.ts), its files under DATA_DIR/bulk (a temporary folder on another's store).
   if (!process.env.S3_ENDPOINT) {
@@ -185,6 +197,7 @@ try {
       ...WORKERS.map((w) => w.name),
       VIEW_SUBSCRIPTION.name,
       ...DAILY_WORKERS.map((w) => w.name),
+      WEBHOOK_DELIVERIES.name,
     ];
     const local = {
       DYNAMODB_ENDPOINT: endpoint,
@@ -195,6 +208,7 @@ try {
       AWS_SESSION_TOKEN: 'local',
       SQS_ENDPOINT: queue.endpoint,
       DISCARDED_QUEUE_URL: queue.url,
+      WEBHOOK_TARGETS: process.env.WEBHOOK_TARGETS,
       S3_ENDPOINT: process.env.S3_ENDPOINT as string,
       BULK_BUCKET: process.env.BULK_BUCKET,
       PUBLIC_URL: process.env.PUBLIC_URL,
@@ -202,7 +216,11 @@ try {
       ...(process.env.DISCORD_PUBLIC_KEY ? { DISCORD_PUBLIC_KEY: process.env.DISCORD_PUBLIC_KEY } : {}),
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('POWERTOOLS_')) as [string, string][]),
     };
-    const given = { BULK_BUCKET: process.env.BULK_BUCKET as string, PUBLIC_URL: process.env.PUBLIC_URL as string };
+    const given = {
+      BULK_BUCKET: process.env.BULK_BUCKET as string,
+      PUBLIC_URL: process.env.PUBLIC_URL as string,
+      DELIVERIES_QUEUE_URL: queue.deliveriesUrl,
+    };
     for (const [name, config] of functionConfigs(outdir, names, [DECKS, ACCOUNTS], queue.url, given))
       pools.set(
         name,
@@ -229,6 +247,13 @@ try {
     if (answer.error) throw new Error(`${answer.error.errorType}: ${answer.error.errorMessage}`);
     return answer.result as Answer;
   };
+  // Webhook deliveries: the queue's messages to their worker, as its event source mapping hands them.
+  deliveries = startQueueConsumer({
+    worker: WEBHOOK_DELIVERIES,
+    invoke: (event) => invokeFunction(WEBHOOK_DELIVERIES, event),
+    retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
+    log: (message) => console.error(message),
+  });
   // Views: the access log, and its subscriber (lib/routes/workers.ts VIEW_SUBSCRIPTION).
   accessLog = startAccessLog({
     subscriber: VIEW_SUBSCRIPTION,

@@ -29,6 +29,8 @@ function json(schema: v.GenericSchema, typeMode: 'input' | 'output', named = tru
     typeMode,
     errorMode: 'ignore',
     ...(named ? { definitions: DEFS } : {}),
+    // A shape that says what the document shows of it (a query parameter's form reused in a body: queries.ts `described`).
+    overrideSchema: ({ valibotSchema }) => declaredSchema(valibotSchema as v.GenericSchema),
     overrideAction: ({ valibotAction, jsonSchema }) => {
       const max = /^too_long: at most (\d+) characters$/.exec(String((valibotAction as { message?: unknown }).message ?? ''))?.[1];
       return max ? { ...jsonSchema, maxLength: Number(max) } : undefined;
@@ -39,13 +41,18 @@ function json(schema: v.GenericSchema, typeMode: 'input' | 'output', named = tru
   return components(rest) as JsonSchema;
 }
 
+/** What a shape's declaration says the document shows of it (queries.ts `described`), if it says. */
+function declaredSchema(outer: v.GenericSchema): JsonSchema | undefined {
+  const schema = (outer as { wrapped?: v.GenericSchema }).wrapped ?? outer;
+  const meta = ((schema as { pipe?: { type: string; metadata?: { openapi?: JsonSchema } }[] }).pipe ?? []).find(
+    (p) => p.type === 'metadata' && p.metadata?.openapi !== undefined,
+  );
+  return meta?.metadata?.openapi;
+}
+
 /** A query parameter's schema: what its declaration says of it (queries.ts), else its converted shape. */
 function parameterSchema(schema: v.GenericSchema): JsonSchema {
-  const inner = (schema as { wrapped?: v.GenericSchema }).wrapped ?? schema;
-  const meta = ((inner as { pipe?: { type: string; metadata?: { openapi?: JsonSchema } }[] }).pipe ?? []).find(
-    (p) => p.type === 'metadata',
-  );
-  return meta?.metadata?.openapi ?? json(inner, 'input', false);
+  return declaredSchema(schema) ?? json((schema as { wrapped?: v.GenericSchema }).wrapped ?? schema, 'input', false);
 }
 
 const HEADER_DOCS: Record<ResponseHeader | 'X-Request-Id' | 'X-Content-Type-Options' | 'Retry-After' | 'WWW-Authenticate', object> = {

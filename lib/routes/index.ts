@@ -22,6 +22,7 @@ import type { Route } from './route.ts';
 import { SEARCH_ROUTES } from './search.ts';
 import { SHARE_ROUTES } from './share.ts';
 import { SIMILAR_ROUTES } from './similar.ts';
+import { WEBHOOK_ROUTES } from './webhooks.ts';
 
 export * from './route.ts';
 
@@ -43,6 +44,7 @@ export const ROUTE_GROUPS = {
   account: Object.values(ACCOUNT_ROUTES),
   collection: Object.values(COLLECTION_ROUTES),
   events: Object.values(EVENT_ROUTES),
+  webhooks: Object.values(WEBHOOK_ROUTES),
   cards: Object.values(CARD_ROUTES),
   reference: Object.values(REFERENCE_ROUTES),
   fallback: Object.values(FALLBACK_ROUTES),

@@ -5,7 +5,7 @@
  */
 import { BULK_FILES, BULK_TYPES, type BulkType, bulkTypeOf } from '#rules/bulk.ts';
 import { CARD_ID } from '#rules/card.ts';
-import { ARCHETYPE_ID_FORM, KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
+import { ARCHETYPE_ID_FORM, DELIVERY_ID, KEY_ID_FORM, SHARE_SLUG, URL_CODE, UUID, VERSION_NUMBER } from '#rules/ids.ts';
 import type { ErrorCode } from '#shapes/errors.ts';
 
 export interface PathParam<T = string> {
@@ -69,6 +69,19 @@ export const KeyId = /* @__PURE__ */ formed(KEY_ID_FORM, {
   example: 'a1B2c3D4e5F6g7H8',
   description: 'One of the account\'s keys: its key_id (the part of the key between "dlk_" and its secret).',
   missing: { code: 'key_not_found', message: 'this account has no key of that id' },
+});
+
+const NO_SUCH_WEBHOOK = { code: 'not_found', message: 'this account has no webhook of that id' } as const;
+export const WebhookId = /* @__PURE__ */ formed(UUID, {
+  example: '0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13',
+  description: "One of the account's webhooks: its webhook_id.",
+  missing: NO_SUCH_WEBHOOK,
+});
+
+export const DeliveryId = /* @__PURE__ */ formed(DELIVERY_ID, {
+  example: 'msg_0mfk3x9a21f4c9e07b3d2a6e8',
+  description: "One of the webhook's deliveries: its delivery_id (its webhook-id header).",
+  missing: { code: 'not_found', message: 'this webhook has no delivery of that id' },
 });
 
 export const CardId = /* @__PURE__ */ formed(CARD_ID, {

@@ -67,6 +67,8 @@ export const TAGS = {
   Collection: "A key's account's own cards: the copies it owns, and what a deck still needs of them.",
   Events:
     "Tournaments: an organizer's event, the decks its players submit — checked against its format and card pool, locked at the deadline — and its lists.",
+  Webhooks:
+    "An account's webhook endpoints: decks published, changed or unpublished, and the catalogue, delivered as they happen — signed as Standard Webhooks 1.0 says, retried, logged and replayable; a Discord channel's webhook gets the deck's embed.",
   Cards: 'The card catalogue: where card_id values come from, and the languages it names them in.',
   Reference: 'This document.',
 } as const;
@@ -111,6 +113,8 @@ export interface Grantee {
    * presigned URL is the signer's request). It gets BULK_BUCKET, and PUBLIC_URL.
    */
   objects?: 'write' | 'link';
+  /** It sends to the webhook deliveries' queue (sqs:SendMessage on it; DELIVERIES_QUEUE_URL: lib/webhooks/queue.ts). */
+  deliveries?: true;
 }
 
 export interface Route extends Grantee {

@@ -16,7 +16,7 @@ import { ACCOUNT } from '#store/items/account.ts';
 import { API_KEY } from '#store/items/api-key.ts';
 import { BOARD } from '#store/items/board.ts';
 import { BULK_DATA } from '#store/items/bulk-data.ts';
-import { CATALOGUE } from '#store/items/catalogue.ts';
+import { CATALOGUE, catalogueNowKey } from '#store/items/catalogue.ts';
 import { CLUSTERS } from '#store/items/clusters.ts';
 import { DECK } from '#store/items/deck.ts';
 import { ERASURE } from '#store/items/erasure.ts';
@@ -30,6 +30,7 @@ import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { TRIM_DUE, VERSION } from '#store/items/version.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { VIEW_BATCH, VIEW_LOG } from '#store/items/view-log.ts';
+import { DELIVERY, HOOKS, WEBHOOK } from '#store/items/webhook.ts';
 
 /**
  * A Lambda event filter pattern over a stream record (the subset this project uses: exact values and
@@ -74,6 +75,8 @@ export interface Worker {
   maxRetries: number;
   /** Batches of one shard run at once (records of one item stay in order): one item's failing work holds up no other's. */
   parallelization?: number;
+  /** It sends to the webhook deliveries' queue (route.ts Grantee.deliveries). */
+  deliveries?: true;
 }
 
 /**
@@ -104,11 +107,14 @@ export const WORKERS = withHandlers([
       // A deck was made, changed or deleted: what it adds to the figures of what the library plays
       // (lib/store/plays.ts); deleted, purge its likes and its versions.
       keyPrefix('sk', DECK.sk),
+      // Another catalogue version in force: the webhooks' catalogue.published (lib/webhooks/fan-out.ts).
+      { dynamodb: { Keys: { pk: { S: [catalogueNowKey.pk] }, sk: { S: [catalogueNowKey.sk] } } } },
       // A version past the last 100 was kept: drop the oldest (lib/store/versions.ts).
       { eventName: ['INSERT'], dynamodb: { ...itemsOf(VERSION).dynamodb, NewImage: { trim: { S: [TRIM_DUE] } } } },
     ],
     batchSize: 100,
     ...GIVE_UP,
+    deliveries: true,
     grants: [
       query('by_share_slug'),
       // Folds: the deck item (read again when a fold finds it already past), then its entries. The decks whose
@@ -130,6 +136,10 @@ export const WORKERS = withHandlers([
       // What the library plays: each changed deck's contribution, read (in bulk) and written, and the figures it moves.
       decks(['BatchGetItem', 'PutItem', 'DeleteItem'], [PLAYS_OF.grant]),
       decks(['UpdateItem'], [PLAYS.grant]),
+      // A deck published, changed while public or unpublished: the event's subscribers read, a delivery written for each
+      // (once) and sent to the deliveries' queue (lib/webhooks/fan-out.ts).
+      decks(['Query'], [HOOKS.grant]),
+      decks(['PutItem'], [DELIVERY.grant]),
       // Each counted figure kept an item a key (a tag's, a code's: COUNTED_STORE), read (in bulk) and brought to its decks (deleted at none).
       decks(
         ['BatchGetItem', 'PutItem', 'DeleteItem'],
@@ -197,6 +207,11 @@ export const WORKERS = withHandlers([
       decks(['Query', 'DeleteItem'], [ENTERED.grant, ORGANIZED.grant, EVENT.grant]),
       // An organizer's event closed before its entries are swept.
       decks(['UpdateItem'], [EVENT.grant]),
+      // Its webhooks: each disabled (its subscribers deleted), its deliveries deleted, then itself with one off its
+      // count (transactions), then the count.
+      decks(['Query', 'PutItem', 'DeleteItem', 'UpdateItem'], [WEBHOOK.grant]),
+      decks(['DeleteItem'], [HOOKS.grant]),
+      decks(['Query', 'BatchWriteItem'], [DELIVERY.grant]),
     ],
   },
 ] as const satisfies readonly Omit<Worker, 'handler'>[]).map(worker);
@@ -218,6 +233,36 @@ export const VIEW_SUBSCRIPTION: LogSubscriber = worker<Omit<LogSubscriber, 'hand
   status: 200,
   // The batch's marker, and its views in the logs of the deck groups (lib/store/view-log.ts).
   grants: [decks(['PutItem'], [VIEW_BATCH.grant]), decks(['UpdateItem'], [VIEW_LOG.grant])],
+});
+
+/** A function fed by a queue (an SQS event source mapping; locally infra/local/queue.ts): its messages in batches. */
+export interface QueueWorker extends Grantee {
+  handler: string;
+  /** What its function does (its description). */
+  serves: string;
+  /** Most messages an invocation. */
+  batchSize: number;
+  /** Most invocations at once (the mapping's maximum concurrency: 2 to 1,000). */
+  maxConcurrency: number;
+  timeoutSeconds: number;
+}
+
+/**
+ * Webhook deliveries (contract §13.5; lib/webhooks/deliver.ts): each message an attempt, ten at once, at most two
+ * invocations at once (a new account's Lambda quota is 10: the API keeps the most). An attempt waits 15 s at most for
+ * its answer: given 60 s. Its grants: the delivery read and its attempt written; the endpoint read, and changed (its
+ * subscribers with it) when an attempt disables it or it fails; the queue, for the next try. A Discord target's message
+ * is the /deck embed: the catalogue.
+ */
+export const WEBHOOK_DELIVERIES: QueueWorker = worker<Omit<QueueWorker, 'handler'>>({
+  name: 'deliverWebhooks',
+  serves: 'webhook deliveries',
+  batchSize: 10,
+  maxConcurrency: 2,
+  timeoutSeconds: 60,
+  catalogue: true,
+  deliveries: true,
+  grants: [decks(['GetItem', 'PutItem'], [DELIVERY.grant, WEBHOOK.grant]), decks(['PutItem', 'DeleteItem'], [HOOKS.grant])],
 });
 
 /** A function run once a day at a time of day, UTC (an EventBridge schedule; locally a timer, and once at start). */

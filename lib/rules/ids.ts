@@ -19,6 +19,8 @@ export const ARCHETYPE_NAME_CHARS = 60;
 export const KEY_ID = '[A-Za-z0-9]{16}';
 /** A key id, whole. */
 export const KEY_ID_FORM = /^[A-Za-z0-9]{16}$/;
+/** A webhook delivery's id (lib/rules/webhooks.ts deliveryIdOf): `msg_`, its time in base 36, 16 hex digits. */
+export const DELIVERY_ID = /^msg_[0-9a-z]{9}[0-9a-f]{16}$/;
 /** A deck's version in a path: 1 and up, no leading zero. */
 export const VERSION_NUMBER = /^[1-9][0-9]{0,9}$/;
 /**

@@ -12,6 +12,7 @@ export const SCOPES = [
   'collection:write',
   'events:write',
   'events:submit',
+  'webhooks:manage',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);

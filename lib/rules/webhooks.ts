@@ -9,9 +9,33 @@
  * after `whsec_`), several space-separated while a secret is rotated. Its reference verifier (the `standardwebhooks` npm
  * package) checks these in test/unit/webhooks.test.ts.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { INDEX_FILTERS, type IndexFilterValues } from './search-filters.ts';
+
+/** The events an endpoint may take (contract §13.5); `event.locked` is named but not yet sent (docs/webhooks.md). */
+export const WEBHOOK_EVENTS = ['deck.published', 'deck.updated', 'deck.unpublished', 'catalogue.published', 'event.locked'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** An account's webhooks and what each holds (contract §13.5). */
+export const WEBHOOK_LIMITS = {
+  perAccount: 10,
+  descriptionChars: 200,
+  urlChars: 2048,
+  /** A delivery's body (Standard Webhooks: under 20 kB). */
+  bodyBytes: 20_000,
+  /** How long a rotated-out secret still signs. */
+  rotationHours: 24,
+  /** An endpoint failing this long (every attempt since its first failure) is disabled. */
+  failingDays: 5,
+  /** An attempt's wait for its answer. */
+  timeoutSeconds: 15,
+  /** The attempts a delivery's log keeps (its newest). */
+  attemptsKept: 20,
+  /** The deliveries a log lists (newest first), and how long one is kept. */
+  deliveriesListed: 50,
+  deliveryDays: 30,
+} as const;
 
 export const SECRET_PREFIX = 'whsec_';
 /** A secret's random bytes (the spec: 24 to 64). */
@@ -21,6 +45,25 @@ export const SECRET_BYTES = 32;
  * 10 h, 14 h, 20 h, 24 h. Ten attempts in all, over about 3 days and 3 hours.
  */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400] as const;
+
+/** The secrets that still sign at `now`: the newest (no expiry), and one rotated out until its expiry. */
+export const liveSecrets = <S extends { expires_at: string | null }>(w: { secrets: readonly S[] }, now: Date): S[] =>
+  w.secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now.getTime());
+
+/** A new secret: `whsec_` and SECRET_BYTES random bytes in base64. */
+export const newSecret = (): string => `${SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
+
+/**
+ * A delivery's id (Standard Webhooks' `webhook-id`, the same on every attempt): `msg_`, its time in base 36 (so that ids
+ * sort by time) and 16 hex digits of a hash of what makes it (the change and the endpoint), so that a change seen twice
+ * makes the same id — and one delivery.
+ */
+export const deliveryIdOf = (at: number, seed: string): string =>
+  `msg_${at.toString(36).padStart(9, '0')}${createHash('sha256').update(seed).digest('hex').slice(0, 16)}`;
+
+/** The Standard Webhooks body of an event: `{ type, timestamp, data }` (timestamp an RFC 3339 time). */
+export const deliveryBody = (type: WebhookEvent, at: Date, data: unknown): string =>
+  JSON.stringify({ type, timestamp: at.toISOString(), data });
 
 /** The wait before retry `n` (0-based), with up to a fifth of it again as jitter (`random` in [0, 1)); undefined past the last. */
 export function retryDelaySeconds(n: number, random: number): number | undefined {

@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   401: ['unauthorized'],
   403: ['insufficient_scope', 'user_mismatch', 'not_organizer', 'lists_not_public'],
   404: ['deck_not_found', 'version_not_found', 'card_not_found', 'key_not_found', 'not_found'],
-  409: ['idempotency_conflict', 'deadline_passed'],
+  409: ['idempotency_conflict', 'deadline_passed', 'webhook_disabled'],
   412: ['precondition_failed'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

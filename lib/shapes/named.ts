@@ -11,6 +11,7 @@ import { Detail, Details, ErrorMeta } from './errors.ts';
 import * as E from './events.ts';
 import { CollectionBody, CollectionPatch, CreateBody, EmptyBody, ErasureBody, KeyBody, PatchBody, ReplaceBody } from './requests.ts';
 import * as S from './responses.ts';
+import * as W from './webhooks.ts';
 
 /** The OpenAPI document itself (its operation answers the bare document). */
 export const OpenApiDocument = v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({}), paths: v.looseObject({}) });
@@ -63,6 +64,10 @@ export const COMPONENTS = {
   CardListMeta: S.CardListMeta,
   Event: E.Event,
   Entry: E.Entry,
+  Webhook: W.Webhook,
+  CreatedWebhook: W.CreatedWebhook,
+  ChangedWebhook: W.ChangedWebhook,
+  Delivery: W.Delivery,
   ErrorDetail: Detail,
   ErrorDetails: Details,
   ErrorMeta,
@@ -135,6 +140,8 @@ export const SHAPES = {
   'Language[]': v.array(COMPONENTS.Language),
   'KeyItem[]': v.array(COMPONENTS.KeyItem),
   'Entry[]': v.array(COMPONENTS.Entry),
+  'Webhook[]': v.array(COMPONENTS.Webhook),
+  'Delivery[]': v.array(COMPONENTS.Delivery),
   OpenApiDocument,
   DiscordResponse,
   /** A page, a script or an image: not JSON (the route's contentType says which). */
@@ -157,6 +164,8 @@ export const SHAPES = {
   EventBody,
   EventPatch,
   EntryBody,
+  WebhookBody: W.WebhookBody,
+  WebhookPatch: W.WebhookPatch,
 } satisfies Record<string, v.GenericSchema>;
 
 export type ShapeName = keyof typeof SHAPES;

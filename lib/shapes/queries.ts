@@ -132,7 +132,7 @@ const cursor = v.optional(
 );
 
 /** Each index filter's parameter (lib/rules/search-filters.ts), read as text: the compiler holds the two to each other. */
-const INDEX_FILTER_PARAMS = {
+export const INDEX_FILTER_PARAMS = {
   archetype: archetypeId('archetype'),
   q: text('q', TEXT_QUERY_CHARS),
   main_faction: oneOf('main_faction', MAIN_FACTION_IDS),

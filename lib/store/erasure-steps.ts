@@ -1,7 +1,7 @@
 /**
  * An account's erasure's steps (contract §9.4), in the store: what the request does at once (its decks deleted, its
  * keys closed: lib/account/erase.ts) and each step of the erasure worker's (lib/workers/erasure.ts) — a sweep of what
- * is left (decks, likes, remembered answers, entries in events, events organized), a wait, the keys' closing, or the end (rules/erasure.ts nextErasureMove says which). The worker's module
+ * is left (decks, likes, remembered answers, entries in events, events organized, webhooks), a wait, the keys' closing, or the end (rules/erasure.ts nextErasureMove says which). The worker's module
  * says how long a step waits (its SETTLE_MS: the routes' function timeout, a deployment's figure); the steps are here,
  * below every endpoint and worker that takes them.
  */
@@ -13,11 +13,12 @@ import { endErasure, getErasure, keysClosed, stepErasure } from './erasures.ts';
 import { enteredPage, eraseEntry, eraseEvent, organizedPage } from './events.ts';
 import { forgetAnswers } from './idempotency.ts';
 import { giveBackLike, likedPage } from './likes.ts';
+import { eraseWebhooks } from './webhooks.ts';
 
 /** Decks (or likes) deleted at once: an erasure never floods the store. */
 const AT_ONCE = 8;
 /** What one step of the worker takes at most of each kind: its work is bounded, whatever the account's size. */
-export const STEP_LIMITS = { decks: 25, likes: 100, records: 100, entries: 100, events: 5 } as const;
+export const STEP_LIMITS = { decks: 25, likes: 100, records: 100, entries: 100, events: 5, deliveries: 100 } as const;
 
 /** Deletes a page of the account's decks (each one transaction with its entries, counter and view count): how many it found. */
 export async function deleteDecks(userId: string, limit: number): Promise<number> {
@@ -44,7 +45,9 @@ async function sweep(userId: string): Promise<number> {
   await atMost(AT_ONCE, entered, (eventId) => eraseEntry(eventId, userId));
   let events = 0;
   for (const eventId of await organizedPage(userId, STEP_LIMITS.events)) events += await eraseEvent(userId, eventId, STEP_LIMITS.entries);
-  return decks + likes.length + records + entered.length + events;
+  // Its webhooks: no delivery is made for it from their deletion on.
+  const webhooks = await eraseWebhooks(userId, STEP_LIMITS.deliveries);
+  return decks + likes.length + records + entered.length + events + webhooks;
 }
 
 export type StepOutcome = 'none' | 'swept' | 'waited' | 'closed' | 'ended' | 'repeated';

@@ -66,3 +66,10 @@ export function guardedLookup(loopback: boolean, resolve: Resolve = systemResolv
     );
   };
 }
+
+/**
+ * The operator's setting of where deliveries may go: WEBHOOK_TARGETS=local (the local runtime sets it, for local use and
+ * tests) takes http and loopback; anything else — a deployed stack sets none — https to public addresses only.
+ */
+export const targetMode = (env: NodeJS.ProcessEnv = process.env): TargetMode =>
+  env.WEBHOOK_TARGETS === 'local' ? { https: false, loopback: true } : { https: true, loopback: false };

@@ -6,20 +6,9 @@
  * dropped is repaired at rest: `deckctl meta recount` for what the library plays, `deckctl search reindex`
  * for a deck's search entries (docs/operations.md, "Discarded changes").
  */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { logger } from '#logger';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#store/local.ts';
-import { sdkClientConfig } from '#store/sdk-config.ts';
-
-let sqs: SQSClient | undefined;
-/** The queue's client: SQS_ENDPOINT points it at the local stand-in (its fixed fake credentials), as DYNAMODB_ENDPOINT does the store's. */
-function client(env: NodeJS.ProcessEnv = process.env): SQSClient {
-  const endpoint = env.SQS_ENDPOINT;
-  sqs ??= endpoint
-    ? new SQSClient({ ...sdkClientConfig(3), endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS })
-    : new SQSClient(sdkClientConfig(3));
-  return sqs;
-}
+import { sqsClient } from '#store/sqs.ts';
 
 /** What the queue holds of a piece of work given up on. */
 export interface Discarded {
@@ -44,5 +33,5 @@ export async function discard(worker: string, work: { first: string; what: strin
   logger.error(`${worker}: a change that cannot be applied was given up on (discarded-changes queue)`, { discarded });
   const queue = process.env.DISCARDED_QUEUE_URL;
   if (!queue) throw new Error('DISCARDED_QUEUE_URL is not set: the change is kept for a retry');
-  await client().send(new SendMessageCommand({ QueueUrl: queue, MessageBody: JSON.stringify(discarded) }));
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queue, MessageBody: JSON.stringify(discarded) }));
 }

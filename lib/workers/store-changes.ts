@@ -8,6 +8,8 @@
  *   - a version past the last 100    → drop the oldest (lib/store/versions.ts)
  *   - a deck made public or not, moved to other factions or deleted → its count's marks and the boards
  *     (lib/store/boards.ts)
+ *   - a deck published, changed while public or unpublished, another catalogue version in force → the webhooks'
+ *     deliveries (lib/webhooks/fan-out.ts)
  *   - a deck changed what it adds to what the library plays (made public or not, its factions, tags or
  *     code, deleted) → bring the figures up to the batch's changed decks, summed (lib/store/plays.ts)
  * Every step is idempotent: a record seen twice changes nothing more.
@@ -18,6 +20,7 @@ import { contributionOf, sameContribution } from '#rules/plays.ts';
 import { dayOf } from '#rules/week.ts';
 import { atMost } from '#store/at-most.ts';
 import { markListed, type Offered, offeredOf, offerToBoards, unmarkListed } from '#store/boards.ts';
+import { catalogueNowKey } from '#store/items/catalogue.ts';
 import { DECK } from '#store/items/deck.ts';
 import { LIKE_COUNT } from '#store/items/like-count.ts';
 import { VERSION } from '#store/items/version.ts';
@@ -25,6 +28,7 @@ import { type Listed, slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts
 import { purgeLikes } from '#store/likes.ts';
 import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
+import { type Change, catalogueChange, deckChange, fanOut } from '#webhooks/fan-out.ts';
 import { batchHandler, changesOf, earliestOf, type Image, image, itemName, type Work, workByItem } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCount, viewsMoved } from './view-folds.ts';
@@ -43,6 +47,12 @@ const listedOf = (deck: Image | undefined): Listed | undefined =>
     ? { deck: String(deck.deck_id), main: String(deck.main_faction), ally: String(deck.ally_faction) }
     : undefined;
 const sameListing = (a: Listed | undefined, b: Listed | undefined) => a?.deck === b?.deck && a?.main === b?.main && a?.ally === b?.ally;
+
+/** When a record's change was made (the stream's time, seconds), or now. */
+const atOf = (record: DynamoDBRecord): Date =>
+  new Date(record.dynamodb?.ApproximateCreationDateTime ? record.dynamodb.ApproximateCreationDateTime * 1000 : Date.now());
+/** The service's origin, that deliveries link decks on (PUBLIC_URL); none: links are paths. */
+const origin = (): string => process.env.PUBLIC_URL ?? '';
 
 /** Counts marked at once. */
 const MARKS_AT_ONCE = 8;
@@ -79,6 +89,7 @@ async function listingsMoved(listings: readonly ListingChange[], today = dayOf(D
 export function workOf(records: readonly DynamoDBRecord[]): Work[] {
   const plays: PlaysChange[] = [];
   const listings: ListingChange[] = [];
+  const published: { change: Change; first: string }[] = [];
   const trims = new Map<string, { first: string; what: string; userId: string; deckId: string; versions: number[] }>();
   const work = workByItem(records, ({ keys, sequence, records: itemRecords }): Work[] => {
     const last = itemRecords.at(-1) as DynamoDBRecord;
@@ -111,6 +122,15 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       trims.set(pk, deck);
       return [];
     }
+    if (pk === catalogueNowKey.pk && keys.sk === catalogueNowKey.sk) {
+      // Each version put in force, in order: the webhooks' deliveries (lib/webhooks/fan-out.ts).
+      for (const r of itemRecords) {
+        const [before, after] = changesOf([r])[0] ?? [];
+        const change = catalogueChange(before, after, String(r.dynamodb?.SequenceNumber ?? sequence), atOf(r));
+        if (change) published.push({ change, first: sequence });
+      }
+      return [];
+    }
     if (!String(keys.sk).startsWith(DECK.sk)) return [];
     // Folds of likes and views change a deck item too, and nothing it adds to the figures: those are no work.
     const changed = changesOf(itemRecords).some(
@@ -120,6 +140,9 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     // Made public or not, moved to other factions, deleted: the boards and its count's marks follow (boards.ts).
     const images = changesOf(itemRecords);
     const [was, is] = [listedOf(images[0]?.[0]), listedOf(images.at(-1)?.[1])];
+    // Published, changed while public, unpublished: the webhooks' deliveries (lib/webhooks/fan-out.ts).
+    const change = deckChange(images[0]?.[0], images.at(-1)?.[1], String(last.dynamodb?.SequenceNumber ?? sequence), atOf(last), origin());
+    if (change) published.push({ change, first: sequence });
     const listedSlug = String((images.at(-1)?.[1] ?? images[0]?.[0])?.share_slug ?? '');
     if (listedSlug && !sameListing(was, is))
       listings.push({ slug: listedSlug, was, is, deleted: images.at(-1)?.[1] === undefined, first: sequence, what });
@@ -149,6 +172,12 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
       first: earliestOf(listings.map((l) => l.first)) as string,
       what: `the listings of ${listings.length} decks`,
       run: () => listingsMoved(listings),
+    });
+  if (published.length > 0)
+    work.push({
+      first: earliestOf(published.map((p) => p.first)) as string,
+      what: `the webhook deliveries of ${published.length} changes`,
+      run: () => fanOut(published.map((p) => p.change)),
     });
   // One piece for the batch's figures: its decks' changes summed (a burst of creates is one write a figure item a
   // chunk); should it fail for good, each deck's alone, so that only a deck whose change cannot be applied is given up on.

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOGUE_FILE, demoCatalogue } from '#catalogue/load.ts';
 import { type Card, parseCatalogue } from '#rules/catalogue.ts';
@@ -290,8 +291,34 @@ describe('the card pool of an event’s date', () => {
     const text = readFileSync(DEMO_CATALOGUE_FILE, 'utf8');
     const older = JSON.stringify((JSON.parse(text) as { card_id: string }[]).filter((c) => c.card_id !== newer));
     expect(parseCatalogue(JSON.parse(older)).get(newer)).toBeUndefined();
+    // A webhook taking catalogue.published (contract §13.5) hears each version put in force, with the one before.
+    const heard: { type: string; data: { catalogue: { version: string; previous: string | null } } }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        heard.push(JSON.parse(body));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+    const hook = await call('POST', `/api/v1/users/${organizer.userId}/webhooks`, {
+      key: organizer.key,
+      body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/catalogue`, events: ['catalogue.published'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     const first = await publishCatalogue(older, { cards: 1, languages: ['en'] }, undefined, new Date('2026-03-01T00:00:00Z'));
-    await publishCatalogue(text, { cards: 1, languages: ['en'] }, first, new Date('2026-06-01T00:00:00Z'));
+    const second = await publishCatalogue(text, { cards: 1, languages: ['en'] }, first, new Date('2026-06-01T00:00:00Z'));
+    for (let i = 0; i < 200 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    receiver.close();
+    // Each its own delivery (sent at once, they may arrive in either order).
+    expect(heard.map((h) => [h.type, h.data.catalogue.version, h.data.catalogue.previous])).toEqual(
+      expect.arrayContaining([
+        ['catalogue.published', first?.version, null],
+        ['catalogue.published', second?.version, first?.version],
+      ]),
+    );
+    expect(heard).toHaveLength(2);
     for (const [pool, status] of [
       ['2026-04-15', 422],
       ['2025-01-01', 422], // before the first version kept: the oldest

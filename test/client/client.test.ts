@@ -349,6 +349,46 @@ describe('the typed client drives every operation of the document against the lo
     expect(withdrawn.response.status).toBe(200);
   });
 
+  it('webhooks: registered, listed, read, changed, their deliveries listed and one replayed, deleted', async () => {
+    const api = clientFor(owner.key);
+    const path = { user_id: owner.userId };
+    const tag = `client-hook-${process.pid}`;
+    const made = await api.POST('/api/v1/users/{user_id}/webhooks', {
+      params: { path },
+      // Nothing listens on port 9: its deliveries fail and wait their retries; the log shows them all the same.
+      body: { url: 'http://127.0.0.1:9/hook', events: ['deck.published'], filters: { tag } },
+    });
+    expect(made.data?.data.secret).toMatch(/^whsec_/);
+    const one = { ...path, webhook_id: made.data?.data.webhook_id ?? '' };
+    const list = await api.GET('/api/v1/users/{user_id}/webhooks', { params: { path } });
+    expect(list.data?.data.map((w) => w.webhook_id)).toContain(one.webhook_id);
+    const read = await api.GET('/api/v1/users/{user_id}/webhooks/{webhook_id}', { params: { path: one } });
+    expect(read.data?.data.filters).toEqual({ tag });
+    const changed = await api.PATCH('/api/v1/users/{user_id}/webhooks/{webhook_id}', {
+      params: { path: one },
+      body: { description: 'typed' },
+    });
+    expect(changed.data?.data.description).toBe('typed');
+    await api.POST('/api/v1/users/{user_id}/decks', {
+      body: { deck_code: code(), guide: { system: 'Hooked' }, visibility: 'public', tags: [tag] },
+      params: { path },
+    });
+    let deliveries: { delivery_id: string }[] = [];
+    for (let i = 0; i < 100 && deliveries.length === 0; i++) {
+      const log = await api.GET('/api/v1/users/{user_id}/webhooks/{webhook_id}/deliveries', { params: { path: one } });
+      deliveries = log.data?.data ?? [];
+      if (deliveries.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    const deliveryId = deliveries[0]?.delivery_id ?? '';
+    const replayed = await api.POST('/api/v1/users/{user_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay', {
+      params: { path: { ...one, delivery_id: deliveryId } },
+      body: {},
+    });
+    expect(replayed.data?.data).toMatchObject({ delivery_id: deliveryId, status: 'pending' });
+    const deleted = await api.DELETE('/api/v1/users/{user_id}/webhooks/{webhook_id}', { params: { path: one } });
+    expect(deleted.response.status).toBe(200);
+  });
+
   it('a deck deleted', async () => {
     const api = clientFor(owner.key);
     const deleted = await api.DELETE('/api/v1/users/{user_id}/decks/{deck_id}', {

@@ -1,7 +1,8 @@
 /**
  * An account's erasure (contract §9.4), on a store of this file's own behind the fault proxy: an account
  * with public, unlisted and private decks, versions, likes given and received, views, keys,
- * remembered answers of Idempotency-Key requests, an entry in another account's event and an event it organizes is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
+ * remembered answers of Idempotency-Key requests, an entry in another account's event, an event it organizes and a
+ * webhook with its deliveries is erased by a request the proxy interrupts (one deck's delete keeps failing: 503),
  * then by its repeat. From the repeat's answer every key of it is 401 and every share slug of its decks
  * 404; within a minute a scan of both tables finds nothing of it, and the other accounts' counts and
  * likes are right.
@@ -52,6 +53,13 @@ const exportedLikes = async (o: Owner) =>
 describe('DELETE /api/v1/users/:user_id', () => {
   it('erases everything of the account, interrupted once and repeated; the others keep their counts', async () => {
     const [leaving, other, fan] = await Promise.all([newOwner(), newOwner(), newOwner()]);
+    // A webhook of its own on every deck published (contract §13.5): its public decks below make deliveries under it
+    // (to a port nothing listens on: each attempt fails, and is retried), all erased with it.
+    const hook = await call('POST', `/api/v1/users/${leaving.userId}/webhooks`, {
+      key: leaving.key,
+      body: { url: 'http://127.0.0.1:9/gone', events: ['deck.published', 'deck.unpublished'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     // Its decks: public (tagged: search entries), unlisted, private; one changed twice (versions); two made with an Idempotency-Key.
     const made = [
       await createDeck(leaving, { visibility: 'public', tags: ['aggro', 'otk'] }),
@@ -152,6 +160,7 @@ describe('DELETE /api/v1/users/:user_id', () => {
       second.key_id,
       revoked.key_id,
       organized.event_id,
+      hook.body.data.webhook_id,
       ...made.flatMap((d) => [d.id, d.share_slug]),
     ];
     const left = await settled(

@@ -210,7 +210,11 @@ describe("the figures of what the library plays (contract §10.3): the batch's d
         { OldImage: deck('public'), NewImage: deck('public', { tags: { L: [S('meta')] } }) },
       ),
     ]);
-    expect(work.map((w) => Number(w.first))).toEqual([1]);
+    expect(work.filter((w) => w.what.startsWith('the figures')).map((w) => Number(w.first))).toEqual([1]);
+    // Webhooks (lib/webhooks/fan-out.ts): made private and created public are events; a fold, a tag, a private rename are not.
+    expect(work.filter((w) => !w.what.startsWith('the figures')).map((w) => [w.what, Number(w.first)])).toEqual([
+      ['the webhook deliveries of 2 changes', 2],
+    ]);
     const pieces = workOf([
       record(7, 'MODIFY', { pk: 'USER#u', sk: 'DECK#a' }, { OldImage: deck('public'), NewImage: deck('public', { views: N(40) }) }),
       record(8, 'MODIFY', { pk: 'USER#v', sk: 'DECK#c' }, { OldImage: deck('private'), NewImage: deck('private', { name: S('x') }) }),
@@ -283,6 +287,10 @@ describe('event filter patterns, as the event source mapping reads them', () => 
     expect(matches(record(1, 'INSERT', { pk: 'USER#u', sk: 'DECK#d' }))).toBe(true);
     expect(matches(record(1, 'INSERT', { pk: 'SEARCH#d', sk: 'all' }))).toBe(false);
     expect(matches(record(1, 'INSERT', { pk: 'LIKE#abc', sk: 'u' }))).toBe(false);
+    // The catalogue's pointer (another version in force: webhooks), not its parts, history or held version.
+    expect(matches(record(1, 'MODIFY', { pk: 'CATALOGUE#', sk: 'NOW' }))).toBe(true);
+    expect(matches(record(1, 'INSERT', { pk: 'CATALOGUE#', sk: 'HELD' }))).toBe(false);
+    expect(matches(record(1, 'INSERT', { pk: 'CATALOGUE#abc', sk: '000' }))).toBe(false);
   });
 
   it('a field the record lacks never matches; an own field only (not an inherited one)', () => {

@@ -357,6 +357,49 @@ export interface paths {
      */
     get: operations["readEventPage"];
   };
+  "/api/v1/users/{user_id}/webhooks": {
+    /**
+     * The account's webhooks
+     * @description Oldest made first; never a secret. A disabled one says why and since when. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    get: operations["listWebhooks"];
+    /**
+     * Register a webhook
+     * @description { url, events, filters?, description? }: the events it takes and search's filters (a deck event reaches it for a deck they keep). The answer shows its secret (`whsec_`…) once: every delivery is signed with it as Standard Webhooks 1.0 says (headers webhook-id, webhook-timestamp, webhook-signature). At most 10 an account (422 `too_many`). A target is checked when given: https (a deployed service takes nothing else; a local one, started with `npm start`, takes http and loopback for local use), no user or password, no fragment, and a host that resolves only to public addresses — loopback, private (RFC 1918, unique-local), link-local (the metadata service among them) and reserved addresses are 422; each delivery checks again where it connects. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    post: operations["createWebhook"];
+  };
+  "/api/v1/users/{user_id}/webhooks/{webhook_id}": {
+    /**
+     * A webhook
+     * @description Its target, events, filters, whether it is disabled and why, since when it fails; never a secret. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    get: operations["readWebhook"];
+    /**
+     * Delete a webhook
+     * @description No delivery is sent to it from the answer on; its log expires with its deliveries (30 days). Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    delete: operations["deleteWebhook"];
+    /**
+     * Change a webhook
+     * @description Any of url, events, filters, description; `disabled` (true stops its deliveries, false starts them again); `rotate_secret: true` answers a new secret once (`secret`), the old one signing beside it for 24 hours. A target is checked when given: https (a deployed service takes nothing else; a local one, started with `npm start`, takes http and loopback for local use), no user or password, no fragment, and a host that resolves only to public addresses — loopback, private (RFC 1918, unique-local), link-local (the metadata service among them) and reserved addresses are 422; each delivery checks again where it connects. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    patch: operations["updateWebhook"];
+  };
+  "/api/v1/users/{user_id}/webhooks/{webhook_id}/deliveries": {
+    /**
+     * A webhook's deliveries
+     * @description The newest 50 (kept 30 days), newest first: each its id (the webhook-id it is sent with), event, status (pending, delivered, failed), attempts (when, the answer’s status code or why none came) and next try. A delivery is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (a fifth more at most, at random), then failed; an answer 410 Gone disables the webhook, as do 5 days of failures. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    get: operations["listDeliveries"];
+  };
+  "/api/v1/users/{user_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay": {
+    /**
+     * Send a delivery again
+     * @description Body {}. The same body under the same webhook-id (a receiver that keeps the ids it took sees it again), signed afresh, sent at once and retried as a new delivery is. A disabled webhook is 409 `webhook_disabled`: enable it first. Needs an API key with the webhooks:manage scope, for the path's user_id.
+     */
+    post: operations["replayDelivery"];
+  };
   "/api/v1/cards": {
     /**
      * The card catalogue
@@ -746,7 +789,7 @@ export interface components {
     KeyItem: {
       key_id: string;
       label: string;
-      scopes: ("decks:read" | "decks:write" | "decks:delete" | "keys:manage" | "account:delete" | "collection:read" | "collection:write" | "events:write" | "events:submit")[];
+      scopes: ("decks:read" | "decks:write" | "decks:delete" | "keys:manage" | "account:delete" | "collection:read" | "collection:write" | "events:write" | "events:submit" | "webhooks:manage")[];
       /** @enum {string} */
       status: "active" | "revoked" | "expired";
       created_at: string;
@@ -813,7 +856,7 @@ export interface components {
     CreatedKey: {
       key_id: string;
       label: string;
-      scopes: ("decks:read" | "decks:write" | "decks:delete" | "keys:manage" | "account:delete" | "collection:read" | "collection:write" | "events:write" | "events:submit")[];
+      scopes: ("decks:read" | "decks:write" | "decks:delete" | "keys:manage" | "account:delete" | "collection:read" | "collection:write" | "events:write" | "events:submit" | "webhooks:manage")[];
       /** @enum {string} */
       status: "active" | "revoked" | "expired";
       created_at: string;
@@ -1101,6 +1144,99 @@ export interface components {
         /** Format: date-time */
         at: string;
       } | null;
+    };
+    Webhook: {
+      webhook_id: string;
+      url: string;
+      events: ("deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked")[];
+      filters: {
+        [key: string]: string | string[];
+      };
+      description: string;
+      discord: boolean;
+      disabled: {
+        reason: string;
+        /** Format: date-time */
+        at: string;
+      } | null;
+      failing_since: string | null;
+      previous_secret_expires_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      links: {
+        deliveries: string;
+      };
+    };
+    CreatedWebhook: {
+      webhook_id: string;
+      url: string;
+      events: ("deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked")[];
+      filters: {
+        [key: string]: string | string[];
+      };
+      description: string;
+      discord: boolean;
+      disabled: {
+        reason: string;
+        /** Format: date-time */
+        at: string;
+      } | null;
+      failing_since: string | null;
+      previous_secret_expires_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      links: {
+        deliveries: string;
+      };
+      /** @description `whsec_` and 32 random bytes in base64: shown in this answer only; it signs every delivery. */
+      secret: string;
+    };
+    ChangedWebhook: {
+      webhook_id: string;
+      url: string;
+      events: ("deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked")[];
+      filters: {
+        [key: string]: string | string[];
+      };
+      description: string;
+      discord: boolean;
+      disabled: {
+        reason: string;
+        /** Format: date-time */
+        at: string;
+      } | null;
+      failing_since: string | null;
+      previous_secret_expires_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      links: {
+        deliveries: string;
+      };
+      /** @description The new secret, when the change rotated it: shown in this answer only. */
+      secret?: string;
+    };
+    Delivery: {
+      /** @description Its `webhook-id`, the same on every attempt. */
+      delivery_id: string;
+      /** @enum {string} */
+      type: "deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked";
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed";
+      attempts: ({
+          /** Format: date-time */
+          at: string;
+          status: number | null;
+          error?: string;
+        })[];
+      next_try: string | null;
+      /** Format: date-time */
+      created_at: string;
     };
     ErrorDetail: {
       path: string;
@@ -9960,6 +10096,1351 @@ export interface operations {
         };
         content: {
           "text/html": string;
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The account's webhooks
+   * @description Oldest made first; never a secret. A disabled one says why and since when. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  listWebhooks: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Webhook"][];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Register a webhook
+   * @description { url, events, filters?, description? }: the events it takes and search's filters (a deck event reaches it for a deck they keep). The answer shows its secret (`whsec_`…) once: every delivery is signed with it as Standard Webhooks 1.0 says (headers webhook-id, webhook-timestamp, webhook-signature). At most 10 an account (422 `too_many`). A target is checked when given: https (a deployed service takes nothing else; a local one, started with `npm start`, takes http and loopback for local use), no user or password, no fragment, and a host that resolves only to public addresses — loopback, private (RFC 1918, unique-local), link-local (the metadata service among them) and reserved addresses are 422; each delivery checks again where it connects. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  createWebhook: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where deliveries are POSTed: https (a deployed service takes nothing else), a public host; a Discord webhook URL (https://discord.com/api/webhooks/…) gets a message with the deck’s embed instead. */
+          url: string;
+          events: ("deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked")[];
+          /** @description Search’s filters (GET /api/v1/decks): a deck event reaches the endpoint only for a deck every one given keeps. */
+          filters?: {
+            /** @description Decks of this archetype (its id) */
+            archetype?: string;
+            q?: string;
+            /** @enum {string} */
+            main_faction?: "germany" | "britain" | "japan" | "soviet" | "usa";
+            /** @enum {string} */
+            ally_faction?: "germany" | "britain" | "japan" | "soviet" | "usa" | "france" | "italy" | "poland" | "finland" | "anzac";
+            tag?: string;
+            card?: string[];
+            exclude_card?: string[];
+          };
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CreatedWebhook"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_json, invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is over 128 KiB (payload_too_large) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "payload_too_large";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is not sent in the media type the route reads (application/json, or text/plain; UTF-8), or this route takes no body and one was sent (unsupported_media_type) */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported_media_type";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body breaks rules: every failing rule is in details (validation_failed) */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "validation_failed";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A webhook
+   * @description Its target, events, filters, whether it is disabled and why, since when it fails; never a secret. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  readWebhook: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+        /**
+         * @description One of the account's webhooks: its webhook_id.
+         * @example 0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13
+         */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Webhook"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Not found (not_found) */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delete a webhook
+   * @description No delivery is sent to it from the answer on; its log expires with its deliveries (30 days). Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  deleteWebhook: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+        /**
+         * @description One of the account's webhooks: its webhook_id.
+         * @example 0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13
+         */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Webhook"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Not found (not_found) */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is not sent in the media type the route reads (application/json, or text/plain; UTF-8), or this route takes no body and one was sent (unsupported_media_type) */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported_media_type";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a webhook
+   * @description Any of url, events, filters, description; `disabled` (true stops its deliveries, false starts them again); `rotate_secret: true` answers a new secret once (`secret`), the old one signing beside it for 24 hours. A target is checked when given: https (a deployed service takes nothing else; a local one, started with `npm start`, takes http and loopback for local use), no user or password, no fragment, and a host that resolves only to public addresses — loopback, private (RFC 1918, unique-local), link-local (the metadata service among them) and reserved addresses are 422; each delivery checks again where it connects. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  updateWebhook: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+        /**
+         * @description One of the account's webhooks: its webhook_id.
+         * @example 0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13
+         */
+        webhook_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where deliveries are POSTed: https (a deployed service takes nothing else), a public host; a Discord webhook URL (https://discord.com/api/webhooks/…) gets a message with the deck’s embed instead. */
+          url?: string;
+          events?: ("deck.published" | "deck.updated" | "deck.unpublished" | "catalogue.published" | "event.locked")[];
+          /** @description Search’s filters (GET /api/v1/decks): a deck event reaches the endpoint only for a deck every one given keeps. */
+          filters?: {
+            /** @description Decks of this archetype (its id) */
+            archetype?: string;
+            q?: string;
+            /** @enum {string} */
+            main_faction?: "germany" | "britain" | "japan" | "soviet" | "usa";
+            /** @enum {string} */
+            ally_faction?: "germany" | "britain" | "japan" | "soviet" | "usa" | "france" | "italy" | "poland" | "finland" | "anzac";
+            tag?: string;
+            card?: string[];
+            exclude_card?: string[];
+          };
+          description?: string;
+          /** @description true stops deliveries; false starts them again (and clears why they stopped). */
+          disabled?: boolean;
+          /**
+           * @description A new secret, answered once; the old one signs beside it for 24 hours (a receiver takes either).
+           * @constant
+           */
+          rotate_secret?: true;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ChangedWebhook"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_json, invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Not found (not_found) */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is over 128 KiB (payload_too_large) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "payload_too_large";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is not sent in the media type the route reads (application/json, or text/plain; UTF-8), or this route takes no body and one was sent (unsupported_media_type) */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported_media_type";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body breaks rules: every failing rule is in details (validation_failed) */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "validation_failed";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A webhook's deliveries
+   * @description The newest 50 (kept 30 days), newest first: each its id (the webhook-id it is sent with), event, status (pending, delivered, failed), attempts (when, the answer’s status code or why none came) and next try. A delivery is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (a fifth more at most, at random), then failed; an answer 410 Gone disables the webhook, as do 5 days of failures. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  listDeliveries: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+        /**
+         * @description One of the account's webhooks: its webhook_id.
+         * @example 0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13
+         */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Delivery"][];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Not found (not_found) */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */
+      429: {
+        content: {
+          "application/json": {
+            /** @constant */
+            message: "Too Many Requests";
+          };
+        };
+      };
+      /** @description A fault on our side; the request id identifies it (internal_error) */
+      500: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal_error";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The store is busy, unreachable or slow: retry after Retry-After seconds (service_unavailable) */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "service_unavailable";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Send a delivery again
+   * @description Body {}. The same body under the same webhook-id (a receiver that keeps the ids it took sees it again), signed afresh, sent at once and retried as a new delivery is. A disabled webhook is 409 `webhook_disabled`: enable it first. Needs an API key with the webhooks:manage scope, for the path's user_id.
+   */
+  replayDelivery: {
+    parameters: {
+      path: {
+        /**
+         * @description The key's account (any other is 403 user_mismatch).
+         * @example 3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f
+         */
+        user_id: string;
+        /**
+         * @description One of the account's webhooks: its webhook_id.
+         * @example 0e5c7a52-9f3d-4b8e-a1c6-2d4f6b8e0a13
+         */
+        webhook_id: string;
+        /**
+         * @description One of the webhook's deliveries: its delivery_id (its webhook-id header).
+         * @example msg_0mfk3x9a21f4c9e07b3d2a6e8
+         */
+        delivery_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Delivery"];
+            meta: components["schemas"]["Meta"];
+          };
+        };
+      };
+      /** @description The body is not a JSON object, or a query parameter is not valid (invalid_json, invalid_parameter) */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_parameter";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description No key, or a malformed, unknown or revoked one (unauthorized) */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The key lacks the route's scope, or the path's user_id is not the key's account (insufficient_scope, user_mismatch) */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "insufficient_scope" | "user_mismatch";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description Not found (not_found) */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The Idempotency-Key was used with another body (webhook_disabled) */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "webhook_disabled";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is over 128 KiB (payload_too_large) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "payload_too_large";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body is not sent in the media type the route reads (application/json, or text/plain; UTF-8), or this route takes no body and one was sent (unsupported_media_type) */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported_media_type";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
+        };
+      };
+      /** @description The body breaks rules: every failing rule is in details (validation_failed) */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "validation_failed";
+              message: string;
+              details?: components["schemas"]["ErrorDetails"];
+              details_total?: number;
+            };
+            meta: components["schemas"]["ErrorMeta"];
+          };
         };
       };
       /** @description Throttled by API Gateway (the stage's or the route's rate limit). This body is API Gateway's own, not the error envelope. */

@@ -1,0 +1,3 @@
+import { handleDeliveries } from '#workers/webhook-deliveries.ts';
+
+export const handler = handleDeliveries;
