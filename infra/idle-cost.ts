@@ -51,6 +51,11 @@ const dashboardMetrics = (dashboard: Resource): number => {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** Empty receives a month of an idle queue's Lambda trigger: 5 pollers, a 20-second long poll each, 30 days. */
+export const IDLE_QUEUE_RECEIVES = 5 * 3 * 60 * 24 * 30;
+/** Whether an event source mapping reads a queue (not a stream): its source is an SQS queue's ARN. */
+const isQueueSource = (r: Resource): boolean => JSON.stringify(r.Properties?.EventSourceArn ?? '').includes('Queue');
+
 export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTier: number; withinFreeTier: number } {
   const all = Object.values(template.Resources);
   const ofType = (type: string) => all.filter((r) => r.Type === type);
@@ -60,6 +65,10 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
   const paidDashboards = (free: boolean) =>
     dashboards.filter((m, i) => !free || i >= cw.freeDashboards || m > cw.freeDashboardMetrics).length * cw.dashboard;
   const secrets = ofType('AWS::SecretsManager::Secret').length;
+  // A queue's event source mapping long-polls it whether or not anything is sent ("Using Lambda with Amazon SQS": Lambda
+  // polls the queue with long polling); AWS publishes no idle figure: 5 pollers' 20-second waits, 648,000 requests a month.
+  const queuePolls = all.filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && isQueueSource(r)).length;
+  const polls = queuePolls * IDLE_QUEUE_RECEIVES;
   const keys = ofType('AWS::KMS::Key').length;
   const lines: BillLine[] = [
     {
@@ -79,6 +88,13 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
       }`,
     },
     {
+      item: "SQS receives of a queue's Lambda trigger (estimated)",
+      count: queuePolls,
+      beyondFreeTier: round((polls / 1_000_000) * PRICES.sqs.requestsPerMillion),
+      withinFreeTier: round((Math.max(0, polls - PRICES.sqs.freeRequests) / 1_000_000) * PRICES.sqs.requestsPerMillion),
+      note: `about ${IDLE_QUEUE_RECEIVES.toLocaleString('en-US')} empty long polls a month each (5 pollers, 20 s waits); $${PRICES.sqs.requestsPerMillion.toFixed(2)} a million beyond ${(PRICES.sqs.freeRequests / 1_000_000).toFixed(0)} million free`,
+    },
+    {
       item: 'Secrets Manager secrets',
       count: secrets,
       beyondFreeTier: round(secrets * PRICES.secretsManager.secret),
@@ -95,7 +111,7 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
     ...(
       [
         ['Lambda functions', 'AWS::Lambda::Function', 'by request and duration', 'one per route and worker'],
-        ['Lambda event source mappings (DynamoDB stream)', 'AWS::Lambda::EventSourceMapping', 'stream reads by Lambda are free', undefined],
+        ['Lambda event source mappings (DynamoDB stream)', 'STREAM_MAPPING', 'stream reads by Lambda are free', undefined],
         ['API Gateway HTTP APIs', 'AWS::ApiGatewayV2::Api', 'by request', undefined],
         ['SQS queues', 'AWS::SQS::Queue', 'by request', undefined],
         ['SNS topics', 'AWS::SNS::Topic', 'by message', undefined],
@@ -121,7 +137,8 @@ export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTie
       ] as const
     ).map(([item, type, note, per]) => ({
       item,
-      count: ofType(type).length,
+      count:
+        type === 'STREAM_MAPPING' ? ofType('AWS::Lambda::EventSourceMapping').filter((r) => !isQueueSource(r)).length : ofType(type).length,
       ...(per ? { per } : {}),
       beyondFreeTier: 0,
       withinFreeTier: 0,

@@ -43,6 +43,11 @@ export const PRICES = {
    * requests. The CloudFront pricing page's figures as long published; not read again this session.
    */
   cloudfront: { transferOutGb: 0.085, httpsPerTenThousand: 0.01, freeTransferGb: 1024, freeRequests: 10_000_000 },
+  /**
+   * SQS standard queues: requests per million (each ReceiveMessage counts, an empty one too; up to 64 KB a request), the
+   * first million a month always free (the SQS pricing page).
+   */
+  sqs: { requestsPerMillion: 0.4, freeRequests: 1_000_000 },
   dynamodb: {
     /** On-demand request units, per million. */
     readUnitsPerMillion: 0.125,

@@ -188,7 +188,7 @@ export class DeckLibraryStack extends Stack {
       );
       this.workers.set(worker.name, fn);
     }
-    // The deliveries' worker: ten messages a batch, two invocations at most (lib/routes/workers.ts WEBHOOK_DELIVERIES).
+    // The deliveries' worker: up to 100 messages a batch, two invocations at most (lib/routes/workers.ts WEBHOOK_DELIVERIES).
     const deliverWebhooks = new ServiceFunction(workerArea, `${pascal(WEBHOOK_DELIVERIES.name)}Function`, {
       ...shared,
       spec: WEBHOOK_DELIVERIES,
@@ -198,6 +198,7 @@ export class DeckLibraryStack extends Stack {
     deliverWebhooks.addEventSource(
       new SqsEventSource(deliveriesQueue, {
         batchSize: WEBHOOK_DELIVERIES.batchSize,
+        maxBatchingWindow: Duration.seconds(WEBHOOK_DELIVERIES.batchingWindowSeconds),
         maxConcurrency: WEBHOOK_DELIVERIES.maxConcurrency,
         reportBatchItemFailures: true,
       }),

@@ -11,8 +11,6 @@ const ONE = `${WEBHOOKS}/{webhook_id}`;
 const user = { user_id: UserId } as const;
 const one = { user_id: UserId, webhook_id: WebhookId } as const;
 const reading = decks(['GetItem'], [WEBHOOK.grant]);
-/** An endpoint written: itself (on the version read), its subscriber items and its account's count, in one transaction. */
-const writing = decks(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], [WEBHOOK.grant, HOOKS.grant]);
 const TARGETS =
   'A target is checked when given: https (a deployed service takes nothing else; a local one, started with `npm start`, takes http and loopback for local use), no user or password, no fragment, and a host that resolves only to public addresses — loopback, private (RFC 1918, unique-local), link-local (the metadata service among them) and reserved addresses are 422; each delivery checks again where it connects.';
 
@@ -23,7 +21,8 @@ export const WEBHOOK_ROUTES = routes({
     scope: 'webhooks:manage',
     params: user,
     body: 'WebhookBody',
-    grants: [writing],
+    // The endpoint, one more on its account's count, a subscriber item an event: one transaction.
+    grants: [decks(['PutItem', 'UpdateItem'], [WEBHOOK.grant]), decks(['PutItem'], [HOOKS.grant])],
     summary: 'Register a webhook',
     description: `{ url, events, filters?, description? }: the events it takes and search's filters (a deck event reaches it for a deck they keep). The answer shows its secret (\`whsec_\`…) once: every delivery is signed with it as Standard Webhooks 1.0 says (headers webhook-id, webhook-timestamp, webhook-signature). At most 10 an account (422 \`too_many\`). ${TARGETS}`,
     tag: 'Webhooks',
@@ -58,7 +57,8 @@ export const WEBHOOK_ROUTES = routes({
     scope: 'webhooks:manage',
     params: one,
     body: 'WebhookPatch',
-    grants: [writing],
+    // The endpoint read, then written on that version with the subscriber items its events and filters move: one transaction.
+    grants: [decks(['GetItem', 'PutItem'], [WEBHOOK.grant]), decks(['PutItem', 'DeleteItem'], [HOOKS.grant])],
     summary: 'Change a webhook',
     description: `Any of url, events, filters, description; \`disabled\` (true stops its deliveries, false starts them again); \`rotate_secret: true\` answers a new secret once (\`secret\`), the old one signing beside it for 24 hours. ${TARGETS}`,
     tag: 'Webhooks',
@@ -70,7 +70,8 @@ export const WEBHOOK_ROUTES = routes({
     path: ONE,
     scope: 'webhooks:manage',
     params: one,
-    grants: [writing],
+    // The endpoint read, then deleted on that version with its subscriber items and one off its count: one transaction.
+    grants: [decks(['GetItem', 'DeleteItem', 'UpdateItem'], [WEBHOOK.grant]), decks(['DeleteItem'], [HOOKS.grant])],
     summary: 'Delete a webhook',
     description: 'No delivery is sent to it from the answer on; its log expires with its deliveries (30 days).',
     tag: 'Webhooks',

@@ -240,29 +240,38 @@ export interface QueueWorker extends Grantee {
   handler: string;
   /** What its function does (its description). */
   serves: string;
-  /** Most messages an invocation. */
+  /** Most messages an invocation, and how long they are gathered (over 10, SQS asks for a window of at least a second). */
   batchSize: number;
+  batchingWindowSeconds: number;
   /** Most invocations at once (the mapping's maximum concurrency: 2 to 1,000). */
   maxConcurrency: number;
   timeoutSeconds: number;
 }
 
 /**
- * Webhook deliveries (contract §13.5; lib/webhooks/deliver.ts): each message an attempt, ten at once, at most two
- * invocations at once (a new account's Lambda quota is 10: the API keeps the most). An attempt waits 15 s at most for
- * its answer: given 60 s. Its grants: the delivery read and its attempt written; the endpoint read, and changed (its
+ * Webhook deliveries (contract §13.5; lib/webhooks/deliver.ts): each message an attempt, a batch's attempts at once, at
+ * most two invocations at once (a new account's Lambda quota is 10: the API keeps the most). A batch ends with its
+ * slowest attempt (15 s at most): batches of up to 100, so that targets that hang hold up at most 200 attempts in flight
+ * for 15 s, not every other account's (a hostile review's 20 hanging targets delayed an honest one by a minute at 10 a
+ * batch). An attempt waits 15 s at most for its answer: given 60 s. Its grants: the delivery read and its attempt written; the endpoint read, and changed (its
  * subscribers with it) when an attempt disables it or it fails; the queue, for the next try. A Discord target's message
  * is the /deck embed: the catalogue.
  */
 export const WEBHOOK_DELIVERIES: QueueWorker = worker<Omit<QueueWorker, 'handler'>>({
   name: 'deliverWebhooks',
   serves: 'webhook deliveries',
-  batchSize: 10,
+  batchSize: 100,
+  batchingWindowSeconds: 1,
   maxConcurrency: 2,
   timeoutSeconds: 60,
   catalogue: true,
   deliveries: true,
-  grants: [decks(['GetItem', 'PutItem'], [DELIVERY.grant, WEBHOOK.grant]), decks(['PutItem', 'DeleteItem'], [HOOKS.grant])],
+  grants: [
+    decks(['GetItem', 'PutItem'], [DELIVERY.grant, WEBHOOK.grant]),
+    decks(['DeleteItem'], [HOOKS.grant]),
+    // A deck event's deck still public (its `all` search entry), before its data is sent.
+    decks(['GetItem'], [SEARCH_ENTRY.grant]),
+  ],
 });
 
 /** A function run once a day at a time of day, UTC (an EventBridge schedule; locally a timer, and once at start). */

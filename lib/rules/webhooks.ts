@@ -24,8 +24,9 @@ export const WEBHOOK_LIMITS = {
   urlChars: 2048,
   /** A delivery's body (Standard Webhooks: under 20 kB). */
   bodyBytes: 20_000,
-  /** How long a rotated-out secret still signs. */
+  /** How long a rotated-out secret still signs, and how many secrets sign at once at most (the newest first). */
   rotationHours: 24,
+  liveSecrets: 5,
   /** An endpoint failing this long (every attempt since its first failure) is disabled. */
   failingDays: 5,
   /** An attempt's wait for its answer. */
@@ -95,38 +96,45 @@ export function deliveryHeaders(secrets: readonly string[], id: string, timestam
 /**
  * Addresses a delivery never reaches: loopback, private (RFC 1918, unique-local fc00::/7), link-local (169.254/16, the
  * metadata service's 169.254.169.254 among them; fe80::/10), "this network" (0/8, ::), shared (100.64/10), the
- * multicast and reserved ranges, AWS's IPv6 metadata address (fd00:ec2::254, in fc00::/7), and IPv4 through IPv6 (::ffff:
- * mapped, checked as IPv4). `loopback` allows 127/8 and ::1 (the local runtime's setting, never a deployed stack's).
+ * multicast, reserved and documentation ranges, AWS's IPv6 metadata address (fd00:ec2::254, in fc00::/7), and every
+ * IPv6 form that carries or reaches an IPv4 address — IPv4-compatible (::/96), IPv4-translated (::ffff:0:0/96), NAT64
+ * (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32); ::ffff: mapped ones are checked as IPv4.
+ * The local runtime's setting (`loopback`) allows 127/8 and ::1 alone, never a deployed stack's.
  */
-function blockList(loopback: boolean): BlockList {
-  const list = new BlockList();
-  const v4: [string, number][] = [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ];
-  if (!loopback) v4.push(['127.0.0.0', 8]);
-  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
-  const v6: [string, number][] = [
-    ['::', 128],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-    ['64:ff9b::', 96],
-    ['2001:db8::', 32],
-  ];
-  if (!loopback) v6.push(['::1', 128]);
-  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
-  return list;
-}
-const BLOCKED = { strict: blockList(false), loopback: blockList(true) };
+const BLOCKED_V4: [string, number][] = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+const BLOCKED_V6: [string, number][] = [
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+];
+const BLOCKED = new BlockList();
+for (const [net, bits] of BLOCKED_V4) BLOCKED.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of BLOCKED_V6) BLOCKED.addSubnet(net, bits, 'ipv6');
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
 
 /** An IPv4 address written in IPv6 (::ffff:a.b.c.d, or ::ffff:xxxx:xxxx) as IPv4; any other address as it is. */
 function unmapped(address: string): string {
@@ -142,7 +150,9 @@ export function reachableAddress(address: string, loopback = false): boolean {
   const ip = unmapped(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
   const family = isIP(ip);
   if (family === 0) return false;
-  return !(loopback ? BLOCKED.loopback : BLOCKED.strict).check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (loopback && LOOPBACK.check(ip, type)) return true;
+  return !BLOCKED.check(ip, type);
 }
 
 /** Discord's webhook URLs (discord.com/api/webhooks/<id>/<token>, and its older and testing hosts). */

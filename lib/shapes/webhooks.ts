@@ -10,6 +10,8 @@ const timestamp = v.pipe(v.string(), v.isoTimestamp());
 const url = v.pipe(
   v.string(),
   v.maxLength(WEBHOOK_LIMITS.urlChars, coded('too_long', `url is at most ${WEBHOOK_LIMITS.urlChars} characters`)),
+  // What is shown is what is called: no character a URL parser would drop or take in silently.
+  v.check((u) => !/[\s\p{C}]/u.test(u), coded('invalid_value', 'url has no spaces, control, format or unassigned characters')),
   v.description(
     'Where deliveries are POSTed: https (a deployed service takes nothing else), a public host; a Discord webhook URL (https://discord.com/api/webhooks/…) gets a message with the deck’s embed instead.',
   ),
@@ -17,7 +19,8 @@ const url = v.pipe(
 const events = v.pipe(
   v.array(v.picklist(WEBHOOK_EVENTS)),
   v.minLength(1, coded('invalid_value', 'events names at least one event')),
-  v.transform((e) => [...new Set(e)]),
+  // Each once, in one order (the list's): the same events are the same whatever order they are given in.
+  v.transform((e) => WEBHOOK_EVENTS.filter((event) => e.includes(event))),
   v.description(
     '`deck.published` (a deck made public, or created public), `deck.updated` (a public deck’s cards or guide), `deck.unpublished` (made private or unlisted, deleted, erased: the slug alone), `catalogue.published`, `event.locked`.',
   ),

@@ -7,6 +7,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { isDiscordWebhook, WEBHOOK_LIMITS, type WebhookEvent } from '#rules/webhooks.ts';
 import { deleteItems } from './bulk.ts';
 import { documentClient, type TransactItem, transact, unlessConditionFailed } from './client.ts';
+import { ALL_FACET, entryKey } from './items/search-entry.ts';
 import {
   DELIVERY,
   deliveryKey,
@@ -40,6 +41,14 @@ const hookItem = (w: StoredWebhook, event: WebhookEvent) => ({
 
 /** The subscriber items' writes that take an endpoint from `was` (none: new) to `is` (none: deleted). */
 function hookWrites(was: StoredWebhook | undefined, is: StoredWebhook | undefined): TransactItem[] {
+  // Its description or secrets changed, or its failures: its subscribers are what they were.
+  if (
+    was &&
+    is &&
+    JSON.stringify(hookItem(was, 'deck.published')) === JSON.stringify(hookItem(is, 'deck.published')) &&
+    hooksOf(was).join() === hooksOf(is).join()
+  )
+    return [];
   const before = was ? hooksOf(was) : [];
   const after = is ? hooksOf(is) : [];
   const user = (is ?? was) as StoredWebhook;
@@ -184,9 +193,14 @@ export async function changeDelivery(read: StoredDelivery, next: StoredDelivery)
   return put !== undefined;
 }
 
-/** An endpoint's newest deliveries, newest first. */
+/**
+ * An endpoint's newest deliveries, newest made first (an id's time is its change's, to the stream's second: ties of one
+ * second are put in the order they were made).
+ */
 export const listDeliveries = async (webhookId: string, limit: number): Promise<StoredDelivery[]> =>
-  (await partition(DELIVERY.pk(webhookId), { newestFirst: true, limit })).map((i) => stripKeys<StoredDelivery>(i));
+  (await partition(DELIVERY.pk(webhookId), { newestFirst: true, limit }))
+    .map((i) => stripKeys<StoredDelivery>(i))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at));
 
 /**
  * A step of an account's erasure: each of its endpoints first taken off its events (disabled: no fan-out reaches it
@@ -213,4 +227,12 @@ export async function eraseWebhooks(userId: string, limit: number): Promise<numb
     else await deleteWebhook(w);
   }
   return endpoints.length;
+}
+
+/** Whether a deck is public now: its `all` search entry stands (entries exist only while a deck is public), read consistently. */
+export async function isPublicDeck(deckId: string): Promise<boolean> {
+  const { Item } = await documentClient().send(
+    new GetCommand({ TableName: table(), Key: entryKey(deckId, ALL_FACET), ConsistentRead: true, ProjectionExpression: 'pk' }),
+  );
+  return Item !== undefined;
 }

@@ -19,7 +19,7 @@ import {
   WEBHOOK_LIMITS,
 } from '#rules/webhooks.ts';
 import type { Attempt, StoredDelivery, StoredWebhook } from '#store/items/webhook.ts';
-import { changeDelivery, changeWebhook, getDelivery, getWebhook } from '#store/webhooks.ts';
+import { changeDelivery, changeWebhook, getDelivery, getWebhook, isPublicDeck } from '#store/webhooks.ts';
 import { discordMessage } from './discord.ts';
 import { type QueuedDelivery, sendDelivery } from './queue.ts';
 import { guardedLookup, type TargetMode, targetMode } from './target.ts';
@@ -131,7 +131,11 @@ export function afterAttempt(
       delivery: { ...base, status: 'failed', next_try: null },
       webhook: { disabled: { reason: `every attempt failed for ${WEBHOOK_LIMITS.failingDays} days`, at } },
     };
-  const wait = heard.retryAfterSeconds ?? retryDelaySeconds(d.retries, random);
+  // The schedule's next wait; a Discord target's 429 says its own (its rate limit: at least a second), and counts as a
+  // retry all the same — the schedule ends what any answer repeats.
+  const scheduled = retryDelaySeconds(d.retries, random);
+  const discordWait = isDiscordWebhook(w.url) && heard.retryAfterSeconds !== undefined ? Math.max(1, heard.retryAfterSeconds) : undefined;
+  const wait = scheduled === undefined ? undefined : (discordWait ?? scheduled);
   const webhook = w.failing_since ? undefined : { failing_since: at };
   if (wait === undefined) return { delivery: { ...base, status: 'failed', next_try: null }, ...(webhook ? { webhook } : {}) };
   return {
@@ -159,20 +163,18 @@ export async function deliver(m: QueuedDelivery): Promise<void> {
     await changeDelivery(d, { ...d, status: 'failed', next_try: null, attempts: [...d.attempts, attempt], version: d.version + 1 });
     return;
   }
+  // A deck's data goes only while the deck is public: one made private, unlisted or deleted since is not sent.
+  if (await noLongerPublic(d)) {
+    const attempt: Attempt = { at: new Date().toISOString(), status: null, error: 'not sent: the deck is no longer public' };
+    await changeDelivery(d, { ...d, status: 'failed', next_try: null, attempts: [...d.attempts, attempt], version: d.version + 1 });
+    return;
+  }
+  // An attempt is dated when it begins (its answer may take 15 s).
   const now = new Date();
   const body = bodyFor(w, d);
-  const heard = await post(
-    w.url,
-    deliveryHeaders(
-      liveSecrets(w, now).map((s) => s.secret),
-      d.delivery_id,
-      Math.floor(now.getTime() / 1000),
-      body,
-    ),
-    body,
-    targetMode(),
-  );
-  const next = afterAttempt(d, w, heard, new Date(), Math.random());
+  const secrets = liveSecrets(w, now).map((s) => s.secret);
+  const heard = await post(w.url, deliveryHeaders(secrets, d.delivery_id, Math.floor(now.getTime() / 1000), body), body, targetMode());
+  const next = afterAttempt(d, w, heard, now, Math.random());
   logger.info('webhook attempt', {
     webhook: w.webhook_id,
     delivery: d.delivery_id,
@@ -180,7 +182,28 @@ export async function deliver(m: QueuedDelivery): Promise<void> {
     error: heard.error,
     outcome: next.delivery.status,
   });
-  if (!(await changeDelivery(d, next.delivery))) return;
+  if (!(await changeDelivery(d, next.delivery))) {
+    // A replay came between: the attempt was made all the same, so it is recorded on the newer run, which goes on as it is.
+    await recordOnly(d, next.delivery.attempts.at(-1) as Attempt);
+    return;
+  }
   if (next.webhook) await patchWebhook(w, next.webhook);
   if (next.waitSeconds !== undefined) await sendDelivery({ ...m, version: next.delivery.version }, next.waitSeconds);
+}
+
+/** Whether a deck event's deck has stopped being public (its `all` search entry is gone). */
+async function noLongerPublic(d: StoredDelivery): Promise<boolean> {
+  if (d.type !== 'deck.published' && d.type !== 'deck.updated') return false;
+  const id = (JSON.parse(d.body) as { data?: { deck?: { id?: unknown } } }).data?.deck?.id;
+  return typeof id === 'string' && !(await isPublicDeck(id));
+}
+
+/** An attempt added to a delivery's log whatever run it is in now (read again on each race, a few times). */
+async function recordOnly(read: StoredDelivery, attempt: Attempt): Promise<void> {
+  for (let tries = 0; tries < 3; tries++) {
+    const now = await getDelivery(read.webhook_id, read.delivery_id);
+    if (!now) return;
+    const attempts = [...now.attempts, attempt].slice(-WEBHOOK_LIMITS.attemptsKept);
+    if (await changeDelivery(now, { ...now, attempts, version: now.version + 1 })) return;
+  }
 }

@@ -10,7 +10,7 @@
  */
 import { PUBLIC_ROUTES } from '#routes/public.ts';
 import { SHARE_ROUTES } from '#routes/share.ts';
-import { deliveryBody, deliveryIdOf, passesFilters, WEBHOOK_LIMITS, type WebhookEvent } from '#rules/webhooks.ts';
+import { deliveryBody, deliveryIdOf, passesFilters, WEBHOOK_LIMITS, type WebhookEvent, type WebhookFilters } from '#rules/webhooks.ts';
 import { searchItem } from '#shapes/deck-bodies.ts';
 import { atMost } from '#store/at-most.ts';
 import { fromItem } from '#store/items/deck.ts';
@@ -19,52 +19,71 @@ import type { StoredDelivery, StoredHook } from '#store/items/webhook.ts';
 import { putDelivery, subscribersOf } from '#store/webhooks.ts';
 import { sendDelivery } from './queue.ts';
 
-type DeckEvent = Extract<WebhookEvent, `deck.${string}`>;
 type Image = Record<string, unknown>;
+/** A public deck as the filters see it: its `all` search entry. */
+type Filtered = SearchEntry & { archetype_id?: string; tags: string[]; search_text: string; cards: string[] };
 
-/** A deck item's change (its images before and after, stored items) as a webhook event, or none. */
-export function deckEventOf(before: Image | undefined, after: Image | undefined): DeckEvent | undefined {
-  const was = before?.visibility === 'public';
-  const is = after?.visibility === 'public';
-  if (!was && is) return 'deck.published';
-  if (was && !is) return 'deck.unpublished';
-  if (!was || !is) return undefined;
-  const moved = (field: string) => JSON.stringify(before?.[field] ?? null) !== JSON.stringify(after?.[field] ?? null);
-  return moved('deck_code') || moved('guide') || moved('guide_description') ? 'deck.updated' : undefined;
-}
+/** What a deck's change may move, for a subscriber: its content (code, guide) and what its filters test. */
+const CONTENT = ['deck_code', 'guide', 'guide_description'] as const;
+const FILTERED = ['tags', 'name', 'archetype', 'main_faction', 'ally_faction'] as const;
 
-/** A change to deliver: its event, its payload's data, what the filters see (a deck's), and what makes it one change. */
+/** A change to deliver: its event, its payload's data, which endpoints' filters it reaches, and what makes it one change. */
 export interface Change {
   type: WebhookEvent;
   data: unknown;
-  /** The deck as search sees it (for the filters); none for an event of no deck (any filter passes it). */
-  filtered?: SearchEntry & { archetype_id?: string; tags: string[]; search_text: string; cards: string[] };
-  /** What makes it one change (a stream record's sequence number): its deliveries' ids are made of it. */
+  /** Whether it reaches an endpoint of these filters; none: every endpoint taking its event. */
+  reaches?: (filters: WebhookFilters) => boolean;
+  /** What makes it one change (a stream record's sequence number and its event): its deliveries' ids are made of it. */
   seed: string;
+  /** Its time: its body's timestamp. */
   at: Date;
+  /** The change's time as the stream has it (its deliveries' ids: the same when the change is seen again). */
+  idAt?: Date;
 }
 
-/** The change a deck item's images make, or none: its payload the deck as search lists it, its code and links. */
-export function deckChange(
-  before: Image | undefined,
-  after: Image | undefined,
-  seed: string,
-  at: Date,
-  origin: string,
-): Change | undefined {
-  const type = deckEventOf(before, after);
-  if (!type) return undefined;
-  const deck = fromItem((type === 'deck.unpublished' ? before : after) as Image);
-  const [entry] = entriesOf(deck);
-  if (!entry) return undefined;
-  const filtered = entry as unknown as NonNullable<Change['filtered']>;
-  const slug = deck.share_slug;
-  if (type === 'deck.unpublished') return { type, data: { share_slug: slug }, filtered, seed, at };
-  const links = {
-    page: `${origin}${SHARE_ROUTES.readSharePage.path.replace('{share_slug}', slug)}`,
-    api: `${origin}${PUBLIC_ROUTES.readSharedDeck.path.replace('{share_slug}', slug)}`,
-  };
-  return { type, data: { deck: { ...searchItem(filtered), deck_code: deck.deck_code, links } }, filtered, seed, at };
+const filteredOf = (image: Image | undefined): Filtered | undefined =>
+  image?.visibility === 'public' ? (entriesOf(fromItem(image))[0] as unknown as Filtered | undefined) : undefined;
+
+/**
+ * The changes a deck item's images make, for the endpoints they reach — a subscriber sees the public decks its filters
+ * keep: one entering its view is `deck.published` to it (made public, or changed into its filters), one leaving it
+ * `deck.unpublished` (made private or unlisted, deleted, erased, or changed out of its filters: the slug alone), one
+ * staying in it whose code or guide changed `deck.updated`. A fold of its views or likes, or an owner's own order, is none.
+ */
+export function deckChanges(before: Image | undefined, after: Image | undefined, seed: string, idAt: Date, origin: string): Change[] {
+  const was = filteredOf(before);
+  const is = filteredOf(after);
+  if (!was && !is) return [];
+  const moved = (fields: readonly string[]) =>
+    fields.some((f) => JSON.stringify(before?.[f] ?? null) !== JSON.stringify(after?.[f] ?? null));
+  const contentMoved = moved(CONTENT);
+  if (was && is && !contentMoved && !moved(FILTERED)) return [];
+  const keeps = (deck: Filtered | undefined, filters: WebhookFilters) => deck !== undefined && passesFilters(deck, filters);
+  // The body's time: the deck's own last change (to the millisecond), else (a delete) the stream's.
+  const at = after?.updated_at ? new Date(String(after.updated_at)) : idAt;
+  const changes: Change[] = [];
+  const slug = String((after ?? before)?.share_slug);
+  if (is) {
+    const deck = fromItem(after as Image);
+    const links = {
+      page: `${origin}${SHARE_ROUTES.readSharePage.path.replace('{share_slug}', slug)}`,
+      api: `${origin}${PUBLIC_ROUTES.readSharedDeck.path.replace('{share_slug}', slug)}`,
+    };
+    const data = { deck: { ...searchItem(is), deck_code: deck.deck_code, links } };
+    changes.push({ type: 'deck.published', data, reaches: (f) => keeps(is, f) && !keeps(was, f), seed: `${seed}#published`, at, idAt });
+    if (was && contentMoved)
+      changes.push({ type: 'deck.updated', data, reaches: (f) => keeps(is, f) && keeps(was, f), seed: `${seed}#updated`, at, idAt });
+  }
+  if (was)
+    changes.push({
+      type: 'deck.unpublished',
+      data: { share_slug: slug },
+      reaches: (f) => keeps(was, f) && !keeps(is, f),
+      seed: `${seed}#unpublished`,
+      at,
+      idAt,
+    });
+  return changes;
 }
 
 /** The change a catalogue pointer's images make (lib/store/items/catalogue.ts): another version in force, or none. */
@@ -96,12 +115,13 @@ export async function fanOut(changes: readonly Change[]): Promise<void> {
   const subscribers = new Map<WebhookEvent, Promise<StoredHook[]>>();
   for (const change of changes) {
     if (!subscribers.has(change.type)) subscribers.set(change.type, subscribersOf(change.type));
-    const hooks = ((await subscribers.get(change.type)) ?? []).filter((h) => !change.filtered || passesFilters(change.filtered, h.filters));
+    const hooks = ((await subscribers.get(change.type)) ?? []).filter((h) => !change.reaches || change.reaches(h.filters));
     if (hooks.length === 0) continue;
     const body = bodyOf(change);
+    const made = new Date().toISOString();
     await atMost(AT_ONCE, hooks, async (hook) => {
       const delivery: StoredDelivery = {
-        delivery_id: deliveryIdOf(change.at.getTime(), `${change.seed}#${hook.webhook_id}`),
+        delivery_id: deliveryIdOf((change.idAt ?? change.at).getTime(), `${change.seed}#${hook.webhook_id}`),
         webhook_id: hook.webhook_id,
         user_id: hook.user_id,
         type: change.type,
@@ -109,8 +129,8 @@ export async function fanOut(changes: readonly Change[]): Promise<void> {
         status: 'pending',
         retries: 0,
         attempts: [],
-        next_try: change.at.toISOString(),
-        created_at: change.at.toISOString(),
+        next_try: made,
+        created_at: made,
         version: 1,
       };
       const message = { user_id: hook.user_id, webhook_id: hook.webhook_id, delivery_id: delivery.delivery_id, version: 1 };

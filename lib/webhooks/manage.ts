@@ -87,7 +87,7 @@ export const createWebhook = endpoint(R.createWebhook, { init: [documentClient] 
   const w: StoredWebhook = {
     webhook_id: randomUUID(),
     user_id: req.key.user_id,
-    url: body.url,
+    url: new URL(body.url).href,
     events: body.events,
     filters: body.filters ?? {},
     description: body.description ?? '',
@@ -123,7 +123,7 @@ export function changedWebhook(w: StoredWebhook, change: WebhookChange, now: Dat
     next[field] = value;
     moved = true;
   };
-  if (change.url !== undefined) set('url', change.url);
+  if (change.url !== undefined) set('url', new URL(change.url).href);
   if (change.events !== undefined) set('events', change.events);
   if (change.filters !== undefined) set('filters', change.filters);
   if (change.description !== undefined) set('description', change.description);
@@ -135,9 +135,11 @@ export function changedWebhook(w: StoredWebhook, change: WebhookChange, now: Dat
   let secret: string | undefined;
   if (change.rotate_secret) {
     secret = newSecret();
-    const [current] = w.secrets;
+    // Every secret still live signs on beside the new one — the one it replaces for 24 hours, one rotated out before
+    // until its own expiry — so that a secret answered by a rotation (two at once included) is never left unsigned.
     const until = new Date(now.getTime() + WEBHOOK_LIMITS.rotationHours * HOUR_MS).toISOString();
-    set('secrets', [{ secret, expires_at: null }, ...(current ? [{ secret: current.secret, expires_at: until }] : [])]);
+    const kept = liveSecrets(w, now).map((s) => ({ secret: s.secret, expires_at: s.expires_at ?? until }));
+    set('secrets', [{ secret, expires_at: null }, ...kept].slice(0, WEBHOOK_LIMITS.liveSecrets));
   }
   if (!moved) return undefined;
   return { next: { ...next, updated_at: now.toISOString(), version: w.version + 1 }, ...(secret ? { secret } : {}) };

@@ -28,7 +28,7 @@ import { type Listed, slugOfCount, VIEW_COUNT } from '#store/items/view-count.ts
 import { purgeLikes } from '#store/likes.ts';
 import { applyPlays } from '#store/plays.ts';
 import { purgeVersions, trimVersions } from '#store/versions.ts';
-import { type Change, catalogueChange, deckChange, fanOut } from '#webhooks/fan-out.ts';
+import { type Change, catalogueChange, deckChanges, fanOut } from '#webhooks/fan-out.ts';
 import { batchHandler, changesOf, earliestOf, type Image, image, itemName, type Work, workByItem } from './batch.ts';
 import { likesMoved } from './likes.ts';
 import { movedCount, viewsMoved } from './view-folds.ts';
@@ -141,8 +141,14 @@ export function workOf(records: readonly DynamoDBRecord[]): Work[] {
     const images = changesOf(itemRecords);
     const [was, is] = [listedOf(images[0]?.[0]), listedOf(images.at(-1)?.[1])];
     // Published, changed while public, unpublished: the webhooks' deliveries (lib/webhooks/fan-out.ts).
-    const change = deckChange(images[0]?.[0], images.at(-1)?.[1], String(last.dynamodb?.SequenceNumber ?? sequence), atOf(last), origin());
-    if (change) published.push({ change, first: sequence });
+    for (const change of deckChanges(
+      images[0]?.[0],
+      images.at(-1)?.[1],
+      String(last.dynamodb?.SequenceNumber ?? sequence),
+      atOf(last),
+      origin(),
+    ))
+      published.push({ change, first: sequence });
     const listedSlug = String((images.at(-1)?.[1] ?? images[0]?.[0])?.share_slug ?? '');
     if (listedSlug && !sameListing(was, is))
       listings.push({ slug: listedSlug, was, is, deleted: images.at(-1)?.[1] === undefined, first: sequence, what });

@@ -5,25 +5,33 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount, issueKey } from '#auth/accounts.ts';
 import { demoCatalogue } from '#catalogue/load.ts';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { urlCodeOf } from '#rules/url-code.ts';
+import { deliveryBody, deliveryIdOf } from '#rules/webhooks.ts';
 import type { TransactItem } from '#store/client.ts';
 import { documentClient } from '#store/client.ts';
 import { eraseStep } from '#store/erasure-steps.ts';
 import { createEvent, getEvent, listEntries } from '#store/events.ts';
 import { getCounts } from '#store/folds.ts';
-import { DECK, type StoredDeck } from '#store/items/deck.ts';
+import { DECK, deckItem, type StoredDeck } from '#store/items/deck.ts';
 import { entryKey, type StoredEvent } from '#store/items/event.ts';
 import { likeCountKey } from '#store/items/like-count.ts';
 import { SEARCH_ENTRY } from '#store/items/search-entry.ts';
 import { applyPlays } from '#store/plays.ts';
 import { DECKS, type TableDef, tableName } from '#store/tables.ts';
+import { putDelivery } from '#store/webhooks.ts';
+import { deliver } from '#webhooks/deliver.ts';
+import { deckChanges, fanOut } from '#webhooks/fan-out.ts';
 import { SETTLE_MS } from '#workers/erasure.ts';
 import { openViewDay } from '#workers/open-day.ts';
 import { handleStoreChanges } from '#workers/store-changes.ts';
+import { startLocalQueue } from '../../infra/local/queue.ts';
 import { PRICES } from '../../infra/prices.ts';
 import { legalCode, pauperDeck } from '../../test/support/decks.ts';
 import { type Call, itemsWritten, operationOf, recordDynamo } from '../../test/support/dynamo-recorder.ts';
@@ -272,6 +280,7 @@ export async function costs({ account, apiKey, decksPath, owned, library, shared
     }
   }
   costs.push(...(await eventCosts(account.user_id, apiKey, measured, row)));
+  costs.push(...(await webhookCosts(measured, row, library[0] as StoredDeck)));
   // A burst: 20 public creates of one pair, handed to the worker as one batch would (their figures summed).
   const burst: { userId: string; deckId: string }[] = [];
   for (let i = 0; i < 20; i++) {
@@ -404,4 +413,96 @@ async function eventCosts(
     out.push(row(name, r.statusCode ?? 0, tally));
   }
   return out;
+}
+
+/** Webhooks an account holds in the bench (the most an account may), and deliveries in one's log. */
+const BENCH_HOOKS = 10;
+const BENCH_DELIVERIES = 60;
+
+/**
+ * Webhooks (contract §13.5): registered, listed (10), read, changed, deleted; a log of 50 of 60 deliveries; a replay; the
+ * fan-out of one deck published to 10 subscribers (the store-change worker's part); one attempt delivered (the
+ * deliveries worker's part, to a receiver on loopback). The queue is the local stand-in (infra/local/queue.ts).
+ */
+async function webhookCosts(
+  measured: <T>(run: () => Promise<T>) => Promise<[T, Tally]>,
+  row: (label: string, status: number | string, t: Tally) => (string | number)[],
+  deck: StoredDeck,
+): Promise<(string | number)[][]> {
+  const queue = await startLocalQueue(join(tmpdir(), `bench-discarded-${process.pid}.jsonl`));
+  const receiver = createServer((_req, res) => void res.writeHead(204).end());
+  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+  const env = {
+    SQS_ENDPOINT: process.env.SQS_ENDPOINT,
+    DELIVERIES_QUEUE_URL: process.env.DELIVERIES_QUEUE_URL,
+    WEBHOOK_TARGETS: process.env.WEBHOOK_TARGETS,
+  };
+  Object.assign(process.env, { SQS_ENDPOINT: queue.endpoint, DELIVERIES_QUEUE_URL: queue.deliveriesUrl, WEBHOOK_TARGETS: 'local' });
+  try {
+    const account = await createAccount('Bench Hooks');
+    const key = (await issueKey(account.user_id, ['webhooks:manage'])).apiKey;
+    const path = `/api/v1/users/${account.user_id}/webhooks`;
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    const body = { url, events: ['deck.published', 'deck.updated', 'deck.unpublished'], filters: { main_faction: deck.main_faction } };
+    const ids: string[] = [];
+    for (let i = 0; i < BENCH_HOOKS - 1; i++) ids.push(JSON.parse((await invoke('POST', path, key, body)).body as string).data.webhook_id);
+    const out: (string | number)[][] = [];
+    const [made, create] = await measured(() => invoke('POST', path, key, body));
+    out.push(row('webhook create (3 events)', made.statusCode ?? 0, create));
+    const id = JSON.parse(made.body as string).data.webhook_id as string;
+    const at = Date.now();
+    for (let i = 0; i < BENCH_DELIVERIES; i++)
+      await putDelivery({
+        delivery_id: deliveryIdOf(at + i, `bench#${i}`),
+        webhook_id: id,
+        user_id: account.user_id,
+        type: 'deck.published',
+        body: deliveryBody('deck.published', new Date(at), { deck: { share_slug: deck.share_slug, deck_code: deck.deck_code } }),
+        status: 'delivered',
+        retries: 0,
+        attempts: [{ at: new Date(at).toISOString(), status: 204 }],
+        next_try: null,
+        created_at: new Date(at + i).toISOString(),
+        version: 2,
+      });
+    const replayed = `${path}/${id}/deliveries/${deliveryIdOf(at, 'bench#0')}/replay`;
+    const cases: [string, string, string, unknown][] = [
+      [`webhooks list (${BENCH_HOOKS})`, 'GET', path, undefined],
+      ['webhook read', 'GET', `${path}/${id}`, undefined],
+      ['webhook PATCH (description)', 'PATCH', `${path}/${id}`, { description: 'bench' }],
+      [`webhook deliveries (the newest 50 of ${BENCH_DELIVERIES})`, 'GET', `${path}/${id}/deliveries`, undefined],
+      ['delivery replay', 'POST', replayed, {}],
+    ];
+    for (const [name, method, where, payload] of cases) {
+      const [r, tally] = await measured(() => invoke(method, where, key, payload));
+      out.push(row(name, r.statusCode ?? 0, tally));
+    }
+    const item = deckItem({ ...deck, visibility: 'public' });
+    const changes = deckChanges(undefined, item, `bench-${at}`, new Date(), '');
+    const change = changes[0] as NonNullable<(typeof changes)[number]>;
+    out.push(
+      row(
+        `  fan-out: a deck published to ${BENCH_HOOKS} subscribers (the store-change worker)`,
+        '—',
+        (await measured(() => fanOut(changes)))[1],
+      ),
+    );
+    const [, attempt] = await measured(() =>
+      deliver({
+        user_id: account.user_id,
+        webhook_id: id,
+        delivery_id: deliveryIdOf((change.idAt ?? change.at).getTime(), `${change.seed}#${id}`),
+        version: 1,
+      }),
+    );
+    out.push(row('  an attempt, delivered (the deliveries worker)', '—', attempt));
+    const [gone, deleted] = await measured(() => invoke('DELETE', `${path}/${ids[0]}`, key));
+    out.push(row('webhook delete (3 events)', gone.statusCode ?? 0, deleted));
+    return out;
+  } finally {
+    Object.assign(process.env, env);
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+    await queue.stop();
+    await new Promise<void>((ok) => receiver.close(() => ok()));
+  }
 }

@@ -230,10 +230,19 @@ describe('webhooks over HTTP', () => {
     expect(list.body.data).toHaveLength(10);
     expect(list.text).not.toContain('whsec_');
     const first = made[0]?.hook.webhook_id as string;
-    const changed = await call('PATCH', `${hooks(owner)}/${first}`, {
+    const moved = await call('PATCH', `${hooks(owner)}/${first}`, {
       key: owner.key,
-      body: { events: ['deck.updated', 'deck.unpublished'], disabled: true },
+      body: { events: ['deck.updated', 'deck.unpublished'] },
     });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.data).toMatchObject({ events: ['deck.updated', 'deck.unpublished'], disabled: null });
+    // A change that changes nothing writes nothing: its updated_at stays.
+    const same = await call('PATCH', `${hooks(owner)}/${first}`, {
+      key: owner.key,
+      body: { events: ['deck.updated', 'deck.unpublished', 'deck.updated'] },
+    });
+    expect(same.body.data.updated_at).toBe(moved.body.data.updated_at);
+    const changed = await call('PATCH', `${hooks(owner)}/${first}`, { key: owner.key, body: { disabled: true } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.data).toMatchObject({
       events: ['deck.updated', 'deck.unpublished'],
@@ -291,5 +300,100 @@ describe("a deployed stack's targets (WEBHOOK_TARGETS=public)", () => {
     const body = (await r.json()) as { error: { code: string; details: { path: string }[] } };
     expect(r.status).toBe(422);
     expect(body.error.details.map((d) => d.path)).toEqual(['url']);
+  });
+});
+
+describe('what a hostile review of webhooks found, held', () => {
+  it('a 429 with retry_after 0 from a target that is not Discord waits the schedule (it was sent 773 times in 40 s)', async () => {
+    const owner = await newOwner();
+    const t = tag();
+    const limited = await register(owner, { filters: { tag: t } });
+    answers.set(limited.path, [429, 429, 429, 429, 429]);
+    await createDeck(owner, { visibility: 'public', tags: [t] });
+    await heardOn(limited.path, 1);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(heard.filter((h) => h.path === limited.path)).toHaveLength(1);
+    const log = await call('GET', `${hooks(owner)}/${limited.hook.webhook_id}/deliveries`, { key: owner.key });
+    expect(log.body.data[0]).toMatchObject({ status: 'pending', attempts: [{ status: 429 }] });
+    expect(Date.parse(log.body.data[0].next_try) - Date.parse(log.body.data[0].attempts[0].at)).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('a deck made private before a retry is not sent again: its delivery fails, saying why; the receiver hears it leave', async () => {
+    const owner = await newOwner();
+    const t = tag();
+    const hook = await register(owner, { filters: { tag: t }, events: ['deck.published', 'deck.unpublished'] });
+    answers.set(hook.path, [500]);
+    const made = await createDeck(owner, { visibility: 'public', tags: [t] });
+    await heardOn(hook.path, 1);
+    const hidden = await call('PATCH', `${owner.decks}/${made.body.data.id}`, { key: owner.key, body: { visibility: 'private' } });
+    expect(hidden.status).toBe(200);
+    const log = async () =>
+      (await call('GET', `${hooks(owner)}/${hook.hook.webhook_id}/deliveries`, { key: owner.key })).body.data as {
+        type: string;
+        status: string;
+        attempts: { status: number | null; error?: string }[];
+      }[];
+    let entries = await log();
+    for (let i = 0; i < 150 && !entries.some((e) => e.type === 'deck.published' && e.status === 'failed'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      entries = await log();
+    }
+    const published = entries.find((e) => e.type === 'deck.published');
+    expect(published?.status).toBe('failed');
+    expect(published?.attempts.map((a) => [a.status, a.error ?? null])).toEqual([
+      [500, null],
+      [null, 'not sent: the deck is no longer public'],
+    ]);
+    // What the receiver heard: the deck published (answered 500), then unpublished — never its data again.
+    const types = heard.filter((h) => h.path === hook.path).map((h) => JSON.parse(h.body).type);
+    expect(types).toEqual(['deck.published', 'deck.unpublished']);
+  });
+
+  it("a deck changed out of a subscriber's filters is unpublished to it, into them published", async () => {
+    const owner = await newOwner();
+    const t = tag();
+    const germany = await register(owner, { filters: { tag: t, main_faction: 'germany' }, events: ['deck.published', 'deck.unpublished'] });
+    const made = await createDeck(owner, { visibility: 'public', tags: [t], deck_code: code('germany', 'italy') });
+    await heardOn(germany.path, 1);
+    const moved = await call('PATCH', `${owner.decks}/${made.body.data.id}`, {
+      key: owner.key,
+      body: { deck_code: code('soviet', 'usa') },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const [, left] = await heardOn(germany.path, 2);
+    expect(JSON.parse(left?.body ?? '{}')).toMatchObject({ type: 'deck.unpublished', data: { share_slug: made.body.data.share_slug } });
+  });
+
+  it('secrets rotated twice in a row all sign until their expiry: none answered is left unsigned', async () => {
+    const owner = await newOwner();
+    const t = tag();
+    const { path, hook, secret } = await register(owner, { filters: { tag: t } });
+    const rotate = async () =>
+      (await call('PATCH', `${hooks(owner)}/${hook.webhook_id}`, { key: owner.key, body: { rotate_secret: true } })).body.data
+        .secret as string;
+    const [second, third] = [await rotate(), await rotate()];
+    await createDeck(owner, { visibility: 'public', tags: [t] });
+    const [delivery] = await heardOn(path, 1);
+    const headers = delivery?.headers as Record<string, string>;
+    expect(String(headers['webhook-signature']).split(' ')).toHaveLength(3);
+    for (const s of [secret, second, third]) expect(() => new Webhook(s).verify(delivery?.body ?? '', headers)).not.toThrow();
+  });
+
+  it('a url with a control character or a space is 422; the one stored is the one called, as the URL parser reads it', async () => {
+    const owner = await newOwner();
+    for (const url of [
+      `${receiverUrl}/o\u0000k`,
+      `${receiverUrl}/o\nk`,
+      `  ${receiverUrl}/ok  `,
+      `${receiverUrl}/o k`,
+      `${receiverUrl}/\u200bok`,
+    ]) {
+      const r = await call('POST', hooks(owner), { key: owner.key, body: { url, events: ['deck.published'] } });
+      expect(r.status, url).toBe(422);
+      expect(details(r)).toEqual([['url', 'invalid_value']]);
+    }
+    const upper = receiverUrl.replace('http://', 'HTTP://');
+    const made = await call('POST', hooks(owner), { key: owner.key, body: { url: `${upper}/Path/../Hook`, events: ['deck.published'] } });
+    expect(made.body.data.url).toBe(`${receiverUrl}/Hook`);
   });
 });

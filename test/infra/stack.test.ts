@@ -34,6 +34,7 @@ import {
   DAY_OPENER,
   subscriptionPattern,
   VIEW_SUBSCRIPTION,
+  WEBHOOK_DELIVERIES,
   WORKERS,
   type Worker,
 } from '#routes/workers.ts';
@@ -155,7 +156,9 @@ describe('API and functions', () => {
     // And the access log's subscriber (views), and the daily functions (the views' week, the catalogue's refresh).
     expect(functionId(VIEW_SUBSCRIPTION), VIEW_SUBSCRIPTION.name).toBeDefined();
     for (const worker of DAILY_WORKERS) expect(functionId(worker), worker.name).toBeDefined();
-    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 1 + DAILY_WORKERS.length);
+    // And the webhook deliveries' worker, on its queue.
+    expect(functionId(WEBHOOK_DELIVERIES), WEBHOOK_DELIVERIES.name).toBeDefined();
+    expect(byType('AWS::Lambda::Function')).toHaveLength(routes.length + workers.length + 1 + DAILY_WORKERS.length + 1);
   });
 
   it('the tests run on the Node major the functions run on (template runtime, esbuild target, package.json node)', () => {

@@ -211,9 +211,11 @@ describe("the figures of what the library plays (contract §10.3): the batch's d
       ),
     ]);
     expect(work.filter((w) => w.what.startsWith('the figures')).map((w) => Number(w.first))).toEqual([1]);
-    // Webhooks (lib/webhooks/fan-out.ts): made private and created public are events; a fold, a tag, a private rename are not.
+    // Webhooks (lib/webhooks/fan-out.ts): made private (unpublished), created public (published), a public deck's tags
+    // moved (into or out of a subscriber's filters: published and unpublished, to the subscribers they reach); a fold or
+    // a private rename is none.
     expect(work.filter((w) => !w.what.startsWith('the figures')).map((w) => [w.what, Number(w.first)])).toEqual([
-      ['the webhook deliveries of 2 changes', 2],
+      ['the webhook deliveries of 4 changes', 1],
     ]);
     const pieces = workOf([
       record(7, 'MODIFY', { pk: 'USER#u', sk: 'DECK#a' }, { OldImage: deck('public'), NewImage: deck('public', { views: N(40) }) }),

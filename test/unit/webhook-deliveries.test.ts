@@ -11,34 +11,62 @@ import { deckItem } from '#store/items/deck.ts';
 import type { StoredDelivery, StoredWebhook } from '#store/items/webhook.ts';
 import { afterAttempt, post } from '#webhooks/deliver.ts';
 import { discordMessage } from '#webhooks/discord.ts';
-import { catalogueChange, deckChange, deckEventOf } from '#webhooks/fan-out.ts';
+import { catalogueChange, deckChanges } from '#webhooks/fan-out.ts';
 import { code } from '../support/api.ts';
 import { storedDeck } from '../support/decks.ts';
 
 const item = (fields: Parameters<typeof storedDeck>[0]) => deckItem(storedDeck(fields));
 const at = new Date('2026-11-30T12:00:00Z');
 
-describe('which deck changes are events', () => {
+describe('which deck changes are events, to which subscribers', () => {
   const pub = item({ deck_code: code(), visibility: 'public' });
+  const german = { main_faction: 'germany' };
+  /** The events a change makes, each with whether it reaches no filters and a Germany filter. */
+  const events = (before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined) =>
+    deckChanges(before, after, '7', at, '').map((c) => [c.type, c.reaches?.({}) ?? true, c.reaches?.(german) ?? true]);
   it('made or created public: published; public no more or deleted: unpublished; its code or guide changed: updated', () => {
-    expect(deckEventOf(undefined, pub)).toBe('deck.published');
-    expect(deckEventOf({ ...pub, visibility: 'unlisted' }, pub)).toBe('deck.published');
-    expect(deckEventOf(pub, { ...pub, visibility: 'private' })).toBe('deck.unpublished');
-    expect(deckEventOf(pub, undefined)).toBe('deck.unpublished');
-    expect(deckEventOf(pub, { ...pub, deck_code: code('germany', 'italy') })).toBe('deck.updated');
-    expect(deckEventOf(pub, { ...pub, guide_description: 'Mulligan for tempo.' })).toBe('deck.updated');
-    expect(deckEventOf(pub, { ...pub, guide: { ...(pub.guide as object), system: 'Control' } })).toBe('deck.updated');
+    expect(events(undefined, pub)).toEqual([['deck.published', true, false]]);
+    expect(events({ ...pub, visibility: 'unlisted' }, pub)).toEqual([['deck.published', true, false]]);
+    expect(events(pub, { ...pub, visibility: 'private' })).toEqual([['deck.unpublished', true, false]]);
+    expect(events(pub, undefined)).toEqual([['deck.unpublished', true, false]]);
+    for (const changed of [{ guide_description: 'Mulligan for tempo.' }, { guide: { ...(pub.guide as object), system: 'Control' } }])
+      expect(events(pub, { ...pub, ...changed })).toEqual([
+        ['deck.published', false, false],
+        ['deck.updated', true, false],
+        ['deck.unpublished', false, false],
+      ]);
   });
-  it('a fold, a tag, a rename, a private deck changing: none', () => {
-    expect(deckEventOf(pub, { ...pub, views: 40, likes: 3 })).toBeUndefined();
-    expect(deckEventOf(pub, { ...pub, tags: ['meta'] })).toBeUndefined();
-    expect(deckEventOf(pub, { ...pub, name: 'Renamed' })).toBeUndefined();
+  it('a deck changed into a filter is published to it, out of one unpublished to it (its slug alone), within one updated', () => {
+    const toGermany = { ...pub, deck_code: code('germany', 'italy'), main_faction: 'germany', ally_faction: 'italy' };
+    const changes = deckChanges(pub, toGermany, '7', at, '');
+    expect(changes.map((c) => [c.type, c.reaches?.({}), c.reaches?.(german)])).toEqual([
+      ['deck.published', false, true],
+      ['deck.updated', true, false],
+      ['deck.unpublished', false, false],
+    ]);
+    const back = deckChanges(toGermany, pub, '8', at, '');
+    expect(back.map((c) => [c.type, c.reaches?.({}), c.reaches?.(german)])).toEqual([
+      ['deck.published', false, false],
+      ['deck.updated', true, false],
+      ['deck.unpublished', false, true],
+    ]);
+    expect(back.find((c) => c.type === 'deck.unpublished')?.data).toEqual({ share_slug: pub.share_slug });
+    // A tag moved: no content changed, so no update — but a tag filter sees the deck come or go.
+    const tagged = deckChanges(pub, { ...pub, tags: ['meta'] }, '9', at, '');
+    expect(tagged.map((c) => [c.type, c.reaches?.({ tag: 'meta' })])).toEqual([
+      ['deck.published', true],
+      ['deck.unpublished', false],
+    ]);
+  });
+  it('a fold, an owner’s order, a private deck changing: none', () => {
+    expect(events(pub, { ...pub, views: 40, likes: 3 })).toEqual([]);
+    expect(events(pub, { ...pub, sort_order: 4 })).toEqual([]);
     const priv = { ...pub, visibility: 'private' };
-    expect(deckEventOf(priv, { ...priv, deck_code: code('germany', 'italy') })).toBeUndefined();
-    expect(deckEventOf(undefined, priv)).toBeUndefined();
+    expect(events(priv, { ...priv, deck_code: code('germany', 'italy') })).toEqual([]);
+    expect(events(undefined, priv)).toEqual([]);
   });
-  it("a published deck's payload: the deck as search lists it, its code and absolute links; an unpublished one's, its slug alone", () => {
-    const published = deckChange(undefined, pub, '7', at, 'https://decks.example');
+  it("a published deck's payload: the deck as search lists it, its code and absolute links; timed by the deck's own change", () => {
+    const [published] = deckChanges(undefined, pub, '7', at, 'https://decks.example');
     expect(published?.data).toEqual({
       deck: expect.objectContaining({
         share_slug: pub.share_slug,
@@ -46,8 +74,8 @@ describe('which deck changes are events', () => {
         links: { page: `https://decks.example/d/${pub.share_slug}`, api: `https://decks.example/api/v1/decks/${pub.share_slug}` },
       }),
     });
-    expect(published?.filtered).toMatchObject({ main_faction: 'soviet', cards: expect.any(Array) });
-    expect(deckChange(pub, undefined, '8', at, '')?.data).toEqual({ share_slug: pub.share_slug });
+    expect(published?.at.toISOString()).toBe(pub.updated_at);
+    expect(published?.idAt).toBe(at);
   });
   it('another catalogue version in force is catalogue.published; the same version again is none', () => {
     const now = { version: 'v2', cards: 900, languages: ['en', 'de'], published_at: at.toISOString() };
@@ -117,12 +145,19 @@ describe('what an attempt makes of a delivery and its endpoint', () => {
     expect(last.delivery.status).toBe('failed');
     expect(last.waitSeconds).toBeUndefined();
   });
-  it('an endpoint failing for 5 days is disabled; a Discord 429 waits its retry_after', () => {
+  it('an endpoint failing for 5 days is disabled; a Discord target’s 429 waits its retry_after, another’s the schedule', () => {
     const since = new Date(at.getTime() - 5 * 86_400_000).toISOString();
     const tired = afterAttempt(delivery, { ...hook, failing_since: since }, { status: 500 }, at, 0);
     expect(tired.delivery.status).toBe('failed');
     expect(tired.webhook?.disabled?.reason).toContain('5 days');
-    expect(afterAttempt(delivery, hook, { status: 429, retryAfterSeconds: 2.5 }, at, 0).waitSeconds).toBe(2.5);
+    const discord = { ...hook, url: 'https://discord.com/api/webhooks/123456789012345678/abc' };
+    expect(afterAttempt(delivery, discord, { status: 429, retryAfterSeconds: 2.5 }, at, 0).waitSeconds).toBe(2.5);
+    // At least a second, and a retry all the same: the schedule's end ends a Discord target's 429s too.
+    expect(afterAttempt(delivery, discord, { status: 429, retryAfterSeconds: 0 }, at, 0).waitSeconds).toBe(1);
+    expect(afterAttempt({ ...delivery, retries: 9 }, discord, { status: 429, retryAfterSeconds: 0 }, at, 0).delivery.status).toBe('failed');
+    // Another target's 429 (its retry_after, whatever it says) waits the schedule: a hostile review's receiver answering
+    // 429 with retry_after 0 had one delivery sent 773 times in 40 s.
+    expect(afterAttempt(delivery, hook, { status: 429, retryAfterSeconds: 0 }, at, 0).waitSeconds).toBe(5);
   });
   it('keeps the newest 20 attempts', () => {
     const many = Array.from({ length: 20 }, (_, i) => ({ at: at.toISOString(), status: 500 + i }));
@@ -172,7 +207,7 @@ describe('an attempt on real sockets', () => {
 describe("a Discord target's message", () => {
   it("the deck's embed under a line naming the event, its name escaped, cut to Discord's limits, no mentions", () => {
     const deck = item({ deck_code: code(), visibility: 'public', name: '**@everyone** <b>x</b>'.repeat(40) });
-    const change = deckChange(undefined, deck, '1', at, 'https://decks.example');
+    const [change] = deckChanges(undefined, deck, '1', at, 'https://decks.example');
     const body = JSON.stringify({ type: 'deck.published', timestamp: at.toISOString(), data: change?.data });
     const message = JSON.parse(discordMessage(body, 'https://decks.example'));
     expect(message.allowed_mentions).toEqual({ parse: [] });

@@ -73,7 +73,20 @@ describe('targets', () => {
     ['::ffff:a00:1', false],
     ['::ffff:169.254.169.254', false],
     ['224.0.0.1', false],
+    // What a hostile review registered in a deployed stack's mode (defence in depth: none reached loopback there).
+    ['::7f00:1', false],
+    ['::127.0.0.1', false],
+    ['::ffff:0:7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['64:ff9b:1::a9fe:a9fe', false],
+    ['2002:7f00:1::', false],
+    ['2002:a9fe:a9fe::', false],
+    ['2001:0:4136:e378::1', false],
+    ['192.0.2.1', false],
+    ['198.51.100.1', false],
+    ['203.0.113.9', false],
     ['8.8.8.8', true],
+    ['1.1.1.1', true],
     ['2606:4700:4700::1111', true],
     ['example.com', false],
   ])('%s reachable: %s', (address, reachable) => {
@@ -84,6 +97,13 @@ describe('targets', () => {
     expect([reachableAddress('127.0.0.1', true), reachableAddress('::1', true), reachableAddress('10.0.0.1', true)]).toEqual([
       true,
       true,
+      false,
+    ]);
+    // Loopback alone: not the IPv4-compatible or 6to4 forms of it, nor the metadata service.
+    expect(['::7f00:1', '2002:7f00:1::', '169.254.169.254', '::ffff:169.254.169.254'].map((a) => reachableAddress(a, true))).toEqual([
+      false,
+      false,
+      false,
       false,
     ]);
   });
