@@ -53,8 +53,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Empty receives a month of an idle queue's Lambda trigger: 5 pollers, a 20-second long poll each, 30 days. */
 export const IDLE_QUEUE_RECEIVES = 5 * 3 * 60 * 24 * 30;
-/** Whether an event source mapping reads a queue (not a stream): its source is an SQS queue's ARN. */
-const isQueueSource = (r: Resource): boolean => JSON.stringify(r.Properties?.EventSourceArn ?? '').includes('Queue');
+/** Whether an event source mapping reads a queue, not a stream (a stream's mapping names where it starts reading). */
+const isQueueSource = (r: Resource): boolean => r.Properties?.StartingPosition === undefined;
 
 export function idleBill(template: Template): { lines: BillLine[]; beyondFreeTier: number; withinFreeTier: number } {
   const all = Object.values(template.Resources);

@@ -54,6 +54,7 @@ import { CURSOR_KEYS_KEY, type CursorKey } from '#store/items/cursor-keys.ts';
 import { ENTERED, EVENT } from '#store/items/event.ts';
 import { SEARCH_ENTRY, SORT_INDEX } from '#store/items/search-entry.ts';
 import { VIEW_COUNT } from '#store/items/view-count.ts';
+import { HOOKS, WEBHOOK } from '#store/items/webhook.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
@@ -172,11 +173,14 @@ describe('API and functions', () => {
 
   it('functions: ARM64, Node.js of node-version.ts, bundled, log groups with retention, 10 s (a worker its own timeout); source maps read only when asked (settings)', () => {
     const ownTimeout = new Map(
-      [...workers, ...DAILY_WORKERS].filter((w) => w.timeoutSeconds).map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
+      [...workers, ...DAILY_WORKERS, WEBHOOK_DELIVERIES]
+        .filter((w) => w.timeoutSeconds)
+        .map((w) => [functionId(w as Grantee), w.timeoutSeconds]),
     );
     // The erasure worker's steps wait; the daily opener walks every deck with a week, the catalogue's refresh every
-    // page of the endpoint in every language, the bulk export and the cluster job every public deck (15 minutes, Lambda's most).
-    expect([...ownTimeout.values()]).toEqual([60, 900, 900, 900, 900]);
+    // page of the endpoint in every language, the bulk export and the cluster job every public deck (15 minutes, Lambda's most);
+    // the webhook deliveries' batch waits up to 15 s on its slowest target.
+    expect([...ownTimeout.values()]).toEqual([60, 900, 900, 900, 900, 60]);
     for (const [id, fn] of byType('AWS::Lambda::Function')) {
       expect(fn.Properties).toMatchObject({
         Runtime: `nodejs${NODE_MAJOR}.x`,
@@ -387,8 +391,12 @@ describe('room to grow (contract §12.4)', () => {
     expect(logGroups.length).toBeGreaterThan(routes.length);
     for (const [id, lg] of logGroups) expect([id, lg.DeletionPolicy, lg.UpdateReplacePolicy]).toEqual([id, 'Retain', 'Retain']);
     expect(deploy).toContain('Every log group is now deployed retained (DeletionPolicy Retain)');
-    for (const [id, m] of byType('AWS::Lambda::EventSourceMapping'))
+    // Every stream mapping from TRIM_HORIZON (a queue's mapping names no start: it takes what the queue holds).
+    for (const [id, m] of byType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.StartingPosition !== undefined))
       expect([id, m.Properties.StartingPosition]).toEqual([id, 'TRIM_HORIZON']);
+    expect(byType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.StartingPosition !== undefined)).toHaveLength(
+      workers.length,
+    );
     expect(deploy).toContain('The new stream mappings start at TRIM_HORIZON');
     // The account-wide and distribution quotas the edge uses.
     const policies = byType('AWS::CloudFront::CachePolicy').length;
@@ -450,7 +458,13 @@ describe('a new account (contract §12.4)', () => {
         }
         expect([id, is]).toEqual([id, was]);
       }
-      expect(changed.map((id) => before[id].Type).sort()).toEqual(['AWS::Lambda::Function', 'AWS::S3::BucketPolicy']);
+      // The functions that link decks on the public origin (the bulk export; the webhooks' fan-out and deliveries).
+      expect(changed.map((id) => before[id].Type).sort()).toEqual([
+        'AWS::Lambda::Function',
+        'AWS::Lambda::Function',
+        'AWS::Lambda::Function',
+        'AWS::S3::BucketPolicy',
+      ]);
       const added = Object.keys(after).filter((id) => !(id in before));
       expect([...new Set(added.map((id) => after[id].Type))].sort()).toEqual([
         'AWS::CloudFront::CachePolicy',
@@ -467,8 +481,12 @@ describe('a new account (contract §12.4)', () => {
 
   // Issue 54: the erasure's mapping alone could take ten executions a shard — a new account's whole quota of 10.
   it("the stream mappings take at most half of a new account's 10 executions a shard: the API keeps the rest", () => {
-    const mappings = byType('AWS::Lambda::EventSourceMapping');
+    const all = byType('AWS::Lambda::EventSourceMapping');
+    const mappings = all.filter(([, m]) => m.Properties.StartingPosition !== undefined);
     expect(mappings.length).toBe(workers.length);
+    // The webhook deliveries' queue mapping: at most 2 executions at once (its MaximumConcurrency), whatever its backlog.
+    const queue = all.filter(([, m]) => m.Properties.StartingPosition === undefined);
+    expect(queue.map(([, m]) => m.Properties.ScalingConfig?.MaximumConcurrency)).toEqual([WEBHOOK_DELIVERIES.maxConcurrency]);
     // Lambda runs a stream mapping's batches at most ParallelizationFactor at once a shard (default 1).
     const perShard = mappings.reduce((n, [, m]) => n + (m.Properties.ParallelizationFactor ?? 1), 0);
     expect(perShard).toBeLessThanOrEqual(5);
@@ -541,7 +559,10 @@ describe('workers', () => {
     expect(decks.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
     // Keys only: no key item's hash travels in a stream record.
     expect(resources[tableRef(ACCOUNTS) as string].Properties.StreamSpecification).toEqual({ StreamViewType: 'KEYS_ONLY' });
-    const mappings = byType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    // The stream workers' mappings (the webhook deliveries' queue has its own: a stream's names where it starts reading).
+    const mappings = byType('AWS::Lambda::EventSourceMapping')
+      .map(([, m]) => m.Properties)
+      .filter((m) => m.StartingPosition !== undefined);
     expect(mappings).toHaveLength(workers.length);
     // "You can subscribe up to two Lambda functions to the same DynamoDB stream" (DynamoDB developer guide,
     // "DynamoDB Streams and AWS Lambda triggers"): more may be throttled.
@@ -793,7 +814,7 @@ describe('least privilege', () => {
           expect(keys.every((k) => ['USER#*', 'SEARCH#*', 'COUNT#*', VIEW_COUNT.grant].includes(k))).toBe(true);
         else
           expect(
-            keys.every((k) => ['SEARCH#*', 'LIKE#*', 'LIKED#*', EVENT.grant, ENTERED.grant].includes(k)),
+            keys.every((k) => ['SEARCH#*', 'LIKE#*', 'LIKED#*', EVENT.grant, ENTERED.grant, WEBHOOK.grant, HOOKS.grant].includes(k)),
             route.name,
           ).toBe(true);
       }
@@ -863,7 +884,7 @@ describe('bundles', () => {
   // readCodeImage 168,423 → 167,389). The document carries every route's declaration and shapes: with the events' nine
   // routes and their shapes, 162,803 bytes — its budget 164,000. The feed's route and the client's line in the
   // document's description: 164,326 — now 166,000.
-  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 166_000 };
+  const BUDGET = { store: 374_000, plain: 106_000, drawn: 167_500, openApi: 176_000 };
   /** Whether a function reaches the store through the SDK: any grant but the published catalogue's (signed requests of its own). */
   const sdkStore = (route: Grantee) => grantsOf(route).some((g) => g !== CATALOGUE_GRANT);
   const budgetOf = (route: Grantee & { cursors?: boolean; catalogue?: boolean; success?: { contentType?: string } }) =>
