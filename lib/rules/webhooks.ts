@@ -161,7 +161,7 @@ export const isDiscordWebhook = (url: string): boolean => DISCORD_WEBHOOK.test(u
 
 /**
  * What is wrong with a target URL before any name is resolved: none, or why. https only where `https` (a deployed
- * stack); no user or password in it; a literal address must be reachable. A name is checked once resolved, at
+ * stack); no user or password in it, no fragment; a literal address must be reachable. A name is checked once resolved, at
  * registration and before each attempt (lib/webhooks/target.ts).
  */
 export function targetIssue(raw: string, { https, loopback }: { https: boolean; loopback: boolean }): string | undefined {
@@ -177,7 +177,7 @@ export function targetIssue(raw: string, { https, loopback }: { https: boolean; 
   if (url.hash) return 'url must not carry a fragment';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !reachableAddress(host, loopback)) return 'url names an address deliveries never reach (private, loopback, link-local)';
-  if (!isIP(host) && !/\./.test(host) && !(loopback && host === 'localhost')) return 'url names no public host';
+  // A name (one label or many) is judged by the addresses it resolves to, at registration and where an attempt connects.
   return undefined;
 }
 

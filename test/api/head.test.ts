@@ -38,7 +38,13 @@ describe('HEAD and trailing slashes', async () => {
     key: owner.key,
     body: { decks: [{ deck_code: deck.deck_code }] },
   });
+  // A webhook of the owner's (its tag takes no deck of the run's), and its deliveries' log (none).
+  const hook = await call('POST', `/api/v1/users/${owner.userId}/webhooks`, {
+    key: owner.key,
+    body: { url: 'http://127.0.0.1:9/head', events: ['deck.updated'], filters: { tag: `head-${process.pid}` } },
+  });
   const subject: Record<string, string> = {
+    webhook_id: hook.body.data.webhook_id,
     user_id: owner.userId,
     deck_id: deck.id,
     share_slug: deck.share_slug,
@@ -59,11 +65,15 @@ describe('HEAD and trailing slashes', async () => {
     await get.arrayBuffer();
     const head = await fetch(url, { method: 'HEAD', headers });
     const body = await head.arrayBuffer();
+    // A GET again: what the library plays moves as the run's other files make decks, so HEAD answers as the GET before
+    // it or the one after it (a HEAD that answers otherwise than its GET answers as neither).
+    const after = await fetch(url, { headers });
+    await after.arrayBuffer();
     expect([route.name, head.status]).toEqual([route.name, get.status]);
     expect(get.status, route.name).toBe(route.success?.status);
     expect(body.byteLength, route.name).toBe(0);
     expect(head.headers.get('x-request-id'), route.name).toMatch(/^[0-9a-f-]{36}$/);
-    expect(headersOf(head), route.name).toEqual(headersOf(get));
+    expect([headersOf(get), headersOf(after)], route.name).toContainEqual(headersOf(head));
   });
 
   it.each(GETS.filter((r) => r.path !== '$default').map((r) => [r.name, r] as const))(

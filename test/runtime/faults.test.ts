@@ -75,7 +75,17 @@ const BODIES: Record<string, unknown> = {
   },
   EventPatch: { description: 'Made under fault' },
   EntryBody: { decks: [{ deck_code: code() }] },
+  // Nothing listens on port 9: its deliveries fail and wait their retries. Its tag takes this file's hooked deck alone.
+  WebhookBody: { url: 'http://127.0.0.1:9/fault', events: ['deck.published'], filters: { tag: 'hooked-under-fault' } },
+  WebhookPatch: { description: 'Changed under fault' },
 };
+/** The owner's webhook and one delivery of it; each case's own to delete, and the account it registers one for. */
+let hook: string;
+let delivery: string;
+let doomedHook: string;
+let hooker: Owner;
+const newHook = async () =>
+  (await send('POST', `/api/v1/users/${owner.userId}/webhooks`, BODIES.WebhookBody)).body.data.webhook_id as string;
 /** The owner's event (the owner's entry in it); and one of each case's own, with the owner's entry, to withdraw. */
 let event: string;
 let withdrawing: string;
@@ -96,12 +106,16 @@ function requestOf(route: Route): Request {
     key_id: revocable,
     card_id: '2B',
     event_id: route.name === 'deleteEntry' ? withdrawing : event,
+    webhook_id: route.name === 'deleteWebhook' ? doomedHook : hook,
+    delivery_id: delivery,
   };
   // Its declared example request (lib/routes/route.ts exampleRequest) on this test's decks and keys.
   const path = exampleRequest(route, subject);
   if (route.name === 'eraseAccount')
     return ['DELETE', path.replace(owner.userId, leaving.userId), { confirm: leaving.userId }, leaving.key];
   if (route.name === 'searchDecks') return ['GET', `${path}?limit=5`];
+  // A registration each case, by an account of its own (an account holds at most 10).
+  if (route.name === 'createWebhook') return ['POST', path.replace(owner.userId, hooker.userId), BODIES.WebhookBody, hooker.key];
   return [route.method, path, route.body ? BODIES[route.body] : undefined];
 }
 
@@ -151,6 +165,25 @@ beforeAll(async () => {
   revocable = (await issueKey(owner.userId, ['decks:read'])).key.key_id;
   event = await eventWithEntry();
   withdrawing = await eventWithEntry();
+  // A webhook of the owner's and a delivery of it: a public deck of its tag, delivered (and failing) at once.
+  hook = await newHook();
+  hooker = await newOwner();
+  doomedHook = await newHook();
+  expect(
+    (
+      await send('POST', owner.decks, {
+        deck_code: code(),
+        guide: { system: 'Hooked' },
+        visibility: 'public',
+        tags: ['hooked-under-fault'],
+      })
+    ).status,
+  ).toBe(201);
+  for (let i = 0; i < 200 && !delivery; i++) {
+    delivery = (await send('GET', `/api/v1/users/${owner.userId}/webhooks/${hook}/deliveries`)).body.data?.[0]?.delivery_id;
+    if (!delivery) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(delivery).toMatch(/^msg_/);
   const other = await newOwner();
   liked = (await send('POST', other.decks, { deck_code: code(), guide: { system: 'Liked under fault' }, visibility: 'public' }, other.key))
     .body.data;
@@ -179,6 +212,8 @@ describe('store faults answer 503 with Retry-After within 10 s, and write nothin
       revocable = (await issueKey(owner.userId, ['decks:read'])).key.key_id;
       doomed = (await send('POST', owner.decks, { deck_code: code(), guide: { system: 'Deleted under fault' } })).body.data;
       withdrawing = await eventWithEntry();
+      hooker = await newOwner();
+      doomedHook = await newHook();
       const before = await ownersItems();
       proxy.set('*', fault);
       const calls = requests();

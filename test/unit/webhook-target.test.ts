@@ -26,6 +26,9 @@ describe('a target, its name resolved', () => {
     'meta.example.com': ['169.254.169.254'],
     'local.example.com': ['127.0.0.1'],
     'mapped.example.com': ['::ffff:192.168.0.1'],
+    // A name of one label (a search domain's host, say) is judged by its addresses as any other.
+    intranet: ['10.1.2.3'],
+    buildbox: ['93.184.215.14'],
   });
   it.each([
     ['https://hooks.example.com/x', DEPLOYED, undefined],
@@ -35,6 +38,8 @@ describe('a target, its name resolved', () => {
     ['http://local.example.com/x', LOCAL, undefined],
     ['https://mapped.example.com/x', DEPLOYED, 'resolves to an address'],
     ['https://nowhere.example.com/x', DEPLOYED, 'does not resolve'],
+    ['https://intranet/x', DEPLOYED, 'resolves to an address'],
+    ['https://buildbox/x', DEPLOYED, undefined],
   ] as const)('%s (%j): %s', async (url, mode, issue) => {
     const found = await resolvedTargetIssue(url, mode, resolve);
     if (issue === undefined) expect(found).toBeUndefined();
