@@ -1,5 +1,5 @@
 /**
- * Webhooks over HTTP (contract §13.5), on the run's runtime (its stream workers make the deliveries, its queue's
+ * Webhooks over HTTP (contract §13.5), on a runtime of the file's own (its stream workers make the deliveries, its queue's
  * consumer sends them) with a receiver on loopback, which `npm start` allows: a deck published → one delivery,
  * verified by the Standard Webhooks reference verifier (the `standardwebhooks` package) and a hand HMAC; a 500 → the
  * same webhook-id again after the schedule's first wait (5 s); 410 → the webhook disabled; replay; a private deck never
@@ -12,9 +12,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, code, createDeck, details, newOwner, type Owner } from '../support/api.ts';
-import { type Runtime, startRuntime, UNTIMED } from '../support/runtime.ts';
+import { type OwnRuntime, ownRuntime, type Runtime, startRuntime, UNTIMED } from '../support/runtime.ts';
 
 interface Heard {
   path: string;
@@ -29,6 +29,7 @@ let receiverUrl = '';
 const heard: Heard[] = [];
 const answers = new Map<string, number[]>();
 let deployed: Runtime | undefined;
+let own: OwnRuntime | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'deck-library-webhooks-'));
 
 beforeAll(async () => {
@@ -44,15 +45,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  // A runtime of the file's own (its deliveries, retries and their receivers touch no other file's store), and beside it
+  // one on the same store with a deployed stack's rule.
+  own = await ownRuntime('webhooks');
   deployed = await startRuntime(dir, {
     ...UNTIMED,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    DYNAMODB_ENDPOINT: own.dynamoEndpoint,
     STREAM_WORKERS: 'off',
     WEBHOOK_TARGETS: 'public',
   });
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await deployed?.stop();
+  await own?.close();
   await new Promise<void>((ok) => receiver?.close(() => ok()));
   rmSync(dir, { recursive: true, force: true });
 });
@@ -262,9 +267,11 @@ describe('webhooks over HTTP', () => {
     expect(gone.status).toBe(200);
     expect((await call('GET', `${hooks(owner)}/${first}`, { key: owner.key })).status).toBe(404);
     // One deleted: room for one more.
-    expect((await call('POST', hooks(owner), { key: owner.key, body: { url: `${receiverUrl}/y`, events: ['deck.updated'] } })).status).toBe(
-      201,
-    );
+    const room = await call('POST', hooks(owner), {
+      key: owner.key,
+      body: { url: `${receiverUrl}/y`, events: ['deck.updated'], filters: { tag: `unheard-${process.pid}-y` } },
+    });
+    expect(room.status).toBe(201);
     // The scope: a key without webhooks:manage is 403.
     const reader = await newOwner(['decks:read']);
     const r = await call('GET', hooks(reader), { key: reader.key });

@@ -54,7 +54,7 @@ describe('deckctl search reindex', () => {
     expect(await found(`card=${first}&exclude_card=${second}&tag=reindexed`, share_slug)).toBe(false);
 
     const again = await deckctl(['search', 'reindex'], env);
-    expect(again.status).toBe(0);
+    expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/public decks: \d+ reindexed/);
     expect(await found(`card=${first}&tag=reindexed`, share_slug)).toBe(true);
     // It walks every public deck of the run's shared store (hundreds by now): give it the time.
