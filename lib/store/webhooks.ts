@@ -157,19 +157,25 @@ export const subscribersOf = async (event: WebhookEvent): Promise<StoredHook[]> 
 /** When a delivery made at `created` expires (TTL, seconds). */
 const expiresAt = (created: string) => Math.floor(Date.parse(created) / 1000) + WEBHOOK_LIMITS.deliveryDays * 86_400;
 
-/** A delivery written once: false when it was written before (the same change seen again). */
-export async function putDelivery(d: StoredDelivery): Promise<boolean> {
+/** A delivery written under a condition, its TTL with it: false when the condition failed. */
+async function writeDelivery(
+  d: StoredDelivery,
+  condition: { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
+) {
   const put = await unlessConditionFailed(
     documentClient().send(
       new PutCommand({
         TableName: table(),
         Item: { ...deliveryKey(d.webhook_id, d.delivery_id), ...d, expires_at: expiresAt(d.created_at) },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        ...condition,
       }),
     ),
   );
   return put !== undefined;
 }
+
+/** A delivery written once: false when it was written before (the same change seen again). */
+export const putDelivery = (d: StoredDelivery): Promise<boolean> => writeDelivery(d, { ConditionExpression: 'attribute_not_exists(pk)' });
 
 export async function getDelivery(webhookId: string, deliveryId: string): Promise<StoredDelivery | undefined> {
   const { Item } = await documentClient().send(
@@ -179,19 +185,8 @@ export async function getDelivery(webhookId: string, deliveryId: string): Promis
 }
 
 /** A delivery as changed from the version read (an attempt recorded, a replay begun): false when another change came between. */
-export async function changeDelivery(read: StoredDelivery, next: StoredDelivery): Promise<boolean> {
-  const put = await unlessConditionFailed(
-    documentClient().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...deliveryKey(next.webhook_id, next.delivery_id), ...next, expires_at: expiresAt(next.created_at) },
-        ConditionExpression: 'version = :read',
-        ExpressionAttributeValues: { ':read': read.version },
-      }),
-    ),
-  );
-  return put !== undefined;
-}
+export const changeDelivery = (read: StoredDelivery, next: StoredDelivery): Promise<boolean> =>
+  writeDelivery(next, { ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': read.version } });
 
 /**
  * An endpoint's newest deliveries, newest made first (an id's time is its change's, to the stream's second: ties of one
