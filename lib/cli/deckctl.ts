@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { catalogue } from '#catalogue/load.ts';
 import { SCOPES } from '#rules/scopes.ts';
-import { isStoreUnavailable } from '#store/faults.ts';
+import { waitAsAnOperator } from '#store/client.ts';
+import { failureName, isStoreUnavailable, wasNotSent } from '#store/faults.ts';
 import { BucketUnreachable } from '#store/objects.ts';
+import { RETRY } from '#store/retry.ts';
+import { STORE_TIMEOUTS } from '#store/sdk-config.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { archetypesApply, archetypesCheck, archetypesCluster } from './archetypes.ts';
 import { bulkExport } from './bulk-export.ts';
@@ -196,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (!command) throw new UsageError(argv.length ? `unknown command: ${name}` : 'no command given');
+    waitAsAnOperator();
     return await command.run(argv.slice(2));
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -217,10 +221,20 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (isStoreUnavailable(e)) {
-      const where = process.env.DYNAMODB_ENDPOINT
-        ? `the store at ${process.env.DYNAMODB_ENDPOINT} (start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)`
-        : `DynamoDB in ${process.env.AWS_REGION ?? 'the configured region'} (check the AWS credentials, AWS_REGION and the tables' names)`;
-      console.error(`deckctl: cannot reach ${where}`);
+      const local = process.env.DYNAMODB_ENDPOINT;
+      const store = local ? `the store at ${local}` : `DynamoDB in ${process.env.AWS_REGION ?? 'the configured region'}`;
+      // Refused or unknown: nothing is there. Anything else (timed out, throttled, failing) after every attempt: it is there, and busy.
+      if (!wasNotSent(e)) {
+        const bound = STORE_TIMEOUTS.operatorRequestTimeout / 1000;
+        console.error(
+          `deckctl: ${store} failed ${RETRY.maxAttempts} attempts of up to ${bound} s (${failureName(e)}): it is busy, throttled or stalled; what was done is kept, and the command can be run again`,
+        );
+        return 1;
+      }
+      const hint = local
+        ? '(start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)'
+        : "(check the AWS credentials, AWS_REGION and the tables' names)";
+      console.error(`deckctl: cannot reach ${store} ${hint}`);
       return 1;
     }
     console.error(`deckctl: ${(e as Error).message}`);

@@ -45,6 +45,17 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts =
  */
 const attemptMs = (deadline: Deadline) => Math.max(STORE_TIMEOUTS.requestTimeout, deadline.at - Date.now());
 
+/** An attempt's bound outside any request, when the process is an operator's command (waitAsAnOperator). */
+let unhurried: number | undefined;
+
+/**
+ * This process is an operator's command (deckctl): its store attempts, made outside any request, wait
+ * STORE_TIMEOUTS.operatorRequestTimeout for their answer instead of a request's 2.5 s.
+ */
+export function waitAsAnOperator(): void {
+  unhurried = STORE_TIMEOUTS.operatorRequestTimeout;
+}
+
 export function documentClient(): DynamoDBDocumentClient {
   if (doc) return doc;
   const client = DynamoDBDocumentClient.from(dynamoClient(), { marshallOptions: { removeUndefinedValues: true } });
@@ -61,7 +72,15 @@ export function documentClient(): DynamoDBDocumentClient {
     // Every write of the service is safe to repeat (conditional, SET or REMOVE, or a transaction with a
     // client token): none is an unconditional ADD since views are counted from the access log.
     return withRetries(
-      () => send(command, deadline ? { abortSignal: deadline.signal, requestTimeout: attemptMs(deadline), ...options } : options),
+      () =>
+        send(
+          command,
+          deadline
+            ? { abortSignal: deadline.signal, requestTimeout: attemptMs(deadline), ...options }
+            : unhurried
+              ? { requestTimeout: unhurried, ...options }
+              : options,
+        ),
       {
         idempotent: true,
         deadline,

@@ -94,6 +94,20 @@ export function isAmbiguous(error: unknown): boolean {
   return isRetryable(error);
 }
 
+/** What a store failure was, in a word an operator can look up: a cancelled transaction's reasons, else the first code or name. */
+export function failureName(error: unknown): string {
+  const codes = cancellationCodes(error);
+  if (codes) return `TransactionCanceledException [${codes.join(', ')}]`;
+  for (const e of chain(error)) if (e.code || (e.name && e.name !== 'Error')) return e.code ?? (e.name as string);
+  return (error as Error | undefined)?.message ?? String(error);
+}
+
+/** The call was never sent: the store refused the connection, or its name or route is unknown. */
+export function wasNotSent(error: unknown): boolean {
+  for (const e of chain(error)) if (NOT_SENT.has(e.code ?? '') || notConnected(e)) return true;
+  return false;
+}
+
 /** The store is busy, unreachable or slow (or the request ran out of time waiting for it): 503. */
 export function isStoreUnavailable(error: unknown): boolean {
   for (const e of chain(error)) if (e.name === 'AbortError') return true;

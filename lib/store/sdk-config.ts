@@ -12,7 +12,17 @@ import type { Readable } from 'node:stream';
  * has no ceiling (`maxSockets: Infinity`: a call never queues) and the service bounds how many calls
  * its own background work makes at once instead (folds.ts).
  */
-export const STORE_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_500 } as const;
+export const STORE_TIMEOUTS = {
+  connectionTimeout: 1_000,
+  requestTimeout: 2_500,
+  /**
+   * An attempt of an operator's command (deckctl: no request, no Lambda timeout, someone waiting at a terminal).
+   * A store busy with other work answers a 50-item transaction late, not never: given up at 2.5 s and sent again,
+   * the same work was queued twice, and `deckctl search reindex` beside the test suite's load failed with eight
+   * attempts timed out (CI, 2026-11-30) where waiting would have been answered.
+   */
+  operatorRequestTimeout: 30_000,
+} as const;
 
 /**
  * A response body's bytes, read as the Node stream it always is here. The SDK's own collector first

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { NODE_MAJOR } from '../../infra/node-version.ts';
 import { deckctl } from '../support/deckctl.ts';
+import { startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { PROJECT_ROOT } from '../support/shared.ts';
 
 /** `npm exec -- deckctl …` with the PATH of a shell outside npm (no node_modules/.bin on it). */
@@ -62,4 +63,36 @@ describe('deckctl --help and --version', () => {
       'deckctl: cannot reach the store at http://127.0.0.1:9 (start it with npm start, or set DYNAMODB_ENDPOINT / DYNAMODB_PORT)',
     ]);
   });
+
+  // `deckctl search reindex` beside the whole suite's load failed with its attempts timed out at a request's 2.5 s,
+  // each sent again (the same work queued twice) and said as "cannot reach the store" (CI, 2026-11-30).
+  it("an operator's command waits for a busy store's answer (one attempt, not a second of the same work)", async () => {
+    const proxy = await startFaultProxy(inject('dynamoEndpoint'));
+    try {
+      proxy.set('Query', { kind: 'delayAnswer', ms: 4_000, times: 1 });
+      const r = await deckctl(['keys', 'list', '--user-id', '00000000-0000-4000-8000-000000000000', '--json'], {
+        DYNAMODB_ENDPOINT: proxy.url,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([]);
+      expect(proxy.seen.get('Query')).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('a store that answers, and fails every attempt: exit 1 and one line that says so, not that it cannot be reached', async () => {
+    const proxy = await startFaultProxy(inject('dynamoEndpoint'));
+    try {
+      proxy.set('*', THROTTLING.internal);
+      const r = await deckctl(['keys', 'list', '--user-id', '00000000-0000-4000-8000-000000000000'], { DYNAMODB_ENDPOINT: proxy.url });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `deckctl: the store at ${proxy.url} failed 8 attempts of up to 30 s (InternalServerError): it is busy, throttled or stalled; what was done is kept, and the command can be run again`,
+      ]);
+      expect(proxy.seen.get('Query')).toBe(8);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });
