@@ -68,9 +68,9 @@ let refused: string | undefined;
 async function check(): Promise<void> {
   let now: CatalogueNow | undefined;
   try {
-    now = await readCatalogueNow();
+    now = await readCatalogueNow('glance');
     if (!now || now.version === catalogueTag() || now.version === refused) return;
-    const text = await readCatalogueText(now);
+    const text = await readCatalogueText(now, 'glance');
     try {
       usePublished(text);
     } catch (e) {
@@ -109,7 +109,7 @@ async function versionAt(instant: Date): Promise<CatalogueNow | undefined> {
   const key = instant.toISOString();
   const known = inForce.get(key);
   if (known && Date.now() < known.until) return known.then;
-  const then = await readCatalogueAt(instant);
+  const then = await readCatalogueAt(instant, 'needed');
   // A version is published at the time it is published: what was in force at a past instant stays so (once one is kept:
   // before any, the first one published will be).
   const until = then && instant.getTime() < Date.now() - checkMs() ? Number.POSITIVE_INFINITY : Date.now() + checkMs();
@@ -121,7 +121,7 @@ async function versionAt(instant: Date): Promise<CatalogueNow | undefined> {
 async function poolOf(then: CatalogueNow): Promise<Catalogue> {
   const kept = pools.get(then.version);
   if (kept) return kept;
-  const read = parseCatalogue(JSON.parse(await readCatalogueText(then)));
+  const read = parseCatalogue(JSON.parse(await readCatalogueText(then, 'needed')));
   if (pools.size >= POOLS_KEPT) pools.delete(pools.keys().next().value as string);
   pools.set(then.version, read);
   return read;

@@ -9,6 +9,7 @@ import { catalogue, catalogueAt } from '#catalogue/load.ts';
 import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
 import { unavailable, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';
+import { logger } from '#logger';
 import { EVENT_ROUTES as R } from '#routes/events.ts';
 import { archetypeAnswer } from '#rules/archetype-of.ts';
 import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
@@ -17,19 +18,23 @@ import { at, type Detail, detail } from '#rules/details.ts';
 import { EntryBody, lockHash, poolInstant, submissionsOpen } from '#rules/events.ts';
 import { parseStrict } from '#rules/strict-input.ts';
 import { submissionIssues } from '#rules/submission.ts';
-import { BrokenCatalogue } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { getDeck } from '#store/decks.ts';
 import { getEntry, submitEntry } from '#store/events.ts';
+import { isStoreUnavailable } from '#store/faults.ts';
 import type { EntryDeck, StoredEntry } from '#store/items/event.ts';
 import { deadlinePassed, entryAnswer, eventOf } from './answers.ts';
 
-/** The card pool of a day; a store that cannot say which it is (busy, slow, unreachable) is 503, not a fault of ours. */
+/**
+ * The card pool of a day; a store that cannot say which it is (busy, slow, unreachable) is 503, not a fault of ours —
+ * and only that: anything else (a broken version, a bug) is what it is, not "retry".
+ */
 async function poolAt(day: string) {
   try {
     return await catalogueAt(poolInstant(day));
   } catch (e) {
-    if (e instanceof BrokenCatalogue) throw e;
+    if (!isStoreUnavailable(e)) throw e;
+    logger.warn('the card pool could not be read', { day, error: e as Error });
     throw unavailable(`the card pool of ${day} could not be read; retry`);
   }
 }

@@ -13,7 +13,10 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { attemptMs, currentDeadline } from './deadline.ts';
 import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
+import { withRetries } from './retry.ts';
+import { STORE_TIMEOUTS } from './sdk-config.ts';
 import { signer } from './signer.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -33,13 +36,37 @@ export interface SignedInput {
  */
 export const signedRequests: { check?: (action: Action, input: SignedInput) => void } = {};
 
-/** How long one request may take: a slow store leaves the catalogue at hand in use, it does not hold up the answer. */
-const REQUEST_MS = 1_000;
+/**
+ * How a read waits. A glance (the pointer's check, a new version's text): one attempt of 1 s — a slow store leaves the
+ * catalogue at hand in use, it does not hold up the answer. A read the answer needs (an event's card pool: there is no
+ * other to use) waits as every store call of a request does (client.ts): an attempt may take what is left of the
+ * request's time, what DynamoDB says to retry is retried (retry.ts), and the request's deadline ends it. Read at a
+ * glance, the pool's Query timed out at 1 s beside the test suite's load and a submission answered 503 from a healthy
+ * store.
+ */
+export type Wait = 'glance' | 'needed';
+const GLANCE_MS = 1_000;
 
 /** The version of a catalogue's text (what its ETags and image URLs carry): a hash of it. */
 export const versionOf = (text: string): string => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
-async function send(action: Action, input: SignedInput, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** DynamoDB's error answer as the SDK would throw it: named by its type, with its status (so faults.ts can judge it). */
+const storeError = (action: Action, status: number, answer: Record<string, unknown>) =>
+  Object.assign(new Error(`DynamoDB ${action} answered ${status}: ${String(answer.__type ?? '')} ${String(answer.message ?? '')}`.trim()), {
+    name:
+      String(answer.__type ?? 'Error')
+        .split('#')
+        .at(-1) || 'Error',
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: status },
+  });
+
+async function attempt(
+  action: Action,
+  input: SignedInput,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   signedRequests.check?.(action, input);
   const local = process.env.DYNAMODB_ENDPOINT;
   const { client, region } = signer('dynamodb', local, 'read the published catalogue', 0);
@@ -47,12 +74,23 @@ async function send(action: Action, input: SignedInput, body: Record<string, unk
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `DynamoDB_20120810.${action}` },
     body: JSON.stringify({ ...input, ...body }),
-    signal: AbortSignal.timeout(REQUEST_MS),
+    signal,
   });
   const answer = (await res.json()) as Record<string, unknown>;
-  if (!res.ok)
-    throw new Error(`DynamoDB ${action} answered ${res.status}: ${String(answer.__type ?? '')} ${String(answer.message ?? '')}`.trim());
+  if (!res.ok) throw storeError(action, res.status, answer);
   return answer;
+}
+
+function send(action: Action, input: SignedInput, body: Record<string, unknown>, wait: Wait): Promise<Record<string, unknown>> {
+  if (wait === 'glance') return attempt(action, input, body, AbortSignal.timeout(GLANCE_MS));
+  const deadline = currentDeadline();
+  return withRetries(
+    () => {
+      const bound = AbortSignal.timeout(deadline ? attemptMs(deadline) : STORE_TIMEOUTS.requestTimeout);
+      return attempt(action, input, body, deadline ? AbortSignal.any([deadline.signal, bound]) : bound);
+    },
+    { idempotent: true, deadline },
+  );
 }
 
 const typed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, s]) => [k, { S: s }]));
@@ -68,21 +106,21 @@ const nowOf = (item: Item): CatalogueNow => ({
 });
 
 /** The published version's facts, or none (nothing published yet). */
-export async function readCatalogueNow(): Promise<CatalogueNow | undefined> {
+export async function readCatalogueNow(wait: Wait): Promise<CatalogueNow | undefined> {
   const input = { TableName: tableName(DECKS), Key: catalogueNowKey };
-  const { Item: item } = (await send('GetItem', input, { Key: typed(catalogueNowKey) })) as { Item?: Item };
+  const { Item: item } = (await send('GetItem', input, { Key: typed(catalogueNowKey) }, wait)) as { Item?: Item };
   return item ? nowOf(item) : undefined;
 }
 
 /** The first (or, `latest`, the last) version of the history whose key is within the bounds, or none: one small item read. */
-async function historyEdge(from: string, to: string, latest: boolean): Promise<CatalogueNow | undefined> {
+async function historyEdge(from: string, to: string, latest: boolean, wait: Wait): Promise<CatalogueNow | undefined> {
   const values = { ':pk': CATALOGUE.pk(''), ':from': from, ':to': to };
   const input = {
     TableName: tableName(DECKS),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: values,
   };
-  const page = (await send('Query', input, { ExpressionAttributeValues: typed(values), ScanIndexForward: !latest, Limit: 1 })) as {
+  const page = (await send('Query', input, { ExpressionAttributeValues: typed(values), ScanIndexForward: !latest, Limit: 1 }, wait)) as {
     Items?: Item[];
   };
   const item = page.Items?.[0];
@@ -94,12 +132,12 @@ async function historyEdge(from: string, to: string, latest: boolean): Promise<C
  * before the first the history keeps, that first one; with none kept (a store published before versions were kept),
  * the one published now; none when nothing was ever published (the bundled catalogue is in force).
  */
-export async function readCatalogueAt(at: Date): Promise<CatalogueNow | undefined> {
+export async function readCatalogueAt(at: Date, wait: Wait): Promise<CatalogueNow | undefined> {
   // Keys are FROM#<ISO time>#<version>: every version published up to `at` sorts at or below `FROM#<at>#~`.
   return (
-    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}${at.toISOString()}#~`, true)) ??
-    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}~`, false)) ??
-    (await readCatalogueNow())
+    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}${at.toISOString()}#~`, true, wait)) ??
+    (await historyEdge(CATALOGUE_FROM, `${CATALOGUE_FROM}~`, false, wait)) ??
+    (await readCatalogueNow(wait))
   );
 }
 
@@ -110,17 +148,18 @@ export async function readCatalogueAt(at: Date): Promise<CatalogueNow | undefine
 export class BrokenCatalogue extends Error {}
 
 /** A version's text: its parts, joined, gunzipped and checked against the version (else BrokenCatalogue). */
-export async function readCatalogueText(now: CatalogueNow): Promise<string> {
+export async function readCatalogueText(now: CatalogueNow, wait: Wait): Promise<string> {
   const values = { ':pk': CATALOGUE.pk(now.version) };
   const input = { TableName: tableName(DECKS), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: values };
   const parts: Buffer[] = [];
   let start: unknown;
   do {
-    const page = (await send('Query', input, {
-      ExpressionAttributeValues: typed(values),
-      ConsistentRead: true,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    })) as { Items?: Item[]; LastEvaluatedKey?: unknown };
+    const page = (await send(
+      'Query',
+      input,
+      { ExpressionAttributeValues: typed(values), ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) },
+      wait,
+    )) as { Items?: Item[]; LastEvaluatedKey?: unknown };
     for (const item of page.Items ?? []) parts.push(Buffer.from(item.data?.B ?? '', 'base64'));
     start = page.LastEvaluatedKey;
   } while (start);

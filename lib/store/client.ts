@@ -15,7 +15,7 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { currentDeadline, type Deadline } from './deadline.ts';
+import { attemptMs, currentDeadline } from './deadline.ts';
 import { cancellationCodes, RETRY_REASONS } from './faults.ts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local.ts';
 import { withRetries } from './retry.ts';
@@ -34,16 +34,6 @@ export function dynamoClient(env: NodeJS.ProcessEnv = process.env, maxAttempts =
     ? new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, ...config })
     : new DynamoDBClient(config);
 }
-
-/**
- * How long an attempt made within a request may wait for its answer: what is left of the request's time (at
- * least an attempt's own bound). A store slow because calls queue at it (a burst) still does the work it was
- * given; an attempt given up at STORE_TIMEOUTS' 2.5 s and sent again gave it the same work twice, and the queue
- * grew with the retries — 100 creates at once sent 246–279 transactions and 69–90 of them answered 503 from a
- * healthy DynamoDB Local (with this, 103 transactions and 100 × 201). A stalled store still answers
- * 503 at the request's deadline; outside a request (workers, start-up) an attempt keeps STORE_TIMEOUTS' bound.
- */
-const attemptMs = (deadline: Deadline) => Math.max(STORE_TIMEOUTS.requestTimeout, deadline.at - Date.now());
 
 /** An attempt's bound outside any request, when the process is an operator's command (waitAsAnOperator). */
 let unhurried: number | undefined;

@@ -10,11 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { PUBLIC_ROUTES } from '#routes/public.ts';
 import { CATALOGUE_REFRESH } from '#routes/workers.ts';
 import { publishCatalogue } from '#store/catalogue-publish.ts';
-import { readCatalogueAt, readCatalogueText } from '#store/catalogue-read.ts';
+import { readCatalogueAt, readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from '#store/items/catalogue.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
+import { type Fault, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
 import { guardedStoreForFile } from '../support/store.ts';
 
 guardedStoreForFile();
@@ -22,7 +23,7 @@ const publish = (text: string, previous: CatalogueNow | undefined, at: string) =
   asRoute(CATALOGUE_REFRESH, () => publishCatalogue(text, { cards: 1, languages: ['en'] }, previous, new Date(at)));
 /** A function that reads the catalogue (any route that declares it: its grant is the published catalogue's). */
 const reader = Object.values(PUBLIC_ROUTES).find((r) => 'catalogue' in r && r.catalogue === true);
-const at = (instant: string) => asRoute(reader as never, () => readCatalogueAt(new Date(instant)));
+const at = (instant: string) => asRoute(reader as never, () => readCatalogueAt(new Date(instant), 'needed'));
 /** The versions the second test published, in order. */
 const published: string[] = [];
 const history = async () =>
@@ -58,7 +59,7 @@ describe('catalogue versions kept, chosen by date', () => {
     expect((await at('2030-01-01T00:00:00.000Z'))?.version).toBe(second?.version);
     // An old version's text is still there, whole and checked.
     const old = await at('2026-04-01T00:00:00Z');
-    expect(await asRoute(reader as never, () => readCatalogueText(old as never))).toBe('{"cards":"first"}');
+    expect(await asRoute(reader as never, () => readCatalogueText(old as never, 'needed'))).toBe('{"cards":"first"}');
   });
 
   it('a store published before versions were kept: its version is in force at any date, and kept from when it was published once the next one is', async () => {
@@ -80,5 +81,40 @@ describe('catalogue versions kept, chosen by date', () => {
     // The pointer is the newest's, untouched by its predecessor's history item.
     const pointer = (await documentClient().send(new GetCommand({ TableName: tableName(DECKS), Key: catalogueNowKey }))).Item;
     expect(pointer?.version).toBe(third?.version);
+  });
+});
+
+// The card pool's read timed out at 1 s beside the whole suite's load (CI, 2026-11-30: a README submission answered 503
+// from a healthy store). A read the answer needs waits and retries as a request's store calls do; a glance does not.
+describe('how a catalogue read waits on a slow or throttling store (through a fault proxy)', () => {
+  const viaProxy = async (fault: Fault, read: () => Promise<unknown>) => {
+    const store = process.env.DYNAMODB_ENDPOINT as string;
+    const proxy = await startFaultProxy(store);
+    process.env.DYNAMODB_ENDPOINT = proxy.url;
+    try {
+      proxy.set('*', fault);
+      const outcome = await asRoute(reader as never, read).then(
+        (value) => ({ value }),
+        (error: Error) => ({ error: error.name }),
+      );
+      return { outcome, calls: [...proxy.seen].filter(([k]) => k === 'Query' || k === 'GetItem').reduce((n, [, v]) => n + v, 0) };
+    } finally {
+      process.env.DYNAMODB_ENDPOINT = store;
+      await proxy.close();
+    }
+  };
+  const inForce = () => readCatalogueAt(new Date('2040-01-01T00:00:00Z'), 'needed').then((v) => v?.version);
+
+  it('a read the answer needs: an answer 1.5 s late is waited for (one call), a throttled one is retried', async () => {
+    const expected = await at('2040-01-01T00:00:00Z').then((v) => v?.version);
+    expect(expected).toBeDefined();
+    expect(await viaProxy({ kind: 'delayAnswer', ms: 1_500, times: 1 }, inForce)).toEqual({ outcome: { value: expected }, calls: 1 });
+    expect(await viaProxy({ ...THROTTLING.throttling, times: 2 }, inForce)).toEqual({ outcome: { value: expected }, calls: 3 });
+  });
+
+  it("a glance (the pointer's check: the catalogue at hand serves meanwhile): one attempt of 1 s, a throttle named as DynamoDB names it", async () => {
+    const glance = () => readCatalogueNow('glance');
+    expect(await viaProxy({ kind: 'delayAnswer', ms: 1_500, times: 1 }, glance)).toEqual({ outcome: { error: 'TimeoutError' }, calls: 1 });
+    expect(await viaProxy({ ...THROTTLING.throttling, times: 1 }, glance)).toEqual({ outcome: { error: 'ThrottlingException' }, calls: 1 });
   });
 });
