@@ -5,7 +5,8 @@
  * the last instant is taken whole or is 409, never half.
  */
 import { archetypeRules } from '#catalogue/archetypes.ts';
-import { catalogue, catalogueAt } from '#catalogue/load.ts';
+import { catalogue } from '#catalogue/load.ts';
+import { catalogueAt } from '#catalogue/pools.ts';
 import { pause, WRITE_ATTEMPTS } from '#decks/optimistic.ts';
 import { unavailable, validationFailed } from '#http/errors.ts';
 import { endpoint } from '#http/types.ts';

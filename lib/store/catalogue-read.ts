@@ -13,10 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { attemptMs, currentDeadline } from './deadline.ts';
 import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from './items/catalogue.ts';
-import { withRetries } from './retry.ts';
-import { STORE_TIMEOUTS } from './sdk-config.ts';
 import { signer } from './signer.ts';
 import { DECKS, tableName } from './tables.ts';
 
@@ -37,15 +34,13 @@ export interface SignedInput {
 export const signedRequests: { check?: (action: Action, input: SignedInput) => void } = {};
 
 /**
- * How a read waits. A glance (the pointer's check, a new version's text): one attempt of 1 s — a slow store leaves the
- * catalogue at hand in use, it does not hold up the answer. A read the answer needs (an event's card pool: there is no
- * other to use) waits as every store call of a request does (client.ts): an attempt may take what is left of the
- * request's time, what DynamoDB says to retry is retried (retry.ts), and the request's deadline ends it. Read at a
- * glance, the pool's Query timed out at 1 s beside the test suite's load and a submission answered 503 from a healthy
- * store.
+ * How a read waits: given one attempt (a request, its answer, under a signal that ends it), the whole read. A glance
+ * (the pointer's check, a new version's text): one attempt of 1 s — a slow store leaves the catalogue at hand in use,
+ * it does not hold up the answer. A read the answer needs waits longer (store/needed.ts: only the function that needs
+ * it carries it).
  */
-export type Wait = 'glance' | 'needed';
-const GLANCE_MS = 1_000;
+export type Wait = <T>(attempt: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+export const glance: Wait = (attempt) => attempt(AbortSignal.timeout(1_000));
 
 /** The version of a catalogue's text (what its ETags and image URLs carry): a hash of it. */
 export const versionOf = (text: string): string => createHash('sha256').update(text).digest('base64url').slice(0, 22);
@@ -81,17 +76,8 @@ async function attempt(
   return answer;
 }
 
-function send(action: Action, input: SignedInput, body: Record<string, unknown>, wait: Wait): Promise<Record<string, unknown>> {
-  if (wait === 'glance') return attempt(action, input, body, AbortSignal.timeout(GLANCE_MS));
-  const deadline = currentDeadline();
-  return withRetries(
-    () => {
-      const bound = AbortSignal.timeout(deadline ? attemptMs(deadline) : STORE_TIMEOUTS.requestTimeout);
-      return attempt(action, input, body, deadline ? AbortSignal.any([deadline.signal, bound]) : bound);
-    },
-    { idempotent: true, deadline },
-  );
-}
+const send = (action: Action, input: SignedInput, body: Record<string, unknown>, wait: Wait) =>
+  wait((signal) => attempt(action, input, body, signal));
 
 const typed = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, s]) => [k, { S: s }]));
 

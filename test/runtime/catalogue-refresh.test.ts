@@ -17,6 +17,7 @@ import { type Deck, encodeDeckCode, parseDeckCode } from '#rules/deck-code.ts';
 import { readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { type CatalogueNow, catalogueNowKey, cataloguePartKey } from '#store/items/catalogue.ts';
+import { needed } from '#store/needed.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { call, newOwner } from '../support/api.ts';
 import { deckctl } from '../support/deckctl.ts';
@@ -67,13 +68,13 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     // first requests: its pointer is waited for (the languages route lists the 12 served languages whatever the
     // catalogue — only their card_names change —, so 12 of them were no sign of the publication: a runtime on a quick
     // store answered the check before the run had published).
-    await until(async () => (await readCatalogueNow('needed'))?.languages.length === 12, "the endpoint's catalogue published");
+    await until(async () => (await readCatalogueNow(needed))?.languages.length === 12, "the endpoint's catalogue published");
     const inOwnNames = async () => {
       const served = ((await call('GET', '/api/v1/languages')).body?.data ?? []) as { tag: string; card_names: string }[];
       return served.length === 12 && served.every((l) => l.card_names === l.tag);
     };
     await until(inOwnNames, 'the 12 languages served, each naming its cards in itself');
-    const now = await readCatalogueNow('needed');
+    const now = await readCatalogueNow(needed);
     expect(now).toMatchObject({ cards: standIn.cards.length, parts: 1 });
     expect(now?.languages).toHaveLength(12);
     // Under the item limit, with room: the gzipped text of the real catalogue in 12 languages (stand-in names).
@@ -82,7 +83,7 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
   });
 
   it('a card added at the endpoint is playable through the API within one refresh; a refresh that fails validation publishes nothing', async () => {
-    await until(async () => (await readCatalogueNow('needed')) !== undefined, 'the first version published');
+    await until(async () => (await readCatalogueNow(needed)) !== undefined, 'the first version published');
     // A real deck the catalogue holds legal, one of its cards traded for a new season's card of the same kind.
     let deck: Deck | undefined;
     for (const real of realCodes().filter((r) => r.format === 'share')) {
@@ -114,7 +115,7 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
 
     // The new season: the card at the endpoint, then one refresh.
     standIn.cards.push({ ...like, id: 'new_season_fusiliers', importId, name: NEW_NAME });
-    const versionBefore = (await readCatalogueNow('needed'))?.version;
+    const versionBefore = (await readCatalogueNow(needed))?.version;
     const published = await refresh();
     expect(published.stderr).toBe('');
     expect(published.status).toBe(0);
@@ -133,7 +134,7 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     });
     expect(created.status, created.text).toBe(201);
     expect(created.body.data.deck_code).toBe(code);
-    const version = (await readCatalogueNow('needed'))?.version;
+    const version = (await readCatalogueNow(needed))?.version;
 
     // The same catalogue again: nothing published.
     const unchanged = await refresh();
@@ -145,7 +146,7 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     const failed = await refresh();
     expect(failed.status).toBe(1);
     expect(failed.stderr).toMatch(/card \[5\]/);
-    expect((await readCatalogueNow('needed'))?.version).toBe(version);
+    expect((await readCatalogueNow(needed))?.version).toBe(version);
     expect((await facts(code)).body.data.cards.find((c: { card_id: string }) => c.card_id === importId)?.name).toBe(NEW_NAME);
   }, 120_000);
 
@@ -155,10 +156,10 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     delete faults.malformedAt;
     const idOf = (c: (typeof standIn.cards)[number]) => c.importId || c.id;
     const publishedIds = async () => {
-      const now = (await readCatalogueNow('needed')) as CatalogueNow;
-      return parseCatalogue(JSON.parse(await readCatalogueText(now, 'needed'))).cards.map((c) => c.card_id);
+      const now = (await readCatalogueNow(needed)) as CatalogueNow;
+      return parseCatalogue(JSON.parse(await readCatalogueText(now, needed))).cards.map((c) => c.card_id);
     };
-    const before = (await readCatalogueNow('needed'))?.version;
+    const before = (await readCatalogueNow(needed))?.version;
     const gone = standIn.cards[45] as (typeof standIn.cards)[number];
     const slid = standIn.cards[200] as (typeof standIn.cards)[number];
     // Removed once the first pass has read 10 pages: the 11th page's first card slides onto the 10th, read already.
@@ -167,7 +168,7 @@ describe.runIf(hasRealCatalogue && hasRealCodes)('the catalogue kept current (pu
     expect(held.status, held.stdout).toBe(1);
     expect(held.stderr).toContain(`${idOf(gone)} ${gone.name}`);
     expect(held.stderr).toMatch(/held until a second refresh agrees/);
-    expect((await readCatalogueNow('needed'))?.version).toBe(before);
+    expect((await readCatalogueNow(needed))?.version).toBe(before);
 
     // A second refresh that drops the same card from the same version agrees: published, with every card the endpoint lists.
     const agreed = await refresh();

@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { PUBLIC_ROUTES } from '#routes/public.ts';
 import { CATALOGUE_REFRESH } from '#routes/workers.ts';
 import { publishCatalogue } from '#store/catalogue-publish.ts';
-import { readCatalogueAt, readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
+import { glance, readCatalogueAt, readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
 import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from '#store/items/catalogue.ts';
+import { needed } from '#store/needed.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { type Fault, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
@@ -23,7 +24,7 @@ const publish = (text: string, previous: CatalogueNow | undefined, at: string) =
   asRoute(CATALOGUE_REFRESH, () => publishCatalogue(text, { cards: 1, languages: ['en'] }, previous, new Date(at)));
 /** A function that reads the catalogue (any route that declares it: its grant is the published catalogue's). */
 const reader = Object.values(PUBLIC_ROUTES).find((r) => 'catalogue' in r && r.catalogue === true);
-const at = (instant: string) => asRoute(reader as never, () => readCatalogueAt(new Date(instant), 'needed'));
+const at = (instant: string) => asRoute(reader as never, () => readCatalogueAt(new Date(instant), needed));
 /** The versions the second test published, in order. */
 const published: string[] = [];
 const history = async () =>
@@ -59,7 +60,7 @@ describe('catalogue versions kept, chosen by date', () => {
     expect((await at('2030-01-01T00:00:00.000Z'))?.version).toBe(second?.version);
     // An old version's text is still there, whole and checked.
     const old = await at('2026-04-01T00:00:00Z');
-    expect(await asRoute(reader as never, () => readCatalogueText(old as never, 'needed'))).toBe('{"cards":"first"}');
+    expect(await asRoute(reader as never, () => readCatalogueText(old as never, needed))).toBe('{"cards":"first"}');
   });
 
   it('a store published before versions were kept: its version is in force at any date, and kept from when it was published once the next one is', async () => {
@@ -103,7 +104,7 @@ describe('how a catalogue read waits on a slow or throttling store (through a fa
       await proxy.close();
     }
   };
-  const inForce = () => readCatalogueAt(new Date('2040-01-01T00:00:00Z'), 'needed').then((v) => v?.version);
+  const inForce = () => readCatalogueAt(new Date('2040-01-01T00:00:00Z'), needed).then((v) => v?.version);
 
   it('a read the answer needs: an answer 1.5 s late is waited for (one call), a throttled one is retried', async () => {
     const expected = await at('2040-01-01T00:00:00Z').then((v) => v?.version);
@@ -113,8 +114,14 @@ describe('how a catalogue read waits on a slow or throttling store (through a fa
   });
 
   it("a glance (the pointer's check: the catalogue at hand serves meanwhile): one attempt of 1 s, a throttle named as DynamoDB names it", async () => {
-    const glance = () => readCatalogueNow('glance');
-    expect(await viaProxy({ kind: 'delayAnswer', ms: 1_500, times: 1 }, glance)).toEqual({ outcome: { error: 'TimeoutError' }, calls: 1 });
-    expect(await viaProxy({ ...THROTTLING.throttling, times: 1 }, glance)).toEqual({ outcome: { error: 'ThrottlingException' }, calls: 1 });
+    const atAGlance = () => readCatalogueNow(glance);
+    expect(await viaProxy({ kind: 'delayAnswer', ms: 1_500, times: 1 }, atAGlance)).toEqual({
+      outcome: { error: 'TimeoutError' },
+      calls: 1,
+    });
+    expect(await viaProxy({ ...THROTTLING.throttling, times: 1 }, atAGlance)).toEqual({
+      outcome: { error: 'ThrottlingException' },
+      calls: 1,
+    });
   });
 });

@@ -21,7 +21,7 @@ const GRAPH: Readonly<Record<string, readonly string[]>> = {
   cli: ['auth', 'catalogue', 'discord', 'http', 'rules', 'store', 'workers'],
   discord: ['catalogue', 'http', 'logger.ts', 'public', 'routes', 'rules', 'store'],
   collection: ['catalogue', 'decks', 'http', 'public', 'routes', 'rules', 'store'],
-  events: ['catalogue', 'decks', 'http', 'public', 'routes', 'rules', 'shapes', 'share', 'store'],
+  events: ['catalogue', 'decks', 'http', 'logger.ts', 'public', 'routes', 'rules', 'shapes', 'share', 'store'],
   webhooks: ['catalogue', 'decks', 'discord', 'http', 'logger.ts', 'public', 'routes', 'rules', 'shapes', 'store'],
   public: ['catalogue', 'decks', 'docs', 'http', 'routes', 'rules', 'shapes', 'share', 'store'],
   account: ['auth', 'catalogue', 'http', 'routes', 'rules', 'shapes', 'store'],
