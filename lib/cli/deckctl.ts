@@ -6,8 +6,6 @@ import { SCOPES } from '#rules/scopes.ts';
 import { waitAsAnOperator } from '#store/client.ts';
 import { failureName, isStoreUnavailable, wasNotSent } from '#store/faults.ts';
 import { BucketUnreachable } from '#store/objects.ts';
-import { RETRY } from '#store/retry.ts';
-import { STORE_TIMEOUTS } from '#store/sdk-config.ts';
 import { keysCreate, keysList, keysRevoke, usersCreate } from './accounts.ts';
 import { archetypesApply, archetypesCheck, archetypesCluster } from './archetypes.ts';
 import { bulkExport } from './bulk-export.ts';
@@ -225,10 +223,7 @@ export async function main(argv: string[]): Promise<number> {
       const store = local ? `the store at ${local}` : `DynamoDB in ${process.env.AWS_REGION ?? 'the configured region'}`;
       // Refused or unknown: nothing is there. Anything else (timed out, throttled, failing) after every attempt: it is there, and busy.
       if (!wasNotSent(e)) {
-        const bound = STORE_TIMEOUTS.operatorRequestTimeout / 1000;
-        console.error(
-          `deckctl: ${store} failed ${RETRY.maxAttempts} attempts of up to ${bound} s (${failureName(e)}): it is busy, throttled or stalled; what was done is kept, and the command can be run again`,
-        );
+        console.error(`deckctl: ${store} answered, and failed after retries (${failureName(e)}): it is busy, throttled or stalled`);
         return 1;
       }
       const hint = local

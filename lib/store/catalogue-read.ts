@@ -46,15 +46,21 @@ export const glance: Wait = (attempt) => attempt(AbortSignal.timeout(1_000));
 export const versionOf = (text: string): string => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /** DynamoDB's error answer as the SDK would throw it: named by its type, with its status (so faults.ts can judge it). */
-const storeError = (action: Action, status: number, answer: Record<string, unknown>) =>
-  Object.assign(new Error(`DynamoDB ${action} answered ${status}: ${String(answer.__type ?? '')} ${String(answer.message ?? '')}`.trim()), {
-    name:
-      String(answer.__type ?? 'Error')
-        .split('#')
-        .at(-1) || 'Error',
+function storeError(action: Action, status: number, text: string) {
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    answer = { message: text.slice(0, 200) };
+  }
+  const type = String(answer.__type ?? '');
+  const message = String(answer.message ?? answer.Message ?? '');
+  return Object.assign(new Error(`DynamoDB ${action} answered ${status}: ${type} ${message}`.trim()), {
+    name: type.split('#').at(-1) || 'Error',
     $fault: status >= 500 ? 'server' : 'client',
     $metadata: { httpStatusCode: status },
   });
+}
 
 async function attempt(
   action: Action,
@@ -71,9 +77,9 @@ async function attempt(
     body: JSON.stringify({ ...input, ...body }),
     signal,
   });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw storeError(action, res.status, answer);
-  return answer;
+  // An error answer may not be DynamoDB's JSON (a gateway's HTML 502): its status still says what it is.
+  if (!res.ok) throw storeError(action, res.status, await res.text());
+  return (await res.json()) as Record<string, unknown>;
 }
 
 const send = (action: Action, input: SignedInput, body: Record<string, unknown>, wait: Wait) =>

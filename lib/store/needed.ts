@@ -14,7 +14,12 @@ export const needed: Wait = (attempt) => {
   return withRetries(
     () => {
       const bound = AbortSignal.timeout(deadline ? attemptMs(deadline) : STORE_TIMEOUTS.requestTimeout);
-      return attempt(deadline ? AbortSignal.any([deadline.signal, bound]) : bound);
+      return attempt(deadline ? AbortSignal.any([deadline.signal, bound]) : bound).catch((e: unknown) => {
+        // The request's time ran out (its guard aborts with a TimeoutError of its own): an abort, as the SDK's calls
+        // say it — not a store timeout, neither retried nor counted as the store's failure.
+        if (deadline?.signal.aborted) throw Object.assign(new Error('the request ran out of time'), { name: 'AbortError', cause: e });
+        throw e;
+      });
     },
     { idempotent: true, deadline },
   );

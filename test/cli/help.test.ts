@@ -88,7 +88,7 @@ describe('deckctl --help and --version', () => {
       const r = await deckctl(['keys', 'list', '--user-id', '00000000-0000-4000-8000-000000000000'], { DYNAMODB_ENDPOINT: proxy.url });
       expect(r.status).toBe(1);
       expect(r.stderr.trim().split('\n')).toEqual([
-        `deckctl: the store at ${proxy.url} failed 8 attempts of up to 30 s (InternalServerError): it is busy, throttled or stalled; what was done is kept, and the command can be run again`,
+        `deckctl: the store at ${proxy.url} answered, and failed after retries (InternalServerError): it is busy, throttled or stalled`,
       ]);
       expect(proxy.seen.get('Query')).toBe(8);
     } finally {

@@ -5,6 +5,9 @@
  * at an instant — the last published by then, the first one before it, the pointer with no history (a store published
  * before versions were kept) — and its text, whole.
  */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ROUTES } from '#routes/public.ts';
@@ -12,8 +15,11 @@ import { CATALOGUE_REFRESH } from '#routes/workers.ts';
 import { publishCatalogue } from '#store/catalogue-publish.ts';
 import { glance, readCatalogueAt, readCatalogueNow, readCatalogueText } from '#store/catalogue-read.ts';
 import { documentClient } from '#store/client.ts';
+import { withDeadline } from '#store/deadline.ts';
+import { isStoreUnavailable } from '#store/faults.ts';
 import { CATALOGUE, CATALOGUE_FROM, type CatalogueNow, catalogueNowKey } from '#store/items/catalogue.ts';
 import { needed } from '#store/needed.ts';
+import { RETRY } from '#store/retry.ts';
 import { DECKS, tableName } from '#store/tables.ts';
 import { asRoute } from '../../infra/local/grants-guard.ts';
 import { type Fault, startFaultProxy, THROTTLING } from '../support/fault-proxy.ts';
@@ -111,6 +117,34 @@ describe('how a catalogue read waits on a slow or throttling store (through a fa
     expect(expected).toBeDefined();
     expect(await viaProxy({ kind: 'delayAnswer', ms: 1_500, times: 1 }, inForce)).toEqual({ outcome: { value: expected }, calls: 1 });
     expect(await viaProxy({ ...THROTTLING.throttling, times: 2 }, inForce)).toEqual({ outcome: { value: expected }, calls: 3 });
+  });
+
+  it("a gateway's HTML 502 is the store's failure, retried by a needed read; a request's time running out is an abort, not the store's", async () => {
+    let hits = 0;
+    const gateway = createServer((_req, res) => {
+      hits++;
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
+    });
+    await new Promise<void>((done) => gateway.listen(0, '127.0.0.1', done));
+    const store = process.env.DYNAMODB_ENDPOINT;
+    process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    try {
+      const failed = await asRoute(reader as never, () => readCatalogueNow(needed)).catch((e: unknown) => e);
+      expect([isStoreUnavailable(failed), (failed as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode]).toEqual([
+        true,
+        502,
+      ]);
+      expect(hits).toBe(RETRY.maxAttempts);
+    } finally {
+      process.env.DYNAMODB_ENDPOINT = store;
+      await new Promise((done) => gateway.close(done));
+    }
+    // A stalled store, and the request's guard aborting as lib/http/time-guard.ts does (with a TimeoutError of its own).
+    const controller = new AbortController();
+    const deadline = { signal: controller.signal, at: Date.now() + 400 };
+    setTimeout(() => controller.abort(Object.assign(new Error('the request ran out of time'), { name: 'TimeoutError' })), 400);
+    const cut = await viaProxy({ kind: 'stall' }, () => withDeadline(deadline, () => readCatalogueNow(needed)));
+    expect(cut).toEqual({ outcome: { error: 'AbortError' }, calls: 1 });
   });
 
   it("a glance (the pointer's check: the catalogue at hand serves meanwhile): one attempt of 1 s, a throttle named as DynamoDB names it", async () => {
