@@ -85,12 +85,16 @@ export function isStoreError(error: unknown): boolean {
   return isRetryable(error);
 }
 
+/** The call was never sent: the store refused the connection, or its name or route is unknown. */
+export function wasNotSent(error: unknown): boolean {
+  for (const e of chain(error)) if (NOT_SENT.has(e.code ?? '') || notConnected(e)) return true;
+  return false;
+}
+
 /** A retryable failure after which the call may nonetheless have been applied. */
 export function isAmbiguous(error: unknown): boolean {
-  if (cancellationCodes(error)) return false;
-  for (const e of chain(error)) {
-    if (THROTTLED.has(e.name ?? '') || NOT_SENT.has(e.code ?? '') || notConnected(e)) return false;
-  }
+  if (cancellationCodes(error) || wasNotSent(error)) return false;
+  for (const e of chain(error)) if (THROTTLED.has(e.name ?? '')) return false;
   return isRetryable(error);
 }
 
@@ -100,12 +104,6 @@ export function failureName(error: unknown): string {
   if (codes) return `TransactionCanceledException [${codes.join(', ')}]`;
   for (const e of chain(error)) if (e.code || (e.name && e.name !== 'Error')) return e.code ?? (e.name as string);
   return (error as Error | undefined)?.message ?? String(error);
-}
-
-/** The call was never sent: the store refused the connection, or its name or route is unknown. */
-export function wasNotSent(error: unknown): boolean {
-  for (const e of chain(error)) if (NOT_SENT.has(e.code ?? '') || notConnected(e)) return true;
-  return false;
 }
 
 /** The store is busy, unreachable or slow (or the request ran out of time waiting for it): 503. */

@@ -94,19 +94,26 @@ describe('catalogue versions kept, chosen by date', () => {
 // The card pool's read timed out at 1 s beside the whole suite's load (CI, 2026-11-30: a README submission answered 503
 // from a healthy store). A read the answer needs waits and retries as a request's store calls do; a glance does not.
 describe('how a catalogue read waits on a slow or throttling store (through a fault proxy)', () => {
+  /** `read`, as the reader's route, with the signed reads sent to `endpoint` instead of the file's store. */
+  const readingAt = async <T>(endpoint: string, read: () => Promise<T>): Promise<T> => {
+    const store = process.env.DYNAMODB_ENDPOINT;
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    try {
+      return await asRoute(reader as never, read);
+    } finally {
+      process.env.DYNAMODB_ENDPOINT = store;
+    }
+  };
   const viaProxy = async (fault: Fault, read: () => Promise<unknown>) => {
-    const store = process.env.DYNAMODB_ENDPOINT as string;
-    const proxy = await startFaultProxy(store);
-    process.env.DYNAMODB_ENDPOINT = proxy.url;
+    const proxy = await startFaultProxy(process.env.DYNAMODB_ENDPOINT as string);
     try {
       proxy.set('*', fault);
-      const outcome = await asRoute(reader as never, read).then(
+      const outcome = await readingAt(proxy.url, read).then(
         (value) => ({ value }),
         (error: Error) => ({ error: error.name }),
       );
       return { outcome, calls: [...proxy.seen].filter(([k]) => k === 'Query' || k === 'GetItem').reduce((n, [, v]) => n + v, 0) };
     } finally {
-      process.env.DYNAMODB_ENDPOINT = store;
       await proxy.close();
     }
   };
@@ -126,17 +133,15 @@ describe('how a catalogue read waits on a slow or throttling store (through a fa
       res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
     });
     await new Promise<void>((done) => gateway.listen(0, '127.0.0.1', done));
-    const store = process.env.DYNAMODB_ENDPOINT;
-    process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
     try {
-      const failed = await asRoute(reader as never, () => readCatalogueNow(needed)).catch((e: unknown) => e);
+      const gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+      const failed = await readingAt(gatewayUrl, () => readCatalogueNow(needed)).catch((e: unknown) => e);
       expect([isStoreUnavailable(failed), (failed as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode]).toEqual([
         true,
         502,
       ]);
       expect(hits).toBe(RETRY.maxAttempts);
     } finally {
-      process.env.DYNAMODB_ENDPOINT = store;
       await new Promise((done) => gateway.close(done));
     }
     // A stalled store, and the request's guard aborting as lib/http/time-guard.ts does (with a TimeoutError of its own).
