@@ -5,20 +5,23 @@
  * sourceMaps setting asks), a log group with a retention period, the catalogue file only where it is
  * needed — and its own role, which holds its log permission and its DynamoDB grants and nothing else
  * (the construct owns them, as Powertools' examples/app function construct does).
+ *
+ * Its code is an asset bundled as NodejsFunction bundles one (hashed by its output, bundled only for the stacks
+ * CDK's `aws:cdk:bundling-stacks` names), from every function's bundles built at once for the synthesis
+ * (infra/bundling.ts says why): the same files, the same asset hashes.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type CfnElement, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
+import { AssetHashType, type CfnElement, DockerImage, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf, type SubsetFont } from '#routes';
 import { BULK_FOLDER } from '#rules/bulk.ts';
 import { shippedFiles } from '#shipped';
-import { ALIAS_ARGS, BUNDLE } from '../bundling.ts';
+import { BUNDLE, bundleFolder, bundleHandlers, HANDLERS } from '../bundling.ts';
 import { cutFonts } from '../cut-fonts.ts';
 import { grantStatements } from '../grants.ts';
 import { guardException } from '../guard.ts';
@@ -66,7 +69,7 @@ export interface ServiceFunctionProps {
   bulk?: { bucketName: string; bucketArn: string; publicUrl?: string; arnInFindings: string };
 }
 
-export class ServiceFunction extends NodejsFunction {
+export class ServiceFunction extends LambdaFunction {
   constructor(
     scope: Construct,
     id: string,
@@ -75,30 +78,50 @@ export class ServiceFunction extends NodejsFunction {
     // Retained: a function removed or moved by an update (to another nested stack, say) leaves its logs to expire by
     // their retention, not deleted with it (docs/deploy.md; a teardown leaves them too: docs/operations.md).
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention, removalPolicy: RemovalPolicy.RETAIN });
-    // What it ships beside its bundle (lib/shipped.ts), staged in one folder once per synth with each
-    // script compressed too, in each encoding it may be sent in (lib/docs/encoding.ts).
-    const staged = join(Stage.of(scope)?.outdir ?? '.', 'shipped', spec.name);
+    // What it ships beside its bundle (lib/shipped.ts), each script compressed too, in each encoding it may be sent in
+    // (lib/docs/encoding.ts).
     const shipped = shippedFiles(spec.files);
-    for (const { from, to } of shipped) {
-      const body = readFileSync(resolve(ROOT, from));
-      mkdirSync(dirname(join(staged, to)), { recursive: true });
-      writeFileSync(join(staged, to), body);
-      if (to.endsWith('.js'))
-        for (const encoding of Object.keys(ENCODINGS) as Encoding[])
-          writeFileSync(join(staged, `${to}${ENCODINGS[encoding]}`), compressed(body, encoding));
-    }
-    // Fonts cut to the catalogue's characters (a CJK face is 6–10 MB whole).
-    cutFonts(catalogueFile, staged, spec.subsetFonts);
+    /** Its bundle, the catalogue, the files it ships and its fonts in `output`: done only for a stack that is bundled. */
+    const bundle = (output: string): true => {
+      const built = join(bundlesOf(Stage.of(scope)), bundleFolder(spec.handler));
+      for (const file of ['index.mjs', 'index.mjs.map']) copyFileSync(join(built, file), join(output, file));
+      if (spec.catalogue) copyFileSync(catalogueFile, join(output, BUNDLED_CATALOGUE));
+      // Found beside the bundle through LAMBDA_TASK_ROOT (the docs page's scripts).
+      for (const { from, to } of shipped) {
+        const body = readFileSync(resolve(ROOT, from));
+        mkdirSync(dirname(join(output, to)), { recursive: true });
+        writeFileSync(join(output, to), body);
+        if (to.endsWith('.js'))
+          for (const encoding of Object.keys(ENCODINGS) as Encoding[])
+            writeFileSync(join(output, `${to}${ENCODINGS[encoding]}`), compressed(body, encoding));
+      }
+      // Fonts cut to the catalogue's characters (a CJK face is 6–10 MB whole).
+      cutFonts(catalogueFile, output, spec.subsetFonts);
+      return true;
+    };
     // Its own role: logs to its own group and its grants, nothing more.
     const role = new Role(scope, `${id.replace(/Function$/, '')}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Deck Library ${spec.name}`,
     });
     super(scope, id, {
-      entry: resolve(ROOT, spec.handler),
-      depsLockFilePath: resolve(ROOT, 'package-lock.json'),
-      projectRoot: ROOT,
-      handler: 'handler',
+      code: Code.fromAsset(ROOT, {
+        // As NodejsFunction's: hashed by what is built (the project's folder is not read for a hash).
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never run: the local bundling always builds, or throws. What goes into the bundle, named here, keys CDK's
+          // cache of a synthesis's assets (which does not look into the function).
+          image: DockerImage.fromRegistry('unused-local-bundling'),
+          command: [
+            spec.handler,
+            ...(spec.catalogue || spec.subsetFonts?.length ? [catalogueFile] : []),
+            ...shipped.map((f) => f.from),
+            ...(spec.subsetFonts ?? []).map((f) => `${f.file}=${f.languages.join(',')}`),
+          ],
+          local: { tryBundle: bundle },
+        },
+      }),
+      handler: 'index.handler',
       role,
       runtime: RUNTIME,
       architecture: Architecture.ARM_64,
@@ -117,28 +140,6 @@ export class ServiceFunction extends NodejsFunction {
         ...(spec.objects && bulk ? { BULK_BUCKET: bulk.bucketName, ...(bulk.publicUrl ? { PUBLIC_URL: bulk.publicUrl } : {}) } : {}),
         // The catalogue it ships, and the newest published one once there is one (lib/catalogue/load.ts).
         ...(spec.catalogue ? { CATALOGUE_FILE: `/var/task/${BUNDLED_CATALOGUE}`, CATALOGUE_PUBLISHED: 'on' } : {}),
-      },
-      bundling: {
-        // infra/bundling.ts: the same settings the benchmark builds with.
-        format: OutputFormat.ESM,
-        target: BUNDLE.target,
-        mainFields: [...BUNDLE.mainFields],
-        minify: BUNDLE.minify,
-        sourceMap: BUNDLE.sourcemap,
-        sourcesContent: BUNDLE.sourcesContent,
-        // Bundle the AWS SDK too: the function runs the versions it was tested with.
-        externalModules: [],
-        banner: BUNDLE.banner,
-        esbuildArgs: ALIAS_ARGS,
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (_input: string, output: string) => [
-            ...(spec.catalogue ? [`cp "${catalogueFile}" "${resolve(output, BUNDLED_CATALOGUE)}"`] : []),
-            // Files the function ships beside its bundle (the docs page's scripts), found there through LAMBDA_TASK_ROOT.
-            ...(shipped.length > 0 || spec.subsetFonts?.length ? [`cp -R "${resolve(staged)}/." "${output}"`] : []),
-          ],
-        },
       },
     });
     role.addToPolicy(
@@ -171,4 +172,15 @@ export class ServiceFunction extends NodejsFunction {
     guardException(logGroup, 'cloudwatch_log_group_retention_period_check');
     guardException(logGroup, 'cloudwatch_log_group_encrypted_check');
   }
+}
+
+/** Each synthesis's bundles: every handler module's (infra/bundling.ts), built in its output folder when its first function is bundled. */
+const BUILT = new WeakSet<Stage>();
+function bundlesOf(stage: Stage | undefined): string {
+  if (!stage) throw new Error('a service function is bundled within a stage (an App)');
+  if (!BUILT.has(stage)) {
+    bundleHandlers(HANDLERS, stage.outdir);
+    BUILT.add(stage);
+  }
+  return stage.outdir;
 }

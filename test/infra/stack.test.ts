@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import {
@@ -57,6 +58,7 @@ import { VIEW_COUNT } from '#store/items/view-count.ts';
 import { HOOKS, WEBHOOK } from '#store/items/webhook.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
+import { BUNDLE } from '../../infra/bundling.ts';
 import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
@@ -906,6 +908,27 @@ describe('bundles', () => {
     expect(readFileSync(join(import.meta.dirname, '../../docs/deploy.md'), 'utf8')).toContain(
       `A DynamoDB function's bundle stays within ${BUDGET.store.toLocaleString('en-US')} bytes`,
     );
+  });
+
+  it("built at once for the synthesis, each bundle is the one esbuild makes of its handler alone, where the CDK's NodejsFunction made it (a folder down in the output): the same code, the same map", () => {
+    // A sample: a store route, the image (fonts beside it), the docs page (scripts beside it), a worker.
+    const sample = ['createDeck', 'readCodeImage', 'docsPage', 'storeChanges'];
+    for (const name of sample) {
+      const fn = [...routes, ...workers].find((f) => f.name === name) as Grantee & { handler: string };
+      const alone = join(outdir, `bundling-alone-${name}`);
+      buildSync({
+        ...BUNDLE,
+        mainFields: [...BUNDLE.mainFields],
+        banner: { js: BUNDLE.banner },
+        bundle: true,
+        absWorkingDir: PROJECT_ROOT,
+        entryPoints: [fn.handler],
+        outfile: join(alone, 'index.mjs'),
+        logLevel: 'warning',
+      });
+      for (const file of ['index.mjs', 'index.mjs.map'])
+        expect([name, file, readFileSync(join(assetDir(fn), file)).equals(readFileSync(join(alone, file)))]).toEqual([name, file, true]);
+    }
   });
 
   it('report: size and cold import time of each bundle (routes and workers); within budget; catalogue only where needed', () => {
