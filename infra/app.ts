@@ -4,7 +4,7 @@
  * run on every synth.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -24,7 +24,8 @@ export function buildApp(app = new App(), { guard = true as boolean | { rules: s
   const catalogueFile = process.env.CATALOGUE_FILE ? resolve(process.env.CATALOGUE_FILE) : fileURLToPath(DEMO_CATALOGUE_FILE);
   if (!existsSync(catalogueFile)) throw new Error(`CATALOGUE_FILE ${catalogueFile} does not exist`);
   // Refuse a bad catalogue at synth, not at the first request; ship it compiled (checked: no validation at init).
-  const compiled = join(app.outdir, 'catalogue.compiled.json');
+  // Absolute: the CLI's output folder is relative, and the fonts are cut by a process of their own started elsewhere.
+  const compiled = resolve(app.outdir, 'catalogue.compiled.json');
   mkdirSync(app.outdir, { recursive: true });
   writeFileSync(compiled, compileCatalogue(loadCatalogueFile(catalogueFile)));
   const stack = new DeckLibraryStack(app, app.node.tryGetContext('deck-library:stackName') ?? 'DeckLibrary', {

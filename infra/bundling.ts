@@ -31,12 +31,15 @@ export const BUNDLE = {
   },
 } as const;
 
+/** How the name of a bundle's folder begins. */
+export const BUNDLE_FOLDER_PREFIX = 'bundle.';
+
 /**
  * The folder a handler module's bundle is written to by {@link bundleHandlers}, in the folder it is given: one level
  * down, as the CDK's bundling folder is in its output folder (`bundling-temp-…`), so that the source map's paths, and
  * with them the asset's hash, are the same as NodejsFunction's.
  */
-export const bundleFolder = (handler: string): string => `bundle.${basename(handler).replace(/\.ts$/, '')}`;
+export const bundleFolder = (handler: string): string => `${BUNDLE_FOLDER_PREFIX}${basename(handler).replace(/\.ts$/, '')}`;
 
 /** Every handler module of the project (functions/: one a route or worker). */
 export const HANDLERS: readonly string[] = readdirSync(join(ROOT, 'functions'))
@@ -48,7 +51,7 @@ export const HANDLERS: readonly string[] = readdirSync(join(ROOT, 'functions'))
  * in `outdir` ({@link bundleFolder}), built by one esbuild run: the modules they share (the AWS SDK, lib/) are read
  * and parsed once, not once a function — byte for byte the bundles esbuild makes one at a time (checked by the stack
  * test), 76 of them in about 6 s here against about 85 s for the CDK's NodejsFunction, which runs `npx esbuild` a
- * function.
+ * function. Every module of functions/ is a handler: one that does not build fails every synthesis that bundles.
  */
 export function bundleHandlers(handlers: readonly string[], outdir: string): void {
   const result = buildSync({

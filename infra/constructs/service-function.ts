@@ -10,7 +10,7 @@
  * CDK's `aws:cdk:bundling-stacks` names), from every function's bundles built at once for the synthesis
  * (infra/bundling.ts says why): the same files, the same asset hashes.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AssetHashType, type CfnElement, DockerImage, Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -21,7 +21,7 @@ import { compressed, ENCODINGS, type Encoding } from '#docs/encoding.ts';
 import { FUNCTION_TIMEOUT_SECONDS, type Grant, type Grantee, grantsOf, type SubsetFont } from '#routes';
 import { BULK_FOLDER } from '#rules/bulk.ts';
 import { shippedFiles } from '#shipped';
-import { BUNDLE, bundleFolder, bundleHandlers, HANDLERS } from '../bundling.ts';
+import { BUNDLE, BUNDLE_FOLDER_PREFIX, bundleFolder, bundleHandlers, HANDLERS } from '../bundling.ts';
 import { cutFonts } from '../cut-fonts.ts';
 import { grantStatements } from '../grants.ts';
 import { guardException } from '../guard.ts';
@@ -81,6 +81,9 @@ export class ServiceFunction extends LambdaFunction {
     // What it ships beside its bundle (lib/shipped.ts), each script compressed too, in each encoding it may be sent in
     // (lib/docs/encoding.ts).
     const shipped = shippedFiles(spec.files);
+    // Its bundle is one of every handler module's, built at once (functions/: a handler elsewhere would have none).
+    if (!HANDLERS.includes(spec.handler))
+      throw new Error(`${spec.name}: its handler ${spec.handler} is not a module of functions/, where every bundle is built from`);
     /** Its bundle, the catalogue, the files it ships and its fonts in `output`: done only for a stack that is bundled. */
     const bundle = (output: string): true => {
       const built = join(bundlesOf(Stage.of(scope)), bundleFolder(spec.handler));
@@ -114,9 +117,9 @@ export class ServiceFunction extends LambdaFunction {
           image: DockerImage.fromRegistry('unused-local-bundling'),
           command: [
             spec.handler,
-            ...(spec.catalogue || spec.subsetFonts?.length ? [catalogueFile] : []),
+            `catalogue=${spec.catalogue ? catalogueFile : 'none'}`,
             ...shipped.map((f) => f.from),
-            ...(spec.subsetFonts ?? []).map((f) => `${f.file}=${f.languages.join(',')}`),
+            ...(spec.subsetFonts ?? []).map((f) => `${f.file}=${f.languages.join(',')} cut to ${catalogueFile}`),
           ],
           local: { tryBundle: bundle },
         },
@@ -174,13 +177,21 @@ export class ServiceFunction extends LambdaFunction {
   }
 }
 
-/** Each synthesis's bundles: every handler module's (infra/bundling.ts), built in its output folder when its first function is bundled. */
+/**
+ * Each synthesis's bundles: every handler module's (infra/bundling.ts), built in its output folder (made absolute: the
+ * CDK CLI gives a relative one, and esbuild would resolve it from the project's folder, not this process's) when its
+ * first function is bundled — the bundles an earlier synthesis left there removed first, so that none is copied stale.
+ */
 const BUILT = new WeakSet<Stage>();
 function bundlesOf(stage: Stage | undefined): string {
   if (!stage) throw new Error('a service function is bundled within a stage (an App)');
+  const outdir = resolve(stage.outdir);
   if (!BUILT.has(stage)) {
-    bundleHandlers(HANDLERS, stage.outdir);
+    if (existsSync(outdir))
+      for (const folder of readdirSync(outdir))
+        if (folder.startsWith(BUNDLE_FOLDER_PREFIX)) rmSync(join(outdir, folder), { recursive: true });
+    bundleHandlers(HANDLERS, outdir);
     BUILT.add(stage);
   }
-  return stage.outdir;
+  return outdir;
 }

@@ -7,12 +7,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnResource as CdkResource, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { buildSync } from 'esbuild';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoCatalogue, loadCatalogueFile } from '#catalogue/load.ts';
 import {
@@ -59,7 +60,7 @@ import { HOOKS, WEBHOOK } from '#store/items/webhook.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE } from '../../infra/bundling.ts';
-import { BUNDLE_TARGET } from '../../infra/constructs/service-function.ts';
+import { BUNDLE_TARGET, RUNTIME, ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
@@ -85,18 +86,25 @@ let resources: Record<string, any>;
  */
 const TEMPLATE_ONLY = { 'aws:cdk:bundling-stacks': [] } as const;
 
+/**
+ * `fromElsewhere`: the output folder given relative to a working directory that is not the project's (as the CDK CLI
+ * gives `cdk.out`, for an app run from another folder); the folder returned is absolute.
+ */
 function synth(
   env: Record<string, string | undefined> = {},
   extraContext: Record<string, unknown> = {},
   guard: boolean | { rules: string[] } = true,
+  { fromElsewhere = false } = {},
 ) {
   const saved = { ...process.env };
+  const cwd = process.cwd();
   Object.assign(process.env, env);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'deck-library-cdk-'));
+    if (fromElsewhere) process.chdir(dirname(dir));
     const { app, stack } = buildApp(
       new App({
-        outdir: dir,
+        outdir: fromElsewhere ? basename(dir) : dir,
         context: {
           'deck-library:readRateLimit': 42,
           'aws:cdk:enable-asset-metadata': true,
@@ -110,6 +118,7 @@ function synth(
     app.synth();
     return { dir, stack };
   } finally {
+    process.chdir(cwd);
     process.env = saved;
   }
 }
@@ -910,25 +919,70 @@ describe('bundles', () => {
     );
   });
 
-  it("built at once for the synthesis, each bundle is the one esbuild makes of its handler alone, where the CDK's NodejsFunction made it (a folder down in the output): the same code, the same map", () => {
-    // A sample: a store route, the image (fonts beside it), the docs page (scripts beside it), a worker.
-    const sample = ['createDeck', 'readCodeImage', 'docsPage', 'storeChanges'];
-    for (const name of sample) {
-      const fn = [...routes, ...workers].find((f) => f.name === name) as Grantee & { handler: string };
-      const alone = join(outdir, `bundling-alone-${name}`);
-      buildSync({
-        ...BUNDLE,
-        mainFields: [...BUNDLE.mainFields],
-        banner: { js: BUNDLE.banner },
-        bundle: true,
-        absWorkingDir: PROJECT_ROOT,
-        entryPoints: [fn.handler],
-        outfile: join(alone, 'index.mjs'),
-        logLevel: 'warning',
-      });
-      for (const file of ['index.mjs', 'index.mjs.map'])
-        expect([name, file, readFileSync(join(assetDir(fn), file)).equals(readFileSync(join(alone, file)))]).toEqual([name, file, true]);
+  it("built at once for the synthesis, a function's asset is the one CDK's NodejsFunction makes of its handler alone with the same settings: the same asset hash", () => {
+    // The reference: NodejsFunction as the stack used it (esbuild's CLI a function, its aliases as arguments, the
+    // catalogue copied by an after-bundling hook), in an output folder as deep as the base synth's (a source map's
+    // paths, and so the hash, depend on where it is written). A route on the store, one of the catalogue, a worker.
+    const dir = mkdtempSync(join(tmpdir(), 'deck-library-ref-'));
+    try {
+      const app = new App({ outdir: dir });
+      const stack = new Stack(app, 'Reference');
+      const catalogue = join(outdir, 'catalogue.compiled.json');
+      const sample = ['createDeck', 'readCode', 'storeChanges'].map(
+        (name) => [...routes, ...workers].find((f) => f.name === name) as Grantee & { handler: string; catalogue?: boolean },
+      );
+      const made = sample.map(
+        (fn) =>
+          new NodejsFunction(stack, `${pascal(fn.name)}Reference`, {
+            entry: join(PROJECT_ROOT, fn.handler),
+            depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+            projectRoot: PROJECT_ROOT,
+            runtime: RUNTIME,
+            bundling: {
+              format: OutputFormat.ESM,
+              target: BUNDLE.target,
+              mainFields: [...BUNDLE.mainFields],
+              minify: BUNDLE.minify,
+              sourceMap: BUNDLE.sourcemap,
+              sourcesContent: BUNDLE.sourcesContent,
+              externalModules: [],
+              banner: BUNDLE.banner,
+              esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_input: string, output: string) =>
+                  fn.catalogue ? [`cp "${catalogue}" "${join(output, 'catalogue.json')}"`] : [],
+              },
+            },
+          }),
+      );
+      const referenceResources = Template.fromStack(stack).toJSON().Resources;
+      for (const [i, fn] of sample.entries()) {
+        const id = stack.getLogicalId(made[i]?.node.defaultChild as CdkResource);
+        const reference = referenceResources[id].Properties.Code.S3Key;
+        const ours = resources[functionId(fn)].Properties.Code.S3Key;
+        expect(reference).toMatch(/^[0-9a-f]{64}\.zip$/);
+        expect([fn.name, ours]).toEqual([fn.name, reference]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it('a function whose handler is not a module of functions/ (where every bundle is built from) is refused at synth, naming it', () => {
+    const stack = new Stack(new App({ context: TEMPLATE_ONLY }), 'Refused');
+    const spec = { ...(routes.find((r) => r.name === 'createDeck') as Route), handler: 'lib/elsewhere.ts', serves: 'nothing' };
+    expect(
+      () =>
+        new ServiceFunction(stack, 'ElsewhereFunction', {
+          spec,
+          tableArn: () => 'arn:aws:dynamodb:us-east-1:123456789012:table/x',
+          environment: {},
+          catalogueFile: join(outdir, 'catalogue.compiled.json'),
+          logRetention: RetentionDays.ONE_MONTH,
+        }),
+    ).toThrow(/createDeck: its handler lib\/elsewhere\.ts is not a module of functions\//);
   });
 
   it('report: size and cold import time of each bundle (routes and workers); within budget; catalogue only where needed', () => {
@@ -1157,7 +1211,8 @@ describe.skipIf(!hasRealCatalogue)('CATALOGUE_FILE at synth', () => {
     } finally {
       await standIn.close();
     }
-    const { dir } = synth({ CATALOGUE_FILE: fetched }, {}, false);
+    // From another working directory, its output folder relative to it (as `cdk synth` gives one): every bundle found.
+    const { dir } = synth({ CATALOGUE_FILE: fetched }, {}, false, { fromElsewhere: true });
     try {
       const tpl = resourcesIn(dir);
       // Shipped compiled: checked at synth, so a function loads it with no schema validation.
