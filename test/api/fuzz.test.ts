@@ -5,7 +5,6 @@
  * edge cases (lone surrogates, combining marks, NUL, bytes that are not UTF-8), sizes around each
  * limit. Every answer: never a 5xx; the envelope with its X-Request-Id; a status, and a code for that
  * status, that the contract allows for that route. Bounded by case counts, so it runs in CI.
- * Runs first: its 17,000 requests, one at a time, make it the longest file of the service's group (test/support/groups.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

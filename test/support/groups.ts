@@ -75,28 +75,18 @@ export const RUNS_ALONE = /^ \* Runs alone: /m;
 /** The test files (project-relative) that say they run alone, but those under `except`. */
 export const aloneFiles = (except: readonly string[]): string[] => testFilesWhere(except, (code) => RUNS_ALONE.test(code));
 
-/** What a test file's doc comment says when it is to start before the others of its group (it is the longest of them). */
-export const RUNS_FIRST = /^ \* Runs first: /m;
-
-/** The test files (project-relative) that say they run first. */
-export const firstFiles = (): string[] => testFilesWhere([], (code) => RUNS_FIRST.test(code));
-
 /**
  * vitest's order (its BaseSequencer: groups, then the longest of an earlier run first, or on a clean clone the largest
  * file first), with the files that start a store of their own first where no earlier run's durations are known: by
  * size alone, a clean clone's CI ran them spread through the run and the last of them ran on alone at its end (630 s
- * of vitest against 584 s longest first, 2026-11-28). Before all of them, the files that say they run first: the
- * fuzz, the longest file of the service, started 744 s into a run of 1,183 and ran on alone at its end (2026-11-30).
+ * of vitest against 584 s longest first, 2026-11-28).
  */
 export class StoresFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const leading = new Set(firstFiles().map((file) => join(PROJECT_ROOT, file)));
-    const leads = (file: TestSpecification) => leading.has(file.moduleId);
-    const rest = sorted.filter((file) => !leads(file));
-    if (files.every((file) => this.ctx.cache.getTestSpecificationResult(file))) return [...sorted.filter(leads), ...rest];
+    if (files.every((file) => this.ctx.cache.getTestSpecificationResult(file))) return sorted;
     const first = new Set(ownStoreFiles([]).map((file) => join(PROJECT_ROOT, file)));
     const starts = (file: TestSpecification) => first.has(file.moduleId);
-    return [...sorted.filter(leads), ...rest.filter(starts), ...rest.filter((file) => !starts(file))];
+    return [...sorted.filter(starts), ...sorted.filter((file) => !starts(file))];
   }
 }

@@ -10,16 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as dynamodb from '../../infra/local/dynamodb.ts';
 import main from '../../vitest.config.ts';
-import {
-  aloneFiles,
-  firstFiles,
-  ownStoreFiles,
-  RUNS_ALONE,
-  RUNS_FIRST,
-  STORE_STARTERS,
-  startersOf,
-  startsOwnStore,
-} from '../support/groups.ts';
+import { aloneFiles, ownStoreFiles, RUNS_ALONE, STORE_STARTERS, startersOf, startsOwnStore } from '../support/groups.ts';
 import * as isolated from '../support/isolated.ts';
 import * as runtime from '../support/runtime.ts';
 import * as store from '../support/store.ts';
@@ -35,12 +26,6 @@ describe('the test files’ groups', () => {
     expect(aloneFiles(['test/runtime/faults.test.ts'])).not.toContain('test/runtime/faults.test.ts');
     expect(RUNS_ALONE.test('/**\n * Runs alone: its bound.\n */')).toBe(true);
     expect(RUNS_ALONE.test('/**\n * It runs alone sometimes.\n */')).toBe(false);
-  });
-
-  it('a file that says it runs first (the longest of its group) is found by its doc comment: the fuzz', () => {
-    expect(firstFiles()).toEqual(['test/api/fuzz.test.ts']);
-    expect(RUNS_FIRST.test('/**\n * Runs first: the longest.\n */')).toBe(true);
-    expect(RUNS_FIRST.test('/**\n * It runs first when it can.\n */')).toBe(false);
   });
 
   it('those files run one at a time in a group of their own, and the service’s group, side by side, leaves them out', () => {
