@@ -60,7 +60,7 @@ import { HOOKS, WEBHOOK } from '#store/items/webhook.ts';
 import { ACCOUNTS, DECKS, type TableDef, tableName } from '#store/tables.ts';
 import { buildApp } from '../../infra/app.ts';
 import { BUNDLE } from '../../infra/bundling.ts';
-import { BUNDLE_TARGET, RUNTIME, ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { BUNDLE_TARGET, BUNDLED_CATALOGUE, RUNTIME, ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { declaredQuery, matchesPattern } from '../../infra/edge-behaviours.ts';
 import { GUARD_EXCEPTIONS } from '../../infra/guard.ts';
 import { lambdaContext, matchRoute, toEvent } from '../../infra/local/events.ts';
@@ -952,7 +952,7 @@ describe('bundles', () => {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (_input: string, output: string) =>
-                  fn.catalogue ? [`cp "${catalogue}" "${join(output, 'catalogue.json')}"`] : [],
+                  fn.catalogue ? [`cp "${catalogue}" "${join(output, BUNDLED_CATALOGUE)}"`] : [],
               },
             },
           }),

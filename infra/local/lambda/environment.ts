@@ -62,9 +62,9 @@ interface Invocation {
 
 const BOOTSTRAP = resolve(import.meta.dirname, 'bootstrap.mjs');
 /**
- * Lambda's runtime interface client for Node (aws-lambda-ric, a dev dependency): its published package
- * carries its native part (rapid-client.node: curl and aws-lambda-cpp, linked statically; it needs
- * only libstdc++), so `npm ci` installs it without running its build scripts.
+ * Lambda's runtime interface client for Node (aws-lambda-ric, a dev dependency): its install scripts build its
+ * native part (rapid-client.node: curl and aws-lambda-cpp linked statically, then node-gyp) from the sources it
+ * ships — docs/local.md says what that needs and what it costs an install.
  */
 const RIC = fileURLToPath(import.meta.resolve('aws-lambda-ric'));
 /** The runtime client's entry for a name (or a path). */
