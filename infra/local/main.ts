@@ -48,6 +48,12 @@ const port = Number(process.env.PORT ?? 3000);
 const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
 const dataDir = process.env.DATA_DIR ?? '.data';
 const external = process.env.DYNAMODB_ENDPOINT;
+/**
+ * DYNAMODB_IN_MEMORY=on: DynamoDB Local keeps its tables in memory — nothing of the store, its streams' positions
+ * or the access log is written under DATA_DIR, nor kept after a stop (a run thrown away: the tests' own runtimes).
+ * On disk, DynamoDB Local's SQLite journals and syncs every write's transaction to the file.
+ */
+const inMemory = process.env.DYNAMODB_IN_MEMORY === 'on';
 
 let dynamo: LocalDynamo | undefined;
 const pollers: StreamPoller[] = [];
@@ -146,7 +152,7 @@ try {
     // A DynamoDB Local an earlier start left running on this data (killed without its stop) is stopped first.
     await stopLeftBehind(dataDir, (line) => console.log(line));
     await assertFree(dynamoPort, 'DYNAMODB_PORT');
-    dynamo = await startDynamoLocal(dynamoPort, dataDir, { ownGroup: true }).catch((e: Error) => {
+    dynamo = await startDynamoLocal(dynamoPort, dataDir, { ownGroup: true, inMemory }).catch((e: Error) => {
       throw new Error(
         `DynamoDB Local could not start on 127.0.0.1:${dynamoPort} (${e.message.split('\n')[0]}); is the port taken? Set DYNAMODB_PORT`,
       );
@@ -258,7 +264,7 @@ try {
   accessLog = startAccessLog({
     subscriber: VIEW_SUBSCRIPTION,
     invoke: (event) => invokeFunction(VIEW_SUBSCRIPTION, event),
-    file: dynamo ? join(dataDir, 'access-log.jsonl') : undefined,
+    file: dynamo && !inMemory ? join(dataDir, 'access-log.jsonl') : undefined,
     deliveryMs: Number(process.env.ACCESS_LOG_DELIVERY_MS ?? 5_000),
     retryMs: Number(process.env.ASYNC_RETRY_MS ?? 1_000),
     log: (message) => console.error(message),
@@ -279,7 +285,7 @@ try {
           invoke: (event) => invokeFunction(worker, event),
           intervalMs: Number(process.env.STREAM_POLL_MS ?? 250),
           batchingWindowMs: window > 0 ? Number(process.env.STREAM_BATCH_WINDOW_MS ?? window * 1000) : 0,
-          checkpointFile: dynamo ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
+          checkpointFile: dynamo && !inMemory ? join(dataDir, `${worker.name}.stream-checkpoint.json`) : undefined,
           // A failing record's bounds: the worker's, or shorter ones for a test (STREAM_MAX_RECORD_AGE_SECONDS, STREAM_MAX_RETRIES).
           ...(process.env.STREAM_MAX_RECORD_AGE_SECONDS
             ? { maxRecordAgeMs: Number(process.env.STREAM_MAX_RECORD_AGE_SECONDS) * 1000 }
@@ -324,7 +330,9 @@ try {
     console.log(`The edge (a local stand-in of CloudFront) on ${edge.url}`);
   }
   if (objects) console.log(`The bulk files' bucket (a local stand-in of S3) on ${objects.endpoint}/${process.env.BULK_BUCKET}`);
-  const where = dynamo ? `DynamoDB Local on ${endpoint}, data in ${dataDir}` : `the store at ${endpoint} (DYNAMODB_ENDPOINT)`;
+  const where = dynamo
+    ? `DynamoDB Local on ${endpoint}, data ${inMemory ? 'in memory' : `in ${dataDir}`}`
+    : `the store at ${endpoint} (DYNAMODB_ENDPOINT)`;
   console.log(`Deck Library API listening on ${base} (${where}; node ${process.version})`);
   if (runningMajor() !== NODE_MAJOR)
     console.error(`note: Lambda runs Node ${NODE_MAJOR}; run through npm (npm start) to use the project's Node`);

@@ -18,7 +18,7 @@ import { urlCodeOf } from '#rules/url-code.ts';
 import { escapeMarkup } from '#share/markup.ts';
 import { deckctl } from '../support/deckctl.ts';
 import { standInTitles, startKardsStandIn } from '../support/kards-standin.ts';
-import { type Runtime, startRuntime } from '../support/runtime.ts';
+import { type Runtime, startRuntime, THROWAWAY } from '../support/runtime.ts';
 import { hasRealCatalogue, hasRealCodes, KARDS_DIR, PROJECT_ROOT, type RealCode, realCodes } from '../support/shared.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-fetch-'));
@@ -124,7 +124,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
     expect(readFileSync(fromSaved, 'utf8')).toBe(readFileSync(out, 'utf8'));
 
     // npm start with that file: the cards answer in each language asked.
-    const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'fetched-runtime-')), { CATALOGUE_FILE: out });
+    const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'fetched-runtime-')), { ...THROWAWAY, CATALOGUE_FILE: out });
     closing.push(async () => void (await runtime.stop()));
     const sample = standIn.cards.find((c) => c.importId !== '') as (typeof standIn.cards)[number];
     for (const [lang, locale] of [
@@ -194,7 +194,7 @@ describe.skipIf(!hasRealCatalogue || !hasRealCodes)('deckctl catalogue fetch', (
       if (titles === 'asked') return;
       // Served in Japanese and Traditional Chinese (contract §11.3), by lang and by Accept-Language: the cards,
       // a deck's share page and image, a code's page and image.
-      const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'languages-runtime-')), { CATALOGUE_FILE: out });
+      const runtime = await startRuntime(mkdtempSync(join(tmpdir(), 'languages-runtime-')), { ...THROWAWAY, CATALOGUE_FILE: out });
       closing.push(async () => void (await runtime.stop()));
       const { real, slug } = await sharedRealDeck(runtime);
       const first = standIn.cards.find((c) => c.importId === real.cards[0]?.code) as (typeof standIn.cards)[number];

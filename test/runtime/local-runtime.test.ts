@@ -2,10 +2,11 @@
  * `npm start`'s runtime: first start prints a demo key; data survives a restart; Ctrl-C stops Java too — sent
  * to the runtime alone, or to `npm start`'s whole process group as a terminal sends it (ten times, each right
  * after serving views: no Java left, every view stored); a runtime killed outright (SIGKILL) leaves its Java
- * behind, and the next start on the same data and ports stops it (its pid file) and serves (contract §11.4).
+ * behind, and the next start on the same data and ports stops it (its pid file) and serves (contract §11.4); with
+ * DYNAMODB_IN_MEMORY=on, nothing of the store on disk and the same stop of a Java left behind.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,38 @@ describe('local runtime', () => {
       rmSync(data, { recursive: true, force: true });
     }
     expect(alive(javaOf(data) ?? java)).toBe(false);
+  }, 180_000);
+
+  it('DYNAMODB_IN_MEMORY=on: Java keeps the tables in memory (no store file under DATA_DIR, nor a stream position or access log); killed outright, the next start on the same data and ports stops that Java and starts empty', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'deck-library-in-memory-'));
+    const ports = { PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), DYNAMODB_IN_MEMORY: 'on' };
+    const first = await startRuntime(data, ports);
+    const java = javaOf(data) as number;
+    let second: Runtime | undefined;
+    try {
+      expect(readFileSync(`/proc/${java}/cmdline`, 'utf8').split('\0')).toContain('-inMemory');
+      const slug = await publicDeck(first);
+      // A view: on disk, a line of the access log under DATA_DIR.
+      expect(await read(first, slug)).toBeGreaterThan(0);
+      // Only the pid file, the demo key's and the stand-ins' files: nothing of the store, the streams or the views.
+      expect(readdirSync(data).filter((f) => /\.db$|stream-checkpoint|access-log/.test(f))).toEqual([]);
+      expect(first.output()).toContain('data in memory');
+      first.child.kill('SIGKILL');
+      await first.stop();
+      expect(alive(java)).toBe(true);
+      second = await startRuntime(data, ports);
+      expect(second.output()).toContain(`stopping the DynamoDB Local (pid ${java}) that an earlier start left running on ${data}`);
+      expect(await gone(java)).toBe(true);
+      // Its store is new: a demo account made again, the deck of the first start gone.
+      expect(second.demo).toBeDefined();
+      expect((await fetch(`${second.baseUrl}/api/v1/decks/${slug}`)).status).toBe(404);
+    } finally {
+      first.child.kill('SIGKILL');
+      const stopped = await second?.stop();
+      if (alive(java)) process.kill(java, 'SIGKILL');
+      rmSync(data, { recursive: true, force: true });
+      if (second) expect(stopped).toBe(0);
+    }
   }, 180_000);
 
   it("Ctrl-C as a terminal sends it (SIGINT to npm start's whole group), right after serving views, ten times: no Java left, every view stored", async () => {

@@ -1,9 +1,9 @@
-/** One local runtime (DynamoDB Local in a temporary directory + the API) for the HTTP tests of a run. */
+/** One local runtime (its DynamoDB Local's tables in memory, a temporary data directory, and the API) for the HTTP tests of a run. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startRuntime, UNTIMED } from './runtime.ts';
+import { startRuntime, THROWAWAY, UNTIMED } from './runtime.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +18,7 @@ export default async function setup(project: TestProject) {
   // untimed (runtime.ts UNTIMED says why).
   const runtime = await startRuntime(dir, {
     ...UNTIMED,
+    ...THROWAWAY,
     ACCESS_LOG_DELIVERY_MS: '200',
     STREAM_BATCH_WINDOW_MS: '500',
     EVENT_SETTLE_SECONDS: '1',
