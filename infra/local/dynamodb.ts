@@ -46,6 +46,15 @@ function commandOf(pid: number): string | undefined {
   }
 }
 
+/** When a process started (Linux: /proc's start time in clock ticks since boot), so that a pid given again is told apart. */
+function startOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 const exitOf = async (pid: number, ms: number) => {
   for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
     if (commandOf(pid) === undefined) return true;
@@ -55,15 +64,17 @@ const exitOf = async (pid: number, ms: number) => {
 /**
  * A DynamoDB Local that an earlier start left running on this data directory (it died without stopping it:
  * SIGKILL, a crash) is stopped, with a line saying so — only a process whose command line is DynamoDB Local's
- * on this very directory (or, its tables in memory, on the port the pid file names), so a pid the system gave to
- * another program since is left alone.
+ * on this very directory (or, its tables in memory, on the port the pid file names) and started when the file says,
+ * so a pid the system gave to another program since is left alone.
  */
 export async function stopLeftBehind(dataDir: string, log: (line: string) => void): Promise<void> {
   const file = join(dataDir, PID_FILE);
   if (!existsSync(file)) return;
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; port?: unknown };
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; port?: unknown; started?: unknown };
   const pid = Number(saved.pid);
-  const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : undefined;
+  // The same process: its start time as the file has it (where the system gives one).
+  const same = saved.started === undefined || startOf(pid) === saved.started;
+  const command = Number.isInteger(pid) && pid > 0 && same ? commandOf(pid) : undefined;
   // On this directory: its path given to Java, or (its tables in memory) the port the file names.
   const onThis = (c: string) =>
     c.includes(resolve(dataDir)) || (/ -inMemory\b/.test(c) && new RegExp(` -port ${Number(saved.port)}\\b`).test(c));
@@ -97,7 +108,8 @@ export async function startDynamoLocal(port: number, dataDir?: string, { ownGrou
   child.stderr?.on('data', (d: Buffer) => (output += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const pidFile = dataDir ? join(dataDir, PID_FILE) : undefined;
-  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port, dataDir: resolve(dataDir as string) }));
+  if (pidFile && child.pid)
+    writeFileSync(pidFile, JSON.stringify({ pid: child.pid, port, dataDir: resolve(dataDir as string), started: startOf(child.pid) }));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

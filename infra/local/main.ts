@@ -1,6 +1,6 @@
 /**
  * `npm start`: the store — DynamoDB_ENDPOINT when set (contract §8.7: that store, no DynamoDB Local
- * of our own), else DynamoDB Local persisted under DATA_DIR — its tables, and the API on
+ * of our own), else DynamoDB Local persisted under DATA_DIR (in memory with DYNAMODB_IN_MEMORY=on) — its tables, and the API on
  * 127.0.0.1:PORT served by the deployed handler modules; the workers on the table's change stream, and
  * the access log with its subscriber (views). Ctrl-C stops everything, Java included.
  * With LAMBDA_LIFECYCLE=1 (contract §9.5) every function runs as Lambda runs it: its bundle as `cdk
@@ -50,8 +50,9 @@ const dataDir = process.env.DATA_DIR ?? '.data';
 const external = process.env.DYNAMODB_ENDPOINT;
 /**
  * DYNAMODB_IN_MEMORY=on: DynamoDB Local keeps its tables in memory — nothing of the store, its streams' positions
- * or the access log is written under DATA_DIR, nor kept after a stop (a run thrown away: the tests' own runtimes).
- * On disk, DynamoDB Local's SQLite journals and syncs every write's transaction to the file.
+ * or the access log is written under DATA_DIR, and the store is gone after a stop (a run thrown away: the tests' own
+ * runtimes); the pid file, the bulk files and the discarded-changes queue still are. On disk, DynamoDB Local's SQLite
+ * journals and syncs every write's transaction to the file.
  */
 const inMemory = process.env.DYNAMODB_IN_MEMORY === 'on';
 

@@ -76,8 +76,9 @@ export async function startRuntime(
       BULK_BUCKET: '',
       PUBLIC_URL: '',
       CATALOGUE_FILE: '',
-      // Its own DynamoDB Local, unless the caller names a store (contract §8.7).
+      // Its own DynamoDB Local, unless the caller names a store (contract §8.7), on disk unless the caller asks.
       DYNAMODB_ENDPOINT: '',
+      DYNAMODB_IN_MEMORY: '',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
