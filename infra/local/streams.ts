@@ -230,22 +230,26 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
 
   let stopped = false;
   let draining = false;
-  // The shards, described again every second (a new shard opens every few hours) or when one closes:
-  // a poll of an idle stream is then one GetRecords per open shard.
+  // The shards, described again when one closes (its children are then to be found), every second while none is
+  // open, else every 30 s (a new shard opens every few hours, as its parent closes): a poll of an idle stream is then
+  // one GetRecords per open shard. Described every second whatever was open, an idle runtime's three pollers took
+  // 0.4 s of its Node's CPU and 0.55 s of its Java's a minute more (two runs each, 2026-11-30).
   let shards: Shard[] = [];
   let described = 0;
   let rested = 0;
+  const openOf = (all: Shard[]) => all.filter((s) => !finished.has(s.ShardId as string));
   const loop = (async () => {
     while (!stopped) {
       let busy = false;
       let failed = false;
       const began = Date.now();
       try {
-        if (Date.now() - described > DESCRIBE_EVERY_MS) {
+        let open = openOf(shards);
+        if (Date.now() - described > (open.length > 0 ? DESCRIBE_EVERY_MS : DESCRIBE_NONE_OPEN_MS)) {
           shards = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? [];
           described = Date.now();
+          open = openOf(shards);
         }
-        const open = shards.filter((s) => !finished.has(s.ShardId as string));
         // A child shard waits until its parent is read to its end (records of one item stay in order).
         for (const shard of open) {
           if (shard.ParentShardId && open.some((s) => s.ShardId === shard.ParentShardId)) continue;
@@ -276,7 +280,8 @@ export async function startStreamPoller(options: StreamPollerOptions, tables: Dy
   };
 }
 
-const DESCRIBE_EVERY_MS = 1_000;
+const DESCRIBE_EVERY_MS = 30_000;
+const DESCRIBE_NONE_OPEN_MS = 1_000;
 
 interface Checkpoint {
   streamArn: string;

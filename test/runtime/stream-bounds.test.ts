@@ -4,7 +4,8 @@
  * transaction of one deck (its tag's item) — a failure that passes, as far as the worker can tell, so it is
  * retried, never given up on at once. Past the record age (shortened here: STREAM_MAX_RECORD_AGE_SECONDS, as
  * the mapping's MaximumRecordAgeInSeconds would) the batch is given up on, recorded in the discarded-changes
- * queue in the shape Lambda sends an on-failure destination, and the next change of the shard is applied.
+ * queue in the shape Lambda sends an on-failure destination, and the next change of the shard is applied. An idle
+ * stream is read, not described again and again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,4 +90,15 @@ describe("a failing record and its shard's next change", () => {
     // Once the store takes it again, the at-rest check repairs what was dropped.
     proxy?.clear();
   }, 90_000);
+});
+
+describe('an idle stream', () => {
+  it('is polled, not described again: with their shards open, its three pollers describe the stream at most once each in 3 s, and read it all the while', async () => {
+    const seen = (op: string) => proxy?.seen.get(op) ?? 0;
+    const [described, read] = [seen('DescribeStream'), seen('GetRecords')];
+    await new Promise((r) => setTimeout(r, 3_000));
+    // Described every second whatever was open, they made 6 in these 3 s (infra/local/streams.ts DESCRIBE_EVERY_MS).
+    expect(seen('DescribeStream') - described).toBeLessThanOrEqual(3);
+    expect(seen('GetRecords') - read).toBeGreaterThanOrEqual(3 * 4);
+  });
 });
